@@ -1,0 +1,196 @@
+#include "commands.hpp"
+
+#include <fmt/format.h>
+
+#include <ctime>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "../config.hpp"
+#include "../results.hpp"
+#include "../runner.hpp"
+#include "args.hpp"
+
+namespace ladder::cli {
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+json param_json(const ParamSpec& s) {
+  static const char* kinds[] = {"integer", "real", "text"};
+  json j = {{"name", s.name}, {"default", s.fallback}, {"help", s.help},
+            {"kind", kinds[static_cast<int>(s.kind)]}};
+  if (s.kind != ParamSpec::Kind::text) j["range"] = {s.min, s.max};
+  if (!s.choices.empty()) j["choices"] = s.choices;
+  return j;
+}
+
+json catalogue() {
+  json studies = json::array();
+  for (const auto& s : registry().studies()) {
+    json vs = json::array(), ds = json::array();
+    for (const auto& p : s->data_params()) ds.push_back(param_json(p));
+    for (const VariantSpec* v : registry().variants(s->name())) {
+      json ps = json::array();
+      for (const auto& p : v->params) ps.push_back(param_json(p));
+      vs.push_back({{"id", v->id()}, {"step", v->step}, {"backend", to_string(v->backend)},
+                    {"precision", v->precision}, {"change", v->change}, {"params", ps}});
+    }
+    studies.push_back({{"name", s->name()}, {"summary", s->summary()},
+                       {"generators", s->generators()}, {"data_params", ds}, {"variants", vs}});
+  }
+  return {{"studies", studies}};
+}
+
+std::string default_out(const Config& c) {
+  std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", std::gmtime(&t));
+  return "results/" + c.name + "-" + buf + ".json";
+}
+
+void ensure_parent(const std::string& path) {
+  fs::path parent = fs::path(path).parent_path();
+  std::error_code ec;
+  if (!parent.empty()) fs::create_directories(parent, ec);
+  if (ec) throw InputError("cannot create directory '" + parent.string() + "': " + ec.message());
+}
+
+void print_summary(const RunReport& rep) {
+  fmt::print("\n{:<22} {:>4}  {:<28} {:<11} {:>12} {:>12} {:>8}\n", "variant", "step", "point",
+             "status", "median ms", "throughput", "% peak");
+  for (const auto& r : rep.runs) {
+    std::string med = "-", thr = "-", pct = "-";
+    if (!r.samples_ms.empty()) {
+      const double m = median_of(r.samples_ms);
+      med = fmt::format("{:.4g}", m);
+      if (r.work.amount > 0 && m > 0) {
+        const double v = r.work.amount / (m / 1e3) / r.work.scale;
+        thr = fmt::format("{:.4g} {}", v, r.work.metric);
+        if (r.work.peak > 0) pct = fmt::format("{:.1f}", 100 * v / r.work.peak);
+      }
+    }
+    fmt::print("{:<22} {:>4}  {:<28} {:<11} {:>12} {:>12} {:>8}\n", r.variant->id(),
+               r.variant->step, r.point, to_string(r.status), med, thr, pct);
+    if (r.status == Status::incorrect || r.status == Status::error)
+      fmt::print("    {}\n", r.reason);
+  }
+}
+
+}  // namespace
+
+int list(const Args& args) {
+  Parsed p = parse_args(args, {}, {"json"});
+  if (!p.positional.empty()) throw InputError("list takes no arguments");
+  json cat = catalogue();
+  if (p.has("json")) {
+    fmt::print("{}\n", cat.dump(2));
+    return 0;
+  }
+  for (const auto& s : cat["studies"]) {
+    fmt::print("{}: {}\n", s["name"].get<std::string>(), s["summary"].get<std::string>());
+    std::string dp;
+    for (const auto& d : s["data_params"]) dp += " " + d["name"].get<std::string>();
+    fmt::print("  data parameters:{}\n", dp);
+    for (const auto& v : s["variants"]) {
+      std::string ps;
+      for (const auto& q : v["params"])
+        ps += fmt::format(" {}={}", q["name"].get<std::string>(), q["default"].get<std::string>());
+      fmt::print("  {:>2}  {:<20} {:<4} {}{}\n", v["step"].get<int>(), v["id"].get<std::string>(),
+                 v["backend"].get<std::string>(), v["change"].get<std::string>(),
+                 ps.empty() ? "" : "  [" + ps.substr(1) + "]");
+    }
+  }
+  return 0;
+}
+
+int run(const Args& args) {
+  Parsed p = parse_args(args, {"out", "filter", "validate", "dump-outputs", "device"},
+                        {"profile", "quiet"});
+  if (p.positional.size() != 1) throw InputError("run needs exactly one CONFIG file");
+  Config config = load_config(p.positional[0]);
+  RunOptions opt;
+  opt.filter = p.get("filter");
+  if (p.has("validate")) opt.validation = parse_validation(p.get("validate"));
+  opt.dump_dir = p.get("dump-outputs");
+  opt.profile = p.has("profile");
+  opt.quiet = p.has("quiet");
+  if (p.has("device")) {
+    Params d;
+    d.set("--device", p.get("device"));
+    opt.device = static_cast<int>(d.integer("--device"));
+  }
+  const std::string out = p.get("out", default_out(config));
+  ensure_parent(out);
+  if (!opt.dump_dir.empty()) {
+    std::error_code ec;
+    fs::create_directories(opt.dump_dir, ec);
+    if (ec) throw InputError("cannot create --dump-outputs directory '" + opt.dump_dir + "'");
+  }
+  RunReport rep = run_config(config, opt);
+  print_summary(rep);
+  write_results(out, rep);
+  fmt::print("\nresults: {}\n", out);
+  if (!rep.all_ok()) {
+    fmt::print(stderr, "ladder: some runs failed validation or errored (see results)\n");
+    return 1;
+  }
+  return 0;
+}
+
+int gen(const Args& args) {
+  Parsed p = parse_args(args, {"out", "generator"}, {}, true);
+  if (p.positional.size() != 1) throw InputError("gen needs exactly one STUDY");
+  const Study* study = registry().study(p.positional[0]);
+  if (!study) throw InputError("unknown study '" + p.positional[0] + "'");
+  if (!p.has("out")) throw InputError("gen needs --out FILE");
+  DataSource src;
+  src.generator = p.get("generator", study->generators().front());
+  auto gens = study->generators();
+  if (std::find(gens.begin(), gens.end(), src.generator) == gens.end())
+    throw InputError("unknown generator '" + src.generator + "' for study " + study->name());
+  Params params;
+  for (const auto& [k, v] : p.options) {
+    if (k == "out" || k == "generator") continue;
+    const auto specs = study->data_params();
+    auto it = std::find_if(specs.begin(), specs.end(), [&](const auto& s) { return s.name == k; });
+    if (it == specs.end()) throw InputError("unknown option --" + k + " for study " + study->name());
+    check_param(*it, v);
+    params.set(k, v);
+  }
+  auto problem = study->make_problem(src, params);
+  ensure_parent(p.get("out"));
+  study->write_data(*problem, p.get("out"));
+  fmt::print("wrote {}\n", p.get("out"));
+  return 0;
+}
+
+int compare(const Args& args) {
+  Parsed p = parse_args(args, {}, {});
+  if (p.positional.size() != 2) throw InputError("compare needs two results files");
+  const json a = read_results(p.positional[0]), b = read_results(p.positional[1]);
+  auto medians = [](const json& j) {
+    std::map<std::string, double> m;
+    for (const auto& r : j["runs"])
+      if (r.contains("timing") && r["timing"].is_object())
+        m[r["study"].get<std::string>() + "/" + r["variant"].get<std::string>() + " " +
+          r["point"].get<std::string>()] = r["timing"]["median"].get<double>();
+    return m;
+  };
+  const auto ma = medians(a), mb = medians(b);
+  std::map<std::string, std::pair<double, double>> rows;
+  for (const auto& [k, v] : ma) rows[k].first = v;
+  for (const auto& [k, v] : mb) rows[k].second = v;
+  fmt::print("{:<50} {:>12} {:>12} {:>9}\n", "variant point", "A ms", "B ms", "A/B");
+  for (const auto& [k, v] : rows) {
+    auto cell = [](double x) { return x > 0 ? fmt::format("{:.4g}", x) : std::string("-"); };
+    const std::string ratio =
+        v.first > 0 && v.second > 0 ? fmt::format("{:.2f}x", v.first / v.second) : "-";
+    fmt::print("{:<50} {:>12} {:>12} {:>9}\n", k, cell(v.first), cell(v.second), ratio);
+  }
+  return 0;
+}
+
+}  // namespace ladder::cli

@@ -1,0 +1,53 @@
+// ladder: run, validate and time every step of published GPU case studies.
+//   ladder list [--json]
+//   ladder run CONFIG [--out FILE] [--filter RE] [--validate full|sample:N|off]
+//                     [--dump-outputs DIR] [--profile] [--device N] [--quiet]
+//   ladder gen STUDY [--generator NAME] [--PARAM VALUE ...] --out FILE
+//   ladder compare A.json B.json
+// Bad input ends with one line on stderr and exit status 2; failed validation with 1.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <ctime>
+#include <string>
+#include <vector>
+
+#include "../errors.hpp"
+#include "commands.hpp"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: ladder list [--json]\n"
+    "       ladder run CONFIG [--out FILE] [--filter RE] [--validate full|sample:N|off]\n"
+    "                         [--dump-outputs DIR] [--profile] [--device N] [--quiet]\n"
+    "       ladder gen STUDY [--generator NAME] [--PARAM VALUE ...] --out FILE\n"
+    "       ladder compare A.json B.json\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+    std::fputs(kUsage, args.empty() ? stderr : stdout);
+    return args.empty() ? 2 : 0;
+  }
+  const std::string cmd = args[0];
+  args.erase(args.begin());
+  try {
+    if (cmd == "list") return ladder::cli::list(args);
+    if (cmd == "run") return ladder::cli::run(args);
+    if (cmd == "gen") return ladder::cli::gen(args);
+    if (cmd == "compare") return ladder::cli::compare(args);
+    throw ladder::InputError("unknown command '" + cmd + "' (try `ladder --help`)");
+  } catch (const ladder::InputError& e) {
+    fmt::print(stderr, "ladder: error: {}\n", e.what());
+    return 2;
+  } catch (const ladder::CudaError& e) {
+    fmt::print(stderr, "ladder: CUDA error: {}\n", e.what());
+    return 3;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "ladder: internal error: {}\n", e.what());
+    return 4;
+  }
+}

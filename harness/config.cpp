@@ -1,0 +1,244 @@
+#include "config.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <algorithm>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "errors.hpp"
+
+namespace ladder {
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+std::string Validation::text() const {
+  switch (mode) {
+    case Mode::full: return "full";
+    case Mode::off: return "off";
+    case Mode::sample: return "sample:" + std::to_string(sample);
+  }
+  return "full";
+}
+
+Validation parse_validation(const std::string& text) {
+  Validation v;
+  if (text == "full") return v;
+  if (text == "off") {
+    v.mode = Validation::Mode::off;
+    return v;
+  }
+  static const std::regex sample_re("sample:([1-9][0-9]{0,9})");
+  std::smatch m;
+  if (std::regex_match(text, m, sample_re)) {
+    v.mode = Validation::Mode::sample;
+    v.sample = std::stoull(m[1].str());
+    return v;
+  }
+  throw InputError("validation must be full, off or sample:N with N >= 1, got '" + text + "'");
+}
+
+std::string json_to_param(const std::string& name, const json& v) {
+  if (v.is_number_integer()) return std::to_string(v.get<long long>());
+  if (v.is_number_float()) {
+    std::ostringstream os;
+    os.precision(17);
+    os << v.get<double>();
+    return os.str();
+  }
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
+  throw InputError("parameter '" + name + "' must be a number or a string, got " + v.dump());
+}
+
+namespace {
+
+json read_json_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError("cannot open config '" + path + "'");
+  try {
+    return json::parse(in);
+  } catch (const json::parse_error& e) {
+    throw InputError("config '" + path + "' is not valid JSON: " + std::string(e.what()));
+  }
+}
+
+const json& list_field(const json& axes, const std::string& key, const char* where) {
+  const json& values = axes.at(key);
+  if (!values.is_array() || values.empty())
+    throw InputError(std::string(where) + " axis '" + key + "' must be a non-empty list");
+  return values;
+}
+
+void require_object(const json& j, const char* field) {
+  if (!j.is_object()) throw InputError(std::string("'") + field + "' must be an object");
+}
+
+// Matches `text` against `pattern`, where '*' stands for any run of characters.
+bool glob_match(const std::string& pattern, const std::string& text) {
+  std::size_t star = pattern.find('*');
+  if (star == std::string::npos) return pattern == text;
+  std::string head = pattern.substr(0, star);
+  if (text.compare(0, head.size(), head) != 0) return false;
+  std::string rest = pattern.substr(star + 1);
+  for (std::size_t i = head.size(); i <= text.size(); ++i)
+    if (glob_match(rest, text.substr(i))) return true;
+  return false;
+}
+
+std::vector<const VariantSpec*> select_variants(const json& j, const Study& study) {
+  auto all = registry().variants(study.name());
+  if (!j.contains("variants")) return all;
+  const json& list = j["variants"];
+  if (!list.is_array() || list.empty())
+    throw InputError("'variants' must be a non-empty list of variant names or patterns");
+  std::vector<const VariantSpec*> out;
+  std::set<const VariantSpec*> seen;
+  for (const auto& item : list) {
+    if (!item.is_string()) throw InputError("'variants' entries must be strings");
+    std::string pat = item.get<std::string>();
+    if (pat.find('/') == std::string::npos) pat = study.name() + "/" + pat;
+    bool matched = false;
+    for (const VariantSpec* v : all) {
+      if (glob_match(pat, v->id())) {
+        matched = true;
+        if (seen.insert(v).second) out.push_back(v);
+      }
+    }
+    if (!matched) throw InputError("unknown variant '" + pat + "' (see `ladder list`)");
+  }
+  return out;
+}
+
+// Every parameter the config names must belong to the study or a selected variant, and fit.
+void check_points(const Config& c) {
+  const std::vector<ParamSpec> data_specs = c.study->data_params();
+  std::map<std::string, const ParamSpec*> known;
+  for (const auto& s : data_specs) known.emplace(s.name, &s);
+  for (const VariantSpec* v : c.variants)
+    for (const auto& s : v->params) known.emplace(s.name, &s);
+  for (const Params& p : c.points) {
+    for (const auto& [k, v] : p.items()) {
+      auto it = known.find(k);
+      if (it == known.end())
+        throw InputError("unknown parameter '" + k + "' for study " + c.study->name() +
+                         " and the selected variants (see `ladder list`)");
+      check_param(*it->second, v);
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<Params> expand_axes(const json& product, const json& zip, const Params& fixed) {
+  std::vector<Params> points{fixed};
+  if (!product.is_null()) {
+    require_object(product, "axes");
+    for (const auto& [key, values] : product.items()) {
+      std::vector<Params> next;
+      for (const Params& base : points)
+        for (const auto& v : list_field(product, key, "product")) {
+          Params p = base;
+          p.set(key, json_to_param(key, v));
+          next.push_back(p);
+        }
+      points = std::move(next);
+    }
+  }
+  if (!zip.is_null()) {
+    require_object(zip, "zip");
+    std::size_t len = 0;
+    for (const auto& [key, values] : zip.items()) {
+      std::size_t n = list_field(zip, key, "zip").size();
+      if (len != 0 && n != len) throw InputError("'zip' axes must all have the same length");
+      len = n;
+    }
+    std::vector<Params> next;
+    for (const Params& base : points)
+      for (std::size_t i = 0; i < len; ++i) {
+        Params p = base;
+        for (const auto& [key, values] : zip.items()) p.set(key, json_to_param(key, values[i]));
+        next.push_back(p);
+      }
+    if (len > 0) points = std::move(next);
+  }
+  return points;
+}
+
+Config parse_config(const json& j, const std::string& base_dir) {
+  static const std::set<std::string> fields{"name",   "study",       "data",       "params",
+                                            "axes",   "zip",         "variants",   "repetitions",
+                                            "warmup", "validation", "description"};
+  if (!j.is_object()) throw InputError("config must be a JSON object");
+  for (const auto& [k, v] : j.items())
+    if (!fields.count(k)) throw InputError("unknown config field '" + k + "'");
+
+  Config c;
+  if (!j.contains("study") || !j["study"].is_string())
+    throw InputError("config needs a 'study' string");
+  c.study = registry().study(j["study"].get<std::string>());
+  if (!c.study) throw InputError("unknown study '" + j["study"].get<std::string>() + "'");
+  if (j.contains("name") && !j["name"].is_string()) throw InputError("'name' must be a string");
+  c.name = j.value("name", c.study->name());
+
+  Params fixed;
+  if (!j.contains("data")) throw InputError("config needs a 'data' object");
+  const json& data = j["data"];
+  require_object(data, "data");
+  for (const auto& [k, v] : data.items()) {
+    if (k == "generator" || k == "file") {
+      if (!v.is_string() || v.get<std::string>().empty())
+        throw InputError("'data." + k + "' must be a non-empty string");
+    } else {
+      fixed.set(k, json_to_param(k, v));
+    }
+  }
+  if (data.contains("generator") == data.contains("file"))
+    throw InputError("'data' needs exactly one of 'generator' or 'file'");
+  if (data.contains("generator")) {
+    c.data.generator = data["generator"].get<std::string>();
+    auto gens = c.study->generators();
+    if (std::find(gens.begin(), gens.end(), c.data.generator) == gens.end())
+      throw InputError("unknown generator '" + c.data.generator + "' for study " +
+                       c.study->name());
+  } else {
+    fs::path f = data["file"].get<std::string>();
+    if (f.is_relative()) f = fs::path(base_dir) / f;
+    c.data.file = f.lexically_normal().string();
+  }
+  if (j.contains("params")) {
+    require_object(j["params"], "params");
+    for (const auto& [k, v] : j["params"].items()) fixed.set(k, json_to_param(k, v));
+  }
+  c.points = expand_axes(j.value("axes", json()), j.value("zip", json()), fixed);
+  c.variants = select_variants(j, *c.study);
+  check_points(c);
+
+  auto count = [&](const char* key, int fallback, int lo) {
+    if (!j.contains(key)) return fallback;
+    if (!j[key].is_number_integer() || j[key].get<long long>() < lo ||
+        j[key].get<long long>() > 100000)
+      throw InputError(std::string("'") + key + "' must be an integer in [" +
+                       std::to_string(lo) + ", 100000]");
+    return j[key].get<int>();
+  };
+  c.repetitions = count("repetitions", 10, 1);
+  c.warmup = count("warmup", 2, 0);
+  if (j.contains("validation")) {
+    if (!j["validation"].is_string()) throw InputError("'validation' must be a string");
+    c.validation = parse_validation(j["validation"].get<std::string>());
+  }
+  c.resolved = j;
+  if (!c.data.file.empty()) c.resolved["data"]["file"] = c.data.file;
+  return c;
+}
+
+Config load_config(const std::string& path) {
+  json j = read_json_file(path);
+  Config c = parse_config(j, fs::path(path).parent_path().string());
+  c.path = path;
+  return c;
+}
+
+}  // namespace ladder

@@ -1,0 +1,48 @@
+// Experiment configs: a JSON file naming a study, its data, parameter axes, variants,
+// repetitions and validation. Loading checks everything up front so that a bad config fails
+// before any run starts (and before any results file exists).
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "params.hpp"
+#include "study.hpp"
+
+namespace ladder {
+
+struct Validation {
+  enum class Mode { full, sample, off };
+  Mode mode = Mode::full;
+  std::size_t sample = 0;  // outputs checked in sample mode
+  std::string text() const;
+};
+// "full", "off" or "sample:N" with N >= 1; throws InputError otherwise.
+Validation parse_validation(const std::string& text);
+
+struct Config {
+  std::string path;
+  std::string name;
+  const Study* study = nullptr;
+  DataSource data;
+  std::vector<Params> points;  // every parameter point, fixed values included
+  std::vector<const VariantSpec*> variants;
+  int repetitions = 10;
+  int warmup = 2;
+  Validation validation;
+  nlohmann::json resolved;  // the config as it will run, recorded in results
+};
+
+// Reads and checks a config file; throws InputError with a one-line reason.
+Config load_config(const std::string& path);
+// The same from parsed JSON; `base_dir` resolves relative data file paths.
+Config parse_config(const nlohmann::json& j, const std::string& base_dir);
+
+// Expands {"a": [1, 2], "b": [3]} (product) and {"c": [..], "d": [..]} (zip, equal lengths)
+// over `fixed` into parameter points. Values become text (see json_to_param).
+std::vector<Params> expand_axes(const nlohmann::json& product, const nlohmann::json& zip,
+                                const Params& fixed);
+// A JSON scalar as parameter text: integers exactly, other numbers in shortest round-trip form.
+std::string json_to_param(const std::string& name, const nlohmann::json& v);
+
+}  // namespace ladder

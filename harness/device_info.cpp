@@ -1,0 +1,106 @@
+#include "device_info.hpp"
+
+#include <cuda_runtime.h>
+#include <dlfcn.h>
+
+#include <fstream>
+#include <thread>
+
+#include "cuda_check.hpp"
+#include "errors.hpp"
+
+namespace ladder {
+namespace {
+
+// The few NVML declarations used, from its stable C ABI; NVML is loaded with dlopen so that
+// the binary needs neither nvml.h to build nor the driver to start.
+using NvmlDevice = struct NvmlDeviceOpaque*;
+constexpr int kNvmlSuccess = 0;
+constexpr int kNvmlClockSm = 1;
+
+}  // namespace
+
+DeviceReport probe_device(int index) {
+  DeviceReport d;
+  int count = 0;
+  cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess || count == 0) {
+    cudaGetLastError();  // clear the sticky error so later queries are not confused
+    d.absent_reason = "no CUDA device";
+    return d;
+  }
+  if (index < 0 || index >= count)
+    throw InputError("--device " + std::to_string(index) + " is out of range: " +
+                     std::to_string(count) + " CUDA device(s) present");
+  LADDER_CUDA(cudaSetDevice(index));
+  cudaDeviceProp prop{};
+  LADDER_CUDA(cudaGetDeviceProperties(&prop, index));
+  d.caps.present = true;
+  d.caps.index = index;
+  d.caps.sm_count = prop.multiProcessorCount;
+  d.caps.smem_per_block_optin = prop.sharedMemPerBlockOptin;
+  LADDER_CUDA(cudaDeviceGetAttribute(&d.caps.clock_khz, cudaDevAttrClockRate, index));
+  std::size_t free_b = 0, total_b = 0;
+  LADDER_CUDA(cudaMemGetInfo(&free_b, &total_b));
+  d.caps.global_mem_free = free_b;
+  d.name = prop.name;
+  d.cc_major = prop.major;
+  d.cc_minor = prop.minor;
+  d.total_mem = prop.totalGlobalMem;
+  char bus[32] = {0};
+  if (cudaDeviceGetPCIBusId(bus, sizeof bus, index) == cudaSuccess) d.pci_bus_id = bus;
+  LADDER_CUDA(cudaDriverGetVersion(&d.driver_version));
+  LADDER_CUDA(cudaRuntimeGetVersion(&d.runtime_version));
+  return d;
+}
+
+int current_sm_clock_mhz(const DeviceReport& d) {
+  if (!d.caps.present || d.pci_bus_id.empty()) return -1;
+  static void* lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) return -1;
+  using InitFn = int (*)();
+  using HandleFn = int (*)(const char*, NvmlDevice*);
+  using ClockFn = int (*)(NvmlDevice, int, unsigned int*);
+  auto init = reinterpret_cast<InitFn>(dlsym(lib, "nvmlInit_v2"));
+  auto handle = reinterpret_cast<HandleFn>(dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2"));
+  auto clock = reinterpret_cast<ClockFn>(dlsym(lib, "nvmlDeviceGetClockInfo"));
+  if (!init || !handle || !clock) return -1;
+  static const bool ready = init() == kNvmlSuccess;
+  NvmlDevice dev = nullptr;
+  unsigned int mhz = 0;
+  if (!ready || handle(d.pci_bus_id.c_str(), &dev) != kNvmlSuccess ||
+      clock(dev, kNvmlClockSm, &mhz) != kNvmlSuccess)
+    return -1;
+  return static_cast<int>(mhz);
+}
+
+nlohmann::json device_json(const DeviceReport& d, int clock_start_mhz, int clock_end_mhz) {
+  if (!d.caps.present) return {{"present", false}, {"reason", d.absent_reason}};
+  auto version = [](int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); };
+  return {{"present", true},
+          {"index", d.caps.index},
+          {"name", d.name},
+          {"compute_capability", std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)},
+          {"sm_count", d.caps.sm_count},
+          {"memory_bytes", d.total_mem},
+          {"shared_memory_per_block_optin", d.caps.smem_per_block_optin},
+          {"max_sm_clock_mhz", d.caps.clock_khz / 1000},
+          {"sm_clock_mhz_start", clock_start_mhz},
+          {"sm_clock_mhz_end", clock_end_mhz},
+          {"driver_version", version(d.driver_version)},
+          {"runtime_version", version(d.runtime_version)}};
+}
+
+nlohmann::json host_json() {
+  std::string model = "unknown";
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);) {
+    if (line.rfind("model name", 0) == 0) {
+      model = line.substr(line.find(':') + 2);
+      break;
+    }
+  }
+  return {{"cpu", model}, {"cores", std::thread::hardware_concurrency()}};
+}
+
+}  // namespace ladder

@@ -1,0 +1,31 @@
+// What the run happened on: the CUDA device (if any) and the host CPU.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "study.hpp"
+
+namespace ladder {
+
+struct DeviceReport {
+  DeviceCaps caps;
+  std::string absent_reason;  // why there is no usable device, when !caps.present
+  std::string name;
+  std::string pci_bus_id;
+  int cc_major = 0, cc_minor = 0;
+  std::size_t total_mem = 0;
+  int driver_version = 0, runtime_version = 0;
+};
+
+// Selects device `index` when one exists. A missing device or driver is not an error (CPU
+// variants still run); an index beyond the devices present is an InputError.
+DeviceReport probe_device(int index);
+
+// Current SM clock in MHz read through NVML (loaded at run time, so machines without the
+// driver still start); -1 when unknown.
+int current_sm_clock_mhz(const DeviceReport& d);
+
+nlohmann::json device_json(const DeviceReport& d, int clock_start_mhz, int clock_end_mhz);
+nlohmann::json host_json();
+
+}  // namespace ladder

@@ -1,0 +1,115 @@
+#include "results.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+
+#include "atomic_file.hpp"
+#include "build_info.hpp"
+#include "errors.hpp"
+
+namespace ladder {
+namespace {
+
+using json = nlohmann::json;
+
+// JSON has no NaN or infinity; such values are written as null.
+json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+json run_json(const RunRecord& r) {
+  json params = json::object();
+  for (const auto& [k, v] : r.params.items()) params[k] = v;
+  json j = {{"study", r.variant->study},
+            {"variant", r.variant->name},
+            {"step", r.variant->step},
+            {"change", r.variant->change},
+            {"backend", to_string(r.variant->backend)},
+            {"precision", r.variant->precision},
+            {"point", r.point},
+            {"params", params},
+            {"status", to_string(r.status)},
+            {"reason", r.reason},
+            {"data", r.data}};
+  j["validation"] = {{"mode", r.validation.text()},
+                     {"checked", r.check.checked},
+                     {"failures", r.check.failures},
+                     {"max_abs_error", number(r.check.max_abs)},
+                     {"max_rel_error", number(r.check.max_rel)},
+                     {"tolerance", {{"abs", r.tolerance.abs},
+                                    {"rel", r.tolerance.rel},
+                                    {"rule", r.tolerance.rule}}}};
+  if (!r.samples_ms.empty()) {
+    const auto [lo, hi] = std::minmax_element(r.samples_ms.begin(), r.samples_ms.end());
+    const double med = median_of(r.samples_ms);
+    j["timing"] = {{"unit", "ms"},   {"warmup", r.warmup}, {"samples", r.samples_ms},
+                   {"median", med},  {"min", *lo},         {"max", *hi}};
+    json m = json::object();
+    if (r.work.amount > 0 && med > 0) {
+      const double value = r.work.amount / (med / 1e3) / r.work.scale;
+      m[r.work.metric] = value;
+      m["work"] = r.work.amount;
+      if (r.work.peak > 0) {
+        m["peak"] = r.work.peak;
+        m["peak_rule"] = r.work.peak_rule;
+        m["pct_of_peak"] = 100.0 * value / r.work.peak;
+      }
+    }
+    j["metrics"] = m;
+  } else {
+    j["timing"] = nullptr;
+    j["metrics"] = json::object();
+  }
+  return j;
+}
+
+}  // namespace
+
+json build_json() {
+  return {{"version", LADDER_VERSION},
+          {"git_commit", LADDER_GIT_COMMIT},
+          {"build_type", LADDER_BUILD_TYPE},
+          {"cuda_arch", LADDER_CUDA_ARCH}};
+}
+
+json results_json(const RunReport& report) {
+  json runs = json::array();
+  json counts = json::object();
+  for (const auto& r : report.runs) {
+    runs.push_back(run_json(r));
+    counts[to_string(r.status)] = counts.value(to_string(r.status), 0) + 1;
+  }
+  return {{"schema_version", kSchemaVersion},
+          {"ladder", build_json()},
+          {"host", host_json()},
+          {"device", device_json(report.device, report.clock_start_mhz, report.clock_end_mhz)},
+          {"config", report.config.resolved},
+          {"config_path", report.config.path},
+          {"validation_mode", report.validation.text()},
+          {"profile", report.options.profile},
+          {"started_at", report.started_at},
+          {"finished_at", report.finished_at},
+          {"summary", counts},
+          {"runs", runs}};
+}
+
+void write_results(const std::string& path, const RunReport& report) {
+  write_file_atomically(path, results_json(report).dump(2) + "\n");
+}
+
+json read_results(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError("cannot open results file '" + path + "'");
+  json j;
+  try {
+    j = json::parse(in);
+  } catch (const json::parse_error&) {
+    throw InputError("'" + path + "' is not valid JSON");
+  }
+  if (!j.is_object() || j.value("schema_version", 0) != kSchemaVersion || !j.contains("runs") ||
+      !j["runs"].is_array())
+    throw InputError("'" + path + "' is not a ladder results file (schema_version " +
+                     std::to_string(kSchemaVersion) + ")");
+  return j;
+}
+
+}  // namespace ladder

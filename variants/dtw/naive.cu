@@ -1,0 +1,44 @@
+// Step 4: CUDA naive. One thread per subject series, each with its two DP rows in one big
+// global-memory cache (thread t owns Cache[t*2(n+1) .. (t+1)*2(n+1))). The arithmetic is the
+// sequential code's; every cell now costs global loads and a store, and a warp's 32 threads
+// touch 32 addresses 2(n+1) floats apart, so nothing coalesces. The notes measured this ~10x
+// slower than 32-core OpenMP.
+#include "gpu_instance.cuh"
+
+namespace ladder::dtw {
+namespace {
+
+__global__ void dtw_naive_kernel(const float* query, const float* series, float* dist,
+                                 float* cache, std::int64_t entries, std::int64_t n) {
+  const std::int64_t e = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (e >= entries) return;
+  const std::int64_t lane = n + 1;
+  const float* s = series + e * n;
+  float* rows = cache + e * 2 * lane;
+  rows[0] = 0.f;
+  for (std::int64_t j = 1; j < lane; ++j) rows[j] = INFINITY;
+  for (std::int64_t i = 1; i <= n; ++i) {
+    float* prev = rows + ((i - 1) & 1) * lane;
+    float* cur = rows + (i & 1) * lane;
+    cur[0] = INFINITY;
+    const float qi = query[i - 1];
+    for (std::int64_t j = 1; j <= n; ++j)
+      cur[j] = dtw_cell(prev[j - 1], prev[j], cur[j - 1], qi, s[j - 1]);
+  }
+  dist[e] = rows[(n & 1) * lane + n];
+}
+
+void launch(const DeviceData& d, const Params& p) {
+  const int block = static_cast<int>(p.integer_or("block_size", 32));
+  dtw_naive_kernel<<<grid_for(d.entries, block), block>>>(d.query, d.series, d.dist, d.scratch,
+                                                          d.entries, d.n);
+  LADDER_CUDA_LAUNCH("dtw_naive_kernel");
+}
+
+const Registrar registrar{gpu_variant(
+    {"naive", 4, "one thread per series, two DP rows per thread in a global-memory cache",
+     launch, [](const DtwProblem& p) { return std::size_t(p.entries()) * 2 * (p.n() + 1); },
+     nullptr})};
+
+}  // namespace
+}  // namespace ladder::dtw

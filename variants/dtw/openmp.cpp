@@ -1,0 +1,23 @@
+// Step 3: the two-row DTW with OpenMP over subject series. Pairs are independent, so each
+// thread takes whole series with its own two-row buffer; no synchronisation is needed.
+#include "cpu_instance.hpp"
+
+namespace ladder::dtw {
+namespace {
+
+void compute(const DtwProblem& p, float* dist) {
+  const std::int64_t entries = p.entries();
+#pragma omp parallel
+  {
+    std::vector<float> rows(2 * (p.n() + 1));
+#pragma omp for schedule(static)
+    for (std::int64_t e = 0; e < entries; ++e)
+      dist[e] = dtw_two_rows(p.query.data(), p.data.series(e), p.n(), rows.data());
+  }
+}
+
+const Registrar registrar{
+    cpu_variant("openmp", 3, "OpenMP threads over subject series", compute)};
+
+}  // namespace
+}  // namespace ladder::dtw

@@ -1,0 +1,18 @@
+// Step 2: sequential DTW keeping only two rolling rows of the DP matrix. Row i needs only
+// row i-1, so memory drops from (n+1)^2 to 2(n+1) floats and the rows stay in L1 cache.
+#include "cpu_instance.hpp"
+
+namespace ladder::dtw {
+namespace {
+
+void compute(const DtwProblem& p, float* dist) {
+  std::vector<float> rows(2 * (p.n() + 1));
+  for (std::int64_t e = 0; e < p.entries(); ++e)
+    dist[e] = dtw_two_rows(p.query.data(), p.data.series(e), p.n(), rows.data());
+}
+
+const Registrar registrar{
+    cpu_variant("seq_tworow", 2, "two rolling rows instead of the full matrix", compute)};
+
+}  // namespace
+}  // namespace ladder::dtw

@@ -1,0 +1,132 @@
+// The DTW study: data (CBF generator or a UCR file), the sequential baseline used for
+// validation, tolerances and the GCUPS metric with its H100-style compute limit.
+#include <algorithm>
+#include <cmath>
+#include <unistd.h>
+
+#include "../../harness/errors.hpp"
+#include "problem.hpp"
+
+namespace ladder::dtw {
+namespace {
+
+constexpr std::int64_t kMaxLength = 1 << 16;
+
+class DtwStudy : public Study {
+ public:
+  std::string name() const override { return "dtw"; }
+  std::string summary() const override {
+    return "dynamic time warping, one query against many series (squared costs, no root)";
+  }
+  std::vector<std::string> generators() const override { return {"cbf"}; }
+
+  std::vector<ParamSpec> data_params() const override {
+    using K = ParamSpec::Kind;
+    return {
+        {"n", "", "series length (generated data)", K::integer, 1, kMaxLength},
+        {"entries", "", "number of subject series (generated data)", K::integer, 1, 1 << 30},
+        {"seed", "42", "generator seed", K::integer, 0, 9.2e18},
+        {"noise", "uniform", "CBF noise: uniform U[0,1) (notes) or gaussian N(0,1) (classic)",
+         K::text, 0, 0, {"uniform", "gaussian"}},
+        {"query", "0", "index of the series used as the query", K::integer, 0, 1 << 30},
+    };
+  }
+
+  void check_point(const DataSource& src, const Params& p) const override {
+    if (!src.file.empty()) {
+      if (p.has("n") || p.has("entries"))
+        throw InputError("'n' and 'entries' come from the data file; remove them from the config");
+      return;
+    }
+    if (!p.has("n") || !p.has("entries"))
+      throw InputError("generated DTW data needs 'n' and 'entries'");
+    const double bytes = 4.0 * static_cast<double>(p.integer("n")) * p.integer("entries");
+    const double ram = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
+    if (bytes > 0.5 * ram)
+      throw InputError("data set of " + std::to_string(bytes / (1 << 30)).substr(0, 6) +
+                       " GiB exceeds half of this machine's memory");
+  }
+
+  std::unique_ptr<Problem> make_problem(const DataSource& src, const Params& p) const override {
+    check_point(src, p);
+    auto prob = std::make_unique<DtwProblem>();
+    if (!src.file.empty()) {
+      prob->data = read_ucr(src.file);
+    } else {
+      prob->data = generate_cbf(p.integer("entries"), p.integer("n"), p.integer_or("seed", 42),
+                                p.text_or("noise", "uniform") == "gaussian" ? CbfNoise::gaussian
+                                                                           : CbfNoise::uniform);
+    }
+    if (prob->n() > kMaxLength)
+      throw InputError("series length " + std::to_string(prob->n()) + " exceeds the limit of " +
+                       std::to_string(kMaxLength));
+    prob->query_index = p.integer_or("query", 0);
+    if (prob->query_index >= prob->entries())
+      throw InputError("query index " + std::to_string(prob->query_index) + " is beyond the " +
+                       std::to_string(prob->entries()) + " series of the data set");
+    const float* q = prob->data.series(prob->query_index);
+    prob->query.assign(q, q + prob->n());
+    return prob;
+  }
+
+  void write_data(const Problem& problem, const std::string& path) const override {
+    write_ucr(path, problem_as<DtwProblem>(problem).data);
+  }
+
+  std::size_t output_size(const Problem& problem) const override {
+    return problem_as<DtwProblem>(problem).data.entries;
+  }
+
+  std::vector<double> reference(const Problem& problem,
+                                const std::vector<std::size_t>& indices) const override {
+    const auto& prob = problem_as<DtwProblem>(problem);
+    std::vector<double> out(indices.size());
+    const auto count = static_cast<std::int64_t>(indices.size());
+    // Each distance is the sequential two-row DTW; only the loop over pairs is parallel.
+#pragma omp parallel
+    {
+      std::vector<float> rows(2 * (prob.n() + 1));
+#pragma omp for schedule(dynamic, 64)
+      for (std::int64_t k = 0; k < count; ++k)
+        out[k] = dtw_two_rows(prob.query.data(), prob.data.series(indices[k]), prob.n(),
+                              rows.data());
+    }
+    return out;
+  }
+
+  // Every step evaluates the same cells in the same order; they differ from the baseline only
+  // by rounding (FMA contraction on the GPU), which grows at most linearly along the 2n-cell
+  // warping path: allow 4 * n float32 ulps relative.
+  Tolerance tolerance(const Problem& problem, const VariantSpec&) const override {
+    const double n = static_cast<double>(problem_as<DtwProblem>(problem).n());
+    return {1e-5, std::max(1e-6, 4.0 * n * 0x1.0p-24), "fp32: abs 1e-5, rel 4*n*2^-24"};
+  }
+
+  // Cells are counted n*n per pair (not (n+1)^2). The GPU limit: a cell is four FP32
+  // instructions (sub, two min, FMA) and FP32 min issues at half rate, so an SM completes at
+  // most 32 cells per clock.
+  Work work(const Problem& problem, const VariantSpec& v, const DeviceCaps& d) const override {
+    const auto& prob = problem_as<DtwProblem>(problem);
+    Work w{"gcups", static_cast<double>(prob.entries()) * prob.n() * prob.n(), 1e9};
+    if (v.backend == Backend::gpu && d.present) {
+      const double ghz = d.clock_khz / 1e6;
+      w.peak = 32.0 * d.sm_count * ghz;
+      w.peak_rule = "32 cells/clock/SM x " + std::to_string(d.sm_count) + " SMs x " +
+                    std::to_string(ghz).substr(0, 5) + " GHz (max SM clock)";
+    }
+    return w;
+  }
+
+  std::map<std::string, double> describe(const Problem& problem) const override {
+    const auto& prob = problem_as<DtwProblem>(problem);
+    return {{"n", double(prob.n())},
+            {"entries", double(prob.entries())},
+            {"query", double(prob.query_index)}};
+  }
+
+};
+
+const Registrar registrar{std::make_unique<DtwStudy>()};
+
+}  // namespace
+}  // namespace ladder::dtw
