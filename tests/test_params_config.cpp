@@ -1,2 +1,141 @@
+// Parameters, sweep expansion and config checking.
 #include <gtest/gtest.h>
-TEST(Placeholder, Builds) { SUCCEED(); }
+
+#include "harness/config.hpp"
+#include "harness/errors.hpp"
+
+namespace ladder {
+namespace {
+
+using json = nlohmann::json;
+
+TEST(Params, TypedGettersCheckValues) {
+  Params p;
+  p.set("n", "128");
+  p.set("x", "0.5");
+  p.set("bad", "12abc");
+  EXPECT_EQ(p.integer("n"), 128);
+  EXPECT_DOUBLE_EQ(p.real("x"), 0.5);
+  EXPECT_EQ(p.integer_or("missing", 7), 7);
+  EXPECT_THROW(p.integer("bad"), InputError);
+  EXPECT_THROW(p.integer("x"), InputError);
+  EXPECT_THROW(p.text("missing"), InputError);
+  EXPECT_EQ(p.key(), "bad=12abc,n=128,x=0.5");
+  EXPECT_EQ(p.key({"x", "n"}), "x=0.5,n=128");
+}
+
+TEST(Params, CheckParamRangesAndChoices) {
+  ParamSpec n{"n", "", "", ParamSpec::Kind::integer, 1, 100};
+  EXPECT_NO_THROW(check_param(n, "1"));
+  EXPECT_NO_THROW(check_param(n, "100"));
+  EXPECT_THROW(check_param(n, "0"), InputError);
+  EXPECT_THROW(check_param(n, "101"), InputError);
+  EXPECT_THROW(check_param(n, "2.5"), InputError);
+  ParamSpec t{"noise", "a", "", ParamSpec::Kind::text, 0, 0, {"a", "b"}};
+  EXPECT_NO_THROW(check_param(t, "b"));
+  EXPECT_THROW(check_param(t, "c"), InputError);
+}
+
+TEST(Axes, ProductMultipliesZipPairs) {
+  Params fixed;
+  fixed.set("seed", "1");
+  auto pts = expand_axes(json{{"n", {1, 2, 3}}, {"entries", {10, 20}}},
+                         json{{"a", {"x", "y"}}, {"b", {5, 6}}}, fixed);
+  ASSERT_EQ(pts.size(), 3u * 2u * 2u);
+  for (const auto& p : pts) {
+    EXPECT_EQ(p.text("seed"), "1");
+    // zipped values stay paired
+    EXPECT_EQ(p.text("a") == "x", p.text("b") == "5");
+  }
+  EXPECT_EQ(expand_axes(json(), json(), fixed).size(), 1u);
+}
+
+TEST(Axes, RejectsBadShapes) {
+  EXPECT_THROW(expand_axes(json{{"n", json::array()}}, json(), {}), InputError);
+  EXPECT_THROW(expand_axes(json{{"n", 5}}, json(), {}), InputError);
+  EXPECT_THROW(expand_axes(json(), json{{"a", {1, 2}}, {"b", {1}}}, {}), InputError);
+  EXPECT_THROW(expand_axes(json{{"n", {json::array({1})}}}, json(), {}), InputError);
+}
+
+TEST(Axes, NumbersBecomeExactText) {
+  EXPECT_EQ(json_to_param("n", json(4099)), "4099");
+  EXPECT_EQ(json_to_param("x", json(0.1)), "0.10000000000000001");
+  EXPECT_EQ(json_to_param("s", json("gaussian")), "gaussian");
+  EXPECT_THROW(json_to_param("o", json::object()), InputError);
+}
+
+json good_config() {
+  return json::parse(R"({"study": "dtw", "data": {"generator": "cbf", "seed": 3},
+    "axes": {"n": [31, 33], "entries": [7]}, "params": {"block_size": 64},
+    "variants": ["seq_*", "dtw/shared"], "repetitions": 4, "warmup": 0,
+    "validation": "sample:5"})");
+}
+
+TEST(Config, ParsesAndSelects) {
+  Config c = parse_config(good_config(), ".");
+  EXPECT_EQ(c.study->name(), "dtw");
+  EXPECT_EQ(c.name, "dtw");
+  ASSERT_EQ(c.points.size(), 2u);
+  EXPECT_EQ(c.points[0].text("block_size"), "64");
+  EXPECT_EQ(c.points[1].text("seed"), "3");
+  ASSERT_EQ(c.variants.size(), 3u);
+  EXPECT_EQ(c.variants[0]->id(), "dtw/seq_full");
+  EXPECT_EQ(c.variants[2]->id(), "dtw/shared");
+  EXPECT_EQ(c.repetitions, 4);
+  EXPECT_EQ(c.warmup, 0);
+  EXPECT_EQ(c.validation.mode, Validation::Mode::sample);
+  EXPECT_EQ(c.validation.sample, 5u);
+}
+
+TEST(Config, AllVariantsByDefault) {
+  json j = good_config();
+  j.erase("variants");
+  j["params"].erase("block_size");
+  EXPECT_EQ(parse_config(j, ".").variants.size(), registry().variants("dtw").size());
+}
+
+TEST(Config, RejectsBadInput) {
+  auto bad = [](const std::function<void(json&)>& edit) {
+    json j = good_config();
+    edit(j);
+    EXPECT_THROW(parse_config(j, "."), InputError) << j.dump();
+  };
+  bad([](json& j) { j["colour"] = "red"; });
+  bad([](json& j) { j["study"] = "nope"; });
+  bad([](json& j) { j.erase("study"); });
+  bad([](json& j) { j["variants"] = {"dtw/fastest"}; });
+  bad([](json& j) { j["axes"]["n"] = {0}; });
+  bad([](json& j) { j["axes"]["entries"] = {-5}; });
+  bad([](json& j) { j["axes"]["n"] = {2.5}; });
+  bad([](json& j) { j["params"]["chunk_size"] = 4; });
+  bad([](json& j) { j["params"]["block_size"] = 0; });
+  bad([](json& j) { j["repetitions"] = "10"; });
+  bad([](json& j) { j["validation"] = "sample:0"; });
+  bad([](json& j) { j["data"]["file"] = "x.tsv"; });
+  bad([](json& j) { j["data"] = json::object(); });
+  bad([](json& j) { j["data"]["generator"] = "sine"; });
+  bad([](json& j) { j["data"]["noise"] = "pink"; });
+  // block_size belongs to the GPU variants: with only CPU ones selected it is unknown
+  bad([](json& j) { j["variants"] = {"seq_full"}; });
+}
+
+TEST(Config, ValidationModes) {
+  EXPECT_EQ(parse_validation("full").mode, Validation::Mode::full);
+  EXPECT_EQ(parse_validation("off").mode, Validation::Mode::off);
+  EXPECT_EQ(parse_validation("sample:12").sample, 12u);
+  EXPECT_THROW(parse_validation("sample:"), InputError);
+  EXPECT_THROW(parse_validation("sample:-1"), InputError);
+  EXPECT_THROW(parse_validation("some"), InputError);
+}
+
+TEST(Config, LoadReportsMissingAndMalformedFiles) {
+  EXPECT_THROW(load_config("/nonexistent/config.json"), InputError);
+  const std::string path = testing::TempDir() + "/malformed.json";
+  FILE* f = std::fopen(path.c_str(), "w");
+  std::fputs("{\"study\": \"dtw\",", f);
+  std::fclose(f);
+  EXPECT_THROW(load_config(path), InputError);
+}
+
+}  // namespace
+}  // namespace ladder

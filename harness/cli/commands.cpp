@@ -79,6 +79,12 @@ void print_summary(const RunReport& rep) {
   }
 }
 
+int integer_option(const Parsed& p, const std::string& name, int lo) {
+  ParamSpec spec{"--" + name, "", "", ParamSpec::Kind::integer, double(lo), 100000};
+  check_param(spec, p.get(name));
+  return std::stoi(p.get(name));
+}
+
 }  // namespace
 
 int list(const Args& args) {
@@ -107,21 +113,21 @@ int list(const Args& args) {
 }
 
 int run(const Args& args) {
-  Parsed p = parse_args(args, {"out", "filter", "validate", "dump-outputs", "device"},
-                        {"profile", "quiet"});
+  Parsed p = parse_args(
+      args, {"out", "filter", "validate", "dump-outputs", "device", "repetitions", "warmup"},
+      {"profile", "quiet"});
   if (p.positional.size() != 1) throw InputError("run needs exactly one CONFIG file");
   Config config = load_config(p.positional[0]);
+  // Command-line overrides of the config's counts (sanitizer runs want one repetition).
+  if (p.has("repetitions")) config.repetitions = integer_option(p, "repetitions", 1);
+  if (p.has("warmup")) config.warmup = integer_option(p, "warmup", 0);
   RunOptions opt;
   opt.filter = p.get("filter");
   if (p.has("validate")) opt.validation = parse_validation(p.get("validate"));
   opt.dump_dir = p.get("dump-outputs");
   opt.profile = p.has("profile");
   opt.quiet = p.has("quiet");
-  if (p.has("device")) {
-    Params d;
-    d.set("--device", p.get("device"));
-    opt.device = static_cast<int>(d.integer("--device"));
-  }
+  if (p.has("device")) opt.device = integer_option(p, "device", 0);
   const std::string out = p.get("out", default_out(config));
   ensure_parent(out);
   if (!opt.dump_dir.empty()) {

@@ -2,6 +2,7 @@
 //   ladder list [--json]
 //   ladder run CONFIG [--out FILE] [--filter RE] [--validate full|sample:N|off]
 //                     [--dump-outputs DIR] [--profile] [--device N] [--quiet]
+//                     [--repetitions N] [--warmup N]
 //   ladder gen STUDY [--generator NAME] [--PARAM VALUE ...] --out FILE
 //   ladder compare A.json B.json
 // Bad input ends with one line on stderr and exit status 2; failed validation with 1.
@@ -21,6 +22,7 @@ constexpr const char* kUsage =
     "usage: ladder list [--json]\n"
     "       ladder run CONFIG [--out FILE] [--filter RE] [--validate full|sample:N|off]\n"
     "                         [--dump-outputs DIR] [--profile] [--device N] [--quiet]\n"
+    "                         [--repetitions N] [--warmup N]\n"
     "       ladder gen STUDY [--generator NAME] [--PARAM VALUE ...] --out FILE\n"
     "       ladder compare A.json B.json\n";
 

@@ -1,0 +1,53 @@
+# Porcelain over CMake. `make run` and `make test` install missing Debian/Ubuntu packages when
+# run as root (otherwise they print the apt-get command), configure, build, then run.
+BUILD   ?= build
+JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
+CONFIG  ?= configs/default.json
+RESULTS ?= results/default.json
+FIGURES ?= results/figures
+V       ?=
+
+.PHONY: all build run test figures profile deps clean
+
+all: build
+
+deps:
+	@scripts/deps.sh build
+
+$(BUILD)/CMakeCache.txt: | deps
+	cmake -S . -B $(BUILD)
+
+build: deps $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS)
+
+# The default experiment: results file, summary table and figures.
+run: build
+	@scripts/deps.sh plots
+	$(BUILD)/ladder run $(CONFIG) --out $(RESULTS)
+	python3 plots/draw_all.py $(RESULTS) --out-dir $(FIGURES)
+
+# CPU tests always run; GPU tests (label gpu) report as skipped without a device.
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+figures:
+	@scripts/deps.sh plots
+	python3 plots/draw_all.py $(RESULTS) --out-dir $(FIGURES)
+
+# Profile one step, e.g. make profile V=dtw/shared (Nsight Compute if present, else nsys).
+profile: build
+	@test -n "$(V)" || { echo "usage: make profile V=study/variant" >&2; exit 2; }
+	@mkdir -p results/profiles
+	@study=$$(echo "$(V)" | cut -d/ -f1); name=$$(echo "$(V)" | tr / _); \
+	if command -v ncu >/dev/null; then \
+	  ncu --profile-from-start off --set full -f -o results/profiles/$$name \
+	    $(BUILD)/ladder run configs/$$study/smoke.json --profile --filter '^$(V)$$' \
+	    --out results/profiles/$$name.json; \
+	elif command -v nsys >/dev/null; then \
+	  nsys profile --capture-range=cudaProfilerApi -f true -o results/profiles/$$name \
+	    $(BUILD)/ladder run configs/$$study/smoke.json --profile --filter '^$(V)$$' \
+	    --out results/profiles/$$name.json; \
+	else echo "neither ncu nor nsys found (both ship with the CUDA Toolkit)" >&2; exit 1; fi
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,35 @@
+"""Reading a `ladder run` results file, shared by every plotting script.
+
+Kept separate so the per-study scripts and draw_all.py reject bad input the same way.
+"""
+import json
+from pathlib import Path
+
+# The only results layout these scripts understand; a newer harness must bump it.
+SCHEMA_VERSION = 1
+
+
+class ResultsError(Exception):
+    """A results file that cannot be drawn; the message is one line meant for the user."""
+
+
+def load(path):
+    """Return the parsed results of `path`, or raise ResultsError saying why not."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise ResultsError(f"{path}: cannot read: {err.strerror or err}") from err
+    try:
+        results = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ResultsError(f"{path}: not valid JSON: {err}") from err
+    if not isinstance(results, dict):
+        raise ResultsError(f"{path}: expected a JSON object at the top level")
+    version = results.get("schema_version")
+    if version != SCHEMA_VERSION:
+        raise ResultsError(
+            f"{path}: schema_version is {version!r}, these scripts read {SCHEMA_VERSION}")
+    if not isinstance(results.get("runs"), list):
+        raise ResultsError(f"{path}: no 'runs' list")
+    return results
