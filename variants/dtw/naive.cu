@@ -9,29 +9,17 @@ namespace ladder::dtw {
 namespace {
 
 __global__ void dtw_naive_kernel(const float* query, const float* series, float* dist,
-                                 float* cache, std::int64_t entries, std::int64_t n) {
+                                 float* cache, std::int64_t entries, int n) {
   const std::int64_t e = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (e >= entries) return;
-  const std::int64_t lane = n + 1;
-  const float* s = series + e * n;
-  float* rows = cache + e * 2 * lane;
-  rows[0] = 0.f;
-  for (std::int64_t j = 1; j < lane; ++j) rows[j] = INFINITY;
-  for (std::int64_t i = 1; i <= n; ++i) {
-    float* prev = rows + ((i - 1) & 1) * lane;
-    float* cur = rows + (i & 1) * lane;
-    cur[0] = INFINITY;
-    const float qi = query[i - 1];
-    for (std::int64_t j = 1; j <= n; ++j)
-      cur[j] = dtw_cell(prev[j - 1], prev[j], cur[j - 1], qi, s[j - 1]);
-  }
-  dist[e] = rows[(n & 1) * lane + n];
+  float* rows = cache + e * 2 * (n + 1);  // this thread's slice of the global cache
+  dist[e] = dtw_two_rows(query, series + e * n, n, rows);
 }
 
 void launch(const DeviceData& d, const Params& p) {
   const int block = static_cast<int>(p.integer_or("block_size", 32));
   dtw_naive_kernel<<<grid_for(d.entries, block), block>>>(d.query, d.series, d.dist, d.scratch,
-                                                          d.entries, d.n);
+                                                          d.entries, static_cast<int>(d.n));
   LADDER_CUDA_LAUNCH("dtw_naive_kernel");
 }
 

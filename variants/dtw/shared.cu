@@ -13,19 +13,8 @@ __global__ void dtw_shared_kernel(const float* query, const float* series, float
   extern __shared__ float cache[];
   const std::int64_t e = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (e >= entries) return;
-  const int lane = n + 1;
-  float* rows = cache + threadIdx.x * 2 * lane;
-  const float* s = series + e * n;
-  rows[0] = 0.f;
-  for (int j = 1; j < lane; ++j) rows[j] = INFINITY;
-  for (int i = 1; i <= n; ++i) {
-    float* prev = rows + ((i - 1) & 1) * lane;
-    float* cur = rows + (i & 1) * lane;
-    cur[0] = INFINITY;
-    const float qi = query[i - 1];
-    for (int j = 1; j <= n; ++j) cur[j] = dtw_cell(prev[j - 1], prev[j], cur[j - 1], qi, s[j - 1]);
-  }
-  dist[e] = rows[(n & 1) * lane + n];
+  float* rows = cache + threadIdx.x * 2 * (n + 1);  // this thread's slice of the block's buffer
+  dist[e] = dtw_two_rows(query, series + e * n, n, rows);
 }
 
 std::size_t shared_bytes(std::int64_t n, int block) {
