@@ -86,7 +86,10 @@ def main(argv=None):
 
     written_by = {}
     for path, results in loaded:
-        for figure in draw_file(path, results, table, args.out_dir):
+        figures = draw_file(path, results, table, args.out_dir)
+        if not figures:
+            print(f"draw_all: {path}: nothing to draw", file=sys.stderr)
+        for figure in figures:
             written_by.setdefault(str(figure), []).append(path)
     warn_overwrites(written_by)
     return 0

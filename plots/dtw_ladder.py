@@ -9,6 +9,7 @@ Usage: python3 plots/dtw_ladder.py RESULTS.json [--out-dir DIR]
 """
 import argparse
 import math
+import re
 import sys
 from pathlib import Path
 
@@ -22,7 +23,8 @@ matplotlib.use("Agg")  # files only, never a window: this runs on headless build
 
 from matplotlib.figure import Figure  # noqa: E402  (after the backend is chosen)
 from matplotlib.patches import Patch  # noqa: E402
-from matplotlib.ticker import NullFormatter  # noqa: E402
+from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # so results_file is found when imported
 import results_file  # noqa: E402
@@ -40,8 +42,7 @@ STATUS_TEXT_COLOUR = "#555555"
 POINT_KEYS = ("n", "entries")
 
 FIG_WIDTH_IN = 10.0
-AXES_WIDTH_FRACTION = 0.62  # the rest is row labels on the left and margins
-LABEL_ROOM_IN = 2.6  # width kept free right of the longest bar for "x GCUPS, y% of peak"
+LABEL_PAD_IN = 0.15  # gap kept between a bar label and the right edge of the axes
 MAX_REASON_CHARS = 60
 
 
@@ -62,7 +63,7 @@ def group_by_point(runs):
         if run.get("study") != STUDY:
             continue
         params = run.get("params") or {}
-        key = tuple(str(params.get(k, "?")) for k in POINT_KEYS)
+        key = tuple(str(params.get(k, "na")) for k in POINT_KEYS)
         points.setdefault(key, []).append(run)
     for group in points.values():
         group.sort(key=lambda r: (r.get("step", 0), r.get("variant", "")))
@@ -101,7 +102,7 @@ def median_ms(run):
     if not isinstance(timing, dict):
         return None
     median = timing.get("median")
-    if not isinstance(median, (int, float)) or median <= 0:
+    if not isinstance(median, (int, float)) or not math.isfinite(median) or median <= 0:
         return None
     return float(median)
 
@@ -175,51 +176,64 @@ def provenance(results):
 
 # ---- axes ----------------------------------------------------------------------------------
 
-def x_limits(times, axes_width_in):
-    """Log-axis limits holding every bar, with room on the right for the bar labels.
-
-    The left limit is also where bars start: a log axis has no zero. The right limit is
-    chosen so that LABEL_ROOM_IN inches stay free beyond the longest whisker.
-    """
+def bar_base(times):
+    """Left end of the axis and of every bar: a log axis has no zero, so bars start a
+    little below the fastest run's decade."""
     if not times:
-        return 1.0, 1000.0  # arbitrary: the axis only carries status text then
-    low = 10 ** math.floor(math.log10(min(times)) - 0.3)
-    high = max(times)
-    data_decades = max(math.log10(high / low), 1.0)
-    free = min(LABEL_ROOM_IN / axes_width_in, 0.6)
-    return low, low * 10 ** (data_decades / (1.0 - free))
+        return 1.0  # arbitrary: the axis only carries status text then
+    return 10 ** math.floor(math.log10(min(times)) - 0.3)
+
+
+def right_limit(base, ends, label_widths_in, axes_width_in):
+    """Right end of the log axis so that every bar end plus its label fits inside.
+
+    A label of w inches after a bar ending at x fits when
+    log(x/base) / decades + (w + pad) / axes_width <= 1; take the smallest number of
+    decades that satisfies every row (and at least one decade of data).
+    """
+    decades = max([math.log10(end / base) for end in ends] + [1.0])
+    for end, width in zip(ends, label_widths_in):
+        free = min((width + LABEL_PAD_IN) / axes_width_in, 0.8)
+        decades = max(decades, math.log10(end / base) / (1.0 - free))
+    return base * 10 ** decades
 
 
 def _whisker(run):
     """(min, max) of the samples, or None when the file lacks them."""
     timing = run.get("timing") or {}
     lo, hi = timing.get("min"), timing.get("max")
-    if isinstance(lo, (int, float)) and isinstance(hi, (int, float)) and 0 < lo <= hi:
+    if (isinstance(lo, (int, float)) and isinstance(hi, (int, float))
+            and 0 < lo <= hi < math.inf):
         return float(lo), float(hi)
     return None
 
 
-def draw_timed_row(ax, y, run, ms, left):
-    """One bar for a timed run, its whisker and its label; red marker if incorrect."""
+def draw_timed_row(ax, y, run, ms, base):
+    """One bar for a timed run, its whisker and its label; incorrect runs are hatched and
+    their label turns red and starts with INCORRECT. Returns (bar end, label artist)."""
     incorrect = run.get("status") == "incorrect"
     colour = BACKEND_COLOURS.get(run.get("backend"), OTHER_COLOUR)
-    ax.barh(y, ms - left, left=left, height=0.6, color=colour,
+    ax.barh(y, ms - base, left=base, height=0.6, color=colour,
             edgecolor=INCORRECT_COLOUR if incorrect else "none",
             linewidth=2 if incorrect else 0, hatch="//" if incorrect else None, zorder=2)
-    right = ms
+    end = ms
     whisker = _whisker(run)
     if whisker:
         ax.plot(whisker, (y, y), color="black", linewidth=1, zorder=3)
-        right = max(right, whisker[1])
+        end = max(end, whisker[1])
     label = bar_label(run)
-    if label:
-        ax.annotate(label, (right, y), xytext=(4, 0), textcoords="offset points",
-                    va="center", fontsize=9, zorder=4)
     if incorrect:
-        # Above the bar, so it never collides with the GCUPS label to its right.
-        ax.annotate("INCORRECT", (left, y), xytext=(3, 9), textcoords="offset points",
-                    va="bottom", fontsize=8, fontweight="bold", color=INCORRECT_COLOUR,
-                    zorder=4)
+        label = f"INCORRECT  {label}".strip()
+    if not label:
+        return end, None
+    text = ax.annotate(label, (end, y), xytext=(4, 0), textcoords="offset points",
+                       va="center", fontsize=9, zorder=4,
+                       color=INCORRECT_COLOUR if incorrect else "black",
+                       fontweight="bold" if incorrect else "normal",
+                       # Measured before the final limits are set, when the bar end may
+                       # still lie outside the axes; a clipped annotation measures empty.
+                       annotation_clip=False)
+    return end, text
 
 
 def draw_status_row(ax, y, run):
@@ -241,31 +255,53 @@ def backend_legend(ax, group):
     if any(r.get("status") == "incorrect" for r in group):
         handles.append(Patch(facecolor="white", edgecolor=INCORRECT_COLOUR, hatch="//",
                              label="incorrect"))
-    ax.legend(handles=handles, loc="lower right", fontsize=9, framealpha=0.9)
+    # Outside the axes, top right: inside, it would sit on a long bar or its label.
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0),
+              borderaxespad=0, fontsize=9, frameon=False)
 
 
 # ---- figures -------------------------------------------------------------------------------
+
+def _format_ms(value, _pos):
+    """Plain tick numbers (0.1, 1, 10, 100) read faster than 10^k in a timing chart."""
+    return f"{value:g}"
+
+
+def _titles(fig, results, n, entries):
+    """Title, device subtitle and provenance footer; returns the inches they take on top."""
+    height = fig.get_figheight()
+    # fig.text rather than suptitle: tight_layout leaves fig.text alone, so the space
+    # reserved here is the only space taken, whatever the matplotlib version.
+    fig.text(0.5, 1.0 - 0.12 / height, f"DTW ladder: n={n}, entries={entries}",
+             ha="center", va="top", fontsize=13, fontweight="bold")
+    fig.text(0.5, 1.0 - 0.45 / height, device_subtitle(results),
+             ha="center", va="top", fontsize=9, color="#333333")
+    fig.text(0.01, 0.01, provenance(results), fontsize=7, color="#888888")
+    return 0.75
+
 
 def ladder_figure(results, point, group):
     """The figure for one (n, entries) point; returned, not saved."""
     n, entries = point
     rows = len(group)
-    fig = Figure(figsize=(FIG_WIDTH_IN, 1.9 + 0.5 * rows))
-    ax = fig.add_axes((1.0 - AXES_WIDTH_FRACTION - 0.03, 1.2 / fig.get_figheight(),
-                       AXES_WIDTH_FRACTION, 1.0 - 2.0 / fig.get_figheight()))
+    fig = Figure(figsize=(FIG_WIDTH_IN, 1.7 + 0.5 * rows))
+    FigureCanvasAgg(fig)  # explicit, so layout and savefig never look for pyplot
+    ax = fig.add_subplot()
     ax.set_xscale("log")
 
     times = [t for t in (median_ms(r) for r in group) if t is not None]
-    times += [w[1] for w in (_whisker(r) for r in group if median_ms(r)) if w]
-    left, right = x_limits(times, FIG_WIDTH_IN * AXES_WIDTH_FRACTION)
-    ax.set_xlim(left, right)
+    # Whisker minima too: the axis starts left of the fastest sample, not just the median.
+    times += [w[0] for w in (_whisker(r) for r in group if median_ms(r)) if w]
+    base = bar_base(times)
+    ax.set_xlim(base, base * 1000)  # provisional: the right end is fitted after layout
 
+    labelled = []  # (bar end, label artist) of the timed rows
     for y, run in enumerate(group):
         ms = median_ms(run)
         if ms is None:
             draw_status_row(ax, y, run)
         else:
-            draw_timed_row(ax, y, run, ms, left)
+            labelled.append(draw_timed_row(ax, y, run, ms, base))
 
     varying = _varying_params(group)
     ax.set_yticks(range(rows))
@@ -273,29 +309,53 @@ def ladder_figure(results, point, group):
     for tick, run in zip(ax.get_yticklabels(), group):
         tick.set_color(BACKEND_COLOURS.get(run.get("backend"), OTHER_COLOUR))
     ax.set_ylim(rows - 0.5, -0.5)  # step 1 on top: the ladder reads downwards
+    ax.tick_params(axis="y", length=0)
 
     if times:
         ax.set_xlabel("median time per run [ms], log scale (lower is better)")
+        ax.xaxis.set_major_formatter(FuncFormatter(_format_ms))
+        ax.xaxis.set_minor_formatter(NullFormatter())  # labelled minors crowd the axis
         ax.grid(axis="x", which="major", color="#cccccc", zorder=0)
         ax.grid(axis="x", which="minor", color="#eeeeee", zorder=0)
     else:
         # Ticks on an axis without data would read like measurements.
         ax.xaxis.set_major_formatter(NullFormatter())
         ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.tick_params(axis="x", which="both", length=0)
         ax.set_xlabel("no run at this point was timed")
     ax.set_axisbelow(True)
     backend_legend(ax, group)
 
-    fig.suptitle(f"DTW ladder: n={n}, entries={entries}", fontsize=13, fontweight="bold",
-                 y=1.0 - 0.15 / fig.get_figheight(), va="top")
-    fig.text(0.5, 1.0 - 0.5 / fig.get_figheight(), device_subtitle(results),
-             ha="center", va="top", fontsize=9, color="#333333")
-    fig.text(0.01, 0.01, provenance(results), fontsize=7, color="#888888")
+    top_in = _titles(fig, results, n, entries)
+    height = fig.get_figheight()
+    fig.tight_layout(rect=(0, 0.2 / height, 1, 1 - top_in / height))
+    if labelled:
+        fit_labels(fig, ax, base, labelled)
+        _place_ms_ticks(ax)
     return fig
 
 
+def fit_labels(fig, ax, base, labelled):
+    """Widen the axis to the right until every bar label fits; needs the final layout,
+    because label widths are measured in inches against the axes' width."""
+    renderer = fig.canvas.get_renderer()
+    ends = [end for end, _ in labelled]
+    widths = [text.get_window_extent(renderer).width / fig.dpi if text else 0.0
+              for _, text in labelled]
+    axes_width_in = ax.get_position().width * fig.get_figwidth()
+    ax.set_xlim(base, right_limit(base, ends, widths, axes_width_in))
+
+
+def _place_ms_ticks(ax):
+    """Powers of ten only leave one or two labels on a short axis; add 2 and 5 there."""
+    low, high = ax.get_xlim()
+    subs = (1.0, 2.0, 5.0) if math.log10(high / low) <= 3.5 else (1.0,)
+    ax.xaxis.set_major_locator(LogLocator(base=10, subs=subs))
+
+
 def figure_name(point):
-    n, entries = point
+    """dtw_ladder_n128_e1031.png; anything but [A-Za-z0-9._-] in a value becomes '_'."""
+    n, entries = (re.sub(r"[^A-Za-z0-9._-]", "_", value) for value in point)
     return f"dtw_ladder_n{n}_e{entries}.png"
 
 

@@ -20,16 +20,22 @@ def load(path):
         text = path.read_text(encoding="utf-8")
     except OSError as err:
         raise ResultsError(f"{path}: cannot read: {err.strerror or err}") from err
+    except UnicodeDecodeError as err:
+        raise ResultsError(f"{path}: not UTF-8 text, is it a results file?") from err
     try:
         results = json.loads(text)
     except json.JSONDecodeError as err:
         raise ResultsError(f"{path}: not valid JSON: {err}") from err
     if not isinstance(results, dict):
         raise ResultsError(f"{path}: expected a JSON object at the top level")
-    version = results.get("schema_version")
+    if "schema_version" not in results:
+        raise ResultsError(f"{path}: no schema_version, is it a results file?")
+    version = results["schema_version"]
     if version != SCHEMA_VERSION:
         raise ResultsError(
             f"{path}: schema_version is {version!r}, these scripts read {SCHEMA_VERSION}")
-    if not isinstance(results.get("runs"), list):
-        raise ResultsError(f"{path}: no 'runs' list")
+    runs = results.get("runs")
+    # Checked here so the drawing code can treat every run as a dict without guards.
+    if not isinstance(runs, list) or not all(isinstance(r, dict) for r in runs):
+        raise ResultsError(f"{path}: 'runs' is not a list of objects")
     return results
