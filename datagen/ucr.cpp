@@ -1,4 +1,5 @@
 #include <cerrno>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -44,6 +45,8 @@ double parse_value(const std::string& text, const std::string& path, std::size_t
   if (!std::isfinite(v))
     throw InputError(where(path, line, col) + ": " + text +
                      " is not allowed (fill or drop missing values first)");
+  if (std::fabs(v) > FLT_MAX)
+    throw InputError(where(path, line, col) + ": " + text + " does not fit in float32");
   return v;
 }
 

@@ -49,19 +49,43 @@ std::string json_to_param(const std::string& name, const json& v) {
   }
   if (v.is_string()) return v.get<std::string>();
   if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
-  throw InputError("parameter '" + name + "' must be a number or a string, got " + v.dump());
+  throw InputError("parameter '" + name + "' must be a number or a string, got " +
+                   std::string(v.type_name()));
 }
 
 namespace {
 
+// Configs are shallow; a deeply nested one is rejected before anything recurses over it
+// (printing or copying such a value would exhaust the stack).
+constexpr std::size_t kMaxDepth = 16;
+
+bool too_deep(const json& root) {
+  std::vector<std::pair<const json*, std::size_t>> stack{{&root, 1}};
+  while (!stack.empty()) {
+    auto [node, depth] = stack.back();
+    stack.pop_back();
+    if (depth > kMaxDepth) return true;
+    if (node->is_structured())
+      for (const auto& child : *node) stack.emplace_back(&child, depth + 1);
+  }
+  return false;
+}
+
 json read_json_file(const std::string& path) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throw InputError("config '" + path + "' is a directory");
   std::ifstream in(path);
   if (!in) throw InputError("cannot open config '" + path + "'");
+  json j;
   try {
-    return json::parse(in);
-  } catch (const json::parse_error& e) {
+    j = json::parse(in);
+  } catch (const json::exception& e) {
     throw InputError("config '" + path + "' is not valid JSON: " + std::string(e.what()));
   }
+  if (too_deep(j))
+    throw InputError("config '" + path + "' nests deeper than " + std::to_string(kMaxDepth) +
+                     " levels");
+  return j;
 }
 
 const json& list_field(const json& axes, const std::string& key, const char* where) {
@@ -179,7 +203,9 @@ Config parse_config(const json& j, const std::string& base_dir) {
     throw InputError("config needs a 'study' string");
   c.study = registry().study(j["study"].get<std::string>());
   if (!c.study) throw InputError("unknown study '" + j["study"].get<std::string>() + "'");
-  if (j.contains("name") && !j["name"].is_string()) throw InputError("'name' must be a string");
+  for (const char* key : {"name", "description"})
+    if (j.contains(key) && !j[key].is_string())
+      throw InputError(std::string("'") + key + "' must be a string");
   c.name = j.value("name", c.study->name());
 
   Params fixed;

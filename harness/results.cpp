@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 
 #include "atomic_file.hpp"
@@ -97,16 +98,27 @@ void write_results(const std::string& path, const RunReport& report) {
 }
 
 json read_results(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw InputError("'" + path + "' is a directory");
   std::ifstream in(path);
   if (!in) throw InputError("cannot open results file '" + path + "'");
   json j;
   try {
     j = json::parse(in);
-  } catch (const json::parse_error&) {
+  } catch (const json::exception&) {
     throw InputError("'" + path + "' is not valid JSON");
   }
-  if (!j.is_object() || j.value("schema_version", 0) != kSchemaVersion || !j.contains("runs") ||
-      !j["runs"].is_array())
+  // A run names its study, variant and point; a timed run (timing not null) has a median.
+  auto is_run = [](const json& r) {
+    if (!r.is_object()) return false;
+    const json timing = r.value("timing", json());
+    return r.value("study", json()).is_string() && r.value("variant", json()).is_string() &&
+           r.value("point", json()).is_string() &&
+           (timing.is_null() || (timing.is_object() && timing.value("median", json()).is_number()));
+  };
+  if (!j.is_object() || j.value("schema_version", json()) != json(kSchemaVersion) ||
+      !j.contains("runs") || !j["runs"].is_array() ||
+      !std::all_of(j["runs"].begin(), j["runs"].end(), is_run))
     throw InputError("'" + path + "' is not a ladder results file (schema_version " +
                      std::to_string(kSchemaVersion) + ")");
   return j;

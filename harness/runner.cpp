@@ -132,8 +132,10 @@ class Runner {
   void run() {
     std::vector<const VariantSpec*> selected = select();
     progress_ = Progress(selected.size() * c_.points.size(), o_.quiet);
-    // A data file is read before anything runs, so a bad file fails with no results.
-    if (!c_.data.file.empty()) load(c_.points.front());
+    // Data files are read and every point checked before anything runs, so a bad file fails
+    // with no results (generated data is checked cheaply by Study::check_point).
+    if (!c_.data.file.empty())
+      for (const Params& point : c_.points) load(point);
     for (const Params& point : c_.points)
       for (const VariantSpec* v : selected) {
         report_.runs.push_back(run_one(point, *v));
@@ -144,6 +146,8 @@ class Runner {
  private:
   std::vector<const VariantSpec*> select() const {
     std::vector<const VariantSpec*> out;
+    // std::regex compiles recursively: a bounded pattern keeps a hostile one from the stack.
+    if (o_.filter.size() > 256) throw InputError("--filter is longer than 256 characters");
     std::regex re;
     try {
       re = std::regex(o_.filter.empty() ? ".*" : o_.filter);
@@ -160,8 +164,10 @@ class Runner {
     const std::string key = point.key(data_param_names(study_));
     if (data_.key == key && data_.problem) return data_;
     data_ = PointData{};
-    progress_.note("preparing data " + key);
+    const auto t0 = Clock::now();
     data_.problem = study_.make_problem(c_.data, point);
+    progress_.note(fmt::format("data {} ready in {:.1f} s", key,
+                               std::chrono::duration<double>(Clock::now() - t0).count()));
     data_.key = key;
     const std::size_t total = study_.output_size(*data_.problem);
     data_.indices = validation_indices(report_.validation, total, std::hash<std::string>{}(key));

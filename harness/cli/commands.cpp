@@ -51,6 +51,13 @@ std::string default_out(const Config& c) {
   return "results/" + c.name + "-" + buf + ".json";
 }
 
+// The results path is checked before anything runs, so a run is never lost at the end.
+void check_out_path(const std::string& path) {
+  std::error_code ec;
+  if (path.empty()) throw InputError("--out needs a file name");
+  if (fs::is_directory(path, ec)) throw InputError("--out '" + path + "' is a directory");
+}
+
 void ensure_parent(const std::string& path) {
   fs::path parent = fs::path(path).parent_path();
   std::error_code ec;
@@ -129,6 +136,7 @@ int run(const Args& args) {
   opt.quiet = p.has("quiet");
   if (p.has("device")) opt.device = integer_option(p, "device", 0);
   const std::string out = p.get("out", default_out(config));
+  check_out_path(out);
   ensure_parent(out);
   if (!opt.dump_dir.empty()) {
     std::error_code ec;
@@ -177,12 +185,15 @@ int compare(const Args& args) {
   Parsed p = parse_args(args, {}, {});
   if (p.positional.size() != 2) throw InputError("compare needs two results files");
   const json a = read_results(p.positional[0]), b = read_results(p.positional[1]);
+  // Runs without a timed median (skipped, unsupported) have no row.
   auto medians = [](const json& j) {
     std::map<std::string, double> m;
-    for (const auto& r : j["runs"])
-      if (r.contains("timing") && r["timing"].is_object())
-        m[r["study"].get<std::string>() + "/" + r["variant"].get<std::string>() + " " +
-          r["point"].get<std::string>()] = r["timing"]["median"].get<double>();
+    for (const auto& r : j["runs"]) {
+      const json timing = r.value("timing", json());
+      if (!timing.is_object() || !timing.value("median", json()).is_number()) continue;
+      m[r.value("study", "?") + "/" + r.value("variant", "?") + " " + r.value("point", "?")] =
+          timing["median"].get<double>();
+    }
     return m;
   };
   const auto ma = medians(a), mb = medians(b);

@@ -12,6 +12,16 @@ namespace {
 
 constexpr std::int64_t kMaxLength = 1 << 16;
 
+// Bounded inputs keep every float32 distance finite: a path has at most 2n cells of
+// (2 * 1e15)^2 each, under 2^17 * 4e30 < FLT_MAX for n <= 2^16.
+void check_magnitudes(const SeriesSet& set, const std::string& path) {
+  for (std::size_t i = 0; i < set.values.size(); ++i)
+    if (std::fabs(set.values[i]) > 1e15f)
+      throw InputError("'" + path + "' series " + std::to_string(i / set.length + 1) +
+                       " holds " + std::to_string(set.values[i]) +
+                       ": values beyond +-1e15 could overflow float32 distances");
+}
+
 class DtwStudy : public Study {
  public:
   std::string name() const override { return "dtw"; }
@@ -40,6 +50,9 @@ class DtwStudy : public Study {
     }
     if (!p.has("n") || !p.has("entries"))
       throw InputError("generated DTW data needs 'n' and 'entries'");
+    if (p.integer_or("query", 0) >= p.integer("entries"))
+      throw InputError("query index " + p.text("query") + " is beyond the " + p.text("entries") +
+                       " series of the data set");
     const double bytes = 4.0 * static_cast<double>(p.integer("n")) * p.integer("entries");
     const double ram = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
     if (bytes > 0.5 * ram)
@@ -52,6 +65,7 @@ class DtwStudy : public Study {
     auto prob = std::make_unique<DtwProblem>();
     if (!src.file.empty()) {
       prob->data = read_ucr(src.file);
+      check_magnitudes(prob->data, src.file);
     } else {
       prob->data = generate_cbf(p.integer("entries"), p.integer("n"), p.integer_or("seed", 42),
                                 p.text_or("noise", "uniform") == "gaussian" ? CbfNoise::gaussian

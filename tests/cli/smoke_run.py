@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""The happy path of every command.
+
+    smoke_run.py LADDER SMOKE_CONFIG SCRATCH_ROOT
+
+- `ladder run SMOKE_CONFIG --out res.json` exits 0 and writes a schema_version 1 results file
+  with one run per (point, variant), every status passed, skipped or unsupported, passed runs
+  validated and timed with the config's repetitions;
+- `ladder list --json` is JSON naming the same variants;
+- `ladder gen dtw --n 16 --entries 5 --out f.tsv` writes 5 lines of 17 fields;
+- `ladder compare res.json res.json` exits 0 and shows every timed run at 1.00x.
+"""
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+problems = []
+
+
+def check(ok, message):
+    if not ok:
+        problems.append(message)
+    return ok
+
+
+def run(cmd, cwd):
+    print("$", " ".join(cmd))
+    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=240)
+    if proc.returncode != 0:
+        print(proc.stdout, end="")
+        print(proc.stderr, end="", file=sys.stderr)
+    return proc
+
+
+def main():
+    if len(sys.argv) != 4:
+        sys.exit("usage: smoke_run.py LADDER SMOKE_CONFIG SCRATCH_ROOT")
+    ladder = os.path.abspath(sys.argv[1])
+    smoke = os.path.abspath(sys.argv[2])
+    os.makedirs(sys.argv[3], exist_ok=True)
+    with open(smoke) as f:
+        smoke_cfg = json.load(f)
+
+    with tempfile.TemporaryDirectory(prefix="smoke.", dir=sys.argv[3]) as work:
+        # list --json
+        proc = run([ladder, "list", "--json"], work)
+        variants = []
+        if check(proc.returncode == 0, "list --json exited %d" % proc.returncode):
+            try:
+                cat = json.loads(proc.stdout)
+                dtw = [s for s in cat["studies"] if s["name"] == "dtw"]
+                if check(len(dtw) == 1, "list --json has no dtw study"):
+                    variants = [v["id"] for v in dtw[0]["variants"]]
+                    check(len(variants) > 0 and all(v.startswith("dtw/") for v in variants),
+                          "list --json dtw variants look wrong: %s" % variants)
+                    names = {p["name"] for p in dtw[0]["data_params"]}
+                    check({"n", "entries", "seed"} <= names,
+                          "list --json dtw data params lack n/entries/seed: %s" % names)
+            except (ValueError, KeyError, TypeError) as e:
+                check(False, "list --json is not the expected JSON: %s" % e)
+
+        # run the smoke config
+        out = os.path.join(work, "res.json")
+        proc = run([ladder, "run", smoke, "--out", out, "--quiet"], work)
+        check(proc.returncode == 0, "run %s exited %d" % (smoke, proc.returncode))
+        res = None
+        if check(os.path.exists(out), "run wrote no results file"):
+            with open(out) as f:
+                res = json.load(f)
+        if res is not None:
+            check(res.get("schema_version") == 1,
+                  "schema_version %r, expected 1" % res.get("schema_version"))
+            runs = res.get("runs", [])
+            npoints = len(smoke_cfg["axes"]["n"]) * len(smoke_cfg["axes"]["entries"])
+            if variants:
+                check(len(runs) == npoints * len(variants),
+                      "%d runs, expected %d points x %d variants" %
+                      (len(runs), npoints, len(variants)))
+                check({"%s/%s" % (r["study"], r["variant"]) for r in runs} == set(variants),
+                      "the runs' variants differ from `ladder list`")
+            for r in runs:
+                who = "%s/%s [%s]" % (r["study"], r["variant"], r["point"])
+                if not check(r["status"] in ("passed", "skipped", "unsupported"),
+                             "%s: status %r (%s)" % (who, r["status"], r["reason"])):
+                    continue
+                if r["status"] != "passed":
+                    check(r["reason"] != "", "%s: %s without a reason" % (who, r["status"]))
+                    continue
+                v = r["validation"]
+                check(v["mode"] == "full" and v["checked"] == r["data"].get("entries")
+                      and v["failures"] == 0,
+                      "%s: passed but validation is %s" % (who, v))
+                t = r.get("timing") or {}
+                samples = t.get("samples", [])
+                check(len(samples) == smoke_cfg["repetitions"] and
+                      all(isinstance(x, (int, float)) and x >= 0 for x in samples),
+                      "%s: timing samples %s, expected %d" %
+                      (who, samples, smoke_cfg["repetitions"]))
+                check(isinstance(t.get("median"), (int, float)) and math.isfinite(t["median"]),
+                      "%s: no median time" % who)
+            check(any(r["status"] == "passed" for r in runs), "no run passed")
+            counts = {}
+            for r in runs:
+                counts[r["status"]] = counts.get(r["status"], 0) + 1
+            check(res.get("summary") == counts,
+                  "summary %s does not count the runs %s" % (res.get("summary"), counts))
+
+            # compare the results with themselves
+            proc = run([ladder, "compare", out, out], work)
+            if check(proc.returncode == 0, "compare exited %d" % proc.returncode):
+                lines = proc.stdout.splitlines()
+                for r in runs:
+                    if r.get("timing"):
+                        key = "%s/%s %s" % (r["study"], r["variant"], r["point"])
+                        row = [l for l in lines if l.split()[:2] == key.split()]
+                        check(len(row) == 1 and row[0].rstrip().endswith("1.00x"),
+                              "compare: no '1.00x' row for %s" % key)
+
+        # gen
+        tsv = os.path.join(work, "f.tsv")
+        proc = run([ladder, "gen", "dtw", "--n", "16", "--entries", "5", "--out", tsv], work)
+        if check(proc.returncode == 0, "gen exited %d" % proc.returncode) and \
+                check(os.path.exists(tsv), "gen wrote no file"):
+            with open(tsv) as f:
+                lines = f.read().splitlines()
+            check(len(lines) == 5, "gen wrote %d lines, expected 5" % len(lines))
+            for i, line in enumerate(lines):
+                fields = line.split("\t")
+                if not check(len(fields) == 17,
+                             "gen line %d has %d fields, expected 17" % (i + 1, len(fields))):
+                    continue
+                try:
+                    int(fields[0])
+                    values = [float(x) for x in fields[1:]]
+                    check(all(math.isfinite(x) for x in values),
+                          "gen line %d has a non-finite value" % (i + 1))
+                except ValueError as e:
+                    check(False, "gen line %d: %s" % (i + 1, e))
+
+    if problems:
+        for p in problems:
+            print("FAIL:", p, file=sys.stderr)
+        sys.exit(1)
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()
