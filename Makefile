@@ -6,6 +6,8 @@ CONFIG  ?= configs/default.json
 RESULTS ?= results/default.json
 FIGURES ?= results/figures
 V       ?=
+# Profile at the clocks the benchmarks ran at (ncu would otherwise lock them to base).
+NCU_FLAGS ?= --set full --clock-control none
 
 .PHONY: all build run test figures profile deps clean
 
@@ -40,7 +42,7 @@ profile: build
 	@mkdir -p results/profiles
 	@study=$$(echo "$(V)" | cut -d/ -f1); name=$$(echo "$(V)" | tr / _); \
 	if command -v ncu >/dev/null; then \
-	  ncu --profile-from-start off --set full -f -o results/profiles/$$name \
+	  ncu --profile-from-start off $(NCU_FLAGS) -f -o results/profiles/$$name \
 	    $(BUILD)/ladder run configs/$$study/smoke.json --profile --filter '^$(V)$$' \
 	    --out results/profiles/$$name.json; \
 	elif command -v nsys >/dev/null; then \
