@@ -30,7 +30,8 @@ json run_json(const RunRecord& r) {
             {"params", params},
             {"status", to_string(r.status)},
             {"reason", r.reason},
-            {"data", r.data}};
+            {"data", r.data},
+            {"extras", r.extras}};
   j["validation"] = {{"mode", r.validation.text()},
                      {"checked", r.check.checked},
                      {"failures", r.check.failures},

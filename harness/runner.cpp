@@ -229,6 +229,7 @@ class Runner {
       r.samples_ms = time_with_benchmark(v.id() + "/" + r.point, c_.repetitions, once);
     }
     Output out = inst->fetch();
+    r.extras = study_.extras(*d.problem, out);
     if (!o_.dump_dir.empty())
       write_npy(o_.dump_dir + "/" + study_.name() + "__" + v.name + "__" + file_safe(r.point) +
                     ".npy",

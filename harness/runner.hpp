@@ -35,6 +35,7 @@ struct RunRecord {
   int warmup = 0;
   Work work;
   std::map<std::string, double> data;
+  std::map<std::string, double> extras;
 };
 
 struct RunReport {

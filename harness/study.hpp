@@ -118,6 +118,8 @@ class Study {
   virtual Work work(const Problem& problem, const VariantSpec& v, const DeviceCaps& d) const = 0;
   // Study-specific facts about the data recorded with each point (sizes, labels...).
   virtual std::map<std::string, double> describe(const Problem& problem) const = 0;
+  // End-to-end results derived from a variant's output (e.g. classification accuracy).
+  virtual std::map<std::string, double> extras(const Problem&, const Output&) const { return {}; }
 };
 
 class Registry {

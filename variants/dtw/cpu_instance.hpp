@@ -1,5 +1,5 @@
 // Shared plumbing for the CPU steps: the output lives in host memory and the timed region is
-// the whole computation, measured with a steady clock.
+// the whole computation (every query), measured with a steady clock.
 #pragma once
 #include <chrono>
 #include <cmath>
@@ -11,18 +11,20 @@ namespace ladder::dtw {
 
 class CpuInstance : public Instance {
  public:
-  using Compute = std::function<void(const DtwProblem&, float* dist)>;
+  // Computes the distances of one query to every subject.
+  using Compute = std::function<void(const DtwProblem&, const float* query, float* dist)>;
   CpuInstance(const DtwProblem& p, Compute compute)
-      : problem_(p), compute_(std::move(compute)), dist_(p.data.entries) {}
+      : problem_(p), compute_(std::move(compute)), dist_(p.num_queries() * p.entries()) {}
 
   void poison() override { std::fill(dist_.begin(), dist_.end(), std::nanf("")); }
   double run_ms() override {
     const auto t0 = std::chrono::steady_clock::now();
-    compute_(problem_, dist_.data());
+    for (std::int64_t q = 0; q < problem_.num_queries(); ++q)
+      compute_(problem_, problem_.query(q), dist_.data() + q * problem_.entries());
     const auto t1 = std::chrono::steady_clock::now();
     return std::chrono::duration<double, std::milli>(t1 - t0).count();
   }
-  Output fetch() override { return Output{dist_, {}}; }
+  Output fetch() override { return Output{dist_, output_shape(problem_)}; }
 
  private:
   const DtwProblem& problem_;

@@ -9,7 +9,9 @@
 
 namespace ladder::dtw {
 
-// What a kernel sees. `scratch` is optional per-variant global memory (the naive step's cache).
+// What a launch sees: one query against every subject. `scratch` is optional per-variant
+// global memory (the naive step's cache). `series` is entries x n, or n x entries (time-major)
+// for steps that ask for transposed subjects.
 struct DeviceData {
   const float* query;
   const float* series;
@@ -17,35 +19,51 @@ struct DeviceData {
   float* scratch;
   std::int64_t n;
   std::int64_t entries;
+  int band;  // Sakoe-Chiba radius, >= n when unconstrained
 };
 
 using Launch = std::function<void(const DeviceData&, const Params&)>;
 
+// Subjects time-major: element (e, t) moves to t * entries + e. Done once when a step is
+// prepared, like building an index; it is not part of the timed work.
+inline std::vector<float> transpose_subjects(const DtwProblem& p) {
+  std::vector<float> t(p.data.values.size());
+  const std::int64_t n = p.n(), entries = p.entries();
+  for (std::int64_t e = 0; e < entries; ++e)
+    for (std::int64_t j = 0; j < n; ++j) t[j * entries + e] = p.data.values[e * n + j];
+  return t;
+}
+
+// Uploads once; each timed run launches the step once per query (multi-query mode).
 class GpuInstance : public Instance {
  public:
-  GpuInstance(const DtwProblem& p, const Params& params, Launch launch, std::size_t scratch)
-      : params_(params),
+  GpuInstance(const DtwProblem& p, const Params& params, Launch launch, std::size_t scratch,
+              bool transposed)
+      : problem_(p),
+        params_(params),
         launch_(std::move(launch)),
-        query_(p.query),
-        series_(p.data.values),
-        dist_(p.data.entries),
-        scratch_(scratch),
-        n_(p.n()),
-        entries_(p.entries()) {}
+        queries_(p.queries),
+        series_(transposed ? transpose_subjects(p) : p.data.values),
+        dist_(p.num_queries() * p.entries()),
+        scratch_(scratch) {}
 
   void poison() override { dist_.fill_bytes(0xFF); }
   double run_ms() override {
+    const std::int64_t n = problem_.n(), entries = problem_.entries();
     timer_.start();
-    launch_({query_.get(), series_.get(), dist_.get(), scratch_.get(), n_, entries_}, params_);
+    for (std::int64_t q = 0; q < problem_.num_queries(); ++q)
+      launch_({queries_.get() + q * n, series_.get(), dist_.get() + q * entries, scratch_.get(), n,
+               entries, problem_.band},
+              params_);
     return timer_.stop_ms();
   }
-  Output fetch() override { return Output{dist_.download(), {}}; }
+  Output fetch() override { return Output{dist_.download(), output_shape(problem_)}; }
 
  private:
+  const DtwProblem& problem_;
   Params params_;
   Launch launch_;
-  DeviceBuffer<float> query_, series_, dist_, scratch_;
-  std::int64_t n_, entries_;
+  DeviceBuffer<float> queries_, series_, dist_, scratch_;
   GpuTimer timer_;
 };
 
@@ -57,9 +75,10 @@ inline std::string device_memory_reason(double bytes, const DeviceCaps& d) {
          std::to_string(static_cast<long long>(d.global_mem_free >> 20)) + " MiB free";
 }
 
-// Bytes every GPU step needs: subjects, query and distances.
+// Bytes every GPU step needs: subjects, queries and distances.
 inline double base_device_bytes(const DtwProblem& p) {
-  return 4.0 * (static_cast<double>(p.entries()) * p.n() + p.n() + p.entries());
+  return 4.0 * (static_cast<double>(p.entries()) * p.n() +
+                static_cast<double>(p.num_queries()) * (p.n() + p.entries()));
 }
 
 inline ParamSpec block_size_param() {
@@ -76,10 +95,14 @@ struct GpuStep {
   int step;
   std::string change;
   Launch launch;
-  // Extra device bytes the step allocates as scratch (0 for none).
+  // Extra device floats the step allocates as scratch (none when unset).
   std::function<std::size_t(const DtwProblem&)> scratch_floats;
   // Extra limits beyond device memory ("" when the point is fine).
   std::function<std::string(const DtwProblem&, const Params&, const DeviceCaps&)> limit;
+  bool band = true;         // honours a Sakoe-Chiba band
+  bool transposed = false;  // wants subjects time-major
+  std::string precision = "fp32";
+  std::vector<ParamSpec> params = {block_size_param()};
 };
 
 inline VariantSpec gpu_variant(GpuStep s) {
@@ -89,21 +112,23 @@ inline VariantSpec gpu_variant(GpuStep s) {
   v.step = s.step;
   v.change = s.change;
   v.backend = Backend::gpu;
-  v.params = {block_size_param()};
+  v.precision = s.precision;
+  v.params = s.params;
   auto scratch = s.scratch_floats ? s.scratch_floats
                                   : std::function<std::size_t(const DtwProblem&)>(
                                         [](const DtwProblem&) { return std::size_t{0}; });
-  v.supports = [scratch, limit = s.limit](const Problem& p, const Params& params,
-                                          const DeviceCaps& d) {
+  v.supports = [scratch, limit = s.limit, band = s.band](const Problem& p, const Params& params,
+                                                         const DeviceCaps& d) {
     const auto& prob = problem_as<DtwProblem>(p);
+    if (prob.banded() && !band) return std::string("no Sakoe-Chiba band in this step");
     std::string why = limit ? limit(prob, params, d) : "";
     if (!why.empty()) return why;
     return device_memory_reason(base_device_bytes(prob) + 4.0 * scratch(prob), d);
   };
-  v.prepare = [scratch, launch = s.launch](const Problem& p,
-                                           const Params& params) -> std::unique_ptr<Instance> {
+  v.prepare = [scratch, launch = s.launch, transposed = s.transposed](
+                  const Problem& p, const Params& params) -> std::unique_ptr<Instance> {
     const auto& prob = problem_as<DtwProblem>(p);
-    return std::make_unique<GpuInstance>(prob, params, launch, scratch(prob));
+    return std::make_unique<GpuInstance>(prob, params, launch, scratch(prob), transposed);
   };
   return v;
 }

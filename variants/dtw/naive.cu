@@ -9,17 +9,17 @@ namespace ladder::dtw {
 namespace {
 
 __global__ void dtw_naive_kernel(const float* query, const float* series, float* dist,
-                                 float* cache, std::int64_t entries, int n) {
+                                 float* cache, std::int64_t entries, int n, int band) {
   const std::int64_t e = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (e >= entries) return;
   float* rows = cache + e * 2 * (n + 1);  // this thread's slice of the global cache
-  dist[e] = dtw_two_rows(query, series + e * n, n, rows);
+  dist[e] = dtw_two_rows(query, series + e * n, n, rows, band);
 }
 
 void launch(const DeviceData& d, const Params& p) {
   const int block = static_cast<int>(p.integer_or("block_size", 32));
   dtw_naive_kernel<<<grid_for(d.entries, block), block>>>(d.query, d.series, d.dist, d.scratch,
-                                                          d.entries, static_cast<int>(d.n));
+                                                          d.entries, static_cast<int>(d.n), d.band);
   LADDER_CUDA_LAUNCH("dtw_naive_kernel");
 }
 

@@ -5,14 +5,14 @@
 namespace ladder::dtw {
 namespace {
 
-void compute(const DtwProblem& p, float* dist) {
+void compute(const DtwProblem& p, const float* query, float* dist) {
   const std::int64_t entries = p.entries();
 #pragma omp parallel
   {
     std::vector<float> rows(2 * (p.n() + 1));
 #pragma omp for schedule(static)
     for (std::int64_t e = 0; e < entries; ++e)
-      dist[e] = dtw_two_rows(p.query.data(), p.data.series(e), p.n(), rows.data());
+      dist[e] = dtw_two_rows(query, p.data.series(e), static_cast<int>(p.n()), rows.data(), p.band);
   }
 }
 

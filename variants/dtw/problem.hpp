@@ -1,9 +1,12 @@
-// DTW study: one query series against `entries` subject series of length n; output one
-// distance per subject. Costs are squared differences with no square root:
+// DTW study: Q query series against `entries` subject series of length n; output one distance
+// per (query, subject), Q x entries. Costs are squared differences with no square root:
 //   D[i][j] = (q[i-1] - s[j-1])^2 + min(D[i-1][j-1], D[i-1][j], D[i][j-1]),
 //   D[0][0] = 0, other borders +inf, distance = D[n][n].
+// A Sakoe-Chiba band of radius r keeps only cells with |i - j| <= r (r = 0: the diagonal,
+// r >= n: unconstrained).
 #pragma once
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -19,13 +22,24 @@
 namespace ladder::dtw {
 
 struct DtwProblem : Problem {
-  SeriesSet data;             // the subjects
-  std::int64_t query_index = 0;  // the query is this series of the same set (as in the notes)
-  std::vector<float> query;
+  SeriesSet data;  // the subjects
+  // Queries are series of the same set (as in the notes): query_index[k] for query k.
+  std::vector<std::int64_t> query_index;
+  std::vector<float> queries;  // Q x n, row-major
+  int band = 0;                // Sakoe-Chiba radius; >= n means unconstrained
 
   std::int64_t n() const { return static_cast<std::int64_t>(data.length); }
   std::int64_t entries() const { return static_cast<std::int64_t>(data.entries); }
+  std::int64_t num_queries() const { return static_cast<std::int64_t>(query_index.size()); }
+  const float* query(std::int64_t k) const { return queries.data() + k * n(); }
+  bool banded() const { return band < n(); }
 };
+
+// Outputs are Q x entries; a single query gives a flat vector of distances.
+inline std::vector<std::size_t> output_shape(const DtwProblem& p) {
+  if (p.num_queries() == 1) return {};
+  return {static_cast<std::size_t>(p.num_queries()), static_cast<std::size_t>(p.entries())};
+}
 
 // One DP cell. Shared by every CPU and GPU step so all compute the same function.
 LADDER_HD inline float dtw_cell(float diag, float above, float left, float q, float s) {
@@ -40,25 +54,34 @@ LADDER_HD inline float dtw_cell(float diag, float above, float left, float q, fl
   return r * r + best;
 }
 
-// DTW of one pair with two rolling rows; `rows` holds 2 * (n + 1) floats. The sequential
-// baseline and steps 2-6 all run this loop: the GPU steps differ only in where `rows` lives
-// (global memory, a thread-local array, shared memory), which is what the notes measure.
-LADDER_HD inline float dtw_two_rows(const float* q, const float* s, int n, float* rows) {
+// DTW of one pair with two rolling rows of n + 1 cells each. The sequential baseline and the
+// per-thread GPU steps all run this loop; they differ only in where the rows and the subject
+// live (global memory, a thread-local array, shared memory, interleaved across threads),
+// which is what the notes measure. Row cell j is rows[j * row_stride] (second row after
+// (n + 1) * row_stride) and subject value t is s[t * s_stride].
+// With a band, row i computes only j in [i - band, i + band]; the cell just left of that range
+// and the one just right of it are set to +inf so the next row reads a wall there.
+LADDER_HD inline float dtw_two_rows(const float* q, const float* s, int n, float* rows, int band,
+                                    std::size_t row_stride = 1, std::size_t s_stride = 1) {
   const float inf = INFINITY;
   float* prev = rows;
-  float* cur = rows + n + 1;
+  float* cur = rows + (n + 1) * row_stride;
   prev[0] = 0.f;
-  for (int j = 1; j <= n; ++j) prev[j] = inf;
+  for (int j = 1; j <= n; ++j) prev[j * row_stride] = inf;
   for (int i = 1; i <= n; ++i) {
-    cur[0] = inf;
+    const int lo = i - band > 1 ? i - band : 1;
+    const int hi = i + band < n ? i + band : n;
+    cur[(lo - 1) * row_stride] = inf;
     const float qi = q[i - 1];
-    for (int j = 1; j <= n; ++j)
-      cur[j] = dtw_cell(prev[j - 1], prev[j], cur[j - 1], qi, s[j - 1]);
+    for (int j = lo; j <= hi; ++j)
+      cur[j * row_stride] = dtw_cell(prev[(j - 1) * row_stride], prev[j * row_stride],
+                                     cur[(j - 1) * row_stride], qi, s[(j - 1) * s_stride]);
+    if (hi < n) cur[(hi + 1) * row_stride] = inf;
     float* t = prev;
     prev = cur;
     cur = t;
   }
-  return prev[n];
+  return prev[n * row_stride];
 }
 
 }  // namespace ladder::dtw

@@ -5,10 +5,10 @@
 namespace ladder::dtw {
 namespace {
 
-void compute(const DtwProblem& p, float* dist) {
+void compute(const DtwProblem& p, const float* query, float* dist) {
   std::vector<float> rows(2 * (p.n() + 1));
   for (std::int64_t e = 0; e < p.entries(); ++e)
-    dist[e] = dtw_two_rows(p.query.data(), p.data.series(e), p.n(), rows.data());
+    dist[e] = dtw_two_rows(query, p.data.series(e), static_cast<int>(p.n()), rows.data(), p.band);
 }
 
 const Registrar registrar{

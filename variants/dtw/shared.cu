@@ -9,12 +9,12 @@ namespace ladder::dtw {
 namespace {
 
 __global__ void dtw_shared_kernel(const float* query, const float* series, float* dist,
-                                  std::int64_t entries, int n) {
+                                  std::int64_t entries, int n, int band) {
   extern __shared__ float cache[];
   const std::int64_t e = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (e >= entries) return;
   float* rows = cache + threadIdx.x * 2 * (n + 1);  // this thread's slice of the block's buffer
-  dist[e] = dtw_two_rows(query, series + e * n, n, rows);
+  dist[e] = dtw_two_rows(query, series + e * n, n, rows, band);
 }
 
 std::size_t shared_bytes(std::int64_t n, int block) {
@@ -28,7 +28,7 @@ void launch(const DeviceData& d, const Params& p) {
   LADDER_CUDA(cudaFuncSetAttribute(dtw_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                    static_cast<int>(bytes)));
   dtw_shared_kernel<<<grid_for(d.entries, block), block, bytes>>>(d.query, d.series, d.dist,
-                                                                  d.entries, static_cast<int>(d.n));
+                                                                  d.entries, static_cast<int>(d.n), d.band);
   LADDER_CUDA_LAUNCH("dtw_shared_kernel");
 }
 

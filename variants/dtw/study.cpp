@@ -12,6 +12,19 @@ namespace {
 
 constexpr std::int64_t kMaxLength = 1 << 16;
 
+// Cells (i, j), 1 <= i, j <= n, with |i - j| <= band.
+double band_cells(std::int64_t n, std::int64_t band) {
+  if (band >= n) return double(n) * n;
+  return double(n) * (2 * band + 1) - double(band) * (band + 1);
+}
+
+void check_queries(const Params& p, std::int64_t entries) {
+  const std::int64_t first = p.integer_or("query", 0), count = p.integer_or("queries", 1);
+  if (first + count > entries)
+    throw InputError("query series " + std::to_string(first) + ".." + std::to_string(first + count - 1) +
+                     " go beyond the " + std::to_string(entries) + " series of the data set");
+}
+
 // Bounded inputs keep every float32 distance finite: a path has at most 2n cells of
 // (2 * 1e15)^2 each, under 2^17 * 4e30 < FLT_MAX for n <= 2^16.
 void check_magnitudes(const SeriesSet& set, const std::string& path) {
@@ -26,7 +39,7 @@ class DtwStudy : public Study {
  public:
   std::string name() const override { return "dtw"; }
   std::string summary() const override {
-    return "dynamic time warping, one query against many series (squared costs, no root)";
+    return "dynamic time warping, queries against many series (squared costs, no root)";
   }
   std::vector<std::string> generators() const override { return {"cbf"}; }
 
@@ -38,7 +51,11 @@ class DtwStudy : public Study {
         {"seed", "42", "generator seed", K::integer, 0, 9.2e18},
         {"noise", "uniform", "CBF noise: uniform U[0,1) (notes) or gaussian N(0,1) (classic)",
          K::text, 0, 0, {"uniform", "gaussian"}},
-        {"query", "0", "index of the series used as the query", K::integer, 0, 1 << 30},
+        {"query", "0", "index of the (first) series used as a query", K::integer, 0, 1 << 30},
+        {"queries", "1", "number of queries: series query .. query+queries-1", K::integer, 1,
+         4096},
+        {"band", "", "Sakoe-Chiba radius (0 = diagonal; unset or >= n = unconstrained)",
+         K::integer, 0, kMaxLength},
     };
   }
 
@@ -50,9 +67,7 @@ class DtwStudy : public Study {
     }
     if (!p.has("n") || !p.has("entries"))
       throw InputError("generated DTW data needs 'n' and 'entries'");
-    if (p.integer_or("query", 0) >= p.integer("entries"))
-      throw InputError("query index " + p.text("query") + " is beyond the " + p.text("entries") +
-                       " series of the data set");
+    check_queries(p, p.integer("entries"));
     const double bytes = 4.0 * static_cast<double>(p.integer("n")) * p.integer("entries");
     const double ram = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
     if (bytes > 0.5 * ram)
@@ -74,12 +89,15 @@ class DtwStudy : public Study {
     if (prob->n() > kMaxLength)
       throw InputError("series length " + std::to_string(prob->n()) + " exceeds the limit of " +
                        std::to_string(kMaxLength));
-    prob->query_index = p.integer_or("query", 0);
-    if (prob->query_index >= prob->entries())
-      throw InputError("query index " + std::to_string(prob->query_index) + " is beyond the " +
-                       std::to_string(prob->entries()) + " series of the data set");
-    const float* q = prob->data.series(prob->query_index);
-    prob->query.assign(q, q + prob->n());
+    check_queries(p, prob->entries());
+    const std::int64_t first = p.integer_or("query", 0), count = p.integer_or("queries", 1);
+    for (std::int64_t k = first; k < first + count; ++k) {
+      prob->query_index.push_back(k);
+      prob->queries.insert(prob->queries.end(), prob->data.series(k),
+                           prob->data.series(k) + prob->n());
+    }
+    prob->band = static_cast<int>(std::min<std::int64_t>(p.integer_or("band", prob->n()),
+                                                         prob->n()));
     return prob;
   }
 
@@ -88,7 +106,8 @@ class DtwStudy : public Study {
   }
 
   std::size_t output_size(const Problem& problem) const override {
-    return problem_as<DtwProblem>(problem).data.entries;
+    const auto& prob = problem_as<DtwProblem>(problem);
+    return static_cast<std::size_t>(prob.num_queries() * prob.entries());
   }
 
   std::vector<double> reference(const Problem& problem,
@@ -101,9 +120,11 @@ class DtwStudy : public Study {
     {
       std::vector<float> rows(2 * (prob.n() + 1));
 #pragma omp for schedule(dynamic, 64)
-      for (std::int64_t k = 0; k < count; ++k)
-        out[k] = dtw_two_rows(prob.query.data(), prob.data.series(indices[k]), prob.n(),
-                              rows.data());
+      for (std::int64_t k = 0; k < count; ++k) {
+        const std::int64_t q = indices[k] / prob.entries(), e = indices[k] % prob.entries();
+        out[k] = dtw_two_rows(prob.query(q), prob.data.series(e), prob.n(), rows.data(),
+                              prob.band);
+      }
     }
     return out;
   }
@@ -111,22 +132,29 @@ class DtwStudy : public Study {
   // Every step evaluates the same cells in the same order; they differ from the baseline only
   // by rounding (FMA contraction on the GPU), which grows at most linearly along the 2n-cell
   // warping path: allow 4 * n float32 ulps relative.
-  Tolerance tolerance(const Problem& problem, const VariantSpec&) const override {
+  // Half precision keeps 11 significant bits: each of the up to 2n additions along the path
+  // may round by 2^-11 relative, and the inputs round too; allow 2^-5 (3%) relative plus an
+  // absolute term for the rounding of small costs (the inputs are scaled to use fp16's range).
+  Tolerance tolerance(const Problem& problem, const VariantSpec& v) const override {
     const double n = static_cast<double>(problem_as<DtwProblem>(problem).n());
+    if (v.precision == "fp16x2") return {1e-2, 0x1.0p-5, "fp16x2: abs 1e-2, rel 2^-5"};
     return {1e-5, std::max(1e-6, 4.0 * n * 0x1.0p-24), "fp32: abs 1e-5, rel 4*n*2^-24"};
   }
 
-  // Cells are counted n*n per pair (not (n+1)^2). The GPU limit: a cell is four FP32
-  // instructions (sub, two min, FMA) and FP32 min issues at half rate, so an SM completes at
-  // most 32 cells per clock.
+  // Cells are counted n*n per pair (not (n+1)^2), or only those inside the band. The GPU
+  // limit: a cell is four FP32 instructions (sub, two min, FMA) and FP32 min issues at half
+  // rate, so an SM completes at most 32 cells per clock; packed half2 doubles that.
   Work work(const Problem& problem, const VariantSpec& v, const DeviceCaps& d) const override {
     const auto& prob = problem_as<DtwProblem>(problem);
-    Work w{"gcups", static_cast<double>(prob.entries()) * prob.n() * prob.n(), 1e9};
+    Work w{"gcups", double(prob.num_queries()) * prob.entries() * band_cells(prob.n(), prob.band),
+           1e9};
     if (v.backend == Backend::gpu && d.present) {
       const double ghz = d.clock_khz / 1e6;
-      w.peak = 32.0 * d.sm_count * ghz;
-      w.peak_rule = "32 cells/clock/SM x " + std::to_string(d.sm_count) + " SMs x " +
-                    std::to_string(ghz).substr(0, 5) + " GHz (max SM clock)";
+      const int per_clock = v.precision == "fp16x2" ? 64 : 32;
+      w.peak = per_clock * d.sm_count * ghz;
+      w.peak_rule = std::to_string(per_clock) + " cells/clock/SM (" + v.precision + ") x " +
+                    std::to_string(d.sm_count) + " SMs x " + std::to_string(ghz).substr(0, 5) +
+                    " GHz (max SM clock)";
     }
     return w;
   }
@@ -135,7 +163,27 @@ class DtwStudy : public Study {
     const auto& prob = problem_as<DtwProblem>(problem);
     return {{"n", double(prob.n())},
             {"entries", double(prob.entries())},
-            {"query", double(prob.query_index)}};
+            {"queries", double(prob.num_queries())},
+            {"first_query", double(prob.query_index.front())},
+            {"band", double(prob.band)}};
+  }
+
+  // 1-NN classification: each query's nearest other series votes its label (leave-one-out).
+  std::map<std::string, double> extras(const Problem& problem, const Output& out) const override {
+    const auto& prob = problem_as<DtwProblem>(problem);
+    if (prob.entries() < 2 || out.size() != output_size(problem)) return {};
+    std::int64_t correct = 0;
+    for (std::int64_t q = 0; q < prob.num_queries(); ++q) {
+      std::int64_t best = -1;
+      double best_d = INFINITY;
+      for (std::int64_t e = 0; e < prob.entries(); ++e) {
+        const double d = out.at(q * prob.entries() + e);
+        if (e != prob.query_index[q] && d < best_d) best_d = d, best = e;
+      }
+      correct += best >= 0 && prob.data.labels[best] == prob.data.labels[prob.query_index[q]];
+    }
+    return {{"nn1_accuracy", double(correct) / prob.num_queries()},
+            {"nn1_queries", double(prob.num_queries())}};
   }
 
 };

@@ -12,18 +12,18 @@ constexpr int kCapacities[] = {32, 64, 128, 256, 512, 1024};
 
 template <int Capacity>
 __global__ void dtw_thread_local_kernel(const float* query, const float* series, float* dist,
-                                        std::int64_t entries, int n) {
+                                        std::int64_t entries, int n, int band) {
   const std::int64_t e = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (e >= entries) return;
   float rows[2 * (Capacity + 1)];  // private to the thread: local memory, cached in L1
-  dist[e] = dtw_two_rows(query, series + e * n, n, rows);
+  dist[e] = dtw_two_rows(query, series + e * n, n, rows, band);
 }
 
 template <int Capacity>
 bool try_launch(const DeviceData& d, int block) {
   if (d.n > Capacity) return false;
   dtw_thread_local_kernel<Capacity><<<grid_for(d.entries, block), block>>>(
-      d.query, d.series, d.dist, d.entries, static_cast<int>(d.n));
+      d.query, d.series, d.dist, d.entries, static_cast<int>(d.n), d.band);
   LADDER_CUDA_LAUNCH("dtw_thread_local_kernel");
   return true;
 }
