@@ -135,22 +135,78 @@ std::vector<const VariantSpec*> select_variants(const json& j, const Study& stud
   return out;
 }
 
-// Every parameter the config names must belong to the study or a selected variant, and fit.
-void check_points(const Config& c) {
-  const std::vector<ParamSpec> data_specs = c.study->data_params();
+// Every parameter a point names must belong to the study or one of its variants, and fit.
+void check_point_params(const Study& study, const Point& point) {
+  const std::vector<ParamSpec> data_specs = study.data_params();
   std::map<std::string, const ParamSpec*> known;
   for (const auto& s : data_specs) known.emplace(s.name, &s);
-  for (const VariantSpec* v : c.variants)
+  for (const VariantSpec* v : point.variants)
     for (const auto& s : v->params) known.emplace(s.name, &s);
-  for (const Params& p : c.points) {
-    for (const auto& [k, v] : p.items()) {
-      auto it = known.find(k);
-      if (it == known.end())
-        throw InputError("unknown parameter '" + k + "' for study " + c.study->name() +
-                         " and the selected variants (see `ladder list`)");
-      check_param(*it->second, v);
-    }
+  for (const auto& [k, v] : point.params.items()) {
+    auto it = known.find(k);
+    if (it == known.end())
+      throw InputError("unknown parameter '" + k + "' for study " + study.name() +
+                       " and the selected variants (see `ladder list`)");
+    check_param(*it->second, v);
   }
+}
+
+Params merged(Params base, const json& params) {
+  if (params.is_null()) return base;
+  require_object(params, "params");
+  for (const auto& [k, v] : params.items()) base.set(k, json_to_param(k, v));
+  return base;
+}
+
+// Points of one sweep: its axes over the fixed values, each with its variant selection.
+std::vector<Point> sweep_points(const json& sweep, const Params& fixed,
+                                const std::vector<const VariantSpec*>& variants,
+                                const std::string& label) {
+  std::vector<Point> out;
+  for (Params& p : expand_axes(sweep.value("axes", json()), sweep.value("zip", json()),
+                               merged(fixed, sweep.value("params", json()))))
+    out.push_back({std::move(p), variants, label});
+  return out;
+}
+
+std::vector<Point> all_points(const json& j, const Study& study, const Params& fixed) {
+  const auto variants = select_variants(j, study);
+  if (!j.contains("sweeps")) return sweep_points(j, fixed, variants, "");
+  if (j.contains("axes") || j.contains("zip"))
+    throw InputError("put 'axes' and 'zip' inside each sweep when 'sweeps' is given");
+  const json& sweeps = j["sweeps"];
+  if (!sweeps.is_array() || sweeps.empty())
+    throw InputError("'sweeps' must be a non-empty list of objects");
+  static const std::set<std::string> fields{"label", "axes", "zip", "params", "variants"};
+  std::vector<Point> out;
+  for (const json& s : sweeps) {
+    require_object(s, "sweeps[]");
+    for (const auto& [k, v] : s.items())
+      if (!fields.count(k)) throw InputError("unknown sweep field '" + k + "'");
+    if (s.contains("label") && !s["label"].is_string())
+      throw InputError("sweep 'label' must be a string");
+    const std::string label = s.value("label", "sweep" + std::to_string(&s - &sweeps[0] + 1));
+    auto pts = sweep_points(s, fixed,
+                            s.contains("variants") ? select_variants(s, study) : variants, label);
+    out.insert(out.end(), pts.begin(), pts.end());
+  }
+  return out;
+}
+
+// An integer, or {"cpu": N, "gpu": M} to tell slow CPU baselines from GPU steps.
+PerBackend per_backend(const json& j, const char* key, int fallback, int lo) {
+  auto one = [&](const json& v) {
+    if (!v.is_number_integer() || v.get<long long>() < lo || v.get<long long>() > 100000)
+      throw InputError(std::string("'") + key + "' must be an integer in [" + std::to_string(lo) +
+                       ", 100000] or {\"cpu\": N, \"gpu\": M}");
+    return v.get<int>();
+  };
+  if (!j.contains(key)) return {fallback, fallback};
+  const json& v = j[key];
+  if (!v.is_object()) return {one(v), one(v)};
+  for (const auto& [k, x] : v.items())
+    if (k != "cpu" && k != "gpu") throw InputError(std::string("'") + key + "' takes keys cpu, gpu");
+  return {v.contains("cpu") ? one(v["cpu"]) : fallback, v.contains("gpu") ? one(v["gpu"]) : fallback};
 }
 
 }  // namespace
@@ -191,9 +247,9 @@ std::vector<Params> expand_axes(const json& product, const json& zip, const Para
 }
 
 Config parse_config(const json& j, const std::string& base_dir) {
-  static const std::set<std::string> fields{"name",   "study",       "data",       "params",
-                                            "axes",   "zip",         "variants",   "repetitions",
-                                            "warmup", "validation", "description"};
+  static const std::set<std::string> fields{
+      "name",     "study",       "data",   "params",     "axes",       "zip",
+      "variants", "repetitions", "warmup", "validation", "description", "sweeps"};
   if (!j.is_object()) throw InputError("config must be a JSON object");
   for (const auto& [k, v] : j.items())
     if (!fields.count(k)) throw InputError("unknown config field '" + k + "'");
@@ -233,24 +289,11 @@ Config parse_config(const json& j, const std::string& base_dir) {
     if (f.is_relative()) f = fs::path(base_dir) / f;
     c.data.file = f.lexically_normal().string();
   }
-  if (j.contains("params")) {
-    require_object(j["params"], "params");
-    for (const auto& [k, v] : j["params"].items()) fixed.set(k, json_to_param(k, v));
-  }
-  c.points = expand_axes(j.value("axes", json()), j.value("zip", json()), fixed);
-  c.variants = select_variants(j, *c.study);
-  check_points(c);
-
-  auto count = [&](const char* key, int fallback, int lo) {
-    if (!j.contains(key)) return fallback;
-    if (!j[key].is_number_integer() || j[key].get<long long>() < lo ||
-        j[key].get<long long>() > 100000)
-      throw InputError(std::string("'") + key + "' must be an integer in [" +
-                       std::to_string(lo) + ", 100000]");
-    return j[key].get<int>();
-  };
-  c.repetitions = count("repetitions", 10, 1);
-  c.warmup = count("warmup", 2, 0);
+  fixed = merged(fixed, j.value("params", json()));
+  c.points = all_points(j, *c.study, fixed);
+  for (const Point& p : c.points) check_point_params(*c.study, p);
+  c.repetitions = per_backend(j, "repetitions", 10, 1);
+  c.warmup = per_backend(j, "warmup", 2, 0);
   if (j.contains("validation")) {
     if (!j["validation"].is_string()) throw InputError("'validation' must be a string");
     c.validation = parse_validation(j["validation"].get<std::string>());

@@ -20,15 +20,27 @@ struct Validation {
 // "full", "off" or "sample:N" with N >= 1; throws InputError otherwise.
 Validation parse_validation(const std::string& text);
 
+// One parameter point (fixed values included) and the variants that run it.
+struct Point {
+  Params params;
+  std::vector<const VariantSpec*> variants;
+  std::string sweep;  // label of the sweep it came from ("" for a config without sweeps)
+};
+
+// Counts that may differ by backend: slow CPU baselines get fewer repetitions.
+struct PerBackend {
+  int cpu = 0, gpu = 0;
+  int operator[](Backend b) const { return b == Backend::cpu ? cpu : gpu; }
+};
+
 struct Config {
   std::string path;
   std::string name;
   const Study* study = nullptr;
   DataSource data;
-  std::vector<Params> points;  // every parameter point, fixed values included
-  std::vector<const VariantSpec*> variants;
-  int repetitions = 10;
-  int warmup = 2;
+  std::vector<Point> points;
+  PerBackend repetitions{10, 10};
+  PerBackend warmup{2, 2};
   Validation validation;
   nlohmann::json resolved;  // the config as it will run, recorded in results
 };

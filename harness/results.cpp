@@ -27,6 +27,7 @@ json run_json(const RunRecord& r) {
             {"backend", to_string(r.variant->backend)},
             {"precision", r.variant->precision},
             {"point", r.point},
+            {"sweep", r.sweep},
             {"params", params},
             {"status", to_string(r.status)},
             {"reason", r.reason},

@@ -130,22 +130,24 @@ class Runner {
       : c_(c), o_(o), report_(report), study_(*c.study), progress_(0, true) {}
 
   void run() {
-    std::vector<const VariantSpec*> selected = select();
-    progress_ = Progress(selected.size() * c_.points.size(), o_.quiet);
+    const auto selected = select();
+    std::size_t total = 0;
+    for (const auto& vs : selected) total += vs.size();
+    progress_ = Progress(total, o_.quiet);
     // Data files are read and every point checked before anything runs, so a bad file fails
     // with no results (generated data is checked cheaply by Study::check_point).
     if (!c_.data.file.empty())
-      for (const Params& point : c_.points) load(point);
-    for (const Params& point : c_.points)
-      for (const VariantSpec* v : selected) {
-        report_.runs.push_back(run_one(point, *v));
+      for (const Point& point : c_.points) load(point.params);
+    for (std::size_t i = 0; i < c_.points.size(); ++i)
+      for (const VariantSpec* v : selected[i]) {
+        report_.runs.push_back(run_one(c_.points[i], *v));
         progress_.done(report_.runs.back());
       }
   }
 
  private:
-  std::vector<const VariantSpec*> select() const {
-    std::vector<const VariantSpec*> out;
+  // Each point's variants that pass --filter.
+  std::vector<std::vector<const VariantSpec*>> select() const {
     // std::regex compiles recursively: a bounded pattern keeps a hostile one from the stack.
     if (o_.filter.size() > 256) throw InputError("--filter is longer than 256 characters");
     std::regex re;
@@ -154,9 +156,15 @@ class Runner {
     } catch (const std::regex_error& e) {
       throw InputError("--filter '" + o_.filter + "' is not a valid regular expression");
     }
-    for (const VariantSpec* v : c_.variants)
-      if (std::regex_search(v->id(), re)) out.push_back(v);
-    if (out.empty()) throw InputError("--filter '" + o_.filter + "' selects no variant");
+    std::vector<std::vector<const VariantSpec*>> out;
+    bool any = false;
+    for (const Point& p : c_.points) {
+      auto& vs = out.emplace_back();
+      for (const VariantSpec* v : p.variants)
+        if (std::regex_search(v->id(), re)) vs.push_back(v);
+      any |= !vs.empty();
+    }
+    if (!any) throw InputError("--filter '" + o_.filter + "' selects no variant");
     return out;
   }
 
@@ -182,11 +190,13 @@ class Runner {
     return d.reference;
   }
 
-  RunRecord run_one(const Params& point, const VariantSpec& v) {
+  RunRecord run_one(const Point& pt, const VariantSpec& v) {
+    const Params& point = pt.params;
     RunRecord r;
     r.variant = &v;
     r.params = with_defaults(point, study_, v);
     r.point = point.key();
+    r.sweep = pt.sweep;
     r.validation = report_.validation;
     const DeviceCaps& caps = report_.device.caps;
     if (v.backend == Backend::gpu && !caps.present) {
@@ -224,9 +234,9 @@ class Runner {
     if (o_.profile) {
       r.samples_ms.push_back(profiled(v, once));
     } else {
-      r.warmup = c_.warmup;
-      for (int i = 0; i < c_.warmup; ++i) once();
-      r.samples_ms = time_with_benchmark(v.id() + "/" + r.point, c_.repetitions, once);
+      r.warmup = c_.warmup[v.backend];
+      for (int i = 0; i < r.warmup; ++i) once();
+      r.samples_ms = time_with_benchmark(v.id() + "/" + r.point, c_.repetitions[v.backend], once);
     }
     Output out = inst->fetch();
     r.extras = study_.extras(*d.problem, out);
@@ -287,7 +297,7 @@ RunReport run_config(const Config& config, const RunOptions& options) {
   report.config = config;
   report.options = options;
   report.validation = options.validation.value_or(config.validation);
-  for (const Params& p : config.points) config.study->check_point(config.data, p);
+  for (const Point& p : config.points) config.study->check_point(config.data, p.params);
   report.device = probe_device(options.device);
   report.clock_start_mhz = current_sm_clock_mhz(report.device);
   report.started_at = now_iso();

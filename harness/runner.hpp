@@ -26,6 +26,7 @@ struct RunRecord {
   const VariantSpec* variant = nullptr;
   Params params;  // the point with every default filled in
   std::string point;
+  std::string sweep;
   Status status = Status::error;
   std::string reason;  // why unsupported / skipped / incorrect / error
   Validation validation;

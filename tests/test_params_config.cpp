@@ -76,13 +76,14 @@ TEST(Config, ParsesAndSelects) {
   EXPECT_EQ(c.study->name(), "dtw");
   EXPECT_EQ(c.name, "dtw");
   ASSERT_EQ(c.points.size(), 2u);
-  EXPECT_EQ(c.points[0].text("block_size"), "64");
-  EXPECT_EQ(c.points[1].text("seed"), "3");
-  ASSERT_EQ(c.variants.size(), 3u);
-  EXPECT_EQ(c.variants[0]->id(), "dtw/seq_full");
-  EXPECT_EQ(c.variants[2]->id(), "dtw/shared");
-  EXPECT_EQ(c.repetitions, 4);
-  EXPECT_EQ(c.warmup, 0);
+  EXPECT_EQ(c.points[0].params.text("block_size"), "64");
+  EXPECT_EQ(c.points[1].params.text("seed"), "3");
+  const auto& vs = c.points[0].variants;
+  ASSERT_EQ(vs.size(), 3u);
+  EXPECT_EQ(vs[0]->id(), "dtw/seq_full");
+  EXPECT_EQ(vs[2]->id(), "dtw/shared");
+  EXPECT_EQ(c.repetitions[Backend::cpu], 4);
+  EXPECT_EQ(c.warmup[Backend::gpu], 0);
   EXPECT_EQ(c.validation.mode, Validation::Mode::sample);
   EXPECT_EQ(c.validation.sample, 5u);
 }
@@ -91,7 +92,38 @@ TEST(Config, AllVariantsByDefault) {
   json j = good_config();
   j.erase("variants");
   j["params"].erase("block_size");
-  EXPECT_EQ(parse_config(j, ".").variants.size(), registry().variants("dtw").size());
+  EXPECT_EQ(parse_config(j, ".").points[0].variants.size(), registry().variants("dtw").size());
+}
+
+TEST(Config, SweepsCarryTheirOwnAxesAndVariants) {
+  json j = json::parse(R"({"study": "dtw", "data": {"generator": "cbf"},
+    "params": {"entries": 9}, "repetitions": {"cpu": 1, "gpu": 7}, "warmup": {"gpu": 3},
+    "variants": ["seq_tworow", "shared"],
+    "sweeps": [{"label": "a", "axes": {"n": [3, 4]}},
+               {"axes": {"n": [5]}, "params": {"queries": 2}, "variants": ["openmp"]}]})");
+  Config c = parse_config(j, ".");
+  ASSERT_EQ(c.points.size(), 3u);
+  EXPECT_EQ(c.points[0].sweep, "a");
+  EXPECT_EQ(c.points[1].params.text("n"), "4");
+  EXPECT_EQ(c.points[1].variants.size(), 2u);
+  EXPECT_EQ(c.points[2].sweep, "sweep2");
+  EXPECT_EQ(c.points[2].params.text("queries"), "2");
+  EXPECT_EQ(c.points[2].params.text("entries"), "9");
+  ASSERT_EQ(c.points[2].variants.size(), 1u);
+  EXPECT_EQ(c.points[2].variants[0]->id(), "dtw/openmp");
+  EXPECT_EQ(c.repetitions[Backend::cpu], 1);
+  EXPECT_EQ(c.repetitions[Backend::gpu], 7);
+  EXPECT_EQ(c.warmup[Backend::cpu], 2);
+  EXPECT_EQ(c.warmup[Backend::gpu], 3);
+  j["axes"] = {{"n", {1}}};
+  EXPECT_THROW(parse_config(j, "."), InputError);
+  j.erase("axes");
+  j["sweeps"][0]["colour"] = 1;
+  EXPECT_THROW(parse_config(j, "."), InputError);
+  j["sweeps"] = json::array();
+  EXPECT_THROW(parse_config(j, "."), InputError);
+  j["sweeps"] = {{{"axes", {{"n", {3}}}}, {"variants", {"openmp"}}, {"params", {{"block_size", 8}}}}};
+  EXPECT_THROW(parse_config(j, "."), InputError);  // block_size is not openmp's
 }
 
 TEST(Config, RejectsBadInput) {
@@ -110,6 +142,8 @@ TEST(Config, RejectsBadInput) {
   bad([](json& j) { j["params"]["chunk_size"] = 4; });
   bad([](json& j) { j["params"]["block_size"] = 0; });
   bad([](json& j) { j["repetitions"] = "10"; });
+  bad([](json& j) { j["repetitions"] = {{"tpu", 3}}; });
+  bad([](json& j) { j["warmup"] = {{"gpu", -1}}; });
   bad([](json& j) { j["validation"] = "sample:0"; });
   bad([](json& j) { j["data"]["file"] = "x.tsv"; });
   bad([](json& j) { j["data"] = json::object(); });

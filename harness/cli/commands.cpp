@@ -126,8 +126,14 @@ int run(const Args& args) {
   if (p.positional.size() != 1) throw InputError("run needs exactly one CONFIG file");
   Config config = load_config(p.positional[0]);
   // Command-line overrides of the config's counts (sanitizer runs want one repetition).
-  if (p.has("repetitions")) config.repetitions = integer_option(p, "repetitions", 1);
-  if (p.has("warmup")) config.warmup = integer_option(p, "warmup", 0);
+  if (p.has("repetitions")) {
+    const int n = integer_option(p, "repetitions", 1);
+    config.repetitions = {n, n};
+  }
+  if (p.has("warmup")) {
+    const int n = integer_option(p, "warmup", 0);
+    config.warmup = {n, n};
+  }
   RunOptions opt;
   opt.filter = p.get("filter");
   if (p.has("validate")) opt.validation = parse_validation(p.get("validate"));

@@ -1,6 +1,7 @@
 // Shared plumbing for the GPU steps: inputs are uploaded once when a variant is prepared, the
 // output is poisoned with NaN before each run, and only the kernel is timed (CUDA events).
 #pragma once
+#include <algorithm>
 #include <functional>
 #include <string>
 
@@ -19,7 +20,8 @@ struct DeviceData {
   float* scratch;
   std::int64_t n;
   std::int64_t entries;
-  int band;  // Sakoe-Chiba radius, >= n when unconstrained
+  int band;            // Sakoe-Chiba radius, >= n when unconstrained
+  float value_range;   // max - min over subjects and queries (bounds every cell's cost)
 };
 
 using Launch = std::function<void(const DeviceData&, const Params&)>;
@@ -45,7 +47,8 @@ class GpuInstance : public Instance {
         queries_(p.queries),
         series_(transposed ? transpose_subjects(p) : p.data.values),
         dist_(p.num_queries() * p.entries()),
-        scratch_(scratch) {}
+        scratch_(scratch),
+        range_(value_range(p)) {}
 
   void poison() override { dist_.fill_bytes(0xFF); }
   double run_ms() override {
@@ -53,7 +56,7 @@ class GpuInstance : public Instance {
     timer_.start();
     for (std::int64_t q = 0; q < problem_.num_queries(); ++q)
       launch_({queries_.get() + q * n, series_.get(), dist_.get() + q * entries, scratch_.get(), n,
-               entries, problem_.band},
+               entries, problem_.band, range_},
               params_);
     return timer_.stop_ms();
   }
@@ -64,7 +67,13 @@ class GpuInstance : public Instance {
   Params params_;
   Launch launch_;
   DeviceBuffer<float> queries_, series_, dist_, scratch_;
+  float range_;
   GpuTimer timer_;
+
+  static float value_range(const DtwProblem& p) {
+    const auto [lo, hi] = std::minmax_element(p.data.values.begin(), p.data.values.end());
+    return *hi - *lo;  // queries are series of the same set
+  }
 };
 
 // "" when `bytes` of device memory fit in what was free at start (with headroom), else why not.

@@ -1,0 +1,26 @@
+// Step 11 (beyond the notes): sub-warp groups. With n = 128 a whole warp gives each lane only
+// 4 columns, so per step the two shuffles and the loop cost as much as the 4 cells, and the
+// wavefront's fill and drain idle 31 of n + 31 steps. Groups of G = 4..16 lanes (several
+// series per warp) give each lane more columns (C = n/G, 16 by default): more cells per
+// shuffle and only G - 1 idle steps per series. Supports the Sakoe-Chiba band.
+#include "warp_wavefront.cuh"
+
+namespace ladder::dtw {
+namespace {
+
+void launch(const DeviceData& d, const Params& params) {
+  launch_lanes<float, true>(d, lanes_for(d.n, params), 1.f);
+}
+
+std::string limit(const DtwProblem& p, const Params& params, const DeviceCaps&) {
+  return warp_length_limit(p.n(), lanes_for(p.n(), params));
+}
+
+const Registrar registrar{gpu_variant({"subwarp", 11,
+                                       "sub-warp groups: fewer lanes per series, more cells "
+                                       "per lane and per shuffle",
+                                       launch, nullptr, limit, true, false, "fp32",
+                                       {lanes_param()}})};
+
+}  // namespace
+}  // namespace ladder::dtw

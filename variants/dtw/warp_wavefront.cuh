@@ -1,0 +1,205 @@
+// The register-resident DTW kernel behind steps 10-12 (cuDTW++ style). A group of G lanes
+// (a whole warp or a power-of-two part of one) aligns one subject (two with half2) against the
+// query. Lane l owns C consecutive columns, 1 + l*C .. (l+1)*C, and keeps their DP cells and
+// subject values in registers. Rows are processed as a wavefront across the lanes: at step t
+// lane l computes row r = t - l, so it needs
+//   - the cell just left of its columns in row r: lane l-1 computed it at step t-1,
+//   - the cell diagonally up-left: what it received from lane l-1 the step before,
+//   - the query value q[r]: lane l-1 used it at step t-1.
+// Both travel by one warp shuffle each per step; nothing touches memory inside the loop
+// except lane 0's read of the next query value. A series costs n + G - 1 steps of C cells.
+#pragma once
+#include <cuda_fp16.h>
+
+#include "gpu_instance.cuh"
+
+namespace ladder::dtw {
+
+// Arithmetic per value type: float (one series per group) or __half2 (two series per group,
+// one in each half, so every instruction updates two cells).
+template <class V>
+struct Cells;
+
+template <>
+struct Cells<float> {
+  static constexpr int kSeries = 1;
+  __device__ static float inf() { return INFINITY; }
+  __device__ static float zero() { return 0.f; }
+  __device__ static float cell(float diag, float above, float left, float q, float s) {
+    return dtw_cell(diag, above, left, q, s);
+  }
+  // Subject value for column j of the group's series (or series pair) starting at `e`.
+  __device__ static float subject(const float* series, std::int64_t e, std::int64_t entries,
+                                  int n, int j, float) {
+    return series[e * n + j];
+  }
+  __device__ static float query(float q, float) { return q; }
+  __device__ static void store(float* dist, std::int64_t e, std::int64_t entries, float v, float) {
+    dist[e] = v;
+  }
+};
+
+template <>
+struct Cells<__half2> {
+  static constexpr int kSeries = 2;
+  __device__ static __half2 inf() {
+    const __half h = __ushort_as_half(0x7C00);
+    return __halves2half2(h, h);
+  }
+  __device__ static __half2 zero() { return __float2half2_rn(0.f); }
+  __device__ static __half2 cell(__half2 diag, __half2 above, __half2 left, __half2 q,
+                                 __half2 s) {
+    const __half2 r = __hsub2(q, s);
+    return __hfma2(r, r, __hmin2(diag, __hmin2(above, left)));
+  }
+  // Inputs are scaled by a power of two chosen on the host so that no path can overflow
+  // fp16's range; distances scale by its square and are scaled back on output.
+  __device__ static __half2 subject(const float* series, std::int64_t e, std::int64_t entries,
+                                    int n, int j, float scale) {
+    const float a = series[e * n + j];
+    const float b = e + 1 < entries ? series[(e + 1) * n + j] : a;
+    return __floats2half2_rn(a * scale, b * scale);
+  }
+  __device__ static __half2 query(float q, float scale) { return __float2half2_rn(q * scale); }
+  __device__ static void store(float* dist, std::int64_t e, std::int64_t entries, __half2 v,
+                               float scale) {
+    const float unscale = 1.f / (scale * scale);
+    dist[e] = __low2float(v) * unscale;
+    if (e + 1 < entries) dist[e + 1] = __high2float(v) * unscale;
+  }
+};
+
+template <class V>
+__device__ V shuffle_up(unsigned mask, V v, int width) {
+  return __shfl_up_sync(mask, v, 1, width);
+}
+
+template <class V, int G, int C, bool Banded>
+__global__ void __launch_bounds__(256)
+    dtw_warp_wavefront_kernel(const float* __restrict__ query, const float* __restrict__ series,
+                              float* __restrict__ dist, std::int64_t entries, int n, int band,
+                              float scale) {
+  using K = Cells<V>;
+  const int lane = threadIdx.x % G;
+  const int warp_lane = threadIdx.x % 32;
+  // Shuffles name exactly the lanes of this group, which always loop together.
+  const unsigned mask = G == 32 ? 0xffffffffu : ((1u << G) - 1u) << (warp_lane / G * G);
+  const std::int64_t group = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / G;
+  const std::int64_t groups = static_cast<std::int64_t>(gridDim.x) * blockDim.x / G;
+
+  for (std::int64_t e = group * K::kSeries; e < entries; e += groups * K::kSeries) {
+    V s[C], prev[C];
+#pragma unroll
+    for (int k = 0; k < C; ++k) {
+      const int j = lane * C + k;  // 0-based column of this cell
+      s[k] = j < n ? K::subject(series, e, entries, n, j, scale) : K::zero();
+      prev[k] = K::inf();  // row 0: +inf right of D[0][0]
+    }
+    V up_left = lane == 0 ? K::zero() : K::inf();  // D[r][lane*C] for the coming row r + 1
+    V last = K::inf();                              // this lane's rightmost cell, last row
+    V q = K::zero();
+    float q_next = query[0];
+    for (int t = 0; t < n + G - 1; ++t) {
+      const int r = t - lane;  // 0-based query row this lane handles now
+      V left = shuffle_up(mask, last, G);
+      const V q_from_left = shuffle_up(mask, q, G);
+      if (lane == 0) {
+        left = K::inf();  // column 0 is a wall of +inf below D[0][0]
+        q = K::query(q_next, scale);
+        if (t + 1 < n) q_next = query[t + 1];  // issued a step early to hide its latency
+      } else {
+        q = q_from_left;
+      }
+      if (r >= 0 && r < n) {
+        V diag = up_left;
+        up_left = left;
+#pragma unroll
+        for (int k = 0; k < C; ++k) {
+          V cur = K::cell(diag, prev[k], left, q, s[k]);
+          if (Banded) {
+            const int off = r - (lane * C + k);  // (i - j) with i = r + 1, j = lane*C + k + 1
+            if (off > band || -off > band) cur = K::inf();
+          }
+          diag = prev[k];
+          prev[k] = cur;
+          left = cur;
+        }
+        last = prev[C - 1];
+      }
+    }
+    // D[n][n] sits in column n - 1 (0-based): lane (n-1)/C, register (n-1)%C.
+    if (lane == (n - 1) / C) {
+      V result = prev[0];
+#pragma unroll
+      for (int k = 1; k < C; ++k)
+        if (k == (n - 1) % C) result = prev[k];
+      K::store(dist, e, entries, result, scale);
+    }
+  }
+}
+
+constexpr int kWarpBlock = 256;
+
+template <class V, int G, int C, bool Banded>
+void launch_warp_wavefront(const DeviceData& d, float scale) {
+  const std::int64_t groups = (d.entries + Cells<V>::kSeries - 1) / Cells<V>::kSeries;
+  const std::int64_t blocks = (groups * G + kWarpBlock - 1) / kWarpBlock;
+  dtw_warp_wavefront_kernel<V, G, C, Banded>
+      <<<static_cast<unsigned>(std::min<std::int64_t>(blocks, 1 << 30)), kWarpBlock>>>(
+          d.query, d.series, d.dist, d.entries, static_cast<int>(d.n), d.band, scale);
+  LADDER_CUDA_LAUNCH("dtw_warp_wavefront_kernel");
+}
+
+// Capacities per lane: a point runs with the smallest C such that G * C >= n.
+constexpr int kMaxCellsPerLane = 32;
+
+template <class V, int G, bool Banded>
+void launch_for_length(const DeviceData& d, float scale) {
+  if (d.n <= G * 4) return launch_warp_wavefront<V, G, 4, Banded>(d, scale);
+  if (d.n <= G * 8) return launch_warp_wavefront<V, G, 8, Banded>(d, scale);
+  if (d.n <= G * 16) return launch_warp_wavefront<V, G, 16, Banded>(d, scale);
+  if (d.n <= G * 32) return launch_warp_wavefront<V, G, 32, Banded>(d, scale);
+  throw CudaError("warp wavefront: n beyond " + std::to_string(G * kMaxCellsPerLane));
+}
+
+// Steps without band support instantiate only the unbanded kernels.
+template <class V, int G, bool WithBand>
+void launch_banded_or_not(const DeviceData& d, float scale) {
+  if constexpr (WithBand) {
+    if (d.band < d.n) return launch_for_length<V, G, true>(d, scale);
+  }
+  launch_for_length<V, G, false>(d, scale);
+}
+
+template <class V, bool WithBand>
+void launch_lanes(const DeviceData& d, int lanes, float scale) {
+  switch (lanes) {
+    case 4: return launch_banded_or_not<V, 4, WithBand>(d, scale);
+    case 8: return launch_banded_or_not<V, 8, WithBand>(d, scale);
+    case 16: return launch_banded_or_not<V, 16, WithBand>(d, scale);
+    default: return launch_banded_or_not<V, 32, WithBand>(d, scale);
+  }
+}
+
+// Lanes per series for the sub-warp steps. "auto": the fewest (at least 4) that keep
+// C <= 16 cells per lane.
+inline int lanes_for(std::int64_t n, const Params& params) {
+  const std::string v = params.text_or("lanes", "auto");
+  if (v != "auto") return std::stoi(v);
+  int g = 4;
+  while (g < 32 && g * 16 < n) g *= 2;
+  return g;
+}
+
+inline ParamSpec lanes_param() {
+  return {"lanes", "auto", "lanes per series: auto (C <= 16 cells per lane), 4, 8, 16 or 32",
+          ParamSpec::Kind::text, 0, 0, {"auto", "4", "8", "16", "32"}};
+}
+
+inline std::string warp_length_limit(std::int64_t n, int lanes) {
+  if (n <= std::int64_t(lanes) * kMaxCellsPerLane) return "";
+  return "series length " + std::to_string(n) + " exceeds " + std::to_string(lanes) + " lanes x " +
+         std::to_string(kMaxCellsPerLane) + " cells per lane";
+}
+
+}  // namespace ladder::dtw
