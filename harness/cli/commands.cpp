@@ -66,7 +66,7 @@ void ensure_parent(const std::string& path) {
 }
 
 void print_summary(const RunReport& rep) {
-  fmt::print("\n{:<22} {:>4}  {:<28} {:<11} {:>12} {:>12} {:>8}\n", "variant", "step", "point",
+  fmt::print("\n{:<22} {:>4}  {:<44} {:<11} {:>10} {:>16} {:>7}\n", "variant", "step", "point",
              "status", "median ms", "throughput", "% peak");
   for (const auto& r : rep.runs) {
     std::string med = "-", thr = "-", pct = "-";
@@ -79,7 +79,7 @@ void print_summary(const RunReport& rep) {
         if (r.work.peak > 0) pct = fmt::format("{:.1f}", 100 * v / r.work.peak);
       }
     }
-    fmt::print("{:<22} {:>4}  {:<28} {:<11} {:>12} {:>12} {:>8}\n", r.variant->id(),
+    fmt::print("{:<22} {:>4}  {:<44} {:<11} {:>10} {:>16} {:>7}\n", r.variant->id(),
                r.variant->step, r.point, to_string(r.status), med, thr, pct);
     if (r.status == Status::incorrect || r.status == Status::error)
       fmt::print("    {}\n", r.reason);

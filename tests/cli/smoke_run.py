@@ -74,7 +74,12 @@ def main():
             check(res.get("schema_version") == 1,
                   "schema_version %r, expected 1" % res.get("schema_version"))
             runs = res.get("runs", [])
-            npoints = len(smoke_cfg["axes"]["n"]) * len(smoke_cfg["axes"]["entries"])
+            npoints = 0
+            for sweep in smoke_cfg.get("sweeps", [smoke_cfg]):
+                count = 1
+                for values in sweep.get("axes", {}).values():
+                    count *= len(values)
+                npoints += count
             if variants:
                 check(len(runs) == npoints * len(variants),
                       "%d runs, expected %d points x %d variants" %
@@ -90,7 +95,8 @@ def main():
                     check(r["reason"] != "", "%s: %s without a reason" % (who, r["status"]))
                     continue
                 v = r["validation"]
-                check(v["mode"] == "full" and v["checked"] == r["data"].get("entries")
+                outputs = r["data"].get("entries", 0) * r["data"].get("queries", 1)
+                check(v["mode"] == "full" and v["checked"] == outputs
                       and v["failures"] == 0,
                       "%s: passed but validation is %s" % (who, v))
                 t = r.get("timing") or {}
