@@ -1,0 +1,71 @@
+// Step 8: CUDA constant query. Step 7(b) (time-major subjects, per-thread DP rows in shared
+// memory) with the query in __constant__ memory. Every thread of a warp reads the same query
+// value q[i-1] at the same time, the access pattern the constant cache serves as a single
+// broadcast, instead of a global load per warp through L1. The query is copied into the
+// constant bank (device to device) before each launch. Queries longer than the constant bank
+// (16384 floats, 64 KiB) and rows beyond a block's shared memory are unsupported.
+#include "gpu_instance.cuh"
+
+namespace ladder::dtw {
+namespace {
+
+constexpr int kMaxConstQuery = 16384;  // 64 KiB of floats: all of the user constant bank
+__constant__ float c_query[kMaxConstQuery];
+
+__global__ void dtw_constant_query_kernel(const float* series, float* dist, std::int64_t entries,
+                                          int n, int band) {
+  extern __shared__ float cache[];
+  const std::int64_t e = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (e >= entries) return;
+  float* rows = cache + threadIdx.x * 2 * (n + 1);  // this thread's slice of the block's buffer
+  // Query from the constant bank; subject value t of series e is series[t * entries + e].
+  dist[e] = dtw_two_rows(c_query, series + e, n, rows, band, 1,
+                         /*s_stride=*/static_cast<std::size_t>(entries));
+}
+
+std::size_t shared_bytes(std::int64_t n, int block) {
+  return static_cast<std::size_t>(block) * 2 * (n + 1) * sizeof(float);
+}
+
+void launch(const DeviceData& d, const Params& p) {
+  if (d.n > kMaxConstQuery)
+    throw CudaError("dtw/constant_query: n beyond the " + std::to_string(kMaxConstQuery) +
+                    "-float constant query");
+  const int block = static_cast<int>(p.integer_or("block_size", 32));
+  const std::size_t bytes = shared_bytes(d.n, block);
+  // Stream-ordered on the default stream: the previous query's kernel has finished reading.
+  LADDER_CUDA(cudaMemcpyToSymbolAsync(c_query, d.query, d.n * sizeof(float), 0,
+                                      cudaMemcpyDeviceToDevice));
+  // Above 48 KiB a kernel must opt in to the larger dynamic shared memory carve-out.
+  LADDER_CUDA(cudaFuncSetAttribute(dtw_constant_query_kernel,
+                                   cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   static_cast<int>(bytes)));
+  dtw_constant_query_kernel<<<grid_for(d.entries, block), block, bytes>>>(
+      d.series, d.dist, d.entries, static_cast<int>(d.n), d.band);
+  LADDER_CUDA_LAUNCH("dtw_constant_query_kernel");
+}
+
+std::string limit(const DtwProblem& p, const Params& params, const DeviceCaps& d) {
+  if (p.n() > kMaxConstQuery)
+    return "series length " + std::to_string(p.n()) + " exceeds the " +
+           std::to_string(kMaxConstQuery) + " floats (64 KiB) of constant memory for the query";
+  const int block = static_cast<int>(params.integer_or("block_size", 32));
+  const std::size_t bytes = shared_bytes(p.n(), block);
+  if (bytes <= d.smem_per_block_optin) return "";
+  return "needs " + std::to_string(bytes / 1024) + " KiB of shared memory per block of " +
+         std::to_string(block) + " threads; the device allows " +
+         std::to_string(d.smem_per_block_optin / 1024) + " KiB";
+}
+
+GpuStep step() {
+  GpuStep s{"constant_query", 8,
+            "query in constant memory: a warp's common read of q[i-1] is one broadcast", launch,
+            nullptr, limit};
+  s.transposed = true;
+  return s;
+}
+
+const Registrar registrar{gpu_variant(step())};
+
+}  // namespace
+}  // namespace ladder::dtw

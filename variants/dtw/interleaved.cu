@@ -1,0 +1,33 @@
+// Step 7(a): CUDA interleaved. The naive step's global-memory cache of two DP rows per thread,
+// but interleaved across threads: element k of thread e's rows lives at cache[k * entries + e]
+// instead of cache[e * 2(n+1) + k]. All threads of a warp walk their tables in lockstep, so at
+// every row access the warp touches 32 adjacent words (one coalesced transaction) instead of
+// 32 words 2(n+1) floats apart (32 transactions). The subject is still read row-major.
+#include "gpu_instance.cuh"
+
+namespace ladder::dtw {
+namespace {
+
+__global__ void dtw_interleaved_kernel(const float* query, const float* series, float* dist,
+                                       float* cache, std::int64_t entries, int n, int band) {
+  const std::int64_t e = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (e >= entries) return;
+  // Row cell k of this thread is cache[k * entries + e]: neighbours in a warp are adjacent.
+  dist[e] = dtw_two_rows(query, series + e * n, n, cache + e, band,
+                         /*row_stride=*/static_cast<std::size_t>(entries));
+}
+
+void launch(const DeviceData& d, const Params& p) {
+  const int block = static_cast<int>(p.integer_or("block_size", 32));
+  dtw_interleaved_kernel<<<grid_for(d.entries, block), block>>>(
+      d.query, d.series, d.dist, d.scratch, d.entries, static_cast<int>(d.n), d.band);
+  LADDER_CUDA_LAUNCH("dtw_interleaved_kernel");
+}
+
+const Registrar registrar{gpu_variant(
+    {"interleaved", 7, "DP cache interleaved across threads so a warp's accesses coalesce",
+     launch, [](const DtwProblem& p) { return std::size_t(p.entries()) * 2 * (p.n() + 1); },
+     nullptr})};
+
+}  // namespace
+}  // namespace ladder::dtw

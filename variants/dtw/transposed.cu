@@ -1,0 +1,60 @@
+// Step 7(b): CUDA transposed. The shared step's per-thread DP rows in dynamic shared memory,
+// with the subjects stored time-major (n x entries, element (e, t) at t * entries + e; the
+// harness transposes them once when the step is prepared, outside the timed work). Threads of
+// a warp read s[t] of 32 consecutive series at the same time, which are now adjacent words:
+// one coalesced transaction instead of 32 reads n floats apart. Points whose rows exceed a
+// block's shared memory are unsupported, as in the shared step.
+#include "gpu_instance.cuh"
+
+namespace ladder::dtw {
+namespace {
+
+__global__ void dtw_transposed_kernel(const float* query, const float* series, float* dist,
+                                      std::int64_t entries, int n, int band) {
+  extern __shared__ float cache[];
+  const std::int64_t e = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (e >= entries) return;
+  float* rows = cache + threadIdx.x * 2 * (n + 1);  // this thread's slice of the block's buffer
+  // Subject value t of series e is series[t * entries + e].
+  dist[e] = dtw_two_rows(query, series + e, n, rows, band, 1,
+                         /*s_stride=*/static_cast<std::size_t>(entries));
+}
+
+std::size_t shared_bytes(std::int64_t n, int block) {
+  return static_cast<std::size_t>(block) * 2 * (n + 1) * sizeof(float);
+}
+
+void launch(const DeviceData& d, const Params& p) {
+  const int block = static_cast<int>(p.integer_or("block_size", 32));
+  const std::size_t bytes = shared_bytes(d.n, block);
+  // Above 48 KiB a kernel must opt in to the larger dynamic shared memory carve-out.
+  LADDER_CUDA(cudaFuncSetAttribute(dtw_transposed_kernel,
+                                   cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   static_cast<int>(bytes)));
+  dtw_transposed_kernel<<<grid_for(d.entries, block), block, bytes>>>(
+      d.query, d.series, d.dist, d.entries, static_cast<int>(d.n), d.band);
+  LADDER_CUDA_LAUNCH("dtw_transposed_kernel");
+}
+
+std::string limit(const DtwProblem& p, const Params& params, const DeviceCaps& d) {
+  const int block = static_cast<int>(params.integer_or("block_size", 32));
+  const std::size_t bytes = shared_bytes(p.n(), block);
+  if (bytes <= d.smem_per_block_optin) return "";
+  return "needs " + std::to_string(bytes / 1024) + " KiB of shared memory per block of " +
+         std::to_string(block) + " threads; the device allows " +
+         std::to_string(d.smem_per_block_optin / 1024) + " KiB";
+}
+
+GpuStep step() {
+  GpuStep s{"transposed", 7,
+            "subjects stored time-major so a warp reads one time step of 32 series in one "
+            "transaction",
+            launch, nullptr, limit};
+  s.transposed = true;
+  return s;
+}
+
+const Registrar registrar{gpu_variant(step())};
+
+}  // namespace
+}  // namespace ladder::dtw
