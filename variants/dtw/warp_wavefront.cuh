@@ -101,28 +101,27 @@ __global__ void __launch_bounds__(256)
     float q_next = query[0];
     for (int t = 0; t < n + G - 1; ++t) {
       const int r = t - lane;  // 0-based query row this lane handles now
-      V left = shuffle_up(mask, last, G);
+      const V from_left = shuffle_up(mask, last, G);
       const V q_from_left = shuffle_up(mask, q, G);
-      if (lane == 0) {
-        left = K::inf();  // column 0 is a wall of +inf below D[0][0]
-        q = K::query(q_next, scale);
-        if (t + 1 < n) q_next = query[t + 1];  // issued a step early to hide its latency
-      } else {
-        q = q_from_left;
-      }
+      // Lane 0 starts a new row: column 0 is a wall of +inf below D[0][0], and its query value
+      // comes from memory. Selects rather than a branch keep the group converged.
+      const V left = lane == 0 ? K::inf() : from_left;
+      q = lane == 0 ? K::query(q_next, scale) : q_from_left;
+      q_next = query[t + 1 < n ? t + 1 : n - 1];  // one address per warp, a step ahead
       if (r >= 0 && r < n) {
         V diag = up_left;
         up_left = left;
+        V run = left;
 #pragma unroll
         for (int k = 0; k < C; ++k) {
-          V cur = K::cell(diag, prev[k], left, q, s[k]);
+          V cur = K::cell(diag, prev[k], run, q, s[k]);
           if (Banded) {
             const int off = r - (lane * C + k);  // (i - j) with i = r + 1, j = lane*C + k + 1
             if (off > band || -off > band) cur = K::inf();
           }
           diag = prev[k];
           prev[k] = cur;
-          left = cur;
+          run = cur;
         }
         last = prev[C - 1];
       }
