@@ -16,6 +16,17 @@ import results_file  # noqa: E402
 DEFAULT_OUT_DIR = Path("results/figures")
 
 
+def every(*draws):
+    """One drawing function that runs each of `draws` in turn and returns all their paths,
+    for a study with several kinds of figure."""
+    def draw(results, out_dir):
+        written = []
+        for one in draws:
+            written += one(results, out_dir)
+        return written
+    return draw
+
+
 def plotters():
     """Study name -> function(results, out_dir) returning the paths it wrote.
 
@@ -23,8 +34,12 @@ def plotters():
     matplotlib is missing. A new study adds one line.
     """
     import dtw_ladder
+    import dtw_length_sweep
+    import dtw_paper
     return {
-        "dtw": dtw_ladder.draw,
+        # Per-point ladders; the notes comparison (a "notes" sweep, or n=128 x 2^20);
+        # GCUPS against n (a "length" sweep, or 3+ lengths at one entries value).
+        "dtw": every(dtw_ladder.draw, dtw_paper.draw, dtw_length_sweep.draw),
     }
 
 

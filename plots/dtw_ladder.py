@@ -116,19 +116,42 @@ def _format_rate(value):
     return f"{value:.2f}"
 
 
+def nn1_label(run):
+    """'1-NN 98.4% (64 queries)' when the run reports 1-NN classification accuracy, else ''.
+
+    The harness writes nn1_accuracy as a fraction (correct / queries); the query count is
+    shown because 100% of one query says little.
+    """
+    extras = run.get("extras") or {}
+    accuracy = extras.get("nn1_accuracy")
+    if not isinstance(accuracy, (int, float)) or not math.isfinite(accuracy):
+        return ""
+    label = f"1-NN {100.0 * accuracy:.1f}%"
+    queries = extras.get("nn1_queries")
+    if isinstance(queries, (int, float)) and math.isfinite(queries) and queries > 0:
+        count = int(round(queries))
+        label += f" ({count} quer{'y' if count == 1 else 'ies'})"
+    return label
+
+
 def bar_label(run):
-    """'0.63 GCUPS' and, when the harness knows the device's peak, ', 12.3% of peak'."""
+    """'0.63 GCUPS' and, when the harness knows the device's peak, ', 12.3% of peak';
+    then the 1-NN accuracy when the run has one: ', 1-NN 98.4% (64 queries)'."""
     metrics = run.get("metrics") or {}
     parts = []
     if isinstance(metrics.get("gcups"), (int, float)):
         parts.append(f"{_format_rate(metrics['gcups'])} GCUPS")
     if isinstance(metrics.get("pct_of_peak"), (int, float)):
         parts.append(f"{metrics['pct_of_peak']:.1f}% of peak")
+    accuracy = nn1_label(run)
+    if accuracy:
+        parts.append(accuracy)
     return ", ".join(parts)
 
 
-def status_label(run):
-    """What an untimed row shows: 'skipped: no CUDA device', 'unsupported', ..."""
+def status_label(run, max_chars=MAX_REASON_CHARS):
+    """What an untimed row shows: 'skipped: no CUDA device', 'unsupported', ...; a reason
+    longer than max_chars is cut short with '...'."""
     status = run.get("status") or "no timing"
     reason = (run.get("reason") or "").strip()
     if status == "passed" or status == "incorrect":
@@ -136,8 +159,8 @@ def status_label(run):
         status = f"{status}, no timing"
     if not reason:
         return status
-    if len(reason) > MAX_REASON_CHARS:
-        reason = reason[:MAX_REASON_CHARS - 3] + "..."
+    if len(reason) > max_chars:
+        reason = reason[:max_chars - 3] + "..."
     return f"{status}: {reason}"
 
 
@@ -233,6 +256,10 @@ def draw_timed_row(ax, y, run, ms, base):
                        # Measured before the final limits are set, when the bar end may
                        # still lie outside the axes; a clipped annotation measures empty.
                        annotation_clip=False)
+    # Left out of tight_layout: placed against the provisional limits, a label can sit far
+    # right of the axes (data spanning more than three decades), and tight_layout would then
+    # squeeze the axes to make room for it. fit_labels makes the room instead.
+    text.set_in_layout(False)
     return end, text
 
 

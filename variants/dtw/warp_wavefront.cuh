@@ -69,9 +69,10 @@ struct Cells<__half2> {
   }
 };
 
+// From the lane one below within each group of `width` lanes (lane 0 gets its own value).
 template <class V>
-__device__ V shuffle_up(unsigned mask, V v, int width) {
-  return __shfl_up_sync(mask, v, 1, width);
+__device__ V shuffle_up(V v, int width) {
+  return __shfl_up_sync(0xffffffffu, v, 1, width);
 }
 
 template <class V, int G, int C, bool Banded>
@@ -81,53 +82,64 @@ __global__ void __launch_bounds__(256)
                               float scale) {
   using K = Cells<V>;
   const int lane = threadIdx.x % G;
-  const int warp_lane = threadIdx.x % 32;
-  // Shuffles name exactly the lanes of this group, which always loop together.
-  const unsigned mask = G == 32 ? 0xffffffffu : ((1u << G) - 1u) << (warp_lane / G * G);
-  const std::int64_t group = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / G;
-  const std::int64_t groups = static_cast<std::int64_t>(gridDim.x) * blockDim.x / G;
+  // Every group of a warp runs the same number of series iterations (a group past the end
+  // computes on zeros and stores nothing), so shuffles may name the whole warp: a constant
+  // full mask compiles to a plain SHFL, a computed one adds convergence checks to each step.
+  constexpr int kPerWarp = 32 / G * K::kSeries;
+  const std::int64_t warp = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+  const std::int64_t warps = static_cast<std::int64_t>(gridDim.x) * blockDim.x / 32;
 
-  for (std::int64_t e = group * K::kSeries; e < entries; e += groups * K::kSeries) {
+  for (std::int64_t base = warp * kPerWarp; base < entries; base += warps * kPerWarp) {
+    const std::int64_t e = base + threadIdx.x % 32 / G * K::kSeries;
+    const bool valid = e < entries;
     V s[C], prev[C];
 #pragma unroll
     for (int k = 0; k < C; ++k) {
       const int j = lane * C + k;  // 0-based column of this cell
-      s[k] = j < n ? K::subject(series, e, entries, n, j, scale) : K::zero();
+      s[k] = valid && j < n ? K::subject(series, e, entries, n, j, scale) : K::zero();
       prev[k] = K::inf();  // row 0: +inf right of D[0][0]
     }
     V up_left = lane == 0 ? K::zero() : K::inf();  // D[r][lane*C] for the coming row r + 1
     V last = K::inf();                              // this lane's rightmost cell, last row
     V q = K::zero();
     float q_next = query[0];
-    for (int t = 0; t < n + G - 1; ++t) {
-      const int r = t - lane;  // 0-based query row this lane handles now
-      const V from_left = shuffle_up(mask, last, G);
-      const V q_from_left = shuffle_up(mask, q, G);
-      // Lane 0 starts a new row: column 0 is a wall of +inf below D[0][0], and its query value
-      // comes from memory. Selects rather than a branch keep the group converged.
+    // One wavefront step: lane l computes its C cells of row r = t - l.
+    auto step = [&](int t, bool update) {
+      const V from_left = shuffle_up(last, G);
+      const V q_from_left = shuffle_up(q, G);
+      // Lane 0 starts a new row: column 0 is a wall of +inf below D[0][0], and its query
+      // value comes from memory. Selects rather than a branch keep the group converged.
       const V left = lane == 0 ? K::inf() : from_left;
       q = lane == 0 ? K::query(q_next, scale) : q_from_left;
       q_next = query[t + 1 < n ? t + 1 : n - 1];  // one address per warp, a step ahead
-      if (r >= 0 && r < n) {
-        V diag = up_left;
-        up_left = left;
-        V run = left;
+      if (!update) return;
+      const int r = t - lane;
+      V diag = up_left;
+      up_left = left;
+      V run = left;
 #pragma unroll
-        for (int k = 0; k < C; ++k) {
-          V cur = K::cell(diag, prev[k], run, q, s[k]);
-          if (Banded) {
-            const int off = r - (lane * C + k);  // (i - j) with i = r + 1, j = lane*C + k + 1
-            if (off > band || -off > band) cur = K::inf();
-          }
-          diag = prev[k];
-          prev[k] = cur;
-          run = cur;
+      for (int k = 0; k < C; ++k) {
+        V cur = K::cell(diag, prev[k], run, q, s[k]);
+        if (Banded) {
+          const int off = r - (lane * C + k);  // (i - j) with i = r + 1, j = lane*C + k + 1
+          if (off > band || -off > band) cur = K::inf();
         }
-        last = prev[C - 1];
+        diag = prev[k];
+        prev[k] = cur;
+        run = cur;
       }
-    }
+      last = prev[C - 1];
+    };
+    // Steps 0..n-1 need no test: a lane that has not reached row 0 yet (r < 0) sees only
+    // +inf inputs and keeps computing +inf, exactly the row-0 state it must start from.
+    // Two steps per iteration let the compiler alternate registers instead of copying
+    // every new cell into place.
+#pragma unroll 2
+    for (int t = 0; t < n; ++t) step(t, true);
+    // The last G - 1 steps drain the wavefront: lanes past row n - 1 must keep their cells.
+    for (int t = n; t < n + G - 1; ++t) step(t, t - lane < n);
     // D[n][n] sits in column n - 1 (0-based): lane (n-1)/C, register (n-1)%C.
-    if (lane == (n - 1) / C) {
+    if (valid && lane == (n - 1) / C) {
       V result = prev[0];
 #pragma unroll
       for (int k = 1; k < C; ++k)
