@@ -102,16 +102,15 @@ __global__ void __launch_bounds__(256)
     V up_left = lane == 0 ? K::zero() : K::inf();  // D[r][lane*C] for the coming row r + 1
     V last = K::inf();                              // this lane's rightmost cell, last row
     V q = K::zero();
-    float q_next = query[0];
-    // One wavefront step: lane l computes its C cells of row r = t - l.
-    auto step = [&](int t, bool update) {
+    // One wavefront step: lane l computes its C cells of row r = t - l; lane 0 takes the
+    // query value q_t of its new row.
+    auto step = [&](int t, float q_t, bool update) {
       const V from_left = shuffle_up(last, G);
       const V q_from_left = shuffle_up(q, G);
-      // Lane 0 starts a new row: column 0 is a wall of +inf below D[0][0], and its query
-      // value comes from memory. Selects rather than a branch keep the group converged.
+      // Lane 0 starts a new row: column 0 is a wall of +inf below D[0][0]. Selects rather
+      // than a branch keep the group converged.
       const V left = lane == 0 ? K::inf() : from_left;
-      q = lane == 0 ? K::query(q_next, scale) : q_from_left;
-      q_next = query[t + 1 < n ? t + 1 : n - 1];  // one address per warp, a step ahead
+      q = lane == 0 ? K::query(q_t, scale) : q_from_left;
       if (!update) return;
       const int r = t - lane;
       V diag = up_left;
@@ -130,14 +129,33 @@ __global__ void __launch_bounds__(256)
       }
       last = prev[C - 1];
     };
+    // Query values come four at a time (one warp-uniform address, loaded a block ahead), so
+    // a step spends no instructions on addressing. Indices past the end are clamped.
+    constexpr int kQ = 4;
+    auto load_query = [&](float (&dst)[kQ], int t) {
+#pragma unroll
+      for (int k = 0; k < kQ; ++k) dst[k] = query[t + k < n ? t + k : n - 1];
+    };
+    float q_now[kQ], q_ahead[kQ];
+    load_query(q_now, 0);
     // Steps 0..n-1 need no test: a lane that has not reached row 0 yet (r < 0) sees only
     // +inf inputs and keeps computing +inf, exactly the row-0 state it must start from.
-    // Two steps per iteration let the compiler alternate registers instead of copying
-    // every new cell into place.
-#pragma unroll 2
-    for (int t = 0; t < n; ++t) step(t, true);
+    // Unrolling by whole blocks also lets the compiler alternate registers instead of
+    // copying every new cell into place.
+    int t = 0;
+    for (; t + kQ <= n; t += kQ) {
+      load_query(q_ahead, t + kQ);
+#pragma unroll
+      for (int k = 0; k < kQ; ++k) step(t + k, q_now[k], true);
+#pragma unroll
+      for (int k = 0; k < kQ; ++k) q_now[k] = q_ahead[k];
+    }
+#pragma unroll
+    for (int k = 0; k < kQ; ++k)
+      if (t + k < n) step(t + k, q_now[k], true);
+    t = n;
     // The last G - 1 steps drain the wavefront: lanes past row n - 1 must keep their cells.
-    for (int t = n; t < n + G - 1; ++t) step(t, t - lane < n);
+    for (; t < n + G - 1; ++t) step(t, 0.f, t - lane < n);
     // D[n][n] sits in column n - 1 (0-based): lane (n-1)/C, register (n-1)%C.
     if (valid && lane == (n - 1) / C) {
       V result = prev[0];
