@@ -26,6 +26,10 @@ struct DeviceData {
 
 using Launch = std::function<void(const DeviceData&, const Params&)>;
 
+// Floats of padding after the device copy of the queries: a kernel may read this far past the
+// end of a query (the warp wavefront loads its query values in blocks).
+constexpr int kQueryPadding = 16;
+
 // Subjects time-major: element (e, t) moves to t * entries + e. Done once when a step is
 // prepared, like building an index; it is not part of the timed work.
 inline std::vector<float> transpose_subjects(const DtwProblem& p) {
@@ -44,7 +48,7 @@ class GpuInstance : public Instance {
       : problem_(p),
         params_(params),
         launch_(std::move(launch)),
-        queries_(p.queries),
+        queries_(padded(p.queries)),
         series_(transposed ? transpose_subjects(p) : p.data.values),
         dist_(p.num_queries() * p.entries()),
         scratch_(scratch),
@@ -69,6 +73,12 @@ class GpuInstance : public Instance {
   DeviceBuffer<float> queries_, series_, dist_, scratch_;
   float range_;
   GpuTimer timer_;
+
+  // The last query is followed by kQueryPadding zeros so kernels may read a block ahead.
+  static std::vector<float> padded(std::vector<float> queries) {
+    queries.resize(queries.size() + kQueryPadding, 0.f);
+    return queries;
+  }
 
   static float value_range(const DtwProblem& p) {
     const auto [lo, hi] = std::minmax_element(p.data.values.begin(), p.data.values.end());

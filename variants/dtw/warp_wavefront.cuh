@@ -129,12 +129,14 @@ __global__ void __launch_bounds__(256)
       }
       last = prev[C - 1];
     };
-    // Query values come four at a time (one warp-uniform address, loaded a block ahead), so
-    // a step spends no instructions on addressing. Indices past the end are clamped.
-    constexpr int kQ = 4;
+    // Query values come kQ at a time from one warp-uniform address, loaded a block ahead, so
+    // a step spends no instructions on addressing. The query buffer is padded (see
+    // kQueryPadding), so reading up to kQ values past its end is safe; they are never used.
+    constexpr int kQ = C <= 8 ? 8 : 4;
+    static_assert(kQ <= kQueryPadding, "query reads may run past the padding");
     auto load_query = [&](float (&dst)[kQ], int t) {
 #pragma unroll
-      for (int k = 0; k < kQ; ++k) dst[k] = query[t + k < n ? t + k : n - 1];
+      for (int k = 0; k < kQ; ++k) dst[k] = query[t + k];
     };
     float q_now[kQ], q_ahead[kQ];
     load_query(q_now, 0);
