@@ -7,7 +7,6 @@ figure from a machine without a GPU still shows the whole ladder.
 
 Usage: python3 plots/dtw_ladder.py RESULTS.json [--out-dir DIR]
 """
-import argparse
 import math
 import re
 import sys
@@ -400,19 +399,8 @@ def draw(results, out_dir=DEFAULT_OUT_DIR):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description="Draw DTW ladder bar charts from a results file.")
-    parser.add_argument("results", help="results JSON written by `ladder run`")
-    parser.add_argument("--out-dir", default=str(DEFAULT_OUT_DIR),
-                        help=f"where the PNGs go (default {DEFAULT_OUT_DIR})")
-    args = parser.parse_args(argv)
-    try:
-        results = results_file.load(args.results)
-    except results_file.ResultsError as err:
-        print(f"dtw_ladder: {err}", file=sys.stderr)
-        return 2
-    if not draw(results, args.out_dir):
-        print(f"dtw_ladder: {args.results}: no DTW runs, nothing drawn", file=sys.stderr)
-    return 0
+    return results_file.run_cli("dtw_ladder", "Draw DTW ladder bar charts from a results file.", draw,
+                                "no DTW runs, nothing drawn", argv)
 
 
 if __name__ == "__main__":

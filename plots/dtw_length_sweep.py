@@ -11,7 +11,6 @@ the rules behind them and list the missing points with their reasons.
 
 Usage: python3 plots/dtw_length_sweep.py RESULTS.json [--out-dir DIR]
 """
-import argparse
 import math
 import re
 import sys
@@ -239,20 +238,8 @@ def draw(results, out_dir=DEFAULT_OUT_DIR):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description="Draw DTW GCUPS against series length.")
-    parser.add_argument("results", help="results JSON written by `ladder run`")
-    parser.add_argument("--out-dir", default=str(DEFAULT_OUT_DIR),
-                        help=f"where the PNGs go (default {DEFAULT_OUT_DIR})")
-    args = parser.parse_args(argv)
-    try:
-        results = results_file.load(args.results)
-    except results_file.ResultsError as err:
-        print(f"dtw_length_sweep: {err}", file=sys.stderr)
-        return 2
-    if not draw(results, args.out_dir):
-        print(f"dtw_length_sweep: {args.results}: no \"{LENGTH_SWEEP}\" sweep and no entries "
-              f"value with {MIN_LENGTHS} or more lengths; nothing drawn", file=sys.stderr)
-    return 0
+    return results_file.run_cli("dtw_length_sweep", "Draw DTW GCUPS against series length.", draw,
+                                f"no \"{LENGTH_SWEEP}\" sweep and no entries value with {MIN_LENGTHS} or more lengths; nothing drawn", argv)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,6 @@ notes' numbers come from.
 
 Usage: python3 plots/dtw_paper.py RESULTS.json [--out-dir DIR]
 """
-import argparse
 import math
 import re
 import sys
@@ -410,21 +409,8 @@ def draw(results, out_dir=DEFAULT_OUT_DIR):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(
-        description="Draw the DTW ladder beside the lecture notes' Titan X times.")
-    parser.add_argument("results", help="results JSON written by `ladder run`")
-    parser.add_argument("--out-dir", default=str(DEFAULT_OUT_DIR),
-                        help=f"where the PNGs go (default {DEFAULT_OUT_DIR})")
-    args = parser.parse_args(argv)
-    try:
-        results = results_file.load(args.results)
-    except results_file.ResultsError as err:
-        print(f"dtw_paper: {err}", file=sys.stderr)
-        return 2
-    if not draw(results, args.out_dir):
-        print(f"dtw_paper: {args.results}: no \"{NOTES_SWEEP}\" sweep and no point at "
-              f"n={NOTES_N}, entries={NOTES_ENTRIES}; nothing drawn", file=sys.stderr)
-    return 0
+    return results_file.run_cli("dtw_paper", "Draw the DTW ladder beside the lecture notes' Titan X times.", draw,
+                                f"no \"{NOTES_SWEEP}\" sweep and no point at n={NOTES_N}, entries={NOTES_ENTRIES}; nothing drawn", argv)
 
 
 if __name__ == "__main__":

@@ -39,3 +39,27 @@ def load(path):
     if not isinstance(runs, list) or not all(isinstance(r, dict) for r in runs):
         raise ResultsError(f"{path}: 'runs' is not a list of objects")
     return results
+
+
+def run_cli(name, description, draw, nothing_drawn, argv=None):
+    """The command line every figure script shares: RESULTS [--out-dir DIR].
+
+    `draw(results, out_dir)` returns the paths it wrote; `nothing_drawn` says why a file gave
+    no figure. Exit status 2 for an unreadable results file, else 0.
+    """
+    import argparse
+    import sys
+
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("results", help="results JSON written by `ladder run`")
+    parser.add_argument("--out-dir", default="results/figures",
+                        help="where the PNGs go (default results/figures)")
+    args = parser.parse_args(argv)
+    try:
+        results = load(args.results)
+    except ResultsError as err:
+        print(f"{name}: {err}", file=sys.stderr)
+        return 2
+    if not draw(results, args.out_dir):
+        print(f"{name}: {args.results}: {nothing_drawn}", file=sys.stderr)
+    return 0

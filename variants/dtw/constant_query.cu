@@ -23,23 +23,16 @@ __global__ void dtw_constant_query_kernel(const float* series, float* dist, std:
                          /*s_stride=*/static_cast<std::size_t>(entries));
 }
 
-std::size_t shared_bytes(std::int64_t n, int block) {
-  return static_cast<std::size_t>(block) * 2 * (n + 1) * sizeof(float);
-}
-
 void launch(const DeviceData& d, const Params& p) {
   if (d.n > kMaxConstQuery)
     throw CudaError("dtw/constant_query: n beyond the " + std::to_string(kMaxConstQuery) +
                     "-float constant query");
-  const int block = static_cast<int>(p.integer_or("block_size", 32));
-  const std::size_t bytes = shared_bytes(d.n, block);
+  const int block = block_size(p);
+  const std::size_t bytes = shared_rows_bytes(d.n, block);
   // Stream-ordered on the default stream: the previous query's kernel has finished reading.
   LADDER_CUDA(cudaMemcpyToSymbolAsync(c_query, d.query, d.n * sizeof(float), 0,
                                       cudaMemcpyDeviceToDevice));
-  // Above 48 KiB a kernel must opt in to the larger dynamic shared memory carve-out.
-  LADDER_CUDA(cudaFuncSetAttribute(dtw_constant_query_kernel,
-                                   cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   static_cast<int>(bytes)));
+  allow_shared_memory(dtw_constant_query_kernel, bytes);
   dtw_constant_query_kernel<<<grid_for(d.entries, block), block, bytes>>>(
       d.series, d.dist, d.entries, static_cast<int>(d.n), d.band);
   LADDER_CUDA_LAUNCH("dtw_constant_query_kernel");
@@ -49,12 +42,7 @@ std::string limit(const DtwProblem& p, const Params& params, const DeviceCaps& d
   if (p.n() > kMaxConstQuery)
     return "series length " + std::to_string(p.n()) + " exceeds the " +
            std::to_string(kMaxConstQuery) + " floats (64 KiB) of constant memory for the query";
-  const int block = static_cast<int>(params.integer_or("block_size", 32));
-  const std::size_t bytes = shared_bytes(p.n(), block);
-  if (bytes <= d.smem_per_block_optin) return "";
-  return "needs " + std::to_string(bytes / 1024) + " KiB of shared memory per block of " +
-         std::to_string(block) + " threads; the device allows " +
-         std::to_string(d.smem_per_block_optin / 1024) + " KiB";
+  return shared_rows_limit(p, params, d);
 }
 
 GpuStep step() {

@@ -105,6 +105,34 @@ inline ParamSpec block_size_param() {
           1, 1024};
 }
 
+inline int block_size(const Params& p) { return static_cast<int>(p.integer_or("block_size", 32)); }
+
+// The steps that keep each thread's two DP rows in dynamic shared memory (6, 7b, 8).
+inline std::size_t shared_rows_bytes(std::int64_t n, int block) {
+  return static_cast<std::size_t>(block) * 2 * (n + 1) * sizeof(float);
+}
+
+inline std::string shared_memory_reason(std::size_t bytes, const std::string& what,
+                                        const DeviceCaps& d) {
+  if (bytes <= d.smem_per_block_optin) return "";
+  return "needs " + std::to_string(bytes / 1024) + " KiB of shared memory per block for " +
+         what + "; the device allows " + std::to_string(d.smem_per_block_optin / 1024) + " KiB";
+}
+
+inline std::string shared_rows_limit(const DtwProblem& p, const Params& params,
+                                     const DeviceCaps& d) {
+  const int block = block_size(params);
+  return shared_memory_reason(shared_rows_bytes(p.n(), block),
+                              "the DP rows of " + std::to_string(block) + " threads", d);
+}
+
+// Above 48 KiB of dynamic shared memory a kernel must opt in to the larger carve-out.
+template <class Kernel>
+void allow_shared_memory(Kernel* kernel, std::size_t bytes) {
+  LADDER_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   static_cast<int>(bytes)));
+}
+
 inline int grid_for(std::int64_t entries, int block) {
   return static_cast<int>((entries + block - 1) / block);
 }

@@ -17,7 +17,7 @@ __global__ void dtw_naive_kernel(const float* query, const float* series, float*
 }
 
 void launch(const DeviceData& d, const Params& p) {
-  const int block = static_cast<int>(p.integer_or("block_size", 32));
+  const int block = block_size(p);
   dtw_naive_kernel<<<grid_for(d.entries, block), block>>>(d.query, d.series, d.dist, d.scratch,
                                                           d.entries, static_cast<int>(d.n), d.band);
   LADDER_CUDA_LAUNCH("dtw_naive_kernel");

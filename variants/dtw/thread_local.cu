@@ -29,7 +29,7 @@ bool try_launch(const DeviceData& d, int block) {
 }
 
 void launch(const DeviceData& d, const Params& p) {
-  const int block = static_cast<int>(p.integer_or("block_size", 32));
+  const int block = block_size(p);
   // Fold over the capacities, stopping at the first that holds n.
   const bool launched = try_launch<32>(d, block) || try_launch<64>(d, block) ||
                         try_launch<128>(d, block) || try_launch<256>(d, block) ||

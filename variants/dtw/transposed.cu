@@ -20,36 +20,20 @@ __global__ void dtw_transposed_kernel(const float* query, const float* series, f
                          /*s_stride=*/static_cast<std::size_t>(entries));
 }
 
-std::size_t shared_bytes(std::int64_t n, int block) {
-  return static_cast<std::size_t>(block) * 2 * (n + 1) * sizeof(float);
-}
-
 void launch(const DeviceData& d, const Params& p) {
-  const int block = static_cast<int>(p.integer_or("block_size", 32));
-  const std::size_t bytes = shared_bytes(d.n, block);
-  // Above 48 KiB a kernel must opt in to the larger dynamic shared memory carve-out.
-  LADDER_CUDA(cudaFuncSetAttribute(dtw_transposed_kernel,
-                                   cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   static_cast<int>(bytes)));
+  const int block = block_size(p);
+  const std::size_t bytes = shared_rows_bytes(d.n, block);
+  allow_shared_memory(dtw_transposed_kernel, bytes);
   dtw_transposed_kernel<<<grid_for(d.entries, block), block, bytes>>>(
       d.query, d.series, d.dist, d.entries, static_cast<int>(d.n), d.band);
   LADDER_CUDA_LAUNCH("dtw_transposed_kernel");
-}
-
-std::string limit(const DtwProblem& p, const Params& params, const DeviceCaps& d) {
-  const int block = static_cast<int>(params.integer_or("block_size", 32));
-  const std::size_t bytes = shared_bytes(p.n(), block);
-  if (bytes <= d.smem_per_block_optin) return "";
-  return "needs " + std::to_string(bytes / 1024) + " KiB of shared memory per block of " +
-         std::to_string(block) + " threads; the device allows " +
-         std::to_string(d.smem_per_block_optin / 1024) + " KiB";
 }
 
 GpuStep step() {
   GpuStep s{"transposed", 7,
             "subjects stored time-major so a warp reads one time step of 32 series in one "
             "transaction",
-            launch, nullptr, limit};
+            launch, nullptr, shared_rows_limit};
   s.transposed = true;
   return s;
 }

@@ -92,10 +92,7 @@ bool try_launch(const DeviceData& d) {
   const int block = block_for(d.n);
   if (d.n + 1 > static_cast<std::int64_t>(R) * block) return false;
   const std::size_t bytes = shared_bytes(d.n);
-  // Above 48 KiB a kernel must opt in to the larger dynamic shared memory carve-out.
-  LADDER_CUDA(cudaFuncSetAttribute(dtw_wavefront_kernel<R>,
-                                   cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   static_cast<int>(bytes)));
+  allow_shared_memory(dtw_wavefront_kernel<R>, bytes);
   const int grid = static_cast<int>(std::min<std::int64_t>(d.entries, 0x7fffffff));
   dtw_wavefront_kernel<R><<<grid, block, bytes>>>(d.query, d.series, d.dist, d.entries,
                                                   static_cast<int>(d.n), d.band);
@@ -116,11 +113,7 @@ std::string limit(const DtwProblem& p, const Params&, const DeviceCaps& d) {
   if (p.n() > max_n)
     return "series length " + std::to_string(p.n()) + " exceeds " + std::to_string(max_n) +
            " (" + std::to_string(kMaxRowsPerThread) + " rows per thread of 1024)";
-  const std::size_t bytes = shared_bytes(p.n());
-  if (bytes <= d.smem_per_block_optin) return "";
-  return "needs " + std::to_string(bytes / 1024) +
-         " KiB of shared memory per block for three diagonals; the device allows " +
-         std::to_string(d.smem_per_block_optin / 1024) + " KiB";
+  return shared_memory_reason(shared_bytes(p.n()), "three diagonals", d);
 }
 
 const Registrar registrar{gpu_variant(
