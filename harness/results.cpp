@@ -32,7 +32,8 @@ json run_json(const RunRecord& r) {
             {"status", to_string(r.status)},
             {"reason", r.reason},
             {"data", r.data},
-            {"extras", r.extras}};
+            {"extras", r.extras},
+            {"facts", r.facts}};
   j["validation"] = {{"mode", r.validation.text()},
                      {"checked", r.check.checked},
                      {"failures", r.check.failures},
@@ -46,6 +47,11 @@ json run_json(const RunRecord& r) {
     const double med = median_of(r.samples_ms);
     j["timing"] = {{"unit", "ms"},   {"warmup", r.warmup}, {"samples", r.samples_ms},
                    {"median", med},  {"min", *lo},         {"max", *hi}};
+    if (!r.stage_samples_ms.empty()) {
+      json stages = json::object();
+      for (const auto& [stage, v] : r.stage_samples_ms) stages[stage] = median_of(v);
+      j["timing"]["stage_medians"] = stages;
+    }
     json m = json::object();
     if (r.work.amount > 0 && med > 0) {
       const double value = r.work.amount / (med / 1e3) / r.work.scale;

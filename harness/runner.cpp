@@ -229,17 +229,21 @@ class Runner {
     std::unique_ptr<Instance> inst = v.prepare(*d.problem, r.params);
     auto once = [&] {
       inst->poison();
-      return inst->run_ms();
+      const double ms = inst->run_ms();
+      for (const auto& [stage, t] : inst->stages_ms()) r.stage_samples_ms[stage].push_back(t);
+      return ms;
     };
     if (o_.profile) {
       r.samples_ms.push_back(profiled(v, once));
     } else {
       r.warmup = c_.warmup[v.backend];
       for (int i = 0; i < r.warmup; ++i) once();
+      r.stage_samples_ms.clear();  // warm-up runs do not count
       r.samples_ms = time_with_benchmark(v.id() + "/" + r.point, c_.repetitions[v.backend], once);
     }
     Output out = inst->fetch();
     r.extras = study_.extras(*d.problem, out);
+    r.facts = inst->facts();
     if (!o_.dump_dir.empty())
       write_npy(o_.dump_dir + "/" + study_.name() + "__" + v.name + "__" + file_safe(r.point) +
                     ".npy",

@@ -33,10 +33,12 @@ struct RunRecord {
   ValidationResult check;
   Tolerance tolerance;
   std::vector<double> samples_ms;
+  std::map<std::string, std::vector<double>> stage_samples_ms;
   int warmup = 0;
   Work work;
   std::map<std::string, double> data;
   std::map<std::string, double> extras;
+  std::map<std::string, double> facts;
 };
 
 struct RunReport {

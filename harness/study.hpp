@@ -43,6 +43,12 @@ class Instance {
   virtual void poison() = 0;  // make every output element invalid before a run
   virtual double run_ms() = 0;
   virtual Output fetch() = 0;
+  // Milliseconds of each named stage of the last run (e.g. mean, centre, covariance), for
+  // steps whose timed work is a pipeline; empty otherwise.
+  virtual std::map<std::string, double> stages_ms() const { return {}; }
+  // Facts about how the step ran (shared memory per block, resident blocks per SM, the
+  // tile's CGMA...), recorded with the run.
+  virtual std::map<std::string, double> facts() const { return {}; }
 };
 
 // A parameter a study or variant takes. Configs are checked against these before anything

@@ -1,0 +1,184 @@
+// The covariance study: data (a seeded low-rank-plus-noise generator or a .npy file), the
+// FP64 baseline used for validation, tolerances and the GFLOP/s metric.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "../../datagen/rng.hpp"
+#include "../../harness/errors.hpp"
+#include "../../harness/npy.hpp"
+#include "problem.hpp"
+
+namespace ladder::cov {
+namespace {
+
+constexpr std::int64_t kMaxFeatures = 1 << 15;
+
+// Rows look like images of correlated pixels: per-feature means in [0.3, 0.7], a few strong
+// components with decaying strength, and small noise. Component c's loading on feature j comes
+// from stream (seed, m + c); row r's scores and noise from stream (seed, r), so data sets do
+// not depend on the thread count.
+std::vector<float> generate(std::int64_t m, std::int64_t n, std::uint64_t seed, int components) {
+  std::vector<double> loading(static_cast<std::size_t>(components * n));
+  for (int c = 0; c < components; ++c) {
+    Rng rng(seed, static_cast<std::uint64_t>(m + c));
+    for (std::int64_t j = 0; j < n; ++j) loading[c * n + j] = rng.normal() / std::sqrt(double(n));
+  }
+  std::vector<float> data(static_cast<std::size_t>(m * n));
+#pragma omp parallel for schedule(static)
+  for (std::int64_t r = 0; r < m; ++r) {
+    Rng rng(seed, static_cast<std::uint64_t>(r));
+    std::vector<double> score(components);
+    for (int c = 0; c < components; ++c) score[c] = rng.normal() * 4.0 / (1 + c);
+    for (std::int64_t j = 0; j < n; ++j) {
+      double v = 0.5 + 0.2 * std::sin(0.37 * j);
+      for (int c = 0; c < components; ++c) v += score[c] * loading[c * n + j];
+      data[r * n + j] = static_cast<float>(v + 0.05 * rng.normal());
+    }
+  }
+  return data;
+}
+
+void fill_from_npy(CovProblem& p, const std::string& path) {
+  NpyArray a = read_npy(path);
+  if (a.shape.size() != 2)
+    throw InputError("'" + path + "' has rank " + std::to_string(a.shape.size()) +
+                     "; the covariance study needs a 2-D (entries x features) matrix");
+  if (a.shape[0] == 0 || a.shape[1] == 0) throw InputError("'" + path + "' is an empty matrix");
+  p.m = static_cast<std::int64_t>(a.shape[0]);
+  p.n = static_cast<std::int64_t>(a.shape[1]);
+  if (p.n > kMaxFeatures)
+    throw InputError("'" + path + "' has " + std::to_string(p.n) + " features, more than " +
+                     std::to_string(kMaxFeatures));
+  p.data.resize(a.values.size());
+  for (std::size_t i = 0; i < a.values.size(); ++i) {
+    if (!std::isfinite(a.values[i]) || std::fabs(a.values[i]) > 1e15)
+      throw InputError("'" + path + "' element " + std::to_string(i) +
+                       " is not a finite number of magnitude <= 1e15");
+    p.data[i] = static_cast<float>(a.values[i]);
+  }
+}
+
+// Exact means and the largest variance, in double; O(m n).
+void summarise(CovProblem& p) {
+  p.mean.assign(p.n, 0.0);
+  std::vector<double> sq(p.n, 0.0);
+  for (std::int64_t r = 0; r < p.m; ++r)
+    for (std::int64_t j = 0; j < p.n; ++j) p.mean[j] += p.row(r)[j];
+  for (auto& v : p.mean) v /= double(p.m);
+  for (std::int64_t r = 0; r < p.m; ++r)
+    for (std::int64_t j = 0; j < p.n; ++j) {
+      const double x = p.row(r)[j] - p.mean[j];
+      sq[j] += x * x;
+    }
+  p.max_variance = *std::max_element(sq.begin(), sq.end()) / double(p.m);
+}
+
+class CovStudy : public Study {
+ public:
+  std::string name() const override { return "covariance"; }
+  std::string summary() const override {
+    return "covariance C = X^T X / m of a mean-centred m x n data matrix";
+  }
+  std::vector<std::string> generators() const override { return {"components"}; }
+
+  std::vector<ParamSpec> data_params() const override {
+    using K = ParamSpec::Kind;
+    return {{"m", "", "entries (rows, generated data)", K::integer, 1, 1 << 28},
+            {"n", "", "features (columns, generated data)", K::integer, 1, kMaxFeatures},
+            {"seed", "42", "generator seed", K::integer, 0, 9.2e18},
+            {"components", "5", "strong components in the generated data", K::integer, 1, 64}};
+  }
+
+  void check_point(const DataSource& src, const Params& p) const override {
+    if (!src.file.empty()) {
+      if (p.has("m") || p.has("n"))
+        throw InputError("'m' and 'n' come from the data file; remove them from the config");
+      return;
+    }
+    if (!p.has("m") || !p.has("n"))
+      throw InputError("generated covariance data needs 'm' and 'n'");
+    const double bytes = 4.0 * double(p.integer("m")) * double(p.integer("n"));
+    const double ram = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
+    if (bytes > 0.4 * ram)
+      throw InputError("data set of " + std::to_string(bytes / (1 << 30)).substr(0, 6) +
+                       " GiB exceeds 40% of this machine's memory");
+  }
+
+  std::unique_ptr<Problem> make_problem(const DataSource& src, const Params& p) const override {
+    check_point(src, p);
+    auto prob = std::make_unique<CovProblem>();
+    if (!src.file.empty()) {
+      fill_from_npy(*prob, src.file);
+    } else {
+      prob->m = p.integer("m");
+      prob->n = p.integer("n");
+      prob->data = generate(prob->m, prob->n, p.integer_or("seed", 42),
+                            static_cast<int>(p.integer_or("components", 5)));
+    }
+    summarise(*prob);
+    return prob;
+  }
+
+  void write_data(const Problem& problem, const std::string& path) const override {
+    const auto& p = problem_as<CovProblem>(problem);
+    write_npy(path, Output{p.data, {std::size_t(p.m), std::size_t(p.n)}});
+  }
+
+  std::size_t output_size(const Problem& problem) const override {
+    const auto& p = problem_as<CovProblem>(problem);
+    return static_cast<std::size_t>(p.n * p.n);
+  }
+
+  // C[i][j] in double from the exact means; each entry is one pass over the m rows.
+  std::vector<double> reference(const Problem& problem,
+                                const std::vector<std::size_t>& indices) const override {
+    const auto& p = problem_as<CovProblem>(problem);
+    std::vector<double> out(indices.size());
+    const auto count = static_cast<std::int64_t>(indices.size());
+#pragma omp parallel for schedule(dynamic, 16)
+    for (std::int64_t k = 0; k < count; ++k) {
+      const std::int64_t i = std::int64_t(indices[k]) / p.n, j = std::int64_t(indices[k]) % p.n;
+      double sum = 0;
+      for (std::int64_t r = 0; r < p.m; ++r)
+        sum += (p.row(r)[i] - p.mean[i]) * (p.row(r)[j] - p.mean[j]);
+      out[k] = sum / double(p.m);
+    }
+    return out;
+  }
+
+  // Entries near zero have no useful relative error, so the absolute term is taken against
+  // the largest variance. FP32 sums of m products round by ~sqrt(m) ulps typically; TF32
+  // rounds every input to 10 significant bits.
+  Tolerance tolerance(const Problem& problem, const VariantSpec& v) const override {
+    const auto& p = problem_as<CovProblem>(problem);
+    if (v.precision == "tf32")
+      return {2e-3 * p.max_variance, 1e-2, "tf32: abs 2e-3 * max variance, rel 1e-2"};
+    return {1e-5 * p.max_variance, 1e-4, "fp32: abs 1e-5 * max variance, rel 1e-4"};
+  }
+
+  // The FP32 limit: 128 FMA lanes per SM per clock; TF32 tensor cores (dense): 1024 FMA.
+  Work work(const Problem& problem, const VariantSpec& v, const DeviceCaps& d) const override {
+    Work w{"gflops", triangle_flops(problem_as<CovProblem>(problem)), 1e9};
+    if (v.backend == Backend::gpu && d.present) {
+      const double ghz = d.clock_khz / 1e6;
+      const int fma = v.precision == "tf32" ? 1024 : 128;
+      w.peak = 2.0 * fma * d.sm_count * ghz;
+      w.peak_rule = "2 x " + std::to_string(fma) + " FMA/clock/SM (" + v.precision + ") x " +
+                    std::to_string(d.sm_count) + " SMs x " + std::to_string(ghz).substr(0, 5) +
+                    " GHz (max SM clock)";
+    }
+    return w;
+  }
+
+  std::map<std::string, double> describe(const Problem& problem) const override {
+    const auto& p = problem_as<CovProblem>(problem);
+    return {{"m", double(p.m)}, {"n", double(p.n)}, {"max_variance", p.max_variance}};
+  }
+};
+
+const Registrar registrar{std::make_unique<CovStudy>()};
+
+}  // namespace
+}  // namespace ladder::cov
