@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstring>
 #include <random>
 
 #include "harness/study.hpp"
@@ -160,15 +159,3 @@ INSTANTIATE_TEST_SUITE_P(Dtw, GpuStep, testing::ValuesIn(gpu_steps()),
 
 }  // namespace
 }  // namespace ladder::dtw
-
-int main(int argc, char** argv) {
-  bool listing = false;
-  for (int i = 1; i < argc; ++i) listing |= std::strcmp(argv[i], "--gtest_list_tests") == 0;
-  int count = 0;
-  if (!listing && (cudaGetDeviceCount(&count) != cudaSuccess || count == 0)) {
-    std::printf("no CUDA device: GPU tests skipped\n");
-    return 77;
-  }
-  testing::InitGoogleTest(&argc, argv);
-  return RUN_ALL_TESTS();
-}
