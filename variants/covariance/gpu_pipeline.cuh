@@ -25,36 +25,11 @@ struct DeviceData {
 using Launch = std::function<void(const DeviceData&, const Params&)>;
 using Facts = std::function<std::map<std::string, double>(const CovProblem&, const Params&)>;
 
-namespace detail {
-
-constexpr int kMeanRows = 1024;  // rows per block in the mean kernel
-
-__global__ void column_sums_kernel(const float* data, float* sums, std::int64_t m, int n) {
-  const int j = blockIdx.x * blockDim.x + threadIdx.x;
-  if (j >= n) return;
-  const std::int64_t r0 = static_cast<std::int64_t>(blockIdx.y) * kMeanRows;
-  const std::int64_t r1 = r0 + kMeanRows < m ? r0 + kMeanRows : m;
-  float s = 0.f;
-  for (std::int64_t r = r0; r < r1; ++r) s += data[r * n + j];  // a warp reads 32 adjacent words
-  atomicAdd(sums + j, s);
-}
-
-// Thread per element in memory order: a warp reads and writes 32 adjacent words.
-__global__ void centre_coalesced_kernel(const float* data, const float* sums, float* x,
-                                        std::int64_t total, int n, float inv_m) {
-  const std::int64_t e = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (e < total) x[e] = data[e] - sums[e % n] * inv_m;
-}
-
-// Thread per row: at each step a warp touches 32 words n floats apart.
-__global__ void centre_strided_kernel(const float* data, const float* sums, float* x,
-                                      std::int64_t m, int n, float inv_m) {
-  const std::int64_t r = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (r >= m) return;
-  for (int j = 0; j < n; ++j) x[r * n + j] = data[r * n + j] - sums[j] * inv_m;
-}
-
-}  // namespace detail
+// The first two stages (gpu_pipeline.cu): column sums of the data, then the centred data X
+// from them, with the coalesced or the strided thread mapping.
+void launch_column_sums(const float* data, float* sums, std::int64_t m, std::int64_t n);
+void launch_centre(const float* data, const float* sums, float* x, std::int64_t m,
+                   std::int64_t n, bool strided);
 
 class GpuInstance : public Instance {
  public:
@@ -73,24 +48,12 @@ class GpuInstance : public Instance {
 
   double run_ms() override {
     const std::int64_t m = problem_.m, n = problem_.n;
-    const int threads = 256;
     LADDER_CUDA(cudaEventRecord(ev_[0].get()));
     sums_.fill_bytes(0);
-    detail::column_sums_kernel<<<dim3(unsigned((n + threads - 1) / threads),
-                                      unsigned((m + detail::kMeanRows - 1) / detail::kMeanRows)),
-                                 threads>>>(data_.get(), sums_.get(), m, int(n));
-    LADDER_CUDA_LAUNCH("column_sums_kernel");
+    launch_column_sums(data_.get(), sums_.get(), m, n);
     LADDER_CUDA(cudaEventRecord(ev_[1].get()));
-    const float inv_m = static_cast<float>(1.0 / double(m));
-    if (params_.text_or("centring", "coalesced") == "strided") {
-      detail::centre_strided_kernel<<<unsigned((m + threads - 1) / threads), threads>>>(
-          data_.get(), sums_.get(), x_.get(), m, int(n), inv_m);
-    } else {
-      const std::int64_t total = m * n;
-      detail::centre_coalesced_kernel<<<unsigned((total + threads - 1) / threads), threads>>>(
-          data_.get(), sums_.get(), x_.get(), total, int(n), inv_m);
-    }
-    LADDER_CUDA_LAUNCH("centre kernel");
+    launch_centre(data_.get(), sums_.get(), x_.get(), m, n,
+                  params_.text_or("centring", "coalesced") == "strided");
     LADDER_CUDA(cudaEventRecord(ev_[2].get()));
     launch_({x_.get(), cov_.get(), m, n}, params_);
     LADDER_CUDA(cudaEventRecord(ev_[3].get()));

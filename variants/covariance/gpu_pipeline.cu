@@ -1,0 +1,59 @@
+// The mean and centring stages every covariance GPU step runs first (see gpu_pipeline.cuh).
+#include "gpu_pipeline.cuh"
+
+namespace ladder::cov {
+namespace {
+
+constexpr int kMeanRows = 1024;  // rows per block in the mean kernel
+
+__global__ void column_sums_kernel(const float* data, float* sums, std::int64_t m, int n) {
+  const int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= n) return;
+  const std::int64_t r0 = static_cast<std::int64_t>(blockIdx.y) * kMeanRows;
+  const std::int64_t r1 = r0 + kMeanRows < m ? r0 + kMeanRows : m;
+  float s = 0.f;
+  for (std::int64_t r = r0; r < r1; ++r) s += data[r * n + j];  // a warp reads 32 adjacent words
+  atomicAdd(sums + j, s);
+}
+
+// Thread per element in memory order: a warp reads and writes 32 adjacent words.
+__global__ void centre_coalesced_kernel(const float* data, const float* sums, float* x,
+                                        std::int64_t total, int n, float inv_m) {
+  const std::int64_t e = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (e < total) x[e] = data[e] - sums[e % n] * inv_m;
+}
+
+// Thread per row: at each step a warp touches 32 words n floats apart.
+__global__ void centre_strided_kernel(const float* data, const float* sums, float* x,
+                                      std::int64_t m, int n, float inv_m) {
+  const std::int64_t r = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (r >= m) return;
+  for (int j = 0; j < n; ++j) x[r * n + j] = data[r * n + j] - sums[j] * inv_m;
+}
+
+}  // namespace
+
+void launch_column_sums(const float* data, float* sums, std::int64_t m, std::int64_t n) {
+  const int threads = 256;
+  const dim3 grid(unsigned((n + threads - 1) / threads), unsigned((m + kMeanRows - 1) / kMeanRows));
+  column_sums_kernel<<<grid, threads>>>(data, sums, m, int(n));
+  LADDER_CUDA_LAUNCH("column_sums_kernel");
+}
+
+void launch_centre(const float* data, const float* sums, float* x, std::int64_t m,
+                   std::int64_t n, bool strided) {
+  const int threads = 256;
+  const float inv_m = static_cast<float>(1.0 / double(m));
+  if (strided) {
+    centre_strided_kernel<<<unsigned((m + threads - 1) / threads), threads>>>(data, sums, x, m,
+                                                                             int(n), inv_m);
+    LADDER_CUDA_LAUNCH("centre_strided_kernel");
+  } else {
+    const std::int64_t total = m * n;
+    centre_coalesced_kernel<<<unsigned((total + threads - 1) / threads), threads>>>(
+        data, sums, x, total, int(n), inv_m);
+    LADDER_CUDA_LAUNCH("centre_coalesced_kernel");
+  }
+}
+
+}  // namespace ladder::cov
