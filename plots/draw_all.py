@@ -33,6 +33,7 @@ def plotters():
     Imported here rather than at the top so a bad file is reported even where
     matplotlib is missing. A new study adds one line.
     """
+    import covariance
     import dtw_ladder
     import dtw_length_sweep
     import dtw_paper
@@ -40,6 +41,8 @@ def plotters():
         # Per-point ladders; the notes comparison (a "notes" sweep, or n=128 x 2^20);
         # GCUPS against n (a "length" sweep, or 3+ lengths at one entries value).
         "dtw": every(dtw_ladder.draw, dtw_paper.draw, dtw_length_sweep.draw),
+        # Per-(m, n) GFLOP/s ladders; the tiled chunk_size sweep (2+ chunk sizes at a point).
+        "covariance": every(covariance.draw_ladder, covariance.draw_chunk_sweep),
     }
 
 

@@ -13,7 +13,7 @@ __global__ void cov_symmetric_kernel(const float* x, float* cov, std::int64_t m,
   for (std::int64_t r = 0; r < m; ++r) sum += x[r * n + i] * x[r * n + j];
   const float c = sum / static_cast<float>(m);
   cov[static_cast<std::int64_t>(i) * n + j] = c;
-  cov[static_cast<std::int64_t>(j) * n + i] = c;
+  if (j != i) cov[static_cast<std::int64_t>(j) * n + i] = c;
 }
 
 void launch(const DeviceData& d, const Params&) {

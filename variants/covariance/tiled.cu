@@ -38,7 +38,7 @@ __global__ void cov_tiled_kernel(const float* x, float* cov, std::int64_t m, int
   if (owner) {
     const float c = sum / static_cast<float>(m);
     cov[static_cast<std::int64_t>(i) * n + j] = c;
-    cov[static_cast<std::int64_t>(j) * n + i] = c;
+    if (j != i) cov[static_cast<std::int64_t>(j) * n + i] = c;
   }
 }
 

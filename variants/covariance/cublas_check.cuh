@@ -1,0 +1,90 @@
+// cuBLAS plumbing for the covariance peers (steps 7 and 8): a status check in the style of
+// LADDER_CUDA, the lazily created handle, and the mirror kernel that completes a SYRK result.
+//
+// Layout, once for all the peers. X is row-major m x n; cuBLAS is column-major, so the same
+// memory with leading dimension n is the n x m column-major matrix A = X^T, and
+// C = X^T X / m = A A^T / m. C is symmetric, so its row-major and column-major readings agree;
+// only the half a SYRK fills needs care: cuBLAS "lower" means column-major C(i, j) with i >= j,
+// stored at cov[j * n + i], i.e. the row-major UPPER triangle (row j, column i >= j).
+#pragma once
+#include <cublas_v2.h>
+
+#include <cstdint>
+#include <string>
+
+#include "gpu_pipeline.cuh"
+
+namespace ladder::cov {
+namespace detail {
+
+[[noreturn]] inline void throw_cublas(cublasStatus_t status, const char* call, const char* file,
+                                      int line) {
+  throw CudaError(std::string(file) + ":" + std::to_string(line) + ": " + call + " failed: " +
+                  cublasGetStatusName(status) + " (" + cublasGetStatusString(status) + ")");
+}
+
+}  // namespace detail
+}  // namespace ladder::cov
+
+// Wrap a cuBLAS call: LADDER_CUBLAS(cublasSgemm(...));
+#define LADDER_CUBLAS(call)                                                      \
+  do {                                                                           \
+    cublasStatus_t ladder_status_ = (call);                                      \
+    if (ladder_status_ != CUBLAS_STATUS_SUCCESS)                                 \
+      ::ladder::cov::detail::throw_cublas(ladder_status_, #call, __FILE__, __LINE__); \
+  } while (0)
+
+namespace ladder::cov {
+// Internal linkage: each step's translation unit gets its own handle and mirror kernel, so
+// nothing here can clash (ODR) with another file's helpers of the same name.
+namespace {
+
+// One handle per step (translation unit) and math mode (CUBLAS_DEFAULT_MATH: FP32 stays FP32,
+// no TF32; CUBLAS_TF32_TENSOR_OP_MATH for step 8), created on the first launch (the warm-up runs
+// come before timing, so creation is never timed), bound to the legacy default stream (0) so
+// the pipeline's CUDA events bracket the library's kernels. Never destroyed: the process ends first
+// and destroying after the CUDA context is torn down at exit would fail.
+[[maybe_unused]] cublasHandle_t cublas_handle(cublasMath_t mode) {
+  static cublasHandle_t fp32 = nullptr, tf32 = nullptr;
+  cublasHandle_t& h = mode == CUBLAS_TF32_TENSOR_OP_MATH ? tf32 : fp32;
+  if (!h) {
+    cublasHandle_t created = nullptr;
+    LADDER_CUBLAS(cublasCreate(&created));
+    LADDER_CUBLAS(cublasSetStream(created, 0));
+    LADDER_CUBLAS(cublasSetMathMode(created, mode));
+    LADDER_CUBLAS(cublasSetPointerMode(created, CUBLAS_POINTER_MODE_HOST));
+    h = created;
+  }
+  return h;
+}
+
+// Copies the row-major upper triangle (what a column-major "lower" SYRK writes, see above) onto
+// the row-major lower triangle: cov[i * n + j] = cov[j * n + i] for j < i. 32 x 32 tiles through
+// shared memory so both the reads and the writes are coalesced; tiles wholly above the diagonal
+// return at once.
+__global__ void mirror_upper_to_lower_kernel(float* cov, int n) {
+  __shared__ float tile[32][33];
+  const int bi = blockIdx.y * 32, bj = blockIdx.x * 32;  // destination tile: rows bi.., cols bj..
+  if (bj > bi) return;
+  const int tx = threadIdx.x;
+  // Read the source tile (rows bj.., columns bi..), row-major, coalesced along columns.
+  for (int ty = threadIdx.y; ty < 32; ty += blockDim.y) {
+    const int r = bj + ty, c = bi + tx;
+    if (r < n && c < n && r <= c) tile[ty][tx] = cov[std::int64_t(r) * n + c];
+  }
+  __syncthreads();
+  for (int ty = threadIdx.y; ty < 32; ty += blockDim.y) {
+    const int i = bi + ty, j = bj + tx;  // destination (i, j), j < i, from source (j, i)
+    if (i < n && j < i) cov[std::int64_t(i) * n + j] = tile[tx][ty];
+  }
+}
+
+// Completes a SYRK result so every entry of the n x n matrix is written.
+[[maybe_unused]] void mirror_upper_to_lower(float* cov, std::int64_t n) {
+  const unsigned tiles = unsigned((n + 31) / 32);
+  mirror_upper_to_lower_kernel<<<dim3(tiles, tiles), dim3(32, 8)>>>(cov, int(n));
+  LADDER_CUDA_LAUNCH("mirror_upper_to_lower_kernel");
+}
+
+}  // namespace
+}  // namespace ladder::cov

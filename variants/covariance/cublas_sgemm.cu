@@ -1,0 +1,35 @@
+// Step 7 (peer): cuBLAS SGEMM, a yardstick rather than a step of ours. The general matrix
+// product ignores the symmetry and computes the full n x n matrix, twice SYRK's arithmetic, but
+// it is the library's most tuned FP32 routine; beside cublas_ssyrk it shows what the symmetry
+// is worth to the library. X (row-major m x n) is the column-major n x m matrix A = X^T with
+// lda = n, so C = A A^T / m is SGEMM with transa N, transb T, n x n x m, alpha = 1/m, beta = 0.
+// C is symmetric, so the column-major result is also the row-major one, every entry written.
+#include "cublas_check.cuh"
+
+namespace ladder::cov {
+namespace {
+
+void launch(const DeviceData& d, const Params&) {
+  cublasHandle_t h = cublas_handle(CUBLAS_DEFAULT_MATH);
+  const int n = int(d.n), k = int(d.m);
+  const float alpha = static_cast<float>(1.0 / double(d.m)), beta = 0.f;
+  LADDER_CUBLAS(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_T, n, n, k, &alpha, d.x, n, d.x, n, &beta,
+                            d.cov, n));
+}
+
+std::string limit(const CovProblem& p, const Params&, const DeviceCaps&) {
+  if (p.m > 2147483647 || p.n > 2147483647) return "cuBLAS dimensions are 32-bit ints";
+  return "";
+}
+
+GpuStep step() {
+  GpuStep s{"cublas_sgemm", 7, "peer: cuBLAS SGEMM (FP32), the full matrix, symmetry ignored",
+            launch};
+  s.limit = limit;
+  return s;
+}
+
+const Registrar registrar{gpu_variant(step())};
+
+}  // namespace
+}  // namespace ladder::cov

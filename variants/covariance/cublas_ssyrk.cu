@@ -1,0 +1,38 @@
+// Step 7 (peer): cuBLAS SSYRK, a yardstick rather than a step of ours. The library's symmetric
+// rank-k update is the reference for what a tuned FP32 kernel (no tensor cores) reaches on
+// this device, so the hand-written step 6 is measured against it. X (row-major m x n) is the
+// column-major n x m matrix A = X^T with lda = n, and C = A A^T / m is exactly SYRK with
+// trans N, k = m, alpha = 1/m, beta = 0: the same half of the work as our lower-triangle steps.
+// SYRK writes one triangle only: column-major "lower" is the row-major upper triangle, so a
+// small transpose-copy kernel mirrors it onto the row-major lower triangle afterwards; both run
+// inside the timed covariance stage.
+#include "cublas_check.cuh"
+
+namespace ladder::cov {
+namespace {
+
+void launch(const DeviceData& d, const Params&) {
+  cublasHandle_t h = cublas_handle(CUBLAS_DEFAULT_MATH);
+  const int n = int(d.n), k = int(d.m);
+  const float alpha = static_cast<float>(1.0 / double(d.m)), beta = 0.f;
+  LADDER_CUBLAS(cublasSsyrk(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, n, k, &alpha, d.x, n, &beta,
+                            d.cov, n));
+  mirror_upper_to_lower(d.cov, d.n);
+}
+
+std::string limit(const CovProblem& p, const Params&, const DeviceCaps&) {
+  if (p.m > 2147483647 || p.n > 2147483647) return "cuBLAS dimensions are 32-bit ints";
+  return "";
+}
+
+GpuStep step() {
+  GpuStep s{"cublas_ssyrk", 7,
+            "peer: cuBLAS SSYRK (FP32, one triangle) plus a mirror kernel", launch};
+  s.limit = limit;
+  return s;
+}
+
+const Registrar registrar{gpu_variant(step())};
+
+}  // namespace
+}  // namespace ladder::cov

@@ -1,0 +1,39 @@
+// Step 8 (peer): TF32 tensor cores through cuBLAS, a yardstick rather than a step of ours. The
+// FP32 steps are bound by the FP32 pipes (step 7 is the library's best there); tensor cores
+// run the same product several times faster if the inputs are rounded to TF32 (10-bit
+// mantissa, 8-bit exponent) while the products are accumulated in FP32. The result loses
+// accuracy accordingly, so this step is validated against the study's "tf32" tolerance.
+// cublasGemmEx with compute type CUBLAS_COMPUTE_32F_FAST_TF32, FP32 in and out: the same
+// product as cublas_sgemm (X row-major m x n is the column-major n x m A = X^T, lda = n;
+// C = A A^T / m with transa N, transb T), the full symmetric matrix, every entry written.
+#include "cublas_check.cuh"
+
+namespace ladder::cov {
+namespace {
+
+void launch(const DeviceData& d, const Params&) {
+  cublasHandle_t h = cublas_handle(CUBLAS_TF32_TENSOR_OP_MATH);
+  const int n = int(d.n), k = int(d.m);
+  const float alpha = static_cast<float>(1.0 / double(d.m)), beta = 0.f;
+  LADDER_CUBLAS(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_T, n, n, k, &alpha, d.x, CUDA_R_32F, n,
+                             d.x, CUDA_R_32F, n, &beta, d.cov, CUDA_R_32F, n,
+                             CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT));
+}
+
+std::string limit(const CovProblem& p, const Params&, const DeviceCaps&) {
+  if (p.m > 2147483647 || p.n > 2147483647) return "cuBLAS dimensions are 32-bit ints";
+  return "";
+}
+
+GpuStep step() {
+  GpuStep s{"tf32", 8,
+            "TF32 tensor cores through cuBLAS (10-bit mantissa inputs, FP32 accumulation)",
+            launch, "tf32"};
+  s.limit = limit;
+  return s;
+}
+
+const Registrar registrar{gpu_variant(step())};
+
+}  // namespace
+}  // namespace ladder::cov
