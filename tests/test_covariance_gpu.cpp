@@ -5,6 +5,7 @@
 
 #include <random>
 
+#include "gpu_test_support.hpp"
 #include "harness/study.hpp"
 #include "harness/validation.hpp"
 #include "variants/covariance/problem.hpp"
@@ -12,22 +13,6 @@
 namespace ladder::cov {
 namespace {
 
-DeviceCaps caps() {
-  DeviceCaps d;
-  cudaDeviceProp prop{};
-  cudaGetDeviceProperties(&prop, 0);
-  d.present = true;
-  d.sm_count = prop.multiProcessorCount;
-  d.smem_per_block_optin = prop.sharedMemPerBlockOptin;
-  std::size_t total = 0;
-  cudaMemGetInfo(&d.global_mem_free, &total);
-  return d;
-}
-
-unsigned fresh_seed() {
-  static const unsigned seed = std::random_device{}();
-  return seed;
-}
 
 std::unique_ptr<Problem> make(std::int64_t m, std::int64_t n) {
   Params p;

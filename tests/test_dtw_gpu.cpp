@@ -7,6 +7,7 @@
 #include <cmath>
 #include <random>
 
+#include "gpu_test_support.hpp"
 #include "harness/study.hpp"
 #include "harness/validation.hpp"
 #include "variants/dtw/problem.hpp"
@@ -14,22 +15,6 @@
 namespace ladder::dtw {
 namespace {
 
-DeviceCaps caps() {
-  DeviceCaps d;
-  cudaDeviceProp prop{};
-  cudaGetDeviceProperties(&prop, 0);
-  d.present = true;
-  d.sm_count = prop.multiProcessorCount;
-  d.smem_per_block_optin = prop.sharedMemPerBlockOptin;
-  std::size_t total = 0;
-  cudaMemGetInfo(&d.global_mem_free, &total);
-  return d;
-}
-
-unsigned fresh_seed() {
-  static const unsigned seed = std::random_device{}();
-  return seed;
-}
 
 struct Shape {
   std::int64_t n, entries;

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "../../harness/device_buffer.hpp"
+#include "../../harness/device_limits.hpp"
 #include "problem.hpp"
 
 namespace ladder::cov {
@@ -102,11 +103,9 @@ struct GpuStep {
   Facts facts;
 };
 
-inline std::string device_memory_reason(const CovProblem& p, const DeviceCaps& d) {
-  const double bytes = 4.0 * (2.0 * double(p.m) * double(p.n) + double(p.n) * double(p.n) + p.n);
-  if (bytes <= 0.9 * double(d.global_mem_free)) return "";
-  return "needs " + std::to_string(static_cast<long long>(bytes / (1 << 20))) +
-         " MiB of device memory, " + std::to_string(d.global_mem_free >> 20) + " MiB free";
+// Data, centred copy, output and column sums.
+inline double device_bytes(const CovProblem& p) {
+  return 4.0 * (2.0 * double(p.m) * double(p.n) + double(p.n) * double(p.n) + double(p.n));
 }
 
 inline VariantSpec gpu_variant(GpuStep s) {
@@ -122,7 +121,7 @@ inline VariantSpec gpu_variant(GpuStep s) {
   v.supports = [limit = s.limit](const Problem& pr, const Params& params, const DeviceCaps& d) {
     const auto& p = problem_as<CovProblem>(pr);
     std::string why = limit ? limit(p, params, d) : "";
-    return why.empty() ? device_memory_reason(p, d) : why;
+    return why.empty() ? device_memory_reason(device_bytes(p), d) : why;
   };
   v.prepare = [launch = s.launch, facts = s.facts](
                   const Problem& p, const Params& params) -> std::unique_ptr<Instance> {

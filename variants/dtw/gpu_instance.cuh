@@ -6,6 +6,7 @@
 #include <string>
 
 #include "../../harness/device_buffer.hpp"
+#include "../../harness/device_limits.hpp"
 #include "problem.hpp"
 
 namespace ladder::dtw {
@@ -85,14 +86,6 @@ class GpuInstance : public Instance {
     return *hi - *lo;  // queries are series of the same set
   }
 };
-
-// "" when `bytes` of device memory fit in what was free at start (with headroom), else why not.
-inline std::string device_memory_reason(double bytes, const DeviceCaps& d) {
-  if (bytes <= 0.9 * static_cast<double>(d.global_mem_free)) return "";
-  return "needs " + std::to_string(static_cast<long long>(bytes / (1 << 20))) +
-         " MiB of device memory, " +
-         std::to_string(static_cast<long long>(d.global_mem_free >> 20)) + " MiB free";
-}
 
 // Bytes every GPU step needs: subjects, queries and distances.
 inline double base_device_bytes(const DtwProblem& p) {
