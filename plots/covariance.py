@@ -537,18 +537,9 @@ def ladder_figure(results, point, group):
                     ha="right" if left else "left", va="bottom", fontsize=8.5, color=colour,
                     annotation_clip=False)
 
-    if values:
-        ax.set_xlabel("GFLOP/s, log scale (higher is better); work = 2 m n (n+1) / 2 flops")
-        ax.xaxis.set_major_formatter(FuncFormatter(_rate_tick))
-        ax.xaxis.set_minor_formatter(NullFormatter())
-        ax.grid(axis="x", which="major", color="#cccccc", zorder=0)
-        ax.grid(axis="x", which="minor", color="#eeeeee", zorder=0)
-    else:
-        ax.xaxis.set_major_formatter(NullFormatter())
-        ax.xaxis.set_minor_formatter(NullFormatter())
-        ax.tick_params(axis="x", which="both", length=0)
-        ax.set_xlabel("no run at this point was timed")
-    ax.set_axisbelow(True)
+    dtw_ladder.style_log_x(
+        ax, bool(values), "GFLOP/s, log scale (higher is better); work = 2 m n (n+1) / 2 flops",
+        _rate_tick)
     _legend(ax, [r for _, r in rows])
 
     top_in = _titles(fig, f"Covariance ladder: m={m}, n={n}", results) + 0.2  # ref labels

@@ -337,19 +337,8 @@ def ladder_figure(results, point, group):
     ax.set_ylim(rows - 0.5, -0.5)  # step 1 on top: the ladder reads downwards
     ax.tick_params(axis="y", length=0)
 
-    if times:
-        ax.set_xlabel("median time per run [ms], log scale (lower is better)")
-        ax.xaxis.set_major_formatter(FuncFormatter(_format_ms))
-        ax.xaxis.set_minor_formatter(NullFormatter())  # labelled minors crowd the axis
-        ax.grid(axis="x", which="major", color="#cccccc", zorder=0)
-        ax.grid(axis="x", which="minor", color="#eeeeee", zorder=0)
-    else:
-        # Ticks on an axis without data would read like measurements.
-        ax.xaxis.set_major_formatter(NullFormatter())
-        ax.xaxis.set_minor_formatter(NullFormatter())
-        ax.tick_params(axis="x", which="both", length=0)
-        ax.set_xlabel("no run at this point was timed")
-    ax.set_axisbelow(True)
+    style_log_x(ax, bool(times), "median time per run [ms], log scale (lower is better)",
+                _format_ms)
     backend_legend(ax, group)
 
     top_in = _titles(fig, results, n, entries)
@@ -397,6 +386,22 @@ def draw(results, out_dir=DEFAULT_OUT_DIR):
         written.append(path)
     return written
 
+
+
+def style_log_x(ax, timed, label, formatter):
+    """The log-scale value axis every bar chart shares: labelled major ticks and a grid, or,
+    when nothing at this point was timed, no ticks at all (they would read like measurements)."""
+    ax.xaxis.set_minor_formatter(NullFormatter())  # labelled minors crowd the axis
+    if timed:
+        ax.set_xlabel(label)
+        ax.xaxis.set_major_formatter(FuncFormatter(formatter))
+        ax.grid(axis="x", which="major", color="#cccccc", zorder=0)
+        ax.grid(axis="x", which="minor", color="#eeeeee", zorder=0)
+    else:
+        ax.xaxis.set_major_formatter(NullFormatter())
+        ax.tick_params(axis="x", which="both", length=0)
+        ax.set_xlabel("no run at this point was timed")
+    ax.set_axisbelow(True)
 
 def main(argv=None):
     return results_file.run_cli("dtw_ladder", "Draw DTW ladder bar charts from a results file.", draw,

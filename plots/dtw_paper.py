@@ -24,7 +24,6 @@ import results_file  # noqa: E402
 from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
-from matplotlib.ticker import FuncFormatter, NullFormatter  # noqa: E402
 
 STUDY = dtw_ladder.STUDY
 DEFAULT_OUT_DIR = dtw_ladder.DEFAULT_OUT_DIR
@@ -300,18 +299,8 @@ def paper_figure(results, point, group):
     for boundary in range(1, rows):  # thin separators: which bars belong to which step
         ax.axhline(boundary - 0.5, color="#eeeeee", linewidth=0.8, zorder=1)
 
-    if times:
-        ax.set_xlabel("median time [s], log scale (lower is better)")
-        ax.xaxis.set_major_formatter(FuncFormatter(_format_seconds))
-        ax.xaxis.set_minor_formatter(NullFormatter())
-        ax.grid(axis="x", which="major", color="#cccccc", zorder=0)
-        ax.grid(axis="x", which="minor", color="#f0f0f0", zorder=0)
-    else:
-        ax.xaxis.set_major_formatter(NullFormatter())
-        ax.xaxis.set_minor_formatter(NullFormatter())
-        ax.tick_params(axis="x", which="both", length=0)
-        ax.set_xlabel("no run at this point was timed")
-    ax.set_axisbelow(True)
+    dtw_ladder.style_log_x(ax, bool(times), "median time [s], log scale (lower is better)",
+                           _format_seconds)
 
     column = speedups(group)
     header = "speedup over\nprevious bar"
