@@ -87,4 +87,10 @@ __global__ void mirror_upper_to_lower_kernel(float* cov, int n) {
 }
 
 }  // namespace
+// cuBLAS takes its dimensions as 32-bit ints.
+inline std::string cublas_dimensions_limit(const CovProblem& p, const Params&, const DeviceCaps&) {
+  if (p.m > 2147483647 || p.n > 2147483647) return "cuBLAS dimensions are 32-bit ints";
+  return "";
+}
+
 }  // namespace ladder::cov

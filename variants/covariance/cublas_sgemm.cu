@@ -17,15 +17,10 @@ void launch(const DeviceData& d, const Params&) {
                             d.cov, n));
 }
 
-std::string limit(const CovProblem& p, const Params&, const DeviceCaps&) {
-  if (p.m > 2147483647 || p.n > 2147483647) return "cuBLAS dimensions are 32-bit ints";
-  return "";
-}
-
 GpuStep step() {
   GpuStep s{"cublas_sgemm", 7, "peer: cuBLAS SGEMM (FP32), the full matrix, symmetry ignored",
             launch};
-  s.limit = limit;
+  s.limit = cublas_dimensions_limit;
   return s;
 }
 

@@ -20,15 +20,10 @@ void launch(const DeviceData& d, const Params&) {
   mirror_upper_to_lower(d.cov, d.n);
 }
 
-std::string limit(const CovProblem& p, const Params&, const DeviceCaps&) {
-  if (p.m > 2147483647 || p.n > 2147483647) return "cuBLAS dimensions are 32-bit ints";
-  return "";
-}
-
 GpuStep step() {
   GpuStep s{"cublas_ssyrk", 7,
             "peer: cuBLAS SSYRK (FP32, one triangle) plus a mirror kernel", launch};
-  s.limit = limit;
+  s.limit = cublas_dimensions_limit;
   return s;
 }
 

@@ -20,16 +20,11 @@ void launch(const DeviceData& d, const Params&) {
                              CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT));
 }
 
-std::string limit(const CovProblem& p, const Params&, const DeviceCaps&) {
-  if (p.m > 2147483647 || p.n > 2147483647) return "cuBLAS dimensions are 32-bit ints";
-  return "";
-}
-
 GpuStep step() {
   GpuStep s{"tf32", 8,
             "TF32 tensor cores through cuBLAS (10-bit mantissa inputs, FP32 accumulation)",
             launch, "tf32"};
-  s.limit = limit;
+  s.limit = cublas_dimensions_limit;
   return s;
 }
 
