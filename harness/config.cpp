@@ -13,6 +13,8 @@ namespace ladder {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
+const char* to_string(TimingMode m) { return m == TimingMode::cold ? "cold" : "hot"; }
+
 std::string Validation::text() const {
   switch (mode) {
     case Mode::full: return "full";
@@ -99,6 +101,19 @@ void require_object(const json& j, const char* field) {
   if (!j.is_object()) throw InputError(std::string("'") + field + "' must be an object");
 }
 
+// Figures the plot scripts draw from the runs: names only (plots/ says which exist).
+void check_figures(const json& j, const char* where) {
+  if (!j.contains("figures")) return;
+  static const std::regex name("[a-z][a-z0-9_]{0,63}");
+  const json& f = j["figures"];
+  bool ok = f.is_array();
+  if (ok)
+    for (const json& item : f) ok = ok && item.is_string() && std::regex_match(item.get<std::string>(), name);
+  if (!ok)
+    throw InputError(std::string("'") + where +
+                     "figures' must be a list of figure names (lower case, digits, _)");
+}
+
 // Matches `text` against `pattern`, where '*' stands for any run of characters.
 bool glob_match(const std::string& pattern, const std::string& text) {
   std::size_t star = pattern.find('*');
@@ -177,7 +192,8 @@ std::vector<Point> all_points(const json& j, const Study& study, const Params& f
   const json& sweeps = j["sweeps"];
   if (!sweeps.is_array() || sweeps.empty())
     throw InputError("'sweeps' must be a non-empty list of objects");
-  static const std::set<std::string> fields{"label", "axes", "zip", "params", "variants"};
+  static const std::set<std::string> fields{"label", "axes", "zip", "params", "variants",
+                                            "figures"};
   std::vector<Point> out;
   for (const json& s : sweeps) {
     require_object(s, "sweeps[]");
@@ -185,6 +201,7 @@ std::vector<Point> all_points(const json& j, const Study& study, const Params& f
       if (!fields.count(k)) throw InputError("unknown sweep field '" + k + "'");
     if (s.contains("label") && !s["label"].is_string())
       throw InputError("sweep 'label' must be a string");
+    check_figures(s, "sweeps[].");
     const std::string label = s.value("label", "sweep" + std::to_string(&s - &sweeps[0] + 1));
     auto pts = sweep_points(s, fixed,
                             s.contains("variants") ? select_variants(s, study) : variants, label);
@@ -249,7 +266,8 @@ std::vector<Params> expand_axes(const json& product, const json& zip, const Para
 Config parse_config(const json& j, const std::string& base_dir) {
   static const std::set<std::string> fields{
       "name",     "study",       "data",   "params",     "axes",       "zip",
-      "variants", "repetitions", "warmup", "validation", "description", "sweeps"};
+      "variants", "repetitions", "warmup", "validation", "description", "sweeps",
+      "timing",   "figures"};
   if (!j.is_object()) throw InputError("config must be a JSON object");
   for (const auto& [k, v] : j.items())
     if (!fields.count(k)) throw InputError("unknown config field '" + k + "'");
@@ -298,6 +316,13 @@ Config parse_config(const json& j, const std::string& base_dir) {
     if (!j["validation"].is_string()) throw InputError("'validation' must be a string");
     c.validation = parse_validation(j["validation"].get<std::string>());
   }
+  if (j.contains("timing")) {
+    const json& t = j["timing"];
+    if (!t.is_string() || (t != "hot" && t != "cold"))
+      throw InputError("'timing' must be \"hot\" or \"cold\"");
+    c.timing = t == "cold" ? TimingMode::cold : TimingMode::hot;
+  }
+  check_figures(j, "");
   c.resolved = j;
   if (!c.data.file.empty()) c.resolved["data"]["file"] = c.data.file;
   return c;

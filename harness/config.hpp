@@ -20,6 +20,11 @@ struct Validation {
 // "full", "off" or "sample:N" with N >= 1; throws InputError otherwise.
 Validation parse_validation(const std::string& text);
 
+// hot: each sample finds the L2 cache as the previous one left it; cold: the GPU's L2 is
+// flushed before every sample (CPU steps are always timed hot).
+enum class TimingMode { hot, cold };
+const char* to_string(TimingMode m);
+
 // One parameter point (fixed values included) and the variants that run it.
 struct Point {
   Params params;
@@ -42,6 +47,7 @@ struct Config {
   PerBackend repetitions{10, 10};
   PerBackend warmup{2, 2};
   Validation validation;
+  TimingMode timing = TimingMode::hot;
   nlohmann::json resolved;  // the config as it will run, recorded in results
 };
 

@@ -70,20 +70,15 @@ class CudaEvent {
   cudaEvent_t event_{};
 };
 
-// Times the device work enqueued between start() and stop_ms() on the default stream.
-class GpuTimer {
+// Timing mode "cold": writing a buffer twice the L2's size before a sample evicts whatever the
+// previous sample left there (as nvbench does by default).
+class L2Flush {
  public:
-  void start() { LADDER_CUDA(cudaEventRecord(begin_.get())); }
-  double stop_ms() {
-    LADDER_CUDA(cudaEventRecord(end_.get()));
-    LADDER_CUDA(cudaEventSynchronize(end_.get()));
-    float ms = 0.f;
-    LADDER_CUDA(cudaEventElapsedTime(&ms, begin_.get(), end_.get()));
-    return ms;
-  }
+  explicit L2Flush(std::size_t l2_bytes) : buf_(2 * l2_bytes) {}
+  void operator()() { buf_.fill_bytes(0); }
 
  private:
-  CudaEvent begin_, end_;
+  DeviceBuffer<unsigned char> buf_;
 };
 
 }  // namespace ladder

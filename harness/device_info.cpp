@@ -39,6 +39,7 @@ DeviceReport probe_device(int index) {
   d.caps.index = index;
   d.caps.sm_count = prop.multiProcessorCount;
   d.caps.smem_per_block_optin = prop.sharedMemPerBlockOptin;
+  d.caps.l2_bytes = static_cast<std::size_t>(prop.l2CacheSize);
   LADDER_CUDA(cudaDeviceGetAttribute(&d.caps.clock_khz, cudaDevAttrClockRate, index));
   std::size_t free_b = 0, total_b = 0;
   LADDER_CUDA(cudaMemGetInfo(&free_b, &total_b));

@@ -14,10 +14,6 @@ const std::string& Params::text(const std::string& name) const {
   return it->second;
 }
 
-std::string Params::text_or(const std::string& name, const std::string& fallback) const {
-  return has(name) ? text(name) : fallback;
-}
-
 std::int64_t Params::integer(const std::string& name) const {
   const std::string& s = text(name);
   errno = 0;
@@ -28,10 +24,6 @@ std::int64_t Params::integer(const std::string& name) const {
   return v;
 }
 
-std::int64_t Params::integer_or(const std::string& name, std::int64_t fallback) const {
-  return has(name) ? integer(name) : fallback;
-}
-
 double Params::real(const std::string& name) const {
   const std::string& s = text(name);
   char* end = nullptr;
@@ -39,10 +31,6 @@ double Params::real(const std::string& name) const {
   if (s.empty() || *end != '\0' || !std::isfinite(v))
     throw InputError("parameter '" + name + "' must be a finite number, got '" + s + "'");
   return v;
-}
-
-double Params::real_or(const std::string& name, double fallback) const {
-  return has(name) ? real(name) : fallback;
 }
 
 std::string Params::key(const std::vector<std::string>& names) const {

@@ -13,12 +13,11 @@ class Params {
   void set(const std::string& name, const std::string& value) { values_[name] = value; }
   bool has(const std::string& name) const { return values_.count(name) != 0; }
 
+  // Defaults come only from the ParamSpecs (see resolve() in study.hpp): a missing value is
+  // an error here, never silently replaced.
   std::int64_t integer(const std::string& name) const;
-  std::int64_t integer_or(const std::string& name, std::int64_t fallback) const;
   double real(const std::string& name) const;
-  double real_or(const std::string& name, double fallback) const;
   const std::string& text(const std::string& name) const;
-  std::string text_or(const std::string& name, const std::string& fallback) const;
 
   const std::map<std::string, std::string>& items() const { return values_; }
   // "entries=1024,n=128" over the given names (all names when empty): a stable point label.

@@ -2,12 +2,32 @@
 #include <stdexcept>
 
 #include "errors.hpp"
-
 #include "study.hpp"
+#include "validation.hpp"
 
 namespace ladder {
 
 const char* to_string(Backend b) { return b == Backend::cpu ? "cpu" : "gpu"; }
+
+const char* to_string(Role r) {
+  switch (r) {
+    case Role::baseline: return "baseline";
+    case Role::step: return "step";
+    case Role::peer: return "peer";
+  }
+  return "step";
+}
+
+const char* to_string(Precision p) {
+  switch (p) {
+    case Precision::fp64: return "fp64";
+    case Precision::fp32: return "fp32";
+    case Precision::tf32: return "tf32";
+    case Precision::fp16x2: return "fp16x2";
+    case Precision::int32: return "int32";
+  }
+  return "fp32";
+}
 
 const char* to_string(Status s) {
   switch (s) {
@@ -20,6 +40,26 @@ const char* to_string(Status s) {
   return "error";
 }
 
+const ParamSpec* VariantSpec::param(const std::string& n) const {
+  for (const auto& p : params)
+    if (p.name == n) return &p;
+  return nullptr;
+}
+
+void Work::set_peak(double per_clock, const std::string& what, const DeviceCaps& d) {
+  if (!d.present) return;
+  const double ghz = d.clock_khz / 1e6;
+  peak = per_clock * d.sm_count * ghz * 1e9 / scale;
+  peak_rule = std::to_string(static_cast<long long>(per_clock)) + " " + what + "/clock/SM x " + std::to_string(d.sm_count) + " SMs x " +
+              std::to_string(ghz).substr(0, 5) + " GHz (max SM clock)";
+}
+
+ValidationResult Study::compare(const Problem& problem, const Output& got,
+                                const std::vector<std::size_t>& indices,
+                                const std::vector<double>& want, const Tolerance& tol) const {
+  return compare_outputs(got, output_size(problem), indices, want, tol);
+}
+
 Registry& registry() {
   static Registry r;  // function-local: safe from static initialisation order
   return r;
@@ -29,6 +69,7 @@ void Registry::add_study(std::unique_ptr<Study> s) { studies_.push_back(std::mov
 
 void Registry::add_variant(VariantSpec v) {
   if (variant(v.id())) throw std::logic_error("variant registered twice: " + v.id());
+  if (v.label.empty()) v.label = v.name;
   variants_.push_back(std::move(v));
 }
 
@@ -42,8 +83,9 @@ std::vector<const VariantSpec*> Registry::variants(const std::string& study) con
   std::vector<const VariantSpec*> out;
   for (const auto& v : variants_)
     if (study.empty() || v.study == study) out.push_back(&v);
-  std::stable_sort(out.begin(), out.end(), [](const VariantSpec* a, const VariantSpec* b) {
-    return a->study != b->study ? a->study < b->study : a->step < b->step;
+  std::sort(out.begin(), out.end(), [](const VariantSpec* a, const VariantSpec* b) {
+    if (a->study != b->study) return a->study < b->study;
+    return a->step != b->step ? a->step < b->step : a->name < b->name;
   });
   return out;
 }
@@ -54,6 +96,17 @@ const VariantSpec* Registry::variant(const std::string& id) const {
   return nullptr;
 }
 
+Params resolve(const Study& study, const VariantSpec* variant, const Params& given) {
+  Params p;
+  for (const auto& s : study.data_params())
+    if (!s.fallback.empty()) p.set(s.name, s.fallback);
+  if (variant)
+    for (const auto& s : variant->params)
+      if (!s.fallback.empty()) p.set(s.name, s.fallback);
+  for (const auto& [k, v] : given.items()) p.set(k, v);
+  return p;
+}
+
 }  // namespace ladder
 
 namespace ladder {
@@ -61,14 +114,17 @@ namespace ladder {
 void check_param(const ParamSpec& spec, const std::string& value) {
   Params p;
   p.set(spec.name, value);
-  if (spec.kind == ParamSpec::Kind::text) {
-    if (spec.choices.empty()) return;
+  auto one_of = [&] {
     for (const auto& c : spec.choices)
       if (c == value) return;
     std::string list;
     for (const auto& c : spec.choices) list += (list.empty() ? "" : ", ") + c;
     throw InputError("parameter '" + spec.name + "' must be one of {" + list + "}, got '" +
                      value + "'");
+  };
+  if (spec.kind == ParamSpec::Kind::text) {
+    if (!spec.choices.empty()) one_of();
+    return;
   }
   double v = spec.kind == ParamSpec::Kind::integer ? static_cast<double>(p.integer(spec.name))
                                                    : p.real(spec.name);
@@ -82,6 +138,7 @@ void check_param(const ParamSpec& spec, const std::string& value) {
     throw InputError("parameter '" + spec.name + "' must be in [" + num(spec.min) + ", " +
                      num(spec.max) + "], got " + value);
   }
+  if (!spec.choices.empty()) one_of();  // an integer from a compiled set
 }
 
 }  // namespace ladder

@@ -23,9 +23,12 @@ json run_json(const RunRecord& r) {
   json j = {{"study", r.variant->study},
             {"variant", r.variant->name},
             {"step", r.variant->step},
+            {"label", r.variant->label},
+            {"role", to_string(r.variant->role)},
             {"change", r.variant->change},
             {"backend", to_string(r.variant->backend)},
-            {"precision", r.variant->precision},
+            {"precision", to_string(r.variant->precision)},
+            {"metric", r.work.metric},
             {"point", r.point},
             {"sweep", r.sweep},
             {"params", params},
@@ -45,17 +48,25 @@ json run_json(const RunRecord& r) {
   if (!r.samples_ms.empty()) {
     const auto [lo, hi] = std::minmax_element(r.samples_ms.begin(), r.samples_ms.end());
     const double med = median_of(r.samples_ms);
-    j["timing"] = {{"unit", "ms"},   {"warmup", r.warmup}, {"samples", r.samples_ms},
-                   {"median", med},  {"min", *lo},         {"max", *hi}};
+    j["timing"] = {{"unit", "ms"},
+                   {"mode", to_string(r.timing)},
+                   {"warmup", r.warmup},
+                   {"samples", r.samples_ms},
+                   {"median", med},
+                   {"min", *lo},
+                   {"max", *hi},
+                   {"mean", number(r.stats.mean)},
+                   {"stddev", number(r.stats.stddev)},
+                   {"cv", number(r.stats.cv)}};
     if (!r.stage_samples_ms.empty()) {
       json stages = json::object();
       for (const auto& [stage, v] : r.stage_samples_ms) stages[stage] = median_of(v);
       j["timing"]["stage_medians"] = stages;
     }
     json m = json::object();
-    if (r.work.amount > 0 && med > 0) {
-      const double value = r.work.amount / (med / 1e3) / r.work.scale;
+    if (const double value = r.work.rate(med); value > 0) {
       m[r.work.metric] = value;
+      m["unit"] = r.work.unit;
       m["work"] = r.work.amount;
       if (r.work.peak > 0) {
         m["peak"] = r.work.peak;
@@ -95,8 +106,11 @@ json results_json(const RunReport& report) {
           {"config_path", report.config.path},
           {"validation_mode", report.validation.text()},
           {"profile", report.options.profile},
+          {"timing_mode", to_string(report.config.timing)},
           {"started_at", report.started_at},
           {"finished_at", report.finished_at},
+          {"runs_planned", report.planned},
+          {"complete", report.runs.size() == report.planned && !report.finished_at.empty()},
           {"summary", counts},
           {"runs", runs}};
 }

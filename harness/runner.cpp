@@ -7,11 +7,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <functional>
+#include <memory>
 #include <regex>
 
-#include "errors.hpp"
 #include "cuda_check.hpp"
+#include "device_buffer.hpp"
+#include "errors.hpp"
 #include "npy.hpp"
 
 namespace ladder {
@@ -26,17 +29,30 @@ std::string now_iso() {
   return buf;
 }
 
-// Google Benchmark drives the repetitions; the harness keeps its own samples, so its
-// console output is not needed.
-class SilentReporter : public benchmark::BenchmarkReporter {
+// Google Benchmark drives the repetitions and computes their statistics; the harness keeps
+// the samples and the aggregates, so its console output is not needed.
+class StatsReporter : public benchmark::BenchmarkReporter {
  public:
   bool ReportContext(const Context&) override { return true; }
-  void ReportRuns(const std::vector<Run>&) override {}
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& r : runs) {
+      if (r.run_type != Run::RT_Aggregate) continue;
+      // Time aggregates are in the benchmark's unit (ms); the coefficient of variation is a
+      // ratio, stored unscaled.
+      const double v = r.aggregate_unit == benchmark::kPercentage ? r.real_accumulated_time
+                                                                  : r.GetAdjustedRealTime();
+      if (r.aggregate_name == "mean") stats.mean = v;
+      if (r.aggregate_name == "median") stats.median = v;
+      if (r.aggregate_name == "stddev") stats.stddev = v;
+      if (r.aggregate_name == "cv") stats.cv = v;
+    }
+  }
+  TimingStats stats;
 };
 
 // Runs `once` (returning milliseconds) `reps` times as one manual-time benchmark.
 std::vector<double> time_with_benchmark(const std::string& name, int reps,
-                                        const std::function<double()>& once) {
+                                        const std::function<double()>& once, TimingStats& stats) {
   std::vector<double> samples;
   std::string failure;
   benchmark::RegisterBenchmark(name.c_str(), [&](benchmark::State& st) {
@@ -56,10 +72,12 @@ std::vector<double> time_with_benchmark(const std::string& name, int reps,
       ->Iterations(1)
       ->Repetitions(reps)
       ->Unit(benchmark::kMillisecond);
-  SilentReporter reporter;
+  StatsReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::ClearRegisteredBenchmarks();
-  if (!failure.empty()) throw CudaError(failure);
+  if (!failure.empty()) throw std::runtime_error(failure);
+  stats = reporter.stats;
+  if (reps == 1) stats = {samples[0], samples[0], 0, 0};  // no aggregates for one sample
   return samples;
 }
 
@@ -67,17 +85,6 @@ std::string file_safe(std::string s) {
   for (char& c : s)
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-') c = '_';
   return s;
-}
-
-// The point as the variant sees it: study data defaults, then variant defaults, then config.
-Params with_defaults(const Params& point, const Study& study, const VariantSpec& v) {
-  Params p;
-  for (const auto& s : study.data_params())
-    if (!s.fallback.empty()) p.set(s.name, s.fallback);
-  for (const auto& s : v.params)
-    if (!s.fallback.empty()) p.set(s.name, s.fallback);
-  for (const auto& [k, val] : point.items()) p.set(k, val);
-  return p;
 }
 
 std::vector<std::string> data_param_names(const Study& s) {
@@ -101,9 +108,7 @@ class Progress {
     if (!r.samples_ms.empty()) {
       const double med = median_of(r.samples_ms);
       result += fmt::format("  median {:.4g} ms", med);
-      if (r.work.amount > 0 && med > 0)
-        result += fmt::format("  {:.4g} {}", r.work.amount / (med / 1e3) / r.work.scale,
-                              r.work.metric);
+      if (r.work.rate(med) > 0) result += fmt::format("  {:.4g} {}", r.work.rate(med), r.work.unit);
     }
     if (!r.reason.empty()) result += "  (" + r.reason + ")";
     fmt::print(stderr, "[{}/{}] {} {}: {}  [elapsed {:.0f}s, ~{:.0f}s left]\n", done_, total_,
@@ -129,19 +134,24 @@ class Runner {
   Runner(const Config& c, const RunOptions& o, RunReport& report)
       : c_(c), o_(o), report_(report), study_(*c.study), progress_(0, true) {}
 
+  // Everything that can fail on bad input fails here, before the first run.
+  void check() {
+    selected_ = select();
+    for (const auto& vs : selected_) report_.planned += vs.size();
+    // A data file is read once, with the first point; the other points are checked against it.
+    const Problem* loaded = nullptr;
+    if (!c_.data.file.empty()) loaded = load(c_.points.front().params).problem.get();
+    for (const Point& point : c_.points)
+      study_.check_point(c_.data, resolve(study_, nullptr, point.params), loaded);
+  }
+
   void run() {
-    const auto selected = select();
-    std::size_t total = 0;
-    for (const auto& vs : selected) total += vs.size();
-    progress_ = Progress(total, o_.quiet);
-    // Data files are read and every point checked before anything runs, so a bad file fails
-    // with no results (generated data is checked cheaply by Study::check_point).
-    if (!c_.data.file.empty())
-      for (const Point& point : c_.points) load(point.params);
+    progress_ = Progress(report_.planned, o_.quiet);
     for (std::size_t i = 0; i < c_.points.size(); ++i)
-      for (const VariantSpec* v : selected[i]) {
+      for (const VariantSpec* v : selected_[i]) {
         report_.runs.push_back(run_one(c_.points[i], *v));
         progress_.done(report_.runs.back());
+        if (o_.on_run) o_.on_run(report_);
       }
   }
 
@@ -173,7 +183,7 @@ class Runner {
     if (data_.key == key && data_.problem) return data_;
     data_ = PointData{};
     const auto t0 = Clock::now();
-    data_.problem = study_.make_problem(c_.data, point);
+    data_.problem = study_.make_problem(c_.data, resolve(study_, nullptr, point));
     progress_.note(fmt::format("data {} ready in {:.1f} s", key,
                                std::chrono::duration<double>(Clock::now() - t0).count()));
     data_.key = key;
@@ -191,55 +201,67 @@ class Runner {
   }
 
   RunRecord run_one(const Point& pt, const VariantSpec& v) {
-    const Params& point = pt.params;
     RunRecord r;
     r.variant = &v;
-    r.params = with_defaults(point, study_, v);
-    r.point = point.key();
+    r.params = resolve(study_, &v, pt.params);
+    r.point = pt.params.key();
     r.sweep = pt.sweep;
     r.validation = report_.validation;
+    r.timing = v.backend == Backend::gpu ? c_.timing : TimingMode::hot;
     const DeviceCaps& caps = report_.device.caps;
     if (v.backend == Backend::gpu && !caps.present) {
       r.status = Status::skipped;
       r.reason = report_.device.absent_reason;
       return r;
     }
-    PointData& d = load(point);
-    r.data = study_.describe(*d.problem);
-    r.work = study_.work(*d.problem, v, caps);
-    r.tolerance = study_.tolerance(*d.problem, v);
-    r.reason = v.supports(*d.problem, r.params, caps);
-    if (!r.reason.empty()) {
-      r.status = Status::unsupported;
-      return r;
-    }
+    // Whatever fails inside one run (a CUDA error, memory, a bug) is that run's error; the
+    // runs before and after it keep their results.
     try {
+      PointData& d = load(pt.params);
+      r.data = study_.describe(*d.problem);
+      r.work = study_.work(*d.problem, v, caps);
+      r.tolerance = study_.tolerance(*d.problem, v);
+      r.reason = v.supports(*d.problem, r.params, caps);
+      if (!r.reason.empty()) {
+        r.status = Status::unsupported;
+        return r;
+      }
       measure(r, v, d);
-    } catch (const CudaError& e) {
-      r.status = Status::error;
-      r.reason = e.what();
     } catch (const std::bad_alloc&) {
-      r.status = Status::error;
-      r.reason = "out of host memory";
+      fail(r, "out of host memory");
+    } catch (const std::exception& e) {
+      fail(r, e.what());
     }
     return r;
   }
 
+  static void fail(RunRecord& r, const std::string& why) {
+    r.status = Status::error;
+    r.reason = why;
+    r.samples_ms.clear();
+    r.stage_samples_ms.clear();
+  }
+
   void measure(RunRecord& r, const VariantSpec& v, PointData& d) {
-    std::unique_ptr<Instance> inst = v.prepare(*d.problem, r.params);
+    std::unique_ptr<Instance> inst = v.prepare(*d.problem, r.params, report_.device.caps);
+    if (r.timing == TimingMode::cold && !flush_)
+      flush_ = std::make_unique<L2Flush>(report_.device.caps.l2_bytes);
     auto once = [&] {
       inst->poison();
+      if (r.timing == TimingMode::cold) (*flush_)();  // after the poison, which touches L2 too
       const double ms = inst->run_ms();
       for (const auto& [stage, t] : inst->stages_ms()) r.stage_samples_ms[stage].push_back(t);
       return ms;
     };
     if (o_.profile) {
       r.samples_ms.push_back(profiled(v, once));
+      r.stats = {r.samples_ms[0], r.samples_ms[0], 0, 0};
     } else {
       r.warmup = c_.warmup[v.backend];
       for (int i = 0; i < r.warmup; ++i) once();
       r.stage_samples_ms.clear();  // warm-up runs do not count
-      r.samples_ms = time_with_benchmark(v.id() + "/" + r.point, c_.repetitions[v.backend], once);
+      r.samples_ms = time_with_benchmark(v.id() + "/" + r.point, c_.repetitions[v.backend], once,
+                                         r.stats);
     }
     Output out = inst->fetch();
     r.extras = study_.extras(*d.problem, out);
@@ -252,8 +274,7 @@ class Runner {
       r.status = Status::passed;
       return;
     }
-    r.check = compare_outputs(out, study_.output_size(*d.problem), d.indices, reference(d),
-                              r.tolerance);
+    r.check = study_.compare(*d.problem, out, d.indices, reference(d), r.tolerance);
     r.status = r.check.ok ? Status::passed : Status::incorrect;
     if (!r.check.ok)
       r.reason = std::to_string(r.check.failures) + " of " + std::to_string(r.check.checked) +
@@ -278,6 +299,8 @@ class Runner {
   const Study& study_;
   Progress progress_;
   PointData data_;
+  std::vector<std::vector<const VariantSpec*>> selected_;
+  std::unique_ptr<L2Flush> flush_;
 };
 
 }  // namespace
@@ -301,7 +324,8 @@ RunReport run_config(const Config& config, const RunOptions& options) {
   report.config = config;
   report.options = options;
   report.validation = options.validation.value_or(config.validation);
-  for (const Point& p : config.points) config.study->check_point(config.data, p.params);
+  Runner runner(config, options, report);
+  runner.check();
   report.device = probe_device(options.device);
   report.clock_start_mhz = current_sm_clock_mhz(report.device);
   report.started_at = now_iso();
@@ -313,7 +337,7 @@ RunReport run_config(const Config& config, const RunOptions& options) {
     benchmark::Initialize(&argc, argv);
     initialised = true;
   }
-  Runner(config, options, report).run();
+  runner.run();
   report.clock_end_mhz = current_sm_clock_mhz(report.device);
   report.finished_at = now_iso();
   return report;

@@ -1,7 +1,9 @@
 // Runs a config: for each parameter point, builds the data once, then for each selected
 // variant checks support, prepares it, warms up, times repetitions under Google Benchmark
-// (manual time from the variant's own clock) and validates the last output.
+// (manual time from the variant's own clock) and validates the last output. Every run ends
+// with a status: whatever goes wrong inside one is recorded as that run's error.
 #pragma once
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -13,6 +15,8 @@
 
 namespace ladder {
 
+struct RunReport;
+
 struct RunOptions {
   std::string filter;                     // regex searched in "study/variant"
   std::optional<Validation> validation;   // overrides the config's mode
@@ -20,11 +24,18 @@ struct RunOptions {
   bool profile = false;                   // one NVTX-wrapped run per variant, no repetitions
   int device = 0;
   bool quiet = false;                     // no progress lines
+  // Called after every run with the report so far (the CLI rewrites the results file).
+  std::function<void(const RunReport&)> on_run;
+};
+
+// Summary statistics of the timed samples, as Google Benchmark computes them.
+struct TimingStats {
+  double mean = 0, median = 0, stddev = 0, cv = 0;  // cv: stddev / mean
 };
 
 struct RunRecord {
   const VariantSpec* variant = nullptr;
-  Params params;  // the point with every default filled in
+  Params params;  // the point with every default filled in: what ran
   std::string point;
   std::string sweep;
   Status status = Status::error;
@@ -32,7 +43,9 @@ struct RunRecord {
   Validation validation;
   ValidationResult check;
   Tolerance tolerance;
+  TimingMode timing = TimingMode::hot;
   std::vector<double> samples_ms;
+  TimingStats stats;
   std::map<std::string, std::vector<double>> stage_samples_ms;
   int warmup = 0;
   Work work;
@@ -48,10 +61,14 @@ struct RunReport {
   DeviceReport device;
   int clock_start_mhz = -1, clock_end_mhz = -1;
   std::string started_at, finished_at;
+  std::size_t planned = 0;  // runs the config selects; runs.size() of them are done
   std::vector<RunRecord> runs;
   bool all_ok() const;
 };
 
+// Checks everything that can be checked up front (the filter, every point's data parameters,
+// the data file) and throws InputError before the first run; then runs every selected
+// (point, variant), calling options.on_run after each.
 RunReport run_config(const Config& config, const RunOptions& options);
 
 // Summary statistics of a sample (median of an even count is the mean of the middle two).

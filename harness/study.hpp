@@ -16,8 +16,15 @@
 namespace ladder {
 
 enum class Backend { cpu, gpu };
+// baseline: the sequential reference of the ladder; step: one of its optimisations;
+// peer: a library (cuBLAS, ...) run as a yardstick.
+enum class Role { baseline, step, peer };
+// What a variant computes in; each study's tolerance and hardware limit depend on it.
+enum class Precision { fp64, fp32, tf32, fp16x2, int32 };
 enum class Status { passed, incorrect, unsupported, skipped, error };
 const char* to_string(Backend b);
+const char* to_string(Role r);
+const char* to_string(Precision p);
 const char* to_string(Status s);
 
 // What the selected CUDA device offers; present == false on machines without one.
@@ -25,8 +32,9 @@ struct DeviceCaps {
   bool present = false;
   int index = 0;
   int sm_count = 0;
-  int clock_khz = 0;                   // maximum SM clock
+  int clock_khz = 0;                     // maximum SM clock
   std::size_t smem_per_block_optin = 0;  // dynamic shared memory a block may request
+  std::size_t l2_bytes = 0;
   std::size_t global_mem_free = 0;
 };
 
@@ -37,6 +45,7 @@ struct Problem {
 
 // One variant bound to one problem, with its inputs already in place (on the device for GPU
 // variants). run_ms() covers only the work the step is about: kernels for GPU variants.
+// harness/host_instance.hpp and harness/gpu_instance.cuh give the two usual bases.
 class Instance {
  public:
   virtual ~Instance() = default;
@@ -51,34 +60,42 @@ class Instance {
   virtual std::map<std::string, double> facts() const { return {}; }
 };
 
-// A parameter a study or variant takes. Configs are checked against these before anything
-// runs, so a bad value is an input error rather than a failed run.
+// A parameter a study or variant takes, and the only place its default is written. Configs
+// are checked against these before anything runs, so a bad value is an input error rather
+// than a failed run; resolve() fills in the defaults.
 struct ParamSpec {
   enum class Kind { integer, real, text };
   std::string name;
-  std::string fallback;  // value used when the config does not set it ("" = required)
+  std::string fallback;  // value used when the config does not set it ("" = none)
   std::string help;
   Kind kind = Kind::integer;
   double min = 1;  // inclusive range for numbers
   double max = 1e18;
-  std::vector<std::string> choices;  // allowed values for text
+  std::vector<std::string> choices;  // allowed values (text), or the compiled set (integer)
 };
 // Throws InputError naming the parameter when value does not fit spec.
 void check_param(const ParamSpec& spec, const std::string& value);
+
+class Study;
+using Supports = std::function<std::string(const Problem&, const Params&, const DeviceCaps&)>;
+using Prepare =
+    std::function<std::unique_ptr<Instance>(const Problem&, const Params&, const DeviceCaps&)>;
 
 struct VariantSpec {
   std::string study;
   std::string name;
   int step = 0;
+  std::string label;   // short display name for tables and figures
   std::string change;  // one line: what changed from the step before
+  Role role = Role::step;
   Backend backend = Backend::cpu;
-  std::string precision = "fp32";
+  Precision precision = Precision::fp32;
   std::vector<ParamSpec> params;
-  // "" when the variant can run this point here, otherwise the reason it cannot.
-  std::function<std::string(const Problem&, const Params&, const DeviceCaps&)> supports;
-  std::function<std::unique_ptr<Instance>(const Problem&, const Params&)> prepare;
+  Supports supports;  // "" when the variant can run this point here, else the reason
+  Prepare prepare;
 
   std::string id() const { return study + "/" + name; }
+  const ParamSpec* param(const std::string& name) const;
 };
 
 // Absolute and relative tolerance: |got - want| <= abs + rel * |want|.
@@ -88,13 +105,19 @@ struct Tolerance {
   std::string rule;  // how it was chosen, printed and recorded
 };
 
-// The field's throughput for one run: value = amount / seconds / scale, in `metric` units.
+// The field's throughput for one run: rate = amount / seconds / scale, in `metric` units.
 struct Work {
-  std::string metric;  // "gcups", "gflops", "gbps", "points_per_s"
+  std::string metric;  // key in the results' metrics: "gcups", "gflops", "gbps", ...
+  std::string unit;    // how it is printed: "GCUPS", "GFLOP/s", "GB/s", ...
   double amount = 0;
   double scale = 1;
   double peak = 0;  // same unit as the metric; 0 when unknown
   std::string peak_rule;
+
+  double rate(double ms) const { return amount > 0 && ms > 0 ? amount / (ms / 1e3) / scale : 0; }
+  // The device's limit: `per_clock` units of work per clock per SM at the maximum SM clock;
+  // `what` names the unit in the recorded rule ("fp32 cells").
+  void set_peak(double per_clock, const std::string& what, const DeviceCaps& d);
 };
 
 // Where the data of a config comes from.
@@ -103,6 +126,8 @@ struct DataSource {
   std::string file;       // set when read from a file
 };
 
+struct ValidationResult;
+
 class Study {
  public:
   virtual ~Study() = default;
@@ -110,22 +135,31 @@ class Study {
   virtual std::string summary() const = 0;
   // Parameters that shape the data (points that agree on them share one data set).
   virtual std::vector<ParamSpec> data_params() const = 0;
+  // May be empty: such a study reads its data from files only.
   virtual std::vector<std::string> generators() const = 0;
-  // Cheap up-front check of one point's data parameters; throws InputError on bad input.
-  virtual void check_point(const DataSource& src, const Params& p) const = 0;
-  // Builds or loads the data; throws InputError on bad input.
+  // Cheap up-front check of one point's data parameters (defaults filled in); `loaded` is the
+  // problem already read from the config's data file, when there is one. Throws InputError.
+  virtual void check_point(const DataSource& src, const Params& p, const Problem* loaded) const = 0;
+  // Builds or loads the data (parameters with defaults filled in); throws InputError.
   virtual std::unique_ptr<Problem> make_problem(const DataSource& src, const Params& p) const = 0;
   virtual void write_data(const Problem& problem, const std::string& path) const = 0;
   virtual std::size_t output_size(const Problem& problem) const = 0;
   // The sequential baseline's values at the given flat output indices.
   virtual std::vector<double> reference(const Problem& problem,
                                         const std::vector<std::size_t>& indices) const = 0;
+  // Checks an output against the reference values at `indices`. Element-wise within the
+  // tolerance by default; a study whose output is not one number per element overrides it.
+  virtual ValidationResult compare(const Problem& problem, const Output& got,
+                                   const std::vector<std::size_t>& indices,
+                                   const std::vector<double>& want, const Tolerance& tol) const;
   virtual Tolerance tolerance(const Problem& problem, const VariantSpec& v) const = 0;
   virtual Work work(const Problem& problem, const VariantSpec& v, const DeviceCaps& d) const = 0;
   // Study-specific facts about the data recorded with each point (sizes, labels...).
   virtual std::map<std::string, double> describe(const Problem& problem) const = 0;
   // End-to-end results derived from a variant's output (e.g. classification accuracy).
   virtual std::map<std::string, double> extras(const Problem&, const Output&) const { return {}; }
+  // Awkward data points (sizes 1, primes, off the tile) every GPU step is tested on.
+  virtual std::vector<Params> test_points() const = 0;
 };
 
 class Registry {
@@ -134,7 +168,8 @@ class Registry {
   void add_variant(VariantSpec v);
   const Study* study(const std::string& name) const;  // nullptr when unknown
   const std::vector<std::unique_ptr<Study>>& studies() const { return studies_; }
-  std::vector<const VariantSpec*> variants(const std::string& study = "") const;  // by step
+  // By study, step, then name: an order that does not depend on how the program was linked.
+  std::vector<const VariantSpec*> variants(const std::string& study = "") const;
   const VariantSpec* variant(const std::string& id) const;
 
  private:
@@ -143,6 +178,10 @@ class Registry {
 };
 
 Registry& registry();
+
+// The point as `variant` sees it: the study's data defaults, then the variant's defaults
+// (none when variant is null), then the given values. What is recorded is what ran.
+Params resolve(const Study& study, const VariantSpec* variant, const Params& given);
 
 // Static registration helpers: `static const ladder::Registrar r{make_spec()};`
 struct Registrar {

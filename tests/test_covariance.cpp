@@ -19,7 +19,8 @@ std::unique_ptr<Problem> generated(std::int64_t m, std::int64_t n, int seed = 3)
   p.set("m", std::to_string(m));
   p.set("n", std::to_string(n));
   p.set("seed", std::to_string(seed));
-  return registry().study("covariance")->make_problem(DataSource{"components", ""}, p);
+  const Study& study = *registry().study("covariance");
+  return study.make_problem(DataSource{"components", ""}, resolve(study, nullptr, p));
 }
 
 // C[i][j] straight from the definition, in double.
@@ -75,8 +76,9 @@ TEST(CovCpuSteps, MatchDefinitionAtAwkwardShapes) {
         auto prob = generated(m, n);
         const auto& p = problem_as<CovProblem>(*prob);
         const VariantSpec& v = *registry().variant(id);
-        ASSERT_EQ(v.supports(p, Params{}, DeviceCaps{}), "");
-        auto inst = v.prepare(p, Params{});
+        const Params params = resolve(*registry().study("covariance"), &v, Params{});
+        ASSERT_EQ(v.supports(p, params, DeviceCaps{}), "");
+        auto inst = v.prepare(p, params, DeviceCaps{});
         inst->poison();
         inst->run_ms();
         Output out = inst->fetch();
@@ -97,7 +99,7 @@ std::string npy_path(const std::string& name, const Output& o) {
 TEST(CovData, NpyImportAndItsErrors) {
   const Study& study = *registry().study("covariance");
   auto load = [&](const std::string& path) {
-    return study.make_problem(DataSource{"", path}, Params{});
+    return study.make_problem(DataSource{"", path}, resolve(study, nullptr, Params{}));
   };
   auto prob = load(npy_path("ok.npy", Output{std::vector<double>{1, 2, 3, 4, 5, 7}, {3, 2}}));
   const auto& p = problem_as<CovProblem>(*prob);
@@ -112,7 +114,8 @@ TEST(CovData, NpyImportAndItsErrors) {
   EXPECT_THROW(load("/nonexistent.npy"), InputError);
   Params with_n;
   with_n.set("n", "2");
-  EXPECT_THROW(study.make_problem(DataSource{"", testing::TempDir() + "/ok.npy"}, with_n),
+  EXPECT_THROW(study.make_problem(DataSource{"", testing::TempDir() + "/ok.npy"},
+                                  resolve(study, nullptr, with_n)),
                InputError);
 }
 

@@ -105,8 +105,9 @@ void check_cpu_step(const std::string& id, std::size_t n, std::size_t entries, u
     p.queries.insert(p.queries.end(), q.begin(), q.end());
   }
   p.band = std::min<int>(band, n);
-  ASSERT_EQ(v->supports(p, Params{}, DeviceCaps{}), "");
-  auto inst = v->prepare(p, Params{});
+  const Params params = resolve(*registry().study("dtw"), v, Params{});
+  ASSERT_EQ(v->supports(p, params, DeviceCaps{}), "");
+  auto inst = v->prepare(p, params, DeviceCaps{});
   inst->poison();
   Output before = inst->fetch();
   for (std::size_t e = 0; e < before.size(); ++e) ASSERT_TRUE(std::isnan(before.at(e)));
@@ -147,7 +148,7 @@ TEST(Study, BaselineAndSelfMatch) {
   p.set("n", "29");
   p.set("entries", "10");
   p.set("query", "4");
-  auto prob = study->make_problem(DataSource{"cbf", ""}, p);
+  auto prob = study->make_problem(DataSource{"cbf", ""}, resolve(*study, nullptr, p));
   auto ref = study->reference(*prob, {0, 4, 9});
   EXPECT_EQ(ref[1], 0.0);  // the query against itself
   EXPECT_GT(ref[0], 0.0);

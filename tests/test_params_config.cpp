@@ -16,7 +16,6 @@ TEST(Params, TypedGettersCheckValues) {
   p.set("bad", "12abc");
   EXPECT_EQ(p.integer("n"), 128);
   EXPECT_DOUBLE_EQ(p.real("x"), 0.5);
-  EXPECT_EQ(p.integer_or("missing", 7), 7);
   EXPECT_THROW(p.integer("bad"), InputError);
   EXPECT_THROW(p.integer("x"), InputError);
   EXPECT_THROW(p.text("missing"), InputError);

@@ -84,7 +84,7 @@ RunReport fake_report() {
   r.point = "entries=2,n=4";
   r.status = Status::passed;
   r.samples_ms = {3, 1, 2, 10};
-  r.work = Work{"gcups", 2e9, 1e9, 4, "test peak"};
+  r.work = Work{"gcups", "GCUPS", 2e9, 1e9, 4, "test peak"};
   r.check.checked = 2;
   r.tolerance = {1e-5, 1e-6, "rule"};
   rep.runs.push_back(r);

@@ -18,6 +18,27 @@ using json = nlohmann::json;
 
 namespace {
 
+// Columns as wide as their longest cell, so long ids never push the others out of line;
+// columns named in `right` are right-aligned (numbers).
+void print_table(const std::vector<std::string>& head, const std::vector<std::vector<std::string>>& rows,
+                 const std::vector<bool>& right) {
+  std::vector<std::size_t> width(head.size());
+  for (std::size_t c = 0; c < head.size(); ++c) {
+    width[c] = head[c].size();
+    for (const auto& r : rows) width[c] = std::max(width[c], r[c].size());
+  }
+  auto line = [&](const std::vector<std::string>& cells) {
+    std::string out;
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      const std::string pad(width[c] - cells[c].size(), ' ');
+      out += (c ? "  " : "") + (right[c] ? pad + cells[c] : cells[c] + (c + 1 < cells.size() ? pad : ""));
+    }
+    fmt::print("{}\n", out);
+  };
+  line(head);
+  for (const auto& r : rows) line(r);
+}
+
 json param_json(const ParamSpec& s) {
   static const char* kinds[] = {"integer", "real", "text"};
   json j = {{"name", s.name}, {"default", s.fallback}, {"help", s.help},
@@ -35,8 +56,10 @@ json catalogue() {
     for (const VariantSpec* v : registry().variants(s->name())) {
       json ps = json::array();
       for (const auto& p : v->params) ps.push_back(param_json(p));
-      vs.push_back({{"id", v->id()}, {"step", v->step}, {"backend", to_string(v->backend)},
-                    {"precision", v->precision}, {"change", v->change}, {"params", ps}});
+      vs.push_back({{"id", v->id()}, {"step", v->step}, {"label", v->label},
+                    {"role", to_string(v->role)}, {"backend", to_string(v->backend)},
+                    {"precision", to_string(v->precision)}, {"change", v->change},
+                    {"params", ps}});
     }
     studies.push_back({{"name", s->name()}, {"summary", s->summary()},
                        {"generators", s->generators()}, {"data_params", ds}, {"variants", vs}});
@@ -66,24 +89,27 @@ void ensure_parent(const std::string& path) {
 }
 
 void print_summary(const RunReport& rep) {
-  fmt::print("\n{:<22} {:>4}  {:<44} {:<11} {:>10} {:>16} {:>7}\n", "variant", "step", "point",
-             "status", "median ms", "throughput", "% peak");
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> failures;
   for (const auto& r : rep.runs) {
     std::string med = "-", thr = "-", pct = "-";
     if (!r.samples_ms.empty()) {
       const double m = median_of(r.samples_ms);
       med = fmt::format("{:.4g}", m);
-      if (r.work.amount > 0 && m > 0) {
-        const double v = r.work.amount / (m / 1e3) / r.work.scale;
-        thr = fmt::format("{:.4g} {}", v, r.work.metric);
+      if (const double v = r.work.rate(m); v > 0) {
+        thr = fmt::format("{:.4g} {}", v, r.work.unit);
         if (r.work.peak > 0) pct = fmt::format("{:.1f}", 100 * v / r.work.peak);
       }
     }
-    fmt::print("{:<22} {:>4}  {:<44} {:<11} {:>10} {:>16} {:>7}\n", r.variant->id(),
-               r.variant->step, r.point, to_string(r.status), med, thr, pct);
+    rows.push_back({r.variant->id(), std::to_string(r.variant->step), r.point,
+                    to_string(r.status), med, thr, pct});
     if (r.status == Status::incorrect || r.status == Status::error)
-      fmt::print("    {}\n", r.reason);
+      failures.push_back(r.variant->id() + " " + r.point + ": " + r.reason);
   }
+  fmt::print("\n");
+  print_table({"variant", "step", "point", "status", "median ms", "throughput", "% peak"}, rows,
+              {false, true, false, false, true, true, true});
+  for (const auto& f : failures) fmt::print("  {}\n", f);
 }
 
 int integer_option(const Parsed& p, const std::string& name, int lo) {
@@ -107,14 +133,18 @@ int list(const Args& args) {
     std::string dp;
     for (const auto& d : s["data_params"]) dp += " " + d["name"].get<std::string>();
     fmt::print("  data parameters:{}\n", dp);
+    std::vector<std::vector<std::string>> rows;
     for (const auto& v : s["variants"]) {
       std::string ps;
       for (const auto& q : v["params"])
         ps += fmt::format(" {}={}", q["name"].get<std::string>(), q["default"].get<std::string>());
-      fmt::print("  {:>2}  {:<20} {:<4} {}{}\n", v["step"].get<int>(), v["id"].get<std::string>(),
-                 v["backend"].get<std::string>(), v["change"].get<std::string>(),
-                 ps.empty() ? "" : "  [" + ps.substr(1) + "]");
+      rows.push_back({"  " + std::to_string(v["step"].get<int>()), v["id"].get<std::string>(),
+                      v["role"].get<std::string>(), v["backend"].get<std::string>(),
+                      v["precision"].get<std::string>(),
+                      v["change"].get<std::string>() + (ps.empty() ? "" : "  [" + ps.substr(1) + "]")});
     }
+    print_table({"step", "variant", "role", "backend", "precision", "what changed"}, rows,
+                {true, false, false, false, false, false});
   }
   return 0;
 }
@@ -149,6 +179,9 @@ int run(const Args& args) {
     fs::create_directories(opt.dump_dir, ec);
     if (ec) throw InputError("cannot create --dump-outputs directory '" + opt.dump_dir + "'");
   }
+  // The results file is rewritten (atomically) after every run, so an interrupted sweep keeps
+  // what it measured.
+  opt.on_run = [&out](const RunReport& partial) { write_results(out, partial); };
   RunReport rep = run_config(config, opt);
   print_summary(rep);
   write_results(out, rep);
@@ -166,9 +199,11 @@ int gen(const Args& args) {
   const Study* study = registry().study(p.positional[0]);
   if (!study) throw InputError("unknown study '" + p.positional[0] + "'");
   if (!p.has("out")) throw InputError("gen needs --out FILE");
+  const auto gens = study->generators();
+  if (gens.empty())
+    throw InputError("study " + study->name() + " has no generator: it reads its data from files");
   DataSource src;
-  src.generator = p.get("generator", study->generators().front());
-  auto gens = study->generators();
+  src.generator = p.get("generator", gens.front());
   if (std::find(gens.begin(), gens.end(), src.generator) == gens.end())
     throw InputError("unknown generator '" + src.generator + "' for study " + study->name());
   Params params;
@@ -180,7 +215,7 @@ int gen(const Args& args) {
     check_param(*it, v);
     params.set(k, v);
   }
-  auto problem = study->make_problem(src, params);
+  auto problem = study->make_problem(src, resolve(*study, nullptr, params));
   ensure_parent(p.get("out"));
   study->write_data(*problem, p.get("out"));
   fmt::print("wrote {}\n", p.get("out"));
@@ -197,7 +232,12 @@ int compare(const Args& args) {
     for (const auto& r : j["runs"]) {
       const json timing = r.value("timing", json());
       if (!timing.is_object() || !timing.value("median", json()).is_number()) continue;
-      m[r.value("study", "?") + "/" + r.value("variant", "?") + " " + r.value("point", "?")] =
+      // The sweep is part of the key: equal points in two sweeps are different runs.
+      const json sweep = r.value("sweep", json());
+      const std::string in = sweep.is_string() && !sweep.get<std::string>().empty()
+                                 ? " [" + sweep.get<std::string>() + "]"
+                                 : "";
+      m[r.value("study", "?") + "/" + r.value("variant", "?") + in + " " + r.value("point", "?")] =
           timing["median"].get<double>();
     }
     return m;
@@ -206,13 +246,12 @@ int compare(const Args& args) {
   std::map<std::string, std::pair<double, double>> rows;
   for (const auto& [k, v] : ma) rows[k].first = v;
   for (const auto& [k, v] : mb) rows[k].second = v;
-  fmt::print("{:<50} {:>12} {:>12} {:>9}\n", "variant point", "A ms", "B ms", "A/B");
-  for (const auto& [k, v] : rows) {
-    auto cell = [](double x) { return x > 0 ? fmt::format("{:.4g}", x) : std::string("-"); };
-    const std::string ratio =
-        v.first > 0 && v.second > 0 ? fmt::format("{:.2f}x", v.first / v.second) : "-";
-    fmt::print("{:<50} {:>12} {:>12} {:>9}\n", k, cell(v.first), cell(v.second), ratio);
-  }
+  std::vector<std::vector<std::string>> table;
+  auto cell = [](double x) { return x > 0 ? fmt::format("{:.4g}", x) : std::string("-"); };
+  for (const auto& [k, v] : rows)
+    table.push_back({k, cell(v.first), cell(v.second),
+                     v.first > 0 && v.second > 0 ? fmt::format("{:.2f}x", v.first / v.second) : "-"});
+  print_table({"variant [sweep] point", "A ms", "B ms", "A/B"}, table, {false, true, true, true});
   return 0;
 }
 

@@ -8,7 +8,8 @@
   validated and timed with the config's repetitions;
 - `ladder list --json` is JSON naming the same variants;
 - `ladder gen dtw --n 16 --entries 5 --out f.tsv` writes 5 lines of 17 fields;
-- `ladder compare res.json res.json` exits 0 and shows every timed run at 1.00x.
+- `ladder compare res.json res.json` exits 0 and shows every timed run (keyed by variant,
+  sweep and point) at 1.00x.
 """
 import json
 import math
@@ -120,8 +121,10 @@ def main():
                 lines = proc.stdout.splitlines()
                 for r in runs:
                     if r.get("timing"):
-                        key = "%s/%s %s" % (r["study"], r["variant"], r["point"])
-                        row = [l for l in lines if l.split()[:2] == key.split()]
+                        # Runs are keyed by their sweep too: equal points of two sweeps differ.
+                        sweep = " [%s]" % r["sweep"] if r.get("sweep") else ""
+                        key = "%s/%s%s %s" % (r["study"], r["variant"], sweep, r["point"])
+                        row = [l for l in lines if l.split()[:len(key.split())] == key.split()]
                         check(len(row) == 1 and row[0].rstrip().endswith("1.00x"),
                               "compare: no '1.00x' row for %s" % key)
 

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <string>
 
-#include "gpu_pipeline.cuh"
+#include "gpu_step.cuh"
 
 namespace ladder::cov {
 namespace detail {
@@ -40,8 +40,8 @@ namespace ladder::cov {
 namespace {
 
 // One handle per step (translation unit) and math mode (CUBLAS_DEFAULT_MATH: FP32 stays FP32,
-// no TF32; CUBLAS_TF32_TENSOR_OP_MATH for step 8), created on the first launch (the warm-up runs
-// come before timing, so creation is never timed), bound to the legacy default stream (0) so
+// no TF32; CUBLAS_TF32_TENSOR_OP_MATH for step 8), created by the step's plan (never inside the
+// timed window), bound to the legacy default stream (0) so
 // the pipeline's CUDA events bracket the library's kernels. Never destroyed: the process ends first
 // and destroying after the CUDA context is torn down at exit would fail.
 [[maybe_unused]] cublasHandle_t cublas_handle(cublasMath_t mode) {
@@ -91,6 +91,15 @@ __global__ void mirror_upper_to_lower_kernel(float* cov, int n) {
 inline std::string cublas_dimensions_limit(const CovProblem& p, const Params&, const DeviceCaps&) {
   if (p.m > 2147483647 || p.n > 2147483647) return "cuBLAS dimensions are 32-bit ints";
   return "";
+}
+
+// A peer's plan: the handle is made now; `call` enqueues the library's work with it.
+using CublasCall = void (*)(cublasHandle_t, const DeviceData&);
+inline Planner cublas_plan(cublasMath_t mode, CublasCall call) {
+  return [mode, call](const CovProblem&, const Params&, const DeviceCaps&) {
+    cublasHandle_t h = cublas_handle(mode);
+    return Plan{[h, call](const DeviceData& d) { call(h, d); }};
+  };
 }
 
 }  // namespace ladder::cov

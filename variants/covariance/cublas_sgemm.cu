@@ -9,22 +9,21 @@
 namespace ladder::cov {
 namespace {
 
-void launch(const DeviceData& d, const Params&) {
-  cublasHandle_t h = cublas_handle(CUBLAS_DEFAULT_MATH);
+void sgemm(cublasHandle_t h, const DeviceData& d) {
   const int n = int(d.n), k = int(d.m);
   const float alpha = static_cast<float>(1.0 / double(d.m)), beta = 0.f;
   LADDER_CUBLAS(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_T, n, n, k, &alpha, d.x, n, d.x, n, &beta,
                             d.cov, n));
 }
 
-GpuStep step() {
-  GpuStep s{"cublas_sgemm", 7, "peer: cuBLAS SGEMM (FP32), the full matrix, symmetry ignored",
-            launch};
-  s.limit = cublas_dimensions_limit;
-  return s;
-}
-
-const Registrar registrar{gpu_variant(step())};
+const Registrar registrar{
+    gpu_step({.name = "cublas_sgemm",
+              .step = 7,
+              .label = "cuBLAS SGEMM",
+              .change = "peer: cuBLAS SGEMM (FP32), the full matrix, symmetry ignored",
+              .role = Role::peer,
+              .plan = cublas_plan(CUBLAS_DEFAULT_MATH, sgemm),
+              .limit = cublas_dimensions_limit})};
 
 }  // namespace
 }  // namespace ladder::cov

@@ -11,8 +11,7 @@
 namespace ladder::cov {
 namespace {
 
-void launch(const DeviceData& d, const Params&) {
-  cublasHandle_t h = cublas_handle(CUBLAS_DEFAULT_MATH);
+void ssyrk(cublasHandle_t h, const DeviceData& d) {
   const int n = int(d.n), k = int(d.m);
   const float alpha = static_cast<float>(1.0 / double(d.m)), beta = 0.f;
   LADDER_CUBLAS(cublasSsyrk(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, n, k, &alpha, d.x, n, &beta,
@@ -20,14 +19,14 @@ void launch(const DeviceData& d, const Params&) {
   mirror_upper_to_lower(d.cov, d.n);
 }
 
-GpuStep step() {
-  GpuStep s{"cublas_ssyrk", 7,
-            "peer: cuBLAS SSYRK (FP32, one triangle) plus a mirror kernel", launch};
-  s.limit = cublas_dimensions_limit;
-  return s;
-}
-
-const Registrar registrar{gpu_variant(step())};
+const Registrar registrar{
+    gpu_step({.name = "cublas_ssyrk",
+              .step = 7,
+              .label = "cuBLAS SSYRK",
+              .change = "peer: cuBLAS SSYRK (FP32, one triangle) plus a mirror kernel",
+              .role = Role::peer,
+              .plan = cublas_plan(CUBLAS_DEFAULT_MATH, ssyrk),
+              .limit = cublas_dimensions_limit})};
 
 }  // namespace
 }  // namespace ladder::cov

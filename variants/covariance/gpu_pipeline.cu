@@ -1,18 +1,23 @@
 // The mean and centring stages every covariance GPU step runs first (see gpu_pipeline.cuh).
-#include "gpu_pipeline.cuh"
+#include "gpu_step.cuh"
 
 namespace ladder::cov {
 namespace {
 
-constexpr int kMeanRows = 1024;  // rows per block in the mean kernel
+constexpr int kMeanRows = 1024;        // rows per chunk in the mean kernel
+constexpr unsigned kMaxGridY = 65535;  // the grid's y dimension limit
 
+// Block (x, y) sums chunks y, y + gridDim.y, ... of kMeanRows rows for its 256 columns, so any
+// m fits the y dimension's limit.
 __global__ void column_sums_kernel(const float* data, float* sums, std::int64_t m, int n) {
   const int j = blockIdx.x * blockDim.x + threadIdx.x;
   if (j >= n) return;
-  const std::int64_t r0 = static_cast<std::int64_t>(blockIdx.y) * kMeanRows;
-  const std::int64_t r1 = r0 + kMeanRows < m ? r0 + kMeanRows : m;
   float s = 0.f;
-  for (std::int64_t r = r0; r < r1; ++r) s += data[r * n + j];  // a warp reads 32 adjacent words
+  for (std::int64_t r0 = std::int64_t(blockIdx.y) * kMeanRows; r0 < m;
+       r0 += std::int64_t(gridDim.y) * kMeanRows) {
+    const std::int64_t r1 = r0 + kMeanRows < m ? r0 + kMeanRows : m;
+    for (std::int64_t r = r0; r < r1; ++r) s += data[r * n + j];  // a warp reads 32 adjacent words
+  }
   atomicAdd(sums + j, s);
 }
 
@@ -35,7 +40,9 @@ __global__ void centre_strided_kernel(const float* data, const float* sums, floa
 
 void launch_column_sums(const float* data, float* sums, std::int64_t m, std::int64_t n) {
   const int threads = 256;
-  const dim3 grid(unsigned((n + threads - 1) / threads), unsigned((m + kMeanRows - 1) / kMeanRows));
+  const std::int64_t chunks = (m + kMeanRows - 1) / kMeanRows;
+  const dim3 grid(unsigned((n + threads - 1) / threads),
+                  unsigned(chunks < kMaxGridY ? chunks : kMaxGridY));
   column_sums_kernel<<<grid, threads>>>(data, sums, m, int(n));
   LADDER_CUDA_LAUNCH("column_sums_kernel");
 }

@@ -2,7 +2,7 @@
 // each thread reading its two columns of X straight from global memory (m loads each). Both
 // operands of the dot product are columns of a row-major matrix, so a warp (32 consecutive j)
 // reads 32 adjacent words of X[r][j] and the same X[r][i] (a broadcast) per row.
-#include "gpu_pipeline.cuh"
+#include "gpu_step.cuh"
 
 namespace ladder::cov {
 namespace {
@@ -16,16 +16,19 @@ __global__ void cov_naive_kernel(const float* x, float* cov, std::int64_t m, int
   cov[static_cast<std::int64_t>(i) * n + j] = sum / static_cast<float>(m);
 }
 
-void launch(const DeviceData& d, const Params&) {
+void enqueue(const DeviceData& d) {
   const dim3 block(32, 8);
   const dim3 grid(unsigned((d.n + 31) / 32), unsigned((d.n + 7) / 8));
   cov_naive_kernel<<<grid, block>>>(d.x, d.cov, d.m, int(d.n));
   LADDER_CUDA_LAUNCH("cov_naive_kernel");
 }
 
-const Registrar registrar{
-    gpu_variant({"naive", 3, "one thread per output, the full matrix, operands from global memory",
-                 launch})};
+const Registrar registrar{gpu_step(
+    {.name = "naive",
+     .step = 3,
+     .label = "CUDA naive",
+     .change = "one thread per output, the full matrix, operands from global memory",
+     .plan = [](const CovProblem&, const Params&, const DeviceCaps&) { return Plan{enqueue}; }})};
 
 }  // namespace
 }  // namespace ladder::cov

@@ -17,7 +17,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "gpu_pipeline.cuh"
+#include "gpu_step.cuh"
 
 namespace ladder::cov {
 namespace {
@@ -217,21 +217,10 @@ int blocks_per_sm(bool vec) {
   return std::max(blocks, 1);
 }
 
-int sm_count() {
-  static int sms = 0;
-  if (sms == 0) {
-    int device = 0;
-    LADDER_CUDA(cudaGetDevice(&device));
-    LADDER_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  }
-  return sms;
-}
-
 // Rows of X per slice: "split" slices when set, otherwise the smallest split (up to kMaxSplit,
 // each slice at least kMinSliceRows rows) whose blocks fill >= 95% of whole waves of resident
 // blocks, else the best found. Rounded up to a multiple of kK.
-std::int64_t rows_per_slice(std::int64_t m, std::int64_t n, const Params& p, int resident) {
-  std::int64_t split = p.integer_or("split", 0);
+std::int64_t rows_per_slice(std::int64_t m, std::int64_t n, std::int64_t split, int resident) {
   if (split <= 0) {
     const double tiles = double(tiles_of(n)), slots = double(resident);
     double best_fill = 0;
@@ -251,56 +240,52 @@ std::int64_t rows_per_slice(std::int64_t m, std::int64_t n, const Params& p, int
   return std::max<std::int64_t>(kK, (rows + kK - 1) / kK * kK);
 }
 
-void launch(const DeviceData& d, const Params& p) {
-  const bool vec = vectorisable(d.x, d.cov, d.n);
-  const std::int64_t m = std::max<std::int64_t>(d.m, 1);  // m >= 1 by the study
-  const std::int64_t rows = rows_per_slice(m, d.n, p, sm_count() * blocks_per_sm(vec));
-  const std::int64_t slices = (m + rows - 1) / rows;
-  const bool accumulate = slices > 1;
-  if (accumulate)
-    LADDER_CUDA(cudaMemsetAsync(d.cov, 0, sizeof(float) * std::size_t(d.n * d.n), 0));
-  const dim3 grid(unsigned(tiles_of(d.n)), unsigned(slices));
-  const float inv_m = static_cast<float>(1.0 / double(d.m));
-  if (vec)
-    cov_register_blocked_kernel<true>
-        <<<grid, kThreads>>>(d.x, d.cov, d.m, int(d.n), rows, inv_m, accumulate);
-  else
-    cov_register_blocked_kernel<false>
-        <<<grid, kThreads>>>(d.x, d.cov, d.m, int(d.n), rows, inv_m, accumulate);
-  LADDER_CUDA_LAUNCH("cov_register_blocked_kernel");
-}
-
-std::map<std::string, double> facts(const CovProblem& prob, const Params& p) {
-  // DeviceBuffer memory comes from cudaMalloc (256-byte aligned): vectorised iff n % 4 == 0.
+// The split and the occupancy are decided here, before anything is timed. The pipeline's
+// buffers come from cudaMalloc (256-byte aligned), so the float4 path is taken iff
+// n % 4 == 0; the launch still checks the pointers.
+Plan plan(const CovProblem& prob, const Params& p, const DeviceCaps& caps) {
   const bool vec = prob.n % 4 == 0;
   const int bps = blocks_per_sm(vec);
-  const std::int64_t m = std::max<std::int64_t>(prob.m, 1);
-  const std::int64_t rows = rows_per_slice(m, prob.n, p, sm_count() * bps);
-  return {{"tile", kTile},
-          {"thread_tile", 64},
-          {"k_tile", kK},
-          {"threads_per_block", kThreads},
-          {"smem_bytes_per_block", 2.0 * 2 * kK * kTile * sizeof(float)},
-          {"blocks_per_sm", bps},
-          {"tiles", double(tiles_of(prob.n))},
-          {"split", double((m + rows - 1) / rows)},
-          {"float4_loads", vec ? 1.0 : 0.0}};
+  const std::int64_t m = std::max<std::int64_t>(prob.m, 1);  // m >= 1 by the study
+  const std::int64_t rows = rows_per_slice(m, prob.n, p.integer("split"), caps.sm_count * bps);
+  const std::int64_t slices = (m + rows - 1) / rows;
+  Plan out;
+  out.facts = {{"tile", kTile},
+               {"thread_tile", 64},
+               {"k_tile", kK},
+               {"threads_per_block", kThreads},
+               {"smem_bytes_per_block", 2.0 * 2 * kK * kTile * sizeof(float)},
+               {"blocks_per_sm", bps},
+               {"tiles", double(tiles_of(prob.n))},
+               {"split", double(slices)},
+               {"float4_loads", vec ? 1.0 : 0.0}};
+  out.enqueue = [rows, slices](const DeviceData& d) {
+    const bool accumulate = slices > 1;
+    if (accumulate)
+      LADDER_CUDA(cudaMemsetAsync(d.cov, 0, sizeof(float) * std::size_t(d.n * d.n), 0));
+    const dim3 grid(unsigned(tiles_of(d.n)), unsigned(slices));
+    const float inv_m = static_cast<float>(1.0 / double(d.m));
+    if (vectorisable(d.x, d.cov, d.n))
+      cov_register_blocked_kernel<true>
+          <<<grid, kThreads>>>(d.x, d.cov, d.m, int(d.n), rows, inv_m, accumulate);
+    else
+      cov_register_blocked_kernel<false>
+          <<<grid, kThreads>>>(d.x, d.cov, d.m, int(d.n), rows, inv_m, accumulate);
+    LADDER_CUDA_LAUNCH("cov_register_blocked_kernel");
+  };
+  return out;
 }
 
-GpuStep step() {
-  using K = ParamSpec::Kind;
-  GpuStep s{"register_blocked", 6,
-            "register blocking (8x8 outputs per thread), float4 loads, double-buffered shared "
-            "tiles, lower-triangle tiles only",
-            launch};
-  s.params = {{"split", "0",
-               "slices of the m rows (split-K, atomically summed); 0 = fill whole waves",
-               K::integer, 0, 65535}};
-  s.facts = facts;
-  return s;
-}
-
-const Registrar registrar{gpu_variant(step())};
+const Registrar registrar{gpu_step(
+    {.name = "register_blocked",
+     .step = 6,
+     .label = "register blocking",
+     .change = "register blocking (8x8 outputs per thread), float4 loads, double-buffered "
+               "shared tiles, lower-triangle tiles only",
+     .params = {{"split", "0",
+                 "slices of the m rows (split-K, atomically summed); 0 = fill whole waves",
+                 ParamSpec::Kind::integer, 0, 65535}},
+     .plan = plan})};
 
 }  // namespace
 }  // namespace ladder::cov

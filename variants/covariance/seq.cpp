@@ -1,10 +1,18 @@
 // Step 1: sequential baseline in double precision: means, centring, the lower triangle of
 // X^T X / m as dot products of transposed columns, mirrored.
-#include "cpu_baseline.hpp"
+#include "cpu_step.hpp"
 
 namespace ladder::cov {
 namespace {
-const Registrar registrar{cpu_variant("seq", 1, "baseline: sequential FP64, one triangle mirrored",
-                                      false, 2e10)};
+
+const Registrar registrar{cpu_step(
+    {.name = "seq",
+     .step = 1,
+     .label = "sequential FP64",
+     .change = "baseline: sequential FP64, one triangle mirrored",
+     .role = Role::baseline,
+     .plan = [](const CovProblem& p, float* out) { covariance_fp64(p, out, false); },
+     .limit = flops_limit(2e10)})};
+
 }  // namespace
 }  // namespace ladder::cov

@@ -1,12 +1,11 @@
 // The covariance study: data (a seeded low-rank-plus-noise generator or a .npy file), the
 // FP64 baseline used for validation, tolerances and the GFLOP/s metric.
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 
 #include "../../datagen/rng.hpp"
 #include "../../harness/errors.hpp"
+#include "../../harness/memory.hpp"
 #include "../../harness/npy.hpp"
 #include "problem.hpp"
 
@@ -91,7 +90,7 @@ class CovStudy : public Study {
             {"components", "5", "strong components in the generated data", K::integer, 1, 64}};
   }
 
-  void check_point(const DataSource& src, const Params& p) const override {
+  void check_point(const DataSource& src, const Params& p, const Problem*) const override {
     if (!src.file.empty()) {
       if (p.has("m") || p.has("n"))
         throw InputError("'m' and 'n' come from the data file; remove them from the config");
@@ -99,23 +98,22 @@ class CovStudy : public Study {
     }
     if (!p.has("m") || !p.has("n"))
       throw InputError("generated covariance data needs 'm' and 'n'");
-    const double bytes = 4.0 * double(p.integer("m")) * double(p.integer("n"));
-    const double ram = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
-    if (bytes > 0.4 * ram)
-      throw InputError("data set of " + std::to_string(bytes / (1 << 30)).substr(0, 6) +
-                       " GiB exceeds 40% of this machine's memory");
+    const double m = double(p.integer("m")), n = double(p.integer("n"));
+    // The data, an output and the reference values (all n^2 of them in full validation).
+    const std::string why = host_memory_reason(4.0 * m * n + 12.0 * n * n, "the data set");
+    if (!why.empty()) throw InputError(why);
   }
 
   std::unique_ptr<Problem> make_problem(const DataSource& src, const Params& p) const override {
-    check_point(src, p);
+    check_point(src, p, nullptr);
     auto prob = std::make_unique<CovProblem>();
     if (!src.file.empty()) {
       fill_from_npy(*prob, src.file);
     } else {
       prob->m = p.integer("m");
       prob->n = p.integer("n");
-      prob->data = generate(prob->m, prob->n, p.integer_or("seed", 42),
-                            static_cast<int>(p.integer_or("components", 5)));
+      prob->data = generate(prob->m, prob->n, p.integer("seed"),
+                            static_cast<int>(p.integer("components")));
     }
     summarise(*prob);
     return prob;
@@ -153,7 +151,7 @@ class CovStudy : public Study {
   // (random walk), so allow 16 sqrt(m) ulps relative; TF32 rounds every input to 10 bits.
   Tolerance tolerance(const Problem& problem, const VariantSpec& v) const override {
     const auto& p = problem_as<CovProblem>(problem);
-    if (v.precision == "tf32")
+    if (v.precision == Precision::tf32)
       return {5e-3 * p.max_variance, 1e-2, "tf32: rel 1e-2, abs 5e-3 * max variance"};
     const double rel = std::max(1e-5, 16.0 * std::sqrt(double(p.m)) * 0x1.0p-24);
     return {rel * p.max_variance, rel,
@@ -162,14 +160,10 @@ class CovStudy : public Study {
 
   // The FP32 limit: 128 FMA lanes per SM per clock; TF32 tensor cores (dense): 1024 FMA.
   Work work(const Problem& problem, const VariantSpec& v, const DeviceCaps& d) const override {
-    Work w{"gflops", triangle_flops(problem_as<CovProblem>(problem)), 1e9};
-    if (v.backend == Backend::gpu && d.present) {
-      const double ghz = d.clock_khz / 1e6;
-      const int fma = v.precision == "tf32" ? 1024 : 128;
-      w.peak = 2.0 * fma * d.sm_count * ghz;
-      w.peak_rule = "2 x " + std::to_string(fma) + " FMA/clock/SM (" + v.precision + ") x " +
-                    std::to_string(d.sm_count) + " SMs x " + std::to_string(ghz).substr(0, 5) +
-                    " GHz (max SM clock)";
+    Work w{"gflops", "GFLOP/s", triangle_flops(problem_as<CovProblem>(problem)), 1e9};
+    if (v.backend == Backend::gpu) {
+      const int fma = v.precision == Precision::tf32 ? 1024 : 128;
+      w.set_peak(2.0 * fma, std::string(to_string(v.precision)) + " flops (2 per FMA)", d);
     }
     return w;
   }
@@ -177,6 +171,19 @@ class CovStudy : public Study {
   std::map<std::string, double> describe(const Problem& problem) const override {
     const auto& p = problem_as<CovProblem>(problem);
     return {{"m", double(p.m)}, {"n", double(p.n)}, {"max_variance", p.max_variance}};
+  }
+
+  // One row, a prime, tile edges +-1 and a size past several tiles.
+  std::vector<Params> test_points() const override {
+    std::vector<Params> out;
+    for (std::int64_t m : {1, 7, 1000})
+      for (std::int64_t n : {1, 31, 33, 100}) {
+        Params& p = out.emplace_back();
+        p.set("m", std::to_string(m));
+        p.set("n", std::to_string(n));
+        p.set("seed", std::to_string(m * 31 + n));
+      }
+    return out;
   }
 };
 

@@ -1,6 +1,6 @@
 // Step 4: symmetric. C is symmetric, so only the threads of the lower triangle (j <= i)
 // compute, and each writes its value to both C[i][j] and C[j][i]: half the work of step 3.
-#include "gpu_pipeline.cuh"
+#include "gpu_step.cuh"
 
 namespace ladder::cov {
 namespace {
@@ -16,15 +16,19 @@ __global__ void cov_symmetric_kernel(const float* x, float* cov, std::int64_t m,
   if (j != i) cov[static_cast<std::int64_t>(j) * n + i] = c;
 }
 
-void launch(const DeviceData& d, const Params&) {
+void enqueue(const DeviceData& d) {
   const dim3 block(32, 8);
   const dim3 grid(unsigned((d.n + 31) / 32), unsigned((d.n + 7) / 8));
   cov_symmetric_kernel<<<grid, block>>>(d.x, d.cov, d.m, int(d.n));
   LADDER_CUDA_LAUNCH("cov_symmetric_kernel");
 }
 
-const Registrar registrar{
-    gpu_variant({"symmetric", 4, "lower triangle only, mirrored: half the work", launch})};
+const Registrar registrar{gpu_step(
+    {.name = "symmetric",
+     .step = 4,
+     .label = "lower triangle",
+     .change = "lower triangle only, mirrored: half the work",
+     .plan = [](const CovProblem&, const Params&, const DeviceCaps&) { return Plan{enqueue}; }})};
 
 }  // namespace
 }  // namespace ladder::cov

@@ -11,8 +11,7 @@
 namespace ladder::cov {
 namespace {
 
-void launch(const DeviceData& d, const Params&) {
-  cublasHandle_t h = cublas_handle(CUBLAS_TF32_TENSOR_OP_MATH);
+void gemm_tf32(cublasHandle_t h, const DeviceData& d) {
   const int n = int(d.n), k = int(d.m);
   const float alpha = static_cast<float>(1.0 / double(d.m)), beta = 0.f;
   LADDER_CUBLAS(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_T, n, n, k, &alpha, d.x, CUDA_R_32F, n,
@@ -20,15 +19,15 @@ void launch(const DeviceData& d, const Params&) {
                              CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT));
 }
 
-GpuStep step() {
-  GpuStep s{"tf32", 8,
-            "TF32 tensor cores through cuBLAS (10-bit mantissa inputs, FP32 accumulation)",
-            launch, "tf32"};
-  s.limit = cublas_dimensions_limit;
-  return s;
-}
-
-const Registrar registrar{gpu_variant(step())};
+const Registrar registrar{gpu_step(
+    {.name = "tf32",
+     .step = 8,
+     .label = "cuBLAS TF32",
+     .change = "TF32 tensor cores through cuBLAS (10-bit mantissa inputs, FP32 accumulation)",
+     .role = Role::peer,
+     .precision = Precision::tf32,
+     .plan = cublas_plan(CUBLAS_TF32_TENSOR_OP_MATH, gemm_tf32),
+     .limit = cublas_dimensions_limit})};
 
 }  // namespace
 }  // namespace ladder::cov

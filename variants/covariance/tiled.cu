@@ -7,7 +7,7 @@
 // per SM for large tiles. chunk_size is a compile-time parameter; two early exits are
 // switchable: `block_exit` returns whole tiles above the diagonal at once, `thread_exit`
 // skips the arithmetic of threads above the diagonal inside diagonal tiles.
-#include "gpu_pipeline.cuh"
+#include "gpu_step.cuh"
 
 namespace ladder::cov {
 namespace {
@@ -42,76 +42,54 @@ __global__ void cov_tiled_kernel(const float* x, float* cov, std::int64_t m, int
   }
 }
 
-constexpr int kChunks[] = {2, 4, 8, 16, 32};
+using Chunks = CompiledSet<2, 4, 8, 16, 32>;
 
-int chunk_of(const Params& p) { return static_cast<int>(p.integer_or("chunk_size", 16)); }
-bool on(const Params& p, const char* name) { return p.text_or(name, "on") == "on"; }
-
-template <int CH>
-bool try_launch(const DeviceData& d, const Params& p) {
-  if (chunk_of(p) != CH) return false;
-  const unsigned tiles = unsigned((d.n + CH - 1) / CH);
-  cov_tiled_kernel<CH><<<dim3(tiles, tiles), dim3(CH, CH)>>>(
-      d.x, d.cov, d.m, int(d.n), on(p, "block_exit"), on(p, "thread_exit"));
-  LADDER_CUDA_LAUNCH("cov_tiled_kernel");
-  return true;
-}
-
-void launch(const DeviceData& d, const Params& p) {
-  if (!(try_launch<2>(d, p) || try_launch<4>(d, p) || try_launch<8>(d, p) ||
-        try_launch<16>(d, p) || try_launch<32>(d, p)))
-    throw CudaError("covariance/tiled: chunk_size not compiled");
+// The instantiation for chunk_size, its occupancy (resident blocks per SM, queried here so
+// that nothing but the launch is timed) and the notes' CGMA of the tile (chunk / 8 flop per
+// byte).
+Plan plan(const CovProblem&, const Params& p, const DeviceCaps&) {
+  const int chunk = int(p.integer("chunk_size"));
+  const bool block_exit = p.text("block_exit") == "on", thread_exit = p.text("thread_exit") == "on";
+  Plan out;
+  out.facts = {{"chunk_size", chunk},
+               {"cgma", chunk / 8.0},
+               {"smem_bytes_per_block", 2.0 * chunk * chunk * sizeof(float)},
+               {"threads_per_block", double(chunk * chunk)}};
+  Chunks::exactly(chunk, [&](auto ch) {
+    constexpr int CH = decltype(ch)::value;
+    int blocks = 0;
+    LADDER_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, cov_tiled_kernel<CH>,
+                                                              CH * CH, 0));
+    out.facts["blocks_per_sm"] = blocks;
+    out.enqueue = [block_exit, thread_exit](const DeviceData& d) {
+      const unsigned tiles = unsigned((d.n + CH - 1) / CH);
+      cov_tiled_kernel<CH><<<dim3(tiles, tiles), dim3(CH, CH)>>>(d.x, d.cov, d.m, int(d.n),
+                                                                 block_exit, thread_exit);
+      LADDER_CUDA_LAUNCH("cov_tiled_kernel");
+    };
+  }, "covariance/tiled");
+  return out;
 }
 
 std::string limit(const CovProblem& prob, const Params& p, const DeviceCaps&) {
-  for (int c : kChunks)
-    if (c == chunk_of(p)) {
-      if ((prob.n + c - 1) / c > 65535) return "more than 65535 tiles per grid dimension";
-      return "";
-    }
-  return "chunk_size " + std::to_string(chunk_of(p)) + " is not compiled (2, 4, 8, 16, 32)";
+  const std::int64_t chunk = p.integer("chunk_size");
+  if ((prob.n + chunk - 1) / chunk > 65535) return "more than 65535 tiles per grid dimension";
+  return "";
 }
 
-template <int CH>
-void occupancy(const Params& p, std::map<std::string, double>& f) {
-  if (chunk_of(p) != CH) return;
-  int blocks = 0;
-  LADDER_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, cov_tiled_kernel<CH>,
-                                                            CH * CH, 0));
-  f["blocks_per_sm"] = blocks;
-}
-
-// The notes' CGMA of the tile (chunk / 8 flop per byte), its shared memory and the resident
-// blocks per SM the occupancy calculator allows.
-std::map<std::string, double> facts(const CovProblem&, const Params& p) {
-  const int c = chunk_of(p);
-  std::map<std::string, double> f{{"chunk_size", c},
-                                  {"cgma", c / 8.0},
-                                  {"smem_bytes_per_block", 2.0 * c * c * sizeof(float)},
-                                  {"threads_per_block", double(c * c)}};
-  occupancy<2>(p, f);
-  occupancy<4>(p, f);
-  occupancy<8>(p, f);
-  occupancy<16>(p, f);
-  occupancy<32>(p, f);
-  return f;
-}
-
-GpuStep step() {
-  using K = ParamSpec::Kind;
-  GpuStep s{"tiled", 5, "shared-memory tiles of chunk_size x chunk_size, lower triangle, "
-                        "early exits", launch};
-  s.params = {{"chunk_size", "16", "tile edge, compiled for 2, 4, 8, 16, 32", K::integer, 1, 64},
-              {"block_exit", "on", "return whole tiles above the diagonal at once", K::text, 0,
-               0, {"on", "off"}},
-              {"thread_exit", "on", "skip the arithmetic of threads above the diagonal", K::text,
-               0, 0, {"on", "off"}}};
-  s.limit = limit;
-  s.facts = facts;
-  return s;
-}
-
-const Registrar registrar{gpu_variant(step())};
+const Registrar registrar{gpu_step(
+    {.name = "tiled",
+     .step = 5,
+     .label = "shared-memory tiles",
+     .change = "shared-memory tiles of chunk_size x chunk_size, lower triangle, early exits",
+     .params = {{"chunk_size", "16", "tile edge, compiled for " + Chunks::text(),
+                 ParamSpec::Kind::integer, 1, 64, Chunks::choices()},
+                {"block_exit", "on", "return whole tiles above the diagonal at once",
+                 ParamSpec::Kind::text, 0, 0, {"on", "off"}},
+                {"thread_exit", "on", "skip the arithmetic of threads above the diagonal",
+                 ParamSpec::Kind::text, 0, 0, {"on", "off"}}},
+     .plan = plan,
+     .limit = limit})};
 
 }  // namespace
 }  // namespace ladder::cov

@@ -4,7 +4,7 @@
 // broadcast, instead of a global load per warp through L1. The query is copied into the
 // constant bank (device to device) before each launch. Queries longer than the constant bank
 // (16384 floats, 64 KiB) and rows beyond a block's shared memory are unsupported.
-#include "gpu_instance.cuh"
+#include "gpu_step.cuh"
 
 namespace ladder::dtw {
 namespace {
@@ -23,19 +23,20 @@ __global__ void dtw_constant_query_kernel(const float* series, float* dist, std:
                          /*s_stride=*/static_cast<std::size_t>(entries));
 }
 
-void launch(const DeviceData& d, const Params& p) {
-  if (d.n > kMaxConstQuery)
-    throw CudaError("dtw/constant_query: n beyond the " + std::to_string(kMaxConstQuery) +
-                    "-float constant query");
-  const int block = block_size(p);
-  const std::size_t bytes = shared_rows_bytes(d.n, block);
-  // Stream-ordered on the default stream: the previous query's kernel has finished reading.
-  LADDER_CUDA(cudaMemcpyToSymbolAsync(c_query, d.query, d.n * sizeof(float), 0,
-                                      cudaMemcpyDeviceToDevice));
+Plan plan(const DtwProblem& prob, const Params& p, const DeviceCaps&) {
+  const int block = int(p.integer("block_size"));
+  const std::size_t bytes = shared_rows_bytes(prob.n(), block);
   allow_shared_memory(dtw_constant_query_kernel, bytes);
-  dtw_constant_query_kernel<<<grid_for(d.entries, block), block, bytes>>>(
-      d.series, d.dist, d.entries, static_cast<int>(d.n), d.band);
-  LADDER_CUDA_LAUNCH("dtw_constant_query_kernel");
+  return {[block, bytes](const DeviceData& d) {
+            // Stream-ordered on the default stream: the previous query's kernel has finished
+            // reading the bank.
+            LADDER_CUDA(cudaMemcpyToSymbolAsync(c_query, d.query, d.n * sizeof(float), 0,
+                                                cudaMemcpyDeviceToDevice));
+            dtw_constant_query_kernel<<<grid_for(d.entries, block), block, bytes>>>(
+                d.series, d.dist, d.entries, static_cast<int>(d.n), d.args.band);
+            LADDER_CUDA_LAUNCH("dtw_constant_query_kernel");
+          },
+          /*time_major=*/true};
 }
 
 std::string limit(const DtwProblem& p, const Params& params, const DeviceCaps& d) {
@@ -45,15 +46,14 @@ std::string limit(const DtwProblem& p, const Params& params, const DeviceCaps& d
   return shared_rows_limit(p, params, d);
 }
 
-GpuStep step() {
-  GpuStep s{"constant_query", 8,
-            "query in constant memory: a warp's common read of q[i-1] is one broadcast", launch,
-            nullptr, limit};
-  s.transposed = true;
-  return s;
-}
-
-const Registrar registrar{gpu_variant(step())};
+const Registrar registrar{gpu_step(
+    {.name = "constant_query",
+     .step = 8,
+     .label = "query in constant memory",
+     .change = "query in constant memory: a warp's common read of q[i-1] is one broadcast",
+     .params = {block_size_param()},
+     .plan = plan,
+     .limit = limit})};
 
 }  // namespace
 }  // namespace ladder::dtw

@@ -4,6 +4,7 @@
 // step has its own tolerance (see the study) and its error is recorded with each run. Inputs
 // are scaled by a power of two so that no warping path can exceed fp16's range (65504):
 // distances scale by its square, which is undone exactly on output. No band.
+#include <algorithm>
 #include <cmath>
 
 #include "warp_wavefront.cuh"
@@ -19,19 +20,26 @@ float fp16_scale(std::int64_t n, float range) {
   return static_cast<float>(std::exp2(std::floor(std::log2(limit))));
 }
 
-void launch(const DeviceData& d, const Params& params) {
-  launch_lanes<__half2, false>(d, lanes_for(d.n, params), fp16_scale(d.n, d.value_range));
+Plan plan(const DtwProblem& p, const Params& params, const DeviceCaps&) {
+  const auto [lo, hi] = std::minmax_element(p.data.values.begin(), p.data.values.end());
+  const float range = *hi - *lo;  // queries are series of the same set
+  return warp_wavefront_plan<__half2, false>(p, lanes_for(p.n(), params), fp16_scale(p.n(), range));
 }
 
-std::string limit(const DtwProblem& p, const Params& params, const DeviceCaps&) {
-  return warp_length_limit(p.n(), lanes_for(p.n(), params));
+std::string limit(const DtwProblem& p, const Params& params, const DeviceCaps& d) {
+  const std::string why = no_band(p, params, d);
+  return why.empty() ? warp_length_limit(p.n(), lanes_for(p.n(), params)) : why;
 }
 
-const Registrar registrar{gpu_variant({"fp16x2", 12,
-                                       "packed half2: two series per group, two cells per "
-                                       "instruction",
-                                       launch, nullptr, limit, false, false, "fp16x2",
-                                       {lanes_param()}})};
+const Registrar registrar{gpu_step(
+    {.name = "fp16x2",
+     .step = 12,
+     .label = "FP16x2",
+     .change = "packed half2: two series per group, two cells per instruction",
+     .precision = Precision::fp16x2,
+     .params = {lanes_param()},
+     .plan = plan,
+     .limit = limit})};
 
 }  // namespace
 }  // namespace ladder::dtw

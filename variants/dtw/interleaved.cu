@@ -3,7 +3,7 @@
 // instead of cache[e * 2(n+1) + k]. All threads of a warp walk their tables in lockstep, so at
 // every row access the warp touches 32 adjacent words (one coalesced transaction) instead of
 // 32 words 2(n+1) floats apart (32 transactions). The subject is still read row-major.
-#include "gpu_instance.cuh"
+#include "gpu_step.cuh"
 
 namespace ladder::dtw {
 namespace {
@@ -17,17 +17,23 @@ __global__ void dtw_interleaved_kernel(const float* query, const float* series, 
                          /*row_stride=*/static_cast<std::size_t>(entries));
 }
 
-void launch(const DeviceData& d, const Params& p) {
-  const int block = block_size(p);
-  dtw_interleaved_kernel<<<grid_for(d.entries, block), block>>>(
-      d.query, d.series, d.dist, d.scratch, d.entries, static_cast<int>(d.n), d.band);
-  LADDER_CUDA_LAUNCH("dtw_interleaved_kernel");
+Plan plan(const DtwProblem&, const Params& p, const DeviceCaps&) {
+  const int block = int(p.integer("block_size"));
+  return {[block](const DeviceData& d) {
+    dtw_interleaved_kernel<<<grid_for(d.entries, block), block>>>(
+        d.query, d.series, d.dist, d.scratch, d.entries, static_cast<int>(d.n), d.args.band);
+    LADDER_CUDA_LAUNCH("dtw_interleaved_kernel");
+  }};
 }
 
-const Registrar registrar{gpu_variant(
-    {"interleaved", 7, "DP cache interleaved across threads so a warp's accesses coalesce",
-     launch, [](const DtwProblem& p) { return std::size_t(p.entries()) * 2 * (p.n() + 1); },
-     nullptr})};
+const Registrar registrar{gpu_step(
+    {.name = "interleaved",
+     .step = 7,
+     .label = "interleaved global cache",
+     .change = "DP cache interleaved across threads so a warp's accesses coalesce",
+     .params = {block_size_param()},
+     .plan = plan,
+     .scratch_bytes = global_rows_bytes})};
 
 }  // namespace
 }  // namespace ladder::dtw

@@ -3,7 +3,7 @@
 // sequential code's; every cell now costs global loads and a store, and a warp's 32 threads
 // touch 32 addresses 2(n+1) floats apart, so nothing coalesces. The notes measured this ~10x
 // slower than 32-core OpenMP.
-#include "gpu_instance.cuh"
+#include "gpu_step.cuh"
 
 namespace ladder::dtw {
 namespace {
@@ -16,17 +16,23 @@ __global__ void dtw_naive_kernel(const float* query, const float* series, float*
   dist[e] = dtw_two_rows(query, series + e * n, n, rows, band);
 }
 
-void launch(const DeviceData& d, const Params& p) {
-  const int block = block_size(p);
-  dtw_naive_kernel<<<grid_for(d.entries, block), block>>>(d.query, d.series, d.dist, d.scratch,
-                                                          d.entries, static_cast<int>(d.n), d.band);
-  LADDER_CUDA_LAUNCH("dtw_naive_kernel");
+Plan plan(const DtwProblem&, const Params& p, const DeviceCaps&) {
+  const int block = int(p.integer("block_size"));
+  return {[block](const DeviceData& d) {
+    dtw_naive_kernel<<<grid_for(d.entries, block), block>>>(
+        d.query, d.series, d.dist, d.scratch, d.entries, static_cast<int>(d.n), d.args.band);
+    LADDER_CUDA_LAUNCH("dtw_naive_kernel");
+  }};
 }
 
-const Registrar registrar{gpu_variant(
-    {"naive", 4, "one thread per series, two DP rows per thread in a global-memory cache",
-     launch, [](const DtwProblem& p) { return std::size_t(p.entries()) * 2 * (p.n() + 1); },
-     nullptr})};
+const Registrar registrar{gpu_step(
+    {.name = "naive",
+     .step = 4,
+     .label = "CUDA naive",
+     .change = "one thread per series, two DP rows per thread in a global-memory cache",
+     .params = {block_size_param()},
+     .plan = plan,
+     .scratch_bytes = global_rows_bytes})};
 
 }  // namespace
 }  // namespace ladder::dtw

@@ -1,6 +1,6 @@
 // Step 3: the two-row DTW with OpenMP over subject series. Pairs are independent, so each
 // thread takes whole series with its own two-row buffer; no synchronisation is needed.
-#include "cpu_instance.hpp"
+#include "problem.hpp"
 
 namespace ladder::dtw {
 namespace {
@@ -16,8 +16,11 @@ void compute(const DtwProblem& p, const float* query, float* dist) {
   }
 }
 
-const Registrar registrar{
-    cpu_variant("openmp", 3, "OpenMP threads over subject series", compute)};
+const Registrar registrar{cpu_step({.name = "openmp",
+                                   .step = 3,
+                                   .label = "OpenMP",
+                                   .change = "OpenMP threads over subject series",
+                                   .plan = compute})};
 
 }  // namespace
 }  // namespace ladder::dtw

@@ -10,36 +10,19 @@
 #include <cstdint>
 #include <vector>
 
-#include "../../datagen/series.hpp"
-#include "../../harness/study.hpp"
-
-#ifdef __CUDACC__
-#define LADDER_HD __host__ __device__
-#else
-#define LADDER_HD
-#endif
+#include "../../harness/hd.hpp"
+#include "../../harness/pairwise.hpp"
 
 namespace ladder::dtw {
 
-struct DtwProblem : Problem {
-  SeriesSet data;  // the subjects
-  // Queries are series of the same set (as in the notes): query_index[k] for query k.
-  std::vector<std::int64_t> query_index;
-  std::vector<float> queries;  // Q x n, row-major
-  int band = 0;                // Sakoe-Chiba radius; >= n means unconstrained
-
-  std::int64_t n() const { return static_cast<std::int64_t>(data.length); }
-  std::int64_t entries() const { return static_cast<std::int64_t>(data.entries); }
-  std::int64_t num_queries() const { return static_cast<std::int64_t>(query_index.size()); }
-  const float* query(std::int64_t k) const { return queries.data() + k * n(); }
+struct DtwProblem : PairwiseProblem {
+  int band = 0;  // Sakoe-Chiba radius; >= n means unconstrained
   bool banded() const { return band < n(); }
 };
 
-// Outputs are Q x entries; a single query gives a flat vector of distances.
-inline std::vector<std::size_t> output_shape(const DtwProblem& p) {
-  if (p.num_queries() == 1) return {};
-  return {static_cast<std::size_t>(p.num_queries()), static_cast<std::size_t>(p.entries())};
-}
+// A CPU step: the distances of one query to every subject.
+using CpuStep = CpuPairStep<DtwProblem>;
+inline VariantSpec cpu_step(CpuStep s) { return cpu_pair_variant<DtwProblem>("dtw", std::move(s)); }
 
 // One DP cell. Shared by every CPU and GPU step so all compute the same function. The min of
 // the two cells of the previous row comes first: only the last min and the FMA then wait for

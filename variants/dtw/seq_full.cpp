@@ -2,7 +2,7 @@
 // the notes. The matrix is padded by one row and column so the borders need no special case.
 #include <algorithm>
 
-#include "cpu_instance.hpp"
+#include "problem.hpp"
 
 namespace ladder::dtw {
 namespace {
@@ -28,13 +28,18 @@ void compute(const DtwProblem& p, const float* query, float* dist) {
 }
 
 // The matrix is allocated once per run; refuse sizes whose matrix would not fit in 1 GiB.
-std::string limit(const DtwProblem& p) {
+std::string limit(const DtwProblem& p, const Params&, const DeviceCaps&) {
   const double bytes = 4.0 * (p.n() + 1) * (p.n() + 1);
   return bytes > (1 << 30) ? "full DP matrix would need more than 1 GiB" : "";
 }
 
-const Registrar registrar{cpu_variant("seq_full", 1, "baseline: full (n+1)^2 DP matrix per pair",
-                                      compute, limit)};
+const Registrar registrar{cpu_step({.name = "seq_full",
+                                   .step = 1,
+                                   .label = "sequential, full matrix",
+                                   .change = "baseline: full (n+1)^2 DP matrix per pair",
+                                   .role = Role::baseline,
+                                   .plan = compute,
+                                   .limit = limit})};
 
 }  // namespace
 }  // namespace ladder::dtw

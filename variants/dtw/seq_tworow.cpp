@@ -1,6 +1,6 @@
 // Step 2: sequential DTW keeping only two rolling rows of the DP matrix. Row i needs only
 // row i-1, so memory drops from (n+1)^2 to 2(n+1) floats and the rows stay in L1 cache.
-#include "cpu_instance.hpp"
+#include "problem.hpp"
 
 namespace ladder::dtw {
 namespace {
@@ -11,8 +11,11 @@ void compute(const DtwProblem& p, const float* query, float* dist) {
     dist[e] = dtw_two_rows(query, p.data.series(e), static_cast<int>(p.n()), rows.data(), p.band);
 }
 
-const Registrar registrar{
-    cpu_variant("seq_tworow", 2, "two rolling rows instead of the full matrix", compute)};
+const Registrar registrar{cpu_step({.name = "seq_tworow",
+                                   .step = 2,
+                                   .label = "sequential, two rows",
+                                   .change = "two rolling rows instead of the full matrix",
+                                   .plan = compute})};
 
 }  // namespace
 }  // namespace ladder::dtw

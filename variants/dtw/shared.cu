@@ -3,7 +3,7 @@
 // the subject and query are still read from global memory as before. The notes measured
 // ~4.3x over the thread-local step. Points whose rows exceed a block's shared memory are
 // unsupported.
-#include "gpu_instance.cuh"
+#include "gpu_step.cuh"
 
 namespace ladder::dtw {
 namespace {
@@ -17,18 +17,24 @@ __global__ void dtw_shared_kernel(const float* query, const float* series, float
   dist[e] = dtw_two_rows(query, series + e * n, n, rows, band);
 }
 
-void launch(const DeviceData& d, const Params& p) {
-  const int block = block_size(p);
-  const std::size_t bytes = shared_rows_bytes(d.n, block);
+Plan plan(const DtwProblem& prob, const Params& p, const DeviceCaps&) {
+  const int block = int(p.integer("block_size"));
+  const std::size_t bytes = shared_rows_bytes(prob.n(), block);
   allow_shared_memory(dtw_shared_kernel, bytes);
-  dtw_shared_kernel<<<grid_for(d.entries, block), block, bytes>>>(d.query, d.series, d.dist,
-                                                                  d.entries, static_cast<int>(d.n), d.band);
-  LADDER_CUDA_LAUNCH("dtw_shared_kernel");
+  return {[block, bytes](const DeviceData& d) {
+    dtw_shared_kernel<<<grid_for(d.entries, block), block, bytes>>>(
+        d.query, d.series, d.dist, d.entries, static_cast<int>(d.n), d.args.band);
+    LADDER_CUDA_LAUNCH("dtw_shared_kernel");
+  }};
 }
 
-const Registrar registrar{gpu_variant({"shared", 6,
-                                       "per-thread DP rows in dynamic shared memory", launch,
-                                       nullptr, shared_rows_limit})};
+const Registrar registrar{gpu_step({.name = "shared",
+                                    .step = 6,
+                                    .label = "shared-memory rows",
+                                    .change = "per-thread DP rows in dynamic shared memory",
+                                    .params = {block_size_param()},
+                                    .plan = plan,
+                                    .limit = shared_rows_limit})};
 
 }  // namespace
 }  // namespace ladder::dtw

@@ -2,9 +2,9 @@
 // validation, tolerances and the GCUPS metric with its H100-style compute limit.
 #include <algorithm>
 #include <cmath>
-#include <unistd.h>
 
 #include "../../harness/errors.hpp"
+#include "../../harness/memory.hpp"
 #include "problem.hpp"
 
 namespace ladder::dtw {
@@ -16,13 +16,6 @@ constexpr std::int64_t kMaxLength = 1 << 16;
 double band_cells(std::int64_t n, std::int64_t band) {
   if (band >= n) return double(n) * n;
   return double(n) * (2 * band + 1) - double(band) * (band + 1);
-}
-
-void check_queries(const Params& p, std::int64_t entries) {
-  const std::int64_t first = p.integer_or("query", 0), count = p.integer_or("queries", 1);
-  if (first + count > entries)
-    throw InputError("query series " + std::to_string(first) + ".." + std::to_string(first + count - 1) +
-                     " go beyond the " + std::to_string(entries) + " series of the data set");
 }
 
 // Bounded inputs keep every float32 distance finite: a path has at most 2n cells of
@@ -45,59 +38,51 @@ class DtwStudy : public Study {
 
   std::vector<ParamSpec> data_params() const override {
     using K = ParamSpec::Kind;
-    return {
+    std::vector<ParamSpec> specs = {
         {"n", "", "series length (generated data)", K::integer, 1, kMaxLength},
         {"entries", "", "number of subject series (generated data)", K::integer, 1, 1 << 30},
         {"seed", "42", "generator seed", K::integer, 0, 9.2e18},
         {"noise", "uniform", "CBF noise: uniform U[0,1) (notes) or gaussian N(0,1) (classic)",
          K::text, 0, 0, {"uniform", "gaussian"}},
-        {"query", "0", "index of the (first) series used as a query", K::integer, 0, 1 << 30},
-        {"queries", "1", "number of queries: series query .. query+queries-1", K::integer, 1,
-         4096},
         {"band", "", "Sakoe-Chiba radius (0 = diagonal; unset or >= n = unconstrained)",
-         K::integer, 0, kMaxLength},
-    };
+         K::integer, 0, kMaxLength}};
+    for (auto& q : query_params()) specs.push_back(q);
+    return specs;
   }
 
-  void check_point(const DataSource& src, const Params& p) const override {
+  void check_point(const DataSource& src, const Params& p, const Problem* loaded) const override {
     if (!src.file.empty()) {
       if (p.has("n") || p.has("entries"))
         throw InputError("'n' and 'entries' come from the data file; remove them from the config");
+      if (loaded) check_queries(p, problem_as<DtwProblem>(*loaded).entries());
       return;
     }
     if (!p.has("n") || !p.has("entries"))
       throw InputError("generated DTW data needs 'n' and 'entries'");
     check_queries(p, p.integer("entries"));
-    const double bytes = 4.0 * static_cast<double>(p.integer("n")) * p.integer("entries");
-    const double ram = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
-    if (bytes > 0.5 * ram)
-      throw InputError("data set of " + std::to_string(bytes / (1 << 30)).substr(0, 6) +
-                       " GiB exceeds half of this machine's memory");
+    const std::string why = host_memory_reason(
+        pairwise_host_bytes(p.integer("n"), p.integer("entries"), p.integer("queries")),
+        "the data set");
+    if (!why.empty()) throw InputError(why);
   }
 
   std::unique_ptr<Problem> make_problem(const DataSource& src, const Params& p) const override {
-    check_point(src, p);
+    check_point(src, p, nullptr);
     auto prob = std::make_unique<DtwProblem>();
     if (!src.file.empty()) {
       prob->data = read_ucr(src.file);
       check_magnitudes(prob->data, src.file);
     } else {
-      prob->data = generate_cbf(p.integer("entries"), p.integer("n"), p.integer_or("seed", 42),
-                                p.text_or("noise", "uniform") == "gaussian" ? CbfNoise::gaussian
-                                                                           : CbfNoise::uniform);
+      prob->data = generate_cbf(p.integer("entries"), p.integer("n"), p.integer("seed"),
+                                p.text("noise") == "gaussian" ? CbfNoise::gaussian
+                                                              : CbfNoise::uniform);
     }
     if (prob->n() > kMaxLength)
       throw InputError("series length " + std::to_string(prob->n()) + " exceeds the limit of " +
                        std::to_string(kMaxLength));
-    check_queries(p, prob->entries());
-    const std::int64_t first = p.integer_or("query", 0), count = p.integer_or("queries", 1);
-    for (std::int64_t k = first; k < first + count; ++k) {
-      prob->query_index.push_back(k);
-      prob->queries.insert(prob->queries.end(), prob->data.series(k),
-                           prob->data.series(k) + prob->n());
-    }
-    prob->band = static_cast<int>(std::min<std::int64_t>(p.integer_or("band", prob->n()),
-                                                         prob->n()));
+    select_queries(*prob, p);
+    prob->band = static_cast<int>(
+        std::min<std::int64_t>(p.has("band") ? p.integer("band") : prob->n(), prob->n()));
     return prob;
   }
 
@@ -106,8 +91,7 @@ class DtwStudy : public Study {
   }
 
   std::size_t output_size(const Problem& problem) const override {
-    const auto& prob = problem_as<DtwProblem>(problem);
-    return static_cast<std::size_t>(prob.num_queries() * prob.entries());
+    return problem_as<DtwProblem>(problem).output_size();
   }
 
   std::vector<double> reference(const Problem& problem,
@@ -139,7 +123,7 @@ class DtwStudy : public Study {
   // tiny distances.
   Tolerance tolerance(const Problem& problem, const VariantSpec& v) const override {
     const double n = static_cast<double>(problem_as<DtwProblem>(problem).n());
-    if (v.precision == "fp16x2")
+    if (v.precision == Precision::fp16x2)
       return {1e-2, std::max(0x1.0p-8, n * 0x1.0p-12), "fp16x2: abs 1e-2, rel max(2^-8, n*2^-12)"};
     return {1e-5, std::max(1e-6, 4.0 * n * 0x1.0p-24), "fp32: abs 1e-5, rel 4*n*2^-24"};
   }
@@ -149,15 +133,11 @@ class DtwStudy : public Study {
   // rate, so an SM completes at most 32 cells per clock; packed half2 doubles that.
   Work work(const Problem& problem, const VariantSpec& v, const DeviceCaps& d) const override {
     const auto& prob = problem_as<DtwProblem>(problem);
-    Work w{"gcups", double(prob.num_queries()) * prob.entries() * band_cells(prob.n(), prob.band),
-           1e9};
-    if (v.backend == Backend::gpu && d.present) {
-      const double ghz = d.clock_khz / 1e6;
-      const int per_clock = v.precision == "fp16x2" ? 64 : 32;
-      w.peak = per_clock * d.sm_count * ghz;
-      w.peak_rule = std::to_string(per_clock) + " cells/clock/SM (" + v.precision + ") x " +
-                    std::to_string(d.sm_count) + " SMs x " + std::to_string(ghz).substr(0, 5) +
-                    " GHz (max SM clock)";
+    Work w{"gcups", "GCUPS",
+           double(prob.num_queries()) * prob.entries() * band_cells(prob.n(), prob.band), 1e9};
+    if (v.backend == Backend::gpu) {
+      const int per_clock = v.precision == Precision::fp16x2 ? 64 : 32;
+      w.set_peak(per_clock, std::string(to_string(v.precision)) + " cells", d);
     }
     return w;
   }
@@ -169,6 +149,28 @@ class DtwStudy : public Study {
             {"queries", double(prob.num_queries())},
             {"first_query", double(prob.query_index.front())},
             {"band", double(prob.band)}};
+  }
+
+  // n and entries at sizes 1, primes and around the warp and tile edges; several queries with
+  // Gaussian noise; banded points.
+  std::vector<Params> test_points() const override {
+    std::vector<Params> out;
+    auto add = [&](std::int64_t n, std::int64_t entries, int queries, int band, const char* noise) {
+      Params& p = out.emplace_back();
+      p.set("n", std::to_string(n));
+      p.set("entries", std::to_string(entries));
+      p.set("seed", std::to_string(n * 7919 + entries));
+      p.set("noise", noise);
+      p.set("query", std::to_string((entries - queries) / 2));
+      p.set("queries", std::to_string(queries));
+      if (band >= 0) p.set("band", std::to_string(band));
+    };
+    for (std::int64_t n : {1, 2, 31, 32, 33, 127, 128, 129, 200})
+      for (std::int64_t entries : {1, 31, 1000, 4099}) add(n, entries, 1, -1, "uniform");
+    add(45, 301, 5, -1, "gaussian");
+    for (std::int64_t n : {1, 37, 130})
+      for (int band : {0, 3, 50}) add(n, 257, 2, band, "uniform");
+    return out;
   }
 
   // 1-NN classification: each query's nearest other series votes its label (leave-one-out).

@@ -8,19 +8,22 @@
 namespace ladder::dtw {
 namespace {
 
-void launch(const DeviceData& d, const Params& params) {
-  launch_lanes<float, true>(d, lanes_for(d.n, params), 1.f);
+Plan plan(const DtwProblem& p, const Params& params, const DeviceCaps&) {
+  return warp_wavefront_plan<float, true>(p, lanes_for(p.n(), params), 1.f);
 }
 
 std::string limit(const DtwProblem& p, const Params& params, const DeviceCaps&) {
   return warp_length_limit(p.n(), lanes_for(p.n(), params));
 }
 
-const Registrar registrar{gpu_variant({"subwarp", 11,
-                                       "sub-warp groups: fewer lanes per series, more cells "
-                                       "per lane and per shuffle",
-                                       launch, nullptr, limit, true, false, "fp32",
-                                       {lanes_param()}})};
+const Registrar registrar{gpu_step(
+    {.name = "subwarp",
+     .step = 11,
+     .label = "sub-warp groups",
+     .change = "sub-warp groups: fewer lanes per series, more cells per lane and per shuffle",
+     .params = {lanes_param()},
+     .plan = plan,
+     .limit = limit})};
 
 }  // namespace
 }  // namespace ladder::dtw

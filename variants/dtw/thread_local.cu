@@ -3,12 +3,12 @@
 // memory (cached in L1) instead of behind an opaque global pointer. A point runs with the
 // smallest compiled capacity >= n; longer series are unsupported. The notes measured ~11x
 // over the naive step.
-#include "gpu_instance.cuh"
+#include "gpu_step.cuh"
 
 namespace ladder::dtw {
 namespace {
 
-constexpr int kCapacities[] = {32, 64, 128, 256, 512, 1024};
+using Capacities = CompiledSet<32, 64, 128, 256, 512, 1024>;
 
 template <int Capacity>
 __global__ void dtw_thread_local_kernel(const float* query, const float* series, float* dist,
@@ -19,34 +19,34 @@ __global__ void dtw_thread_local_kernel(const float* query, const float* series,
   dist[e] = dtw_two_rows(query, series + e * n, n, rows, band);
 }
 
-template <int Capacity>
-bool try_launch(const DeviceData& d, int block) {
-  if (d.n > Capacity) return false;
-  dtw_thread_local_kernel<Capacity><<<grid_for(d.entries, block), block>>>(
-      d.query, d.series, d.dist, d.entries, static_cast<int>(d.n), d.band);
-  LADDER_CUDA_LAUNCH("dtw_thread_local_kernel");
-  return true;
-}
-
-void launch(const DeviceData& d, const Params& p) {
-  const int block = block_size(p);
-  // Fold over the capacities, stopping at the first that holds n.
-  const bool launched = try_launch<32>(d, block) || try_launch<64>(d, block) ||
-                        try_launch<128>(d, block) || try_launch<256>(d, block) ||
-                        try_launch<512>(d, block) || try_launch<1024>(d, block);
-  if (!launched) throw CudaError("dtw/thread_local: n beyond the compiled capacities");
+Plan plan(const DtwProblem& prob, const Params& p, const DeviceCaps&) {
+  const int block = int(p.integer("block_size"));
+  Plan out;
+  // The smallest compiled capacity that holds n.
+  Capacities::first([&](int c) { return prob.n() <= c; }, [&](auto capacity) {
+    out.enqueue = [block](const DeviceData& d) {
+      dtw_thread_local_kernel<decltype(capacity)::value><<<grid_for(d.entries, block), block>>>(
+          d.query, d.series, d.dist, d.entries, static_cast<int>(d.n), d.args.band);
+      LADDER_CUDA_LAUNCH("dtw_thread_local_kernel");
+    };
+  }, "dtw/thread_local");
+  return out;
 }
 
 std::string limit(const DtwProblem& p, const Params&, const DeviceCaps&) {
-  const int largest = kCapacities[std::size(kCapacities) - 1];
-  if (p.n() <= largest) return "";
+  if (p.n() <= Capacities::largest()) return "";
   return "series length " + std::to_string(p.n()) + " exceeds the largest compiled capacity (" +
-         std::to_string(largest) + ")";
+         std::to_string(Capacities::largest()) + ")";
 }
 
-const Registrar registrar{gpu_variant(
-    {"thread_local", 5, "DP rows in a per-thread array sized by a template parameter", launch,
-     nullptr, limit})};
+const Registrar registrar{
+    gpu_step({.name = "thread_local",
+              .step = 5,
+              .label = "thread-local rows",
+              .change = "DP rows in a per-thread array sized by a template parameter",
+              .params = {block_size_param()},
+              .plan = plan,
+              .limit = limit})};
 
 }  // namespace
 }  // namespace ladder::dtw

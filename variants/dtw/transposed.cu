@@ -4,7 +4,7 @@
 // a warp read s[t] of 32 consecutive series at the same time, which are now adjacent words:
 // one coalesced transaction instead of 32 reads n floats apart. Points whose rows exceed a
 // block's shared memory are unsupported, as in the shared step.
-#include "gpu_instance.cuh"
+#include "gpu_step.cuh"
 
 namespace ladder::dtw {
 namespace {
@@ -20,25 +20,26 @@ __global__ void dtw_transposed_kernel(const float* query, const float* series, f
                          /*s_stride=*/static_cast<std::size_t>(entries));
 }
 
-void launch(const DeviceData& d, const Params& p) {
-  const int block = block_size(p);
-  const std::size_t bytes = shared_rows_bytes(d.n, block);
+Plan plan(const DtwProblem& prob, const Params& p, const DeviceCaps&) {
+  const int block = int(p.integer("block_size"));
+  const std::size_t bytes = shared_rows_bytes(prob.n(), block);
   allow_shared_memory(dtw_transposed_kernel, bytes);
-  dtw_transposed_kernel<<<grid_for(d.entries, block), block, bytes>>>(
-      d.query, d.series, d.dist, d.entries, static_cast<int>(d.n), d.band);
-  LADDER_CUDA_LAUNCH("dtw_transposed_kernel");
+  return {[block, bytes](const DeviceData& d) {
+            dtw_transposed_kernel<<<grid_for(d.entries, block), block, bytes>>>(
+                d.query, d.series, d.dist, d.entries, static_cast<int>(d.n), d.args.band);
+            LADDER_CUDA_LAUNCH("dtw_transposed_kernel");
+          },
+          /*time_major=*/true};
 }
 
-GpuStep step() {
-  GpuStep s{"transposed", 7,
-            "subjects stored time-major so a warp reads one time step of 32 series in one "
-            "transaction",
-            launch, nullptr, shared_rows_limit};
-  s.transposed = true;
-  return s;
-}
-
-const Registrar registrar{gpu_variant(step())};
+const Registrar registrar{gpu_step({.name = "transposed",
+                                    .step = 7,
+                                    .label = "time-major subjects",
+                                    .change = "subjects stored time-major so a warp reads one "
+                                              "time step of 32 series in one transaction",
+                                    .params = {block_size_param()},
+                                    .plan = plan,
+                                    .limit = shared_rows_limit})};
 
 }  // namespace
 }  // namespace ladder::dtw

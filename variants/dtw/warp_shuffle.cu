@@ -9,17 +9,21 @@
 namespace ladder::dtw {
 namespace {
 
-void launch(const DeviceData& d, const Params&) {
-  launch_banded_or_not<float, 32, true>(d, 1.f);
+Plan plan(const DtwProblem& p, const Params&, const DeviceCaps&) {
+  return warp_wavefront_plan<float, true>(p, 32, 1.f);
 }
 
 std::string limit(const DtwProblem& p, const Params&, const DeviceCaps&) {
   return warp_length_limit(p.n(), 32);
 }
 
-const Registrar registrar{gpu_variant(
-    {"warp_shuffle", 10, "warp per series: DP cells in registers, boundaries by warp shuffles",
-     launch, nullptr, limit, true, false, "fp32", {}})};
+const Registrar registrar{gpu_step(
+    {.name = "warp_shuffle",
+     .step = 10,
+     .label = "warp shuffles",
+     .change = "warp per series: DP cells in registers, boundaries by warp shuffles",
+     .plan = plan,
+     .limit = limit})};
 
 }  // namespace
 }  // namespace ladder::dtw

@@ -11,7 +11,7 @@
 #pragma once
 #include <cuda_fp16.h>
 
-#include "gpu_instance.cuh"
+#include "gpu_step.cuh"
 
 namespace ladder::dtw {
 
@@ -170,52 +170,44 @@ __global__ void __launch_bounds__(256)
 }
 
 constexpr int kWarpBlock = 256;
+using Lanes = CompiledSet<4, 8, 16, 32>;         // G: lanes per series
+using CellsPerLane = CompiledSet<4, 8, 16, 32>;  // C: a point runs with the smallest G * C >= n
 
 template <class V, int G, int C, bool Banded>
-void launch_warp_wavefront(const DeviceData& d, float scale) {
-  const std::int64_t groups = (d.entries + Cells<V>::kSeries - 1) / Cells<V>::kSeries;
-  const std::int64_t blocks = (groups * G + kWarpBlock - 1) / kWarpBlock;
-  dtw_warp_wavefront_kernel<V, G, C, Banded>
-      <<<static_cast<unsigned>(std::min<std::int64_t>(blocks, 1 << 30)), kWarpBlock>>>(
-          d.query, d.series, d.dist, d.entries, static_cast<int>(d.n), d.band, scale);
-  LADDER_CUDA_LAUNCH("dtw_warp_wavefront_kernel");
+std::function<void(const DeviceData&)> enqueue_warp_wavefront(float scale) {
+  return [scale](const DeviceData& d) {
+    const std::int64_t groups = (d.entries + Cells<V>::kSeries - 1) / Cells<V>::kSeries;
+    const std::int64_t blocks = (groups * G + kWarpBlock - 1) / kWarpBlock;
+    dtw_warp_wavefront_kernel<V, G, C, Banded>
+        <<<static_cast<unsigned>(std::min<std::int64_t>(blocks, 1 << 30)), kWarpBlock>>>(
+            d.query, d.series, d.dist, d.entries, static_cast<int>(d.n), d.args.band, scale);
+    LADDER_CUDA_LAUNCH("dtw_warp_wavefront_kernel");
+  };
 }
 
-// Capacities per lane: a point runs with the smallest C such that G * C >= n.
-constexpr int kMaxCellsPerLane = 32;
-
-template <class V, int G, bool Banded>
-void launch_for_length(const DeviceData& d, float scale) {
-  if (d.n <= G * 4) return launch_warp_wavefront<V, G, 4, Banded>(d, scale);
-  if (d.n <= G * 8) return launch_warp_wavefront<V, G, 8, Banded>(d, scale);
-  if (d.n <= G * 16) return launch_warp_wavefront<V, G, 16, Banded>(d, scale);
-  if (d.n <= G * 32) return launch_warp_wavefront<V, G, 32, Banded>(d, scale);
-  throw CudaError("warp wavefront: n beyond " + std::to_string(G * kMaxCellsPerLane));
-}
-
-// Steps without band support instantiate only the unbanded kernels.
-template <class V, int G, bool WithBand>
-void launch_banded_or_not(const DeviceData& d, float scale) {
-  if constexpr (WithBand) {
-    if (d.band < d.n) return launch_for_length<V, G, true>(d, scale);
-  }
-  launch_for_length<V, G, false>(d, scale);
-}
-
+// The kernel instantiation for this point: `lanes` lanes per series, the fewest cells per
+// lane that cover n, the banded kernel only when the point has a band (and the step takes
+// one: steps without band support instantiate only the unbanded kernels).
 template <class V, bool WithBand>
-void launch_lanes(const DeviceData& d, int lanes, float scale) {
-  switch (lanes) {
-    case 4: return launch_banded_or_not<V, 4, WithBand>(d, scale);
-    case 8: return launch_banded_or_not<V, 8, WithBand>(d, scale);
-    case 16: return launch_banded_or_not<V, 16, WithBand>(d, scale);
-    default: return launch_banded_or_not<V, 32, WithBand>(d, scale);
-  }
+Plan warp_wavefront_plan(const DtwProblem& p, int lanes, float scale) {
+  Plan out;
+  Lanes::exactly(lanes, [&](auto g) {
+    constexpr int G = decltype(g)::value;
+    CellsPerLane::first([&](int c) { return p.n() <= std::int64_t(G) * c; }, [&](auto c) {
+      constexpr int C = decltype(c)::value;
+      if constexpr (WithBand) {
+        if (p.banded()) return void(out.enqueue = enqueue_warp_wavefront<V, G, C, true>(scale));
+      }
+      out.enqueue = enqueue_warp_wavefront<V, G, C, false>(scale);
+    }, "warp wavefront");
+  }, "warp wavefront");
+  return out;
 }
 
 // Lanes per series for the sub-warp steps. "auto": the fewest (at least 4) that keep
 // C <= 16 cells per lane.
 inline int lanes_for(std::int64_t n, const Params& params) {
-  const std::string v = params.text_or("lanes", "auto");
+  const std::string v = params.text("lanes");
   if (v != "auto") return std::stoi(v);
   int g = 4;
   while (g < 32 && g * 16 < n) g *= 2;
@@ -223,14 +215,16 @@ inline int lanes_for(std::int64_t n, const Params& params) {
 }
 
 inline ParamSpec lanes_param() {
-  return {"lanes", "auto", "lanes per series: auto (C <= 16 cells per lane), 4, 8, 16 or 32",
-          ParamSpec::Kind::text, 0, 0, {"auto", "4", "8", "16", "32"}};
+  std::vector<std::string> choices = Lanes::choices();
+  choices.insert(choices.begin(), "auto");
+  return {"lanes", "auto", "lanes per series: auto (C <= 16 cells per lane), " + Lanes::text(),
+          ParamSpec::Kind::text, 0, 0, choices};
 }
 
 inline std::string warp_length_limit(std::int64_t n, int lanes) {
-  if (n <= std::int64_t(lanes) * kMaxCellsPerLane) return "";
-  return "series length " + std::to_string(n) + " exceeds " + std::to_string(lanes) + " lanes x " +
-         std::to_string(kMaxCellsPerLane) + " cells per lane";
+  if (n <= std::int64_t(lanes) * CellsPerLane::largest()) return "";
+  return "series length " + std::to_string(n) + " exceeds " + std::to_string(lanes) +
+         " lanes x " + std::to_string(CellsPerLane::largest()) + " cells per lane";
 }
 
 }  // namespace ladder::dtw

@@ -11,7 +11,7 @@
 // and of entries outside the matrix on the short diagonals.
 #include <algorithm>
 
-#include "gpu_instance.cuh"
+#include "gpu_step.cuh"
 
 namespace ladder::dtw {
 namespace {
@@ -85,40 +85,44 @@ std::size_t shared_bytes(std::int64_t n) {
 
 // 24 x 1024 rows cover every n whose three diagonals fit in a block's shared memory on current
 // GPUs (n <= 19369 with 227 KiB); at 24 the kernel still needs no spills (32 would spill).
-constexpr int kMaxRowsPerThread = 24;
+using RowsPerThread = CompiledSet<1, 2, 4, 8, 16, 24>;
 
-template <int R>
-bool try_launch(const DeviceData& d) {
-  const int block = block_for(d.n);
-  if (d.n + 1 > static_cast<std::int64_t>(R) * block) return false;
-  const std::size_t bytes = shared_bytes(d.n);
-  allow_shared_memory(dtw_wavefront_kernel<R>, bytes);
-  const int grid = static_cast<int>(std::min<std::int64_t>(d.entries, 0x7fffffff));
-  dtw_wavefront_kernel<R><<<grid, block, bytes>>>(d.query, d.series, d.dist, d.entries,
-                                                  static_cast<int>(d.n), d.band);
-  LADDER_CUDA_LAUNCH("dtw_wavefront_kernel");
-  return true;
-}
-
-void launch(const DeviceData& d, const Params&) {
+Plan plan(const DtwProblem& prob, const Params&, const DeviceCaps&) {
+  const int block = block_for(prob.n());
+  const std::size_t bytes = shared_bytes(prob.n());
+  Plan out;
   // The smallest compiled rows-per-thread bound that covers rows 0..n.
-  const bool launched = try_launch<1>(d) || try_launch<2>(d) || try_launch<4>(d) ||
-                        try_launch<8>(d) || try_launch<16>(d) ||
-                        try_launch<kMaxRowsPerThread>(d);
-  if (!launched) throw CudaError("dtw/wavefront: n beyond the compiled rows per thread");
+  RowsPerThread::first([&](int r) { return prob.n() + 1 <= std::int64_t(r) * block; },
+                       [&](auto rows) {
+                         constexpr int R = decltype(rows)::value;
+                         allow_shared_memory(dtw_wavefront_kernel<R>, bytes);
+                         out.enqueue = [block, bytes](const DeviceData& d) {
+                           const int grid = int(std::min<std::int64_t>(d.entries, 0x7fffffff));
+                           dtw_wavefront_kernel<R><<<grid, block, bytes>>>(
+                               d.query, d.series, d.dist, d.entries, static_cast<int>(d.n),
+                               d.args.band);
+                           LADDER_CUDA_LAUNCH("dtw_wavefront_kernel");
+                         };
+                       },
+                       "dtw/wavefront");
+  return out;
 }
 
 std::string limit(const DtwProblem& p, const Params&, const DeviceCaps& d) {
-  const std::int64_t max_n = std::int64_t(kMaxRowsPerThread) * kMaxBlock - 1;
+  const std::int64_t max_n = std::int64_t(RowsPerThread::largest()) * kMaxBlock - 1;
   if (p.n() > max_n)
     return "series length " + std::to_string(p.n()) + " exceeds " + std::to_string(max_n) +
-           " (" + std::to_string(kMaxRowsPerThread) + " rows per thread of 1024)";
+           " (" + std::to_string(RowsPerThread::largest()) + " rows per thread of 1024)";
   return shared_memory_reason(shared_bytes(p.n()), "three diagonals", d);
 }
 
-const Registrar registrar{gpu_variant(
-    {"wavefront", 9, "one block per series walks anti-diagonals; three diagonals in shared memory",
-     launch, nullptr, limit, true, false, "fp32", {}})};
+const Registrar registrar{gpu_step(
+    {.name = "wavefront",
+     .step = 9,
+     .label = "block wavefront",
+     .change = "one block per series walks anti-diagonals; three diagonals in shared memory",
+     .plan = plan,
+     .limit = limit})};
 
 }  // namespace
 }  // namespace ladder::dtw

@@ -1,0 +1,64 @@
+// The usual GPU instance: inputs are uploaded when it is built (outside the timed window),
+// the output is a device buffer poisoned with 0xFF bytes (NaN for floats) before every run,
+// and run_ms() times exactly what enqueue() puts on the default stream with CUDA events.
+// enqueue() may divide its work into named stages; each stage's time is recorded too.
+#pragma once
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "device_buffer.hpp"
+#include "study.hpp"
+
+namespace ladder {
+
+template <class T>
+class GpuInstance : public Instance {
+ public:
+  GpuInstance(std::size_t size, std::vector<std::size_t> shape)
+      : out_(size), shape_(std::move(shape)) {}
+
+  void poison() override { out_.fill_bytes(0xFF); }
+  Output fetch() override { return Output{out_.download(), shape_}; }
+  std::map<std::string, double> stages_ms() const override { return stages_; }
+
+  double run_ms() override {
+    names_.clear();
+    LADDER_CUDA(cudaEventRecord(begin_.get()));
+    enqueue();
+    LADDER_CUDA(cudaEventRecord(end_.get()));
+    LADDER_CUDA(cudaEventSynchronize(end_.get()));
+    stages_.clear();
+    for (std::size_t s = 0; s < names_.size(); ++s)
+      stages_[names_[s]] = elapsed(marks_[s], s + 1 < names_.size() ? marks_[s + 1] : end_);
+    return elapsed(begin_, end_);
+  }
+
+ protected:
+  // Launches the step's kernels on the default stream; no allocation or set-up here.
+  virtual void enqueue() = 0;
+  // Starts a named stage at this point of the stream; it lasts until the next one or the end.
+  void stage(std::string name) {
+    if (names_.size() == kMaxStages) throw std::logic_error("more than 8 stages in one run");
+    LADDER_CUDA(cudaEventRecord(marks_[names_.size()].get()));
+    names_.push_back(std::move(name));
+  }
+  T* out() const { return out_.get(); }
+
+ private:
+  static constexpr std::size_t kMaxStages = 8;  // events are made up front, never while timed
+  static double elapsed(const CudaEvent& a, const CudaEvent& b) {
+    float ms = 0.f;
+    LADDER_CUDA(cudaEventElapsedTime(&ms, a.get(), b.get()));
+    return ms;
+  }
+
+  DeviceBuffer<T> out_;
+  std::vector<std::size_t> shape_;
+  CudaEvent begin_, end_, marks_[kMaxStages];
+  std::vector<std::string> names_;
+  std::map<std::string, double> stages_;
+};
+
+}  // namespace ladder

@@ -1,0 +1,41 @@
+#include "pairwise.hpp"
+
+#include "errors.hpp"
+
+namespace ladder {
+
+std::vector<std::size_t> PairwiseProblem::shape() const {
+  if (num_queries() == 1) return {};
+  return {static_cast<std::size_t>(num_queries()), static_cast<std::size_t>(entries())};
+}
+
+std::vector<ParamSpec> query_params() {
+  using K = ParamSpec::Kind;
+  return {{"query", "0", "index of the (first) series used as a query", K::integer, 0, 1 << 30},
+          {"queries", "1", "number of queries: series query .. query+queries-1", K::integer, 1,
+           4096}};
+}
+
+void check_queries(const Params& p, std::int64_t entries) {
+  const std::int64_t first = p.integer("query"), count = p.integer("queries");
+  if (first + count > entries)
+    throw InputError("query series " + std::to_string(first) + ".." +
+                     std::to_string(first + count - 1) + " go beyond the " +
+                     std::to_string(entries) + " series of the data set");
+}
+
+void select_queries(PairwiseProblem& p, const Params& params) {
+  check_queries(params, p.entries());
+  const std::int64_t first = params.integer("query"), count = params.integer("queries");
+  for (std::int64_t k = first; k < first + count; ++k) {
+    p.query_index.push_back(k);
+    p.queries.insert(p.queries.end(), p.data.series(k), p.data.series(k) + p.n());
+  }
+}
+
+double pairwise_host_bytes(double n, double entries, double queries) {
+  // Subjects with labels, the queries, then distances as float and the reference as double.
+  return 4.0 * (n + 1) * entries + 4.0 * n * queries + 12.0 * queries * entries;
+}
+
+}  // namespace ladder

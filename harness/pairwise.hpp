@@ -1,0 +1,58 @@
+// Studies that compare query series against many subject series (DTW, TWED): the data, the
+// query selection, the Q x entries output and the CPU steps, which compute one query's
+// distances at a time.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "../datagen/series.hpp"
+#include "host_instance.hpp"
+#include "step.hpp"
+
+namespace ladder {
+
+struct PairwiseProblem : Problem {
+  SeriesSet data;  // the subjects
+  // Queries are series of the same set: query_index[k] for query k.
+  std::vector<std::int64_t> query_index;
+  std::vector<float> queries;  // Q x n, row-major
+
+  std::int64_t n() const { return static_cast<std::int64_t>(data.length); }
+  std::int64_t entries() const { return static_cast<std::int64_t>(data.entries); }
+  std::int64_t num_queries() const { return static_cast<std::int64_t>(query_index.size()); }
+  const float* query(std::int64_t k) const { return queries.data() + k * n(); }
+  std::size_t output_size() const { return static_cast<std::size_t>(num_queries() * entries()); }
+  // Q x entries; a single query gives a flat vector of distances.
+  std::vector<std::size_t> shape() const;
+};
+
+// `query` (first series used as a query) and `queries` (how many).
+std::vector<ParamSpec> query_params();
+// Throws InputError when the queries go beyond the data set's series.
+void check_queries(const Params& p, std::int64_t entries);
+// Copies the selected query series out of the data set.
+void select_queries(PairwiseProblem& p, const Params& params);
+// Host bytes of a point: subjects, queries, distances and the reference values.
+double pairwise_host_bytes(double n, double entries, double queries);
+
+// A CPU step computes the distances of one query to every subject.
+template <class P>
+using PairCompute = std::function<void(const P&, const float* query, float* dist)>;
+template <class P>
+using CpuPairStep = Step<P, PairCompute<P>>;
+
+template <class P>
+VariantSpec cpu_pair_variant(std::string study, CpuPairStep<P> s) {
+  MakeInstance<P, PairCompute<P>> make = [](const P& p, const Params&, const DeviceCaps&,
+                                            const PairCompute<P>& compute) {
+    return std::make_unique<HostInstance<float>>(p.output_size(), p.shape(), [&p, compute](float* d) {
+      for (std::int64_t q = 0; q < p.num_queries(); ++q) compute(p, p.query(q), d + q * p.entries());
+    });
+  };
+  auto bytes = [](const P& p) { return 4.0 * double(p.output_size()); };
+  return make_variant<P, PairCompute<P>>(std::move(study), Backend::cpu, std::move(s), bytes, make);
+}
+
+}  // namespace ladder

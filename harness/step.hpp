@@ -1,0 +1,75 @@
+// One step builder for every study. A step file declares what it is with designated
+// initialisers, the same field names in every study:
+//   const Registrar r{gpu_step({.name = "shared", .step = 6, .label = "shared-memory rows",
+//                               .change = "...", .plan = plan, .limit = shared_rows_limit})};
+// and the study's glue (a few lines) turns it into a VariantSpec with make_variant(), giving
+// the bytes every step of the study needs and how to build its instance from the plan.
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "memory.hpp"
+#include "study.hpp"
+
+namespace ladder {
+
+template <class P>
+using Limit = std::function<std::string(const P&, const Params&, const DeviceCaps&)>;
+
+// `Plan` is the study's description of what the step computes: a CPU function, or a function
+// that does the launch set-up (attributes, handles, occupancy queries) once, outside the timed
+// window, and returns what enqueues the kernels.
+template <class P, class Plan>
+struct Step {
+  std::string name;
+  int step = 0;
+  std::string label;   // short display name
+  std::string change;  // one line: what changed from the step before, and why
+  Role role = Role::step;
+  Precision precision = Precision::fp32;
+  std::vector<ParamSpec> params = {};
+  Plan plan = {};
+  Limit<P> limit = {};  // limits beyond memory: "" when the point can run here
+  // Memory beyond what the study counts for every step (scratch), in bytes.
+  std::function<double(const P&, const Params&)> scratch_bytes = {};
+};
+
+template <class P, class Plan>
+using MakeInstance = std::function<std::unique_ptr<Instance>(const P&, const Params&,
+                                                              const DeviceCaps&, const Plan&)>;
+
+// The VariantSpec of one step: its support check (the step's limits, then host or device
+// memory: `base_bytes` for every step of the study plus the step's scratch) and its prepare.
+template <class P, class Plan>
+VariantSpec make_variant(std::string study, Backend backend, Step<P, Plan> s,
+                         std::function<double(const P&)> base_bytes,
+                         MakeInstance<P, Plan> make) {
+  VariantSpec v{.study = std::move(study),
+                .name = std::move(s.name),
+                .step = s.step,
+                .label = std::move(s.label),
+                .change = std::move(s.change),
+                .role = s.role,
+                .backend = backend,
+                .precision = s.precision,
+                .params = std::move(s.params)};
+  v.supports = [limit = s.limit, scratch = s.scratch_bytes, base_bytes, backend](
+                   const Problem& pr, const Params& params, const DeviceCaps& d) {
+    const P& p = problem_as<P>(pr);
+    const std::string why = limit ? limit(p, params, d) : "";
+    if (!why.empty()) return why;
+    const double bytes = base_bytes(p) + (scratch ? scratch(p, params) : 0.0);
+    return backend == Backend::gpu ? device_memory_reason(bytes, d)
+                                   : host_memory_reason(bytes, "this step");
+  };
+  v.prepare = [plan = std::move(s.plan), make = std::move(make)](
+                  const Problem& pr, const Params& params, const DeviceCaps& d) {
+    return make(problem_as<P>(pr), params, d, plan);
+  };
+  return v;
+}
+
+}  // namespace ladder

@@ -1,0 +1,167 @@
+// Every registered GPU step of every study against its study's sequential baseline, at the
+// study's awkward test points (Study::test_points) and for every setting its ParamSpecs allow
+// (choices, compiled sets, range ends). A new step or study is covered as soon as it
+// registers. Without a CUDA device each test exits 77, which ctest reports as skipped.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "gpu_test_support.hpp"
+#include "harness/study.hpp"
+#include "harness/validation.hpp"
+
+namespace ladder {
+namespace {
+
+// Values worth trying for one parameter: its default, its choices or compiled set, else the
+// ends of its range and a prime between them.
+std::vector<std::string> values_of(const ParamSpec& s) {
+  std::vector<std::string> out{s.fallback};
+  if (!s.choices.empty()) {
+    out.insert(out.end(), s.choices.begin(), s.choices.end());
+  } else if (s.kind == ParamSpec::Kind::integer) {
+    for (double v : {s.min, 97.0, s.max})
+      if (v >= s.min && v <= s.max) out.push_back(std::to_string(static_cast<long long>(v)));
+  }
+  std::vector<std::string> unique;
+  for (const auto& v : out)
+    if (!v.empty() && std::find(unique.begin(), unique.end(), v) == unique.end())
+      unique.push_back(v);
+  return unique;
+}
+
+// Every combination of the variant's parameter values when there are at most 64, else each
+// parameter's values in turn with the others at their defaults.
+std::vector<Params> settings(const VariantSpec& v) {
+  std::vector<Params> all(1);
+  for (const auto& spec : v.params) {
+    std::vector<Params> next;
+    for (const Params& base : all)
+      for (const auto& value : values_of(spec)) {
+        Params p = base;
+        p.set(spec.name, value);
+        next.push_back(p);
+      }
+    all = std::move(next);
+  }
+  if (all.size() <= 64) return all;
+  std::vector<Params> one_at_a_time(1);
+  for (const auto& spec : v.params)
+    for (const auto& value : values_of(spec)) one_at_a_time.emplace_back().set(spec.name, value);
+  return one_at_a_time;
+}
+
+// A test point's problem and its full reference, built once per program run and shared by
+// every step of the study. Seeds are fresh each run (printed on failure).
+struct Prepared {
+  std::string label;
+  std::unique_ptr<Problem> problem;
+  std::vector<std::size_t> indices;
+  std::vector<double> want;
+};
+
+const std::vector<Prepared>& prepared(const Study& study) {
+  static std::map<std::string, std::vector<Prepared>> cache;
+  auto& points = cache[study.name()];
+  if (!points.empty()) return points;
+  const auto specs = study.data_params();
+  const bool seeded = std::any_of(specs.begin(), specs.end(), [](auto& s) { return s.name == "seed"; });
+  unsigned k = 0;
+  for (Params p : study.test_points()) {
+    if (seeded) p.set("seed", std::to_string(fresh_seed() + ++k));
+    Prepared& pt = points.emplace_back();
+    pt.label = p.key();
+    pt.problem = study.make_problem(DataSource{study.generators().front(), ""},
+                                    resolve(study, nullptr, p));
+    pt.indices = validation_indices(Validation{}, study.output_size(*pt.problem), 0);
+    pt.want = study.reference(*pt.problem, pt.indices);
+  }
+  return points;
+}
+
+std::vector<std::string> gpu_variants() {
+  std::vector<std::string> out;
+  for (const VariantSpec* v : registry().variants())
+    if (v->backend == Backend::gpu) out.push_back(v->id());
+  return out;
+}
+
+class GpuStep : public testing::TestWithParam<std::string> {
+ protected:
+  const VariantSpec& spec() const { return *registry().variant(GetParam()); }
+  const Study& study() const { return *registry().study(spec().study); }
+};
+
+TEST_P(GpuStep, TestPointsEverySetting) {
+  SCOPED_TRACE("seed " + std::to_string(fresh_seed()));
+  std::size_t ran = 0;
+  for (const Prepared& pt : prepared(study()))
+    for (const Params& setting : settings(spec())) {
+      const Params params = resolve(study(), &spec(), setting);
+      const std::string why = spec().supports(*pt.problem, params, caps());
+      if (!why.empty()) continue;  // a clear refusal; limits have their own tests
+      auto inst = spec().prepare(*pt.problem, params, caps());
+      inst->poison();
+      inst->run_ms();
+      const Output out = inst->fetch();
+      const auto r = study().compare(*pt.problem, out, pt.indices, pt.want,
+                                     study().tolerance(*pt.problem, spec()));
+      EXPECT_TRUE(r.ok) << pt.label << " " << setting.key() << ": " << r.first_failure;
+      EXPECT_EQ(r.checked, study().output_size(*pt.problem)) << pt.label;
+      ++ran;
+    }
+  EXPECT_GT(ran, 0u) << "no test point and setting could run";
+}
+
+// The default setting runs at the smallest test point: a step may refuse large or odd
+// points, never the simplest one.
+TEST_P(GpuStep, RunsTheFirstPointByDefault) {
+  const Prepared& pt = prepared(study()).front();
+  EXPECT_EQ(spec().supports(*pt.problem, resolve(study(), &spec(), Params{}), caps()), "")
+      << pt.label;
+}
+
+// The poison is real: an instance that never runs must fail validation everywhere.
+TEST_P(GpuStep, PoisonedOutputFails) {
+  const Prepared& pt = prepared(study()).back();
+  const Params params = resolve(study(), &spec(), Params{});
+  if (!spec().supports(*pt.problem, params, caps()).empty()) GTEST_SKIP() << "unsupported point";
+  auto inst = spec().prepare(*pt.problem, params, caps());
+  inst->poison();
+  const auto r = study().compare(*pt.problem, inst->fetch(), pt.indices, pt.want,
+                                 study().tolerance(*pt.problem, spec()));
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.failures, r.checked);
+}
+
+INSTANTIATE_TEST_SUITE_P(Registered, GpuStep, testing::ValuesIn(gpu_variants()),
+                         [](const auto& info) {
+                           std::string name = info.param;
+                           for (char& c : name)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return name;
+                         });
+
+// Limits that depend on the device: beyond them a step is unsupported, never launched.
+TEST(GpuLimits, BeyondTheDeviceIsUnsupported) {
+  const Study& dtw = *registry().study("dtw");
+  auto make = [&](int n, int entries) {
+    Params p;
+    p.set("n", std::to_string(n));
+    p.set("entries", std::to_string(entries));
+    return dtw.make_problem(DataSource{"cbf", ""}, resolve(dtw, nullptr, p));
+  };
+  const VariantSpec& shared = *registry().variant("dtw/shared");
+  Params block;
+  block.set("block_size", "64");  // 64 * 2 * 1025 * 4 bytes = 512 KiB > any SM
+  EXPECT_NE(shared.supports(*make(1024, 4), resolve(dtw, &shared, block), caps()), "");
+  auto longer = make(1025, 2);
+  for (const char* id : {"dtw/thread_local", "dtw/warp_shuffle"}) {
+    const VariantSpec& v = *registry().variant(id);
+    EXPECT_NE(v.supports(*longer, resolve(dtw, &v, Params{}), caps()), "") << id;
+  }
+}
+
+}  // namespace
+}  // namespace ladder
