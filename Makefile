@@ -30,6 +30,7 @@ run: build
 
 # CPU tests always run; GPU tests (label gpu) report as skipped without a device.
 test: build
+	@scripts/deps.sh plots
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 figures:

@@ -122,11 +122,16 @@ TEST_P(GpuStep, RunsTheFirstPointByDefault) {
       << pt.label;
 }
 
-// The poison is real: an instance that never runs must fail validation everywhere.
+// The poison is real: an instance that never runs must fail validation everywhere (at the
+// last test point the step supports by default).
 TEST_P(GpuStep, PoisonedOutputFails) {
-  const Prepared& pt = prepared(study()).back();
   const Params params = resolve(study(), &spec(), Params{});
-  if (!spec().supports(*pt.problem, params, caps()).empty()) GTEST_SKIP() << "unsupported point";
+  const auto& points = prepared(study());
+  auto it = std::find_if(points.rbegin(), points.rend(), [&](const Prepared& p) {
+    return spec().supports(*p.problem, params, caps()).empty();
+  });
+  ASSERT_NE(it, points.rend()) << "no test point is supported";
+  const Prepared& pt = *it;
   auto inst = spec().prepare(*pt.problem, params, caps());
   inst->poison();
   const auto r = study().compare(*pt.problem, inst->fetch(), pt.indices, pt.want,
@@ -160,6 +165,21 @@ TEST(GpuLimits, BeyondTheDeviceIsUnsupported) {
   for (const char* id : {"dtw/thread_local", "dtw/warp_shuffle"}) {
     const VariantSpec& v = *registry().variant(id);
     EXPECT_NE(v.supports(*longer, resolve(dtw, &v, Params{}), caps()), "") << id;
+  }
+}
+
+// A DTW step either honours a Sakoe-Chiba band (checked by TestPointsEverySetting) or says
+// that it does not.
+TEST(GpuLimits, BandOrAClearRefusal) {
+  const Study& dtw = *registry().study("dtw");
+  Params p;
+  p.set("n", "37");
+  p.set("entries", "5");
+  p.set("band", "3");
+  auto banded = dtw.make_problem(DataSource{"cbf", ""}, resolve(dtw, nullptr, p));
+  for (const VariantSpec* v : registry().variants("dtw")) {
+    const std::string why = v->supports(*banded, resolve(dtw, v, Params{}), caps());
+    if (!why.empty()) EXPECT_NE(why.find("band"), std::string::npos) << v->id() << ": " << why;
   }
 }
 

@@ -1,0 +1,548 @@
+"""What every figure script shares: the command line, reading results files and choosing
+figures, reading runs, the palette, pages (titles, footnotes, provenance), bars and axes.
+
+Only this module sets matplotlib up, so that a missing matplotlib is reported in one place,
+after the results files are checked.
+"""
+import argparse
+import json
+import math
+import re
+import sys
+from pathlib import Path
+
+try:
+    import matplotlib
+except ImportError:  # reported by require_matplotlib()
+    matplotlib = None
+else:
+    matplotlib.use("Agg")  # files only, never a window: this runs on headless build hosts
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from matplotlib.lines import Line2D  # noqa: F401  (legend handles of the figure modules)
+    from matplotlib.patches import Patch
+    from matplotlib.ticker import (FixedLocator, FuncFormatter, LogLocator, NullFormatter,
+                                   NullLocator)
+
+SCHEMA_VERSION = 1  # the only results layout these scripts read; a newer harness bumps it
+DEFAULT_OUT_DIR = "results/figures"
+# For results files written before runs named their metric and its unit.
+METRIC_KEYS = ("gcups", "gflops", "gbps", "points_per_s")
+UNITS = {"gcups": "GCUPS", "gflops": "GFLOP/s", "gbps": "GB/s", "points_per_s": "points/s"}
+
+# Colour by role, lighter for CPU runs: the eye finds the baseline and the peers first,
+# CPU against GPU second.
+ROLE_COLOURS = {"baseline": {"cpu": "#4c72b0", "gpu": "#2f4f7f"},
+                "step": {"cpu": "#7cbf8e", "gpu": "#3d9b57"},
+                "peer": {"cpu": "#f0a86c", "gpu": "#d9773a"}}
+INCORRECT, MUTED = "#c0392b", "#555555"
+TOP_IN, FOOT_LINE_IN = 0.75, 0.18  # title and subtitle; one footnote line
+
+
+# ---- command line and results files --------------------------------------------------------
+
+class ResultsError(Exception):
+    """A results file that cannot be drawn; the message is one line meant for the user."""
+
+
+def load(path):
+    """Return the parsed results of `path`, or raise ResultsError saying why not."""
+    try:
+        results = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as err:
+        raise ResultsError(f"{path}: cannot read: {err.strerror or err}") from err
+    except ValueError as err:  # JSON or UTF-8
+        raise ResultsError(f"{path}: not a JSON results file: {err}") from err
+    version = results.get("schema_version") if isinstance(results, dict) else None
+    if version != SCHEMA_VERSION:
+        raise ResultsError(f"{path}: schema_version is {version!r}, these scripts read "
+                           f"{SCHEMA_VERSION}; is it a results file?")
+    # Checked here so that the drawing code can take every run and sweep as a dict.
+    runs, config = results.get("runs"), results.get("config") or {}
+    sweeps = (config.get("sweeps") or []) if isinstance(config, dict) else None
+    if not all(isinstance(x, list) and all(isinstance(i, dict) for i in x)
+               for x in (runs, sweeps)):
+        raise ResultsError(f"{path}: 'runs' or 'config.sweeps' is not a list of objects")
+    for owner in [config] + sweeps:
+        names = owner.get("figures", [])
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise ResultsError(f"{path}: a 'figures' field is not a list of names")
+    return results
+
+
+def figure_runs(results, override=None):
+    """Figure name -> the runs it draws. A top-level `figures` list applies to every run, a
+    sweep's list to the runs whose `sweep` is that sweep's label; a config that names no
+    figure gets a ladder for every run. `override` (--figures: 'NAME' or 'SWEEP:NAME'
+    entries) replaces the config's lists."""
+    config = results.get("config") or {}
+    top = list(config.get("figures") or [])
+    by_sweep = {s.get("label", ""): list(s.get("figures") or []) for s in config.get("sweeps") or []}
+    if override is not None:
+        top, by_sweep = [], {}
+        for entry in override:
+            sweep, _, name = entry.rpartition(":")
+            (by_sweep.setdefault(sweep, []) if sweep else top).append(name)
+    if not top and not any(by_sweep.values()):
+        top = ["ladder"]
+    chosen = {}
+    for run in results["runs"]:
+        for name in dict.fromkeys(top + by_sweep.get(run.get("sweep", ""), [])):
+            chosen.setdefault(name, []).append(run)
+    return chosen
+
+
+def require_matplotlib():
+    if matplotlib is None:
+        raise ImportError("matplotlib is not installed; run scripts/deps.sh plots "
+                          "or python3 -m pip install -r plots/requirements.txt")
+
+
+def warn(text):
+    print(f"{Path(sys.argv[0]).name}: {text}", file=sys.stderr)
+
+
+def main(draws, argv=None):
+    """The command line of draw_all.py and of each figure script:
+    RESULTS... [--out-dir DIR] [--figures NAME,SWEEP:NAME,...].
+
+    draws: figure name -> draw(results, runs, out_dir), returning the paths written. A figure
+    script (one name) draws from every run unless --figures says otherwise. Exit status 2,
+    with nothing drawn, when a file cannot be read or matplotlib is missing; else 0."""
+    parser = argparse.ArgumentParser(description="Draw figures from ladder results files.")
+    parser.add_argument("results", nargs="+", help="results JSON files written by `ladder run`")
+    parser.add_argument("--out-dir", default=DEFAULT_OUT_DIR, help="default: %(default)s")
+    parser.add_argument("--figures", type=lambda text: [n for n in text.split(",") if n],
+                        help="instead of the configs' figures: NAME for every run, "
+                             "SWEEP:NAME for the runs of one sweep")
+    args = parser.parse_args(argv)
+    try:  # every file first, so that a typo in the last one leaves no half-drawn set
+        loaded = [(path, load(path)) for path in args.results]
+        require_matplotlib()
+    except (ResultsError, ImportError) as err:
+        warn(err)
+        return 2
+    sources = {}
+    for path, results in loaded:
+        for figure in draw_file(path, results, draws, args.out_dir,
+                                args.figures or (list(draws) if len(draws) == 1 else None)):
+            sources.setdefault(str(figure), []).append(path)
+    for figure, paths in sources.items():
+        if len(paths) > 1:  # e.g. two runs of one config: only the last is kept
+            warn(f"warning: {figure} was drawn from {', '.join(paths)}; it now shows {paths[-1]}")
+    return 0
+
+
+def draw_file(path, results, draws, out_dir, override):
+    """Draw the figures one file asks for; return the paths written."""
+    written = []
+    for name, runs in figure_runs(results, override).items():
+        if name in draws:
+            written += draws[name](results, runs, out_dir)
+        else:
+            warn(f"{path}: unknown figure {name!r} skipped (known: {', '.join(draws)})")
+    if not written:
+        warn(f"{path}: nothing to draw")
+    return written
+
+
+# ---- reading runs --------------------------------------------------------------------------
+
+def number(value):
+    """Finite float of a number or numeric string, else None."""
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        return None
+    return value if math.isfinite(value) else None
+
+
+def param(run, key, default=None):
+    return (run.get("params") or {}).get(key, default)
+
+
+def role(run):
+    """baseline / step / peer; in files from before the field, step 1 is the baseline."""
+    return run.get("role") or ("baseline" if run.get("step") == 1 else "step")
+
+
+def label(run):
+    return run.get("label") or run.get("variant") or "?"
+
+
+def row_name(run):
+    """'3  openmp': the step number keeps the ladder's order readable in any figure."""
+    return f"{run.get('step', '?')}  {label(run)}"
+
+
+def median_ms(run):
+    """Median time, or None when there is nothing a log axis can show."""
+    median = number((run.get("timing") or {}).get("median"))
+    return median if median and median > 0 else None
+
+
+def time_range(run):
+    """(min, max) sample time in ms, or None."""
+    timing = run.get("timing") or {}
+    lo, hi = number(timing.get("min")), number(timing.get("max"))
+    return (lo, hi) if lo and hi and 0 < lo <= hi else None
+
+
+def metric_key(run):
+    metrics = run.get("metrics") or {}
+    return run.get("metric") or next((k for k in METRIC_KEYS if k in metrics), None)
+
+
+def metric_unit(run):
+    return (run.get("metrics") or {}).get("unit") or UNITS.get(metric_key(run), metric_key(run))
+
+
+def metric_value(run):
+    """The run's metric (GCUPS, GFLOP/s, ...) when it was timed, else None."""
+    value = number((run.get("metrics") or {}).get(metric_key(run)))
+    return value if median_ms(run) and value and value > 0 else None
+
+
+def limit_name(run):
+    """'FP32 limit', 'FP16x2 limit': what the run's pct_of_peak is measured against."""
+    return f"{str(run.get('precision') or 'fp32').upper().replace('X', 'x')} limit"
+
+
+def rate_text(run):
+    """'5652 GCUPS, 67.6% of FP32 limit', or '' for a run without a metric."""
+    if metric_value(run) is None:
+        return ""
+    pct = number((run.get("metrics") or {}).get("pct_of_peak"))
+    limit = f", {pct:.1f}% of {limit_name(run)}" if pct is not None else ""
+    return f"{format_value(metric_value(run))} {metric_unit(run)}{limit}"
+
+
+def status_text(run, max_chars=90):
+    """What stands instead of an untimed run: 'skipped: no CUDA device', 'unsupported', ..."""
+    status = run.get("status") or "no timing"
+    if status in ("passed", "incorrect"):  # validated but not timed: say so
+        status += ", no timing"
+    reason = (run.get("reason") or "").strip()
+    if len(reason) > max_chars:
+        reason = reason[:max_chars - 3] + "..."
+    return f"{status}: {reason}" if reason else status
+
+
+def limits(runs):
+    """{limit name: (peak, unit, rule)} of the GPU runs that report one, first seen first."""
+    found = {}
+    for run in runs:
+        metrics = run.get("metrics") or {}
+        peak = number(metrics.get("peak"))
+        if run.get("backend") == "gpu" and peak and peak > 0:
+            found.setdefault(limit_name(run), (peak, metric_unit(run),
+                                               metrics.get("peak_rule") or "rule not given"))
+    return found
+
+
+def limit_footnotes(runs):
+    return [f"{name}: {format_value(peak)} {unit} = {rule}"
+            for name, (peak, unit, rule) in limits(runs).items()]
+
+
+# ---- points and settings -------------------------------------------------------------------
+
+def group_by_point(runs, leave_out=()):
+    """(study, point) -> its runs in the order they appear; points in numeric order.
+
+    A run's point is its params that are also data facts of its study (n, entries / m, n),
+    or, when none are, the harness's point string. `leave_out` drops params from it, e.g.
+    n for a figure that sweeps n."""
+    facts = {}
+    for run in runs:  # per study, every fact any run reports: untimed runs may lack some
+        facts.setdefault(run.get("study"), set()).update(run.get("data") or {})
+    groups = {}
+    for run in runs:
+        params = run.get("params") or {}
+        point = [(k, str(params[k])) for k in sorted(facts[run.get("study")] - set(leave_out))
+                 if k in params]
+        point = point or [tuple(p.split("=", 1)) for p in run.get("point", "").split(",") if "=" in p]
+        groups.setdefault((run.get("study"), tuple(point)), []).append(run)
+    studies = list(facts)
+
+    def order(item):  # studies as they appear, points by number: n=64 before n=128
+        (study, point), _ = item
+        return studies.index(study), [(k, number(v) is None, number(v) or 0, v) for k, v in point]
+    return dict(sorted(groups.items(), key=order))
+
+
+def point_title(point):
+    return ", ".join(f"{k}={v}" for k, v in point) or "all runs"
+
+
+def point_name(point):
+    """File-safe: 'entries1048576_n128'; anything but [A-Za-z0-9.-] becomes '_'."""
+    return re.sub(r"[^A-Za-z0-9.-]", "_", "_".join(f"{k}{v}" for k, v in point) or "all")
+
+
+def varying(runs, leave_out=()):
+    """Params other than `leave_out` that take more than one value among the runs that
+    have them (block_size is no setting when only some variants take it)."""
+    keys = sorted({k for r in runs for k in (r.get("params") or {})} - set(leave_out))
+    return [k for k in keys if len({param(r, k) for r in runs} - {None}) > 1]
+
+
+def missing_footnotes(missing, total):
+    """[(what, why)] of untimed points -> lines grouped by why, so that twenty
+    'skipped: no CUDA device' take one line."""
+    by_why = {}
+    for what, why in missing:
+        by_why.setdefault(why, []).append(what)
+    lines = []
+    for why, whats in by_why.items():
+        more = f" and {len(whats) - 4} more" if len(whats) > 4 else ""
+        lines.append(f"not timed, all {total}: {why}" if len(whats) == total > 1
+                     else f"not timed: {', '.join(whats[:4])}{more} ({why})")
+    return lines
+
+
+# ---- numbers -------------------------------------------------------------------------------
+
+def format_value(value):
+    """Three significant digits without scientific notation: 0.632, 2.90, 12.4, 1523."""
+    if value >= 100:
+        return f"{value:.0f}"
+    if value >= 1:
+        return f"{value:.1f}" if value >= 10 else f"{value:.2f}"
+    return f"{value:.3g}"
+
+
+def format_time(ms):
+    """'42.8 s', '147 ms', '2.20 ms'."""
+    return f"{format_value(ms / 1000)} s" if ms >= 1000 else f"{format_value(ms)} ms"
+
+
+def tick_text(value, _pos=None):
+    """1, 50, 200, 10k, 2M: short enough for a tick, exact for 1-2-5 values."""
+    for scale, suffix in ((1e6, "M"), (1e3, "k")):
+        if value >= scale:
+            return f"{value / scale:g}{suffix}"
+    return f"{value:g}"
+
+
+# ---- pages ---------------------------------------------------------------------------------
+
+def subtitle(results):
+    """Where the numbers come from: GPU name (or 'no GPU') and the host CPU."""
+    device, host = results.get("device") or {}, results.get("host") or {}
+    if device.get("present"):
+        details = [f"cc {device['compute_capability']}" if device.get("compute_capability") else "",
+                   f"{device['sm_count']} SMs" if device.get("sm_count") else ""]
+        details = ", ".join(d for d in details if d)
+        gpu = f"GPU: {device.get('name', 'unknown')}" + (f" ({details})" if details else "")
+    else:
+        gpu = f"no GPU ({device['reason']})" if device.get("reason") else "no GPU"
+    cores = f", {host['cores']} cores" if host.get("cores") else ""
+    return f"{gpu}   |   CPU: {host.get('cpu', 'unknown')}{cores}"
+
+
+def provenance(results):
+    """Small footer so that a figure pasted elsewhere can be traced back to its run."""
+    ladder = results.get("ladder") or {}
+    return "   ".join([f"config {(results.get('config') or {}).get('name', '?')}",
+                       f"ladder {ladder.get('version', '?')} @ {ladder.get('git_commit', '?')}",
+                       str(results.get("finished_at") or "")]).rstrip()
+
+
+def page(results, title, body_in, footnotes=(), width=13.0, top_in=TOP_IN):
+    """A figure with title, subtitle, footnotes and provenance footer in place, body_in
+    inches left for the axes; returns (figure, margins) for layout()."""
+    require_matplotlib()
+    bottom_in = 0.15 + FOOT_LINE_IN * (len(footnotes) + 1)
+    height = top_in + body_in + bottom_in
+    fig = Figure(figsize=(width, height))
+    FigureCanvasAgg(fig)  # explicit, so that layout and savefig never look for pyplot
+    # fig.text rather than suptitle: tight_layout leaves fig.text alone, so the space
+    # reserved here is the only space taken, whatever the matplotlib version.
+    fig.text(0.5, 1 - 0.12 / height, title, ha="center", va="top", fontsize=13,
+             fontweight="bold")
+    fig.text(0.5, 1 - 0.45 / height, subtitle(results), ha="center", va="top", fontsize=9,
+             color="#333333")
+    fig.text(0.01, 0.06 / height, provenance(results), fontsize=7, color="#888888")
+    for i, line in enumerate(reversed(footnotes), start=1):
+        fig.text(0.01, (0.06 + i * FOOT_LINE_IN) / height, line, fontsize=8, color=MUTED)
+    return fig, (top_in, bottom_in)
+
+
+def layout(fig, margins, right_in=0.0, **kwargs):
+    """tight_layout inside the page's margins, leaving right_in inches free on the right."""
+    (top_in, bottom_in), (width, height) = margins, fig.get_size_inches()
+    fig.tight_layout(rect=(0, bottom_in / height, 1 - right_in / width, 1 - top_in / height),
+                     **kwargs)
+
+
+def each_point(results, runs, out_dir, name, figure, study=None, leave_out=(),
+               enough=lambda group: True):
+    """figure(results, study, point, runs) for each point of `runs` (of `study` only, when
+    given; leave_out as for group_by_point) whose runs are `enough`, saved as
+    <study>_<name>_<point>.png. Returns the paths written."""
+    return [save(figure(results, s, point, group), out_dir, f"{s}_{name}_{point_name(point)}.png")
+            for (s, point), group in group_by_point(runs, leave_out).items()
+            if study in (None, s) and enough(group)]
+
+
+def save(fig, out_dir, name):
+    """Write `fig` as out_dir/name, print the path and return it."""
+    path = Path(out_dir) / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+    print(path)
+    return path
+
+
+def colour(run, text=False):
+    """A run's bar colour; text=True: the darker shade, readable as a row name."""
+    shades = ROLE_COLOURS.get(role(run), ROLE_COLOURS["step"])
+    return shades.get("gpu" if text else run.get("backend"), shades["gpu"])
+
+
+def role_handles(runs):
+    """Legend entries for the roles and backends present, plus 'incorrect'."""
+    seen = dict.fromkeys((role(r), str(r.get("backend"))) for r in runs)
+    handles = [Patch(color=colour({"role": r, "backend": b}), label=f"{r} ({b.upper()})")
+               for r, b in seen]
+    if any(r.get("status") == "incorrect" for r in runs):
+        handles.append(Patch(facecolor="white", edgecolor=INCORRECT, hatch="//",
+                             label="incorrect"))
+    return handles
+
+
+def legend(ax, handles, above=False):
+    """Outside the axes, where it covers no bar or line: top right, or in a row above."""
+    where = (dict(loc="lower left", bbox_to_anchor=(0, 1.01), ncol=len(handles)) if above
+             else dict(loc="upper left", bbox_to_anchor=(1.01, 1)))
+    ax.legend(handles=handles, borderaxespad=0.2, fontsize=9, frameon=False, **where)
+
+
+# ---- bars ----------------------------------------------------------------------------------
+
+def bar_base(values):
+    """Left end of a log axis and of its bars: a log axis has no zero, so bars start a
+    little below the smallest value's decade."""
+    return 10 ** math.floor(math.log10(min(values)) - 0.3) if values else 1.0
+
+
+def hbar(ax, y, value, base, text, colour_, whisker=None, height=0.6, incorrect=False,
+         text_colour="black", **bar_style):
+    """A horizontal bar from `base`, its whisker and its label; an incorrect run's bar is
+    hatched red and its label says INCORRECT. Returns (right end, label) for fit_labels."""
+    if incorrect:
+        bar_style = dict(edgecolor=INCORRECT, linewidth=2, hatch="//")
+        text, text_colour = f"INCORRECT  {text}", INCORRECT
+    ax.barh(y, value - base, left=base, height=height, color=colour_, zorder=2, **bar_style)
+    if whisker:
+        ax.plot(whisker, (y, y), color="black", linewidth=1, zorder=3)
+    end = max((value, *(whisker or ())))
+    # Unclipped: measured before the final limits, when the bar end may lie outside the
+    # axes. Out of tight_layout, which would squeeze the axes to make room for a label
+    # placed against provisional limits: fit_labels makes the room instead.
+    artist = ax.annotate(text, (end, y), xytext=(4, 0), textcoords="offset points",
+                         va="center", fontsize=9, color=text_colour, zorder=4,
+                         annotation_clip=False)
+    artist.set_in_layout(False)
+    return end, artist
+
+
+def status_row(ax, y, text):
+    """No bar: the row says why, from the left edge of the axes."""
+    ax.text(0.01, y, text, transform=ax.get_yaxis_transform(), va="center", ha="left",
+            fontsize=9, style="italic", color=MUTED)
+
+
+def finish_bars(fig, margins, ax, shown, names, bars, axis_text, handles, right_in=0.0,
+                legend_above=False):
+    """The end of every bar chart: row names (the first row on top: a ladder reads
+    downwards), value axis, legend and layout, then the axis widened to fit the bar labels.
+    bars: (labels, base) as the bars were drawn; shown: the run of each row."""
+    ax.set_yticks(range(len(names)))
+    ax.set_yticklabels(names, fontsize=9.5)
+    for tick, run in zip(ax.get_yticklabels(), shown):
+        tick.set_color(colour(run, text=True))
+    ax.set_ylim(len(names) - 0.5, -0.5)
+    ax.tick_params(axis="y", length=0)
+    value_axis(ax, bool(bars[0]), axis_text)
+    legend(ax, handles, legend_above)
+    layout(fig, margins, right_in)
+    if bars[0]:
+        fit_labels(fig, ax, bars[1], bars[0])
+
+
+def fit_labels(fig, ax, base, labelled):
+    """Widen the log axis until every bar label fits; needs the final layout, since label
+    widths are in inches against the axes' width. A label w inches wide after a bar ending
+    at x fits when log(x/base) / decades + (w + pad) / axes width <= 1."""
+    renderer = fig.canvas.get_renderer()
+    axes_in = ax.get_position().width * fig.get_figwidth()
+    decades = 1.0
+    for end, artist in labelled:
+        free = min((artist.get_window_extent(renderer).width / fig.dpi + 0.15) / axes_in, 0.8)
+        decades = max(decades, math.log10(end / base) / (1 - free))
+    ax.set_xlim(base, base * 10 ** decades)
+    log_ticks(ax.xaxis, decades)
+
+
+def log_ticks(axis, decades):
+    """Powers of ten leave one or two labels on a short axis: add 2 and 5 there."""
+    axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0) if decades <= 3.5 else (1.0,)))
+    axis.set_major_formatter(FuncFormatter(tick_text))
+    axis.set_minor_formatter(NullFormatter())  # labelled minors crowd the axis
+
+
+def value_axis(ax, timed, text):
+    """The log value axis of a bar chart: labelled ticks and a grid, or, when nothing was
+    timed, no ticks at all (they would read like measurements)."""
+    ax.set_xscale("log")
+    ax.set_axisbelow(True)
+    if timed:
+        ax.set_xlabel(text)
+        ax.grid(axis="x", which="major", color="#cccccc", zorder=0)
+        ax.grid(axis="x", which="minor", color="#eeeeee", zorder=0)
+        return
+    ax.xaxis.set_major_formatter(NullFormatter())
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.tick_params(axis="x", which="both", length=0)
+    ax.set_xlabel("no run at this point was timed")
+
+
+# ---- sweeps: a value against a swept param -------------------------------------------------
+
+def log2_x(ax, xs, text):
+    """x on a log2 axis with a tick at each swept value, labelled plainly."""
+    ax.set_xscale("log", base=2)
+    ax.xaxis.set_major_locator(FixedLocator(xs))
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _p: f"{v:g}"))
+    ax.set_xlim(xs[0] / 1.3, xs[-1] * 1.3)
+    ax.set_xlabel(text)
+    ax.grid(which="major", color="#e0e0e0", zorder=0)
+    ax.set_axisbelow(True)
+
+
+def log_y(ax, values, text, pad=2.0):
+    """y on a log axis spanning `values` with some padding, or empty when there are none."""
+    if not values:
+        ax.set_yticks([])
+        ax.text(0.5, 0.5, "nothing here was timed", transform=ax.transAxes, ha="center",
+                va="center", style="italic", color=MUTED)
+        return
+    ax.set_yscale("log")
+    ax.set_ylim(min(values) / pad, max(values) * pad)
+    log_ticks(ax.yaxis, math.log10(max(values) / min(values) * pad * pad))
+    ax.set_ylabel(text)
+
+
+def sweep_line(ax, xs, at_x, y_of, **style):
+    """A line over xs, at_x mapping x -> run: a missing or untimed point is NaN, so that the
+    line breaks there; an incorrect point is ringed in red. Returns the values drawn."""
+    ys = [y_of(at_x[x]) if x in at_x else None for x in xs]
+    ax.plot(xs, [math.nan if y is None else y for y in ys], zorder=3, **style)
+    for x, y in zip(xs, ys):
+        if y is not None and at_x[x].get("status") == "incorrect":
+            ax.plot([x], [y], marker="o", markersize=13, markerfacecolor="none",
+                    markeredgecolor=INCORRECT, markeredgewidth=1.5, zorder=4)
+    return [y for y in ys if y is not None]

@@ -1,0 +1,125 @@
+"""Covariance: the chunk_size sweep of a tiled step, `covariance_chunk_sweep_<variant>_<point>.png`
+per point and variant whose runs cover two or more chunk sizes. Left: median time per
+(block_exit, thread_exit) setting; right: GFLOP/s of the default setting, annotated with
+the tile's CGMA and resident blocks per SM. README.md says more.
+
+Usage: python3 plots/covariance_chunk_sweep.py RESULTS.json... [--out-dir DIR] [--figures ...]
+"""
+import sys
+
+import common
+
+EXITS = ("block_exit", "thread_exit")
+DEFAULT = ("on", "on")  # the step's defaults: a run without the params has these
+STYLES = {("on", "on"): ("#2ca02c", "o", "-"), ("on", "off"): ("#1f77b4", "s", "--"),
+          ("off", "on"): ("#ff7f0e", "^", "-."), ("off", "off"): ("#d62728", "D", ":")}
+
+
+def chunk(run):
+    return common.number(common.param(run, "chunk_size"))
+
+
+def settings_of(runs):
+    """{(block_exit, thread_exit): {chunk_size: run}}, the default first; of repeats, the
+    first timed run."""
+    settings = {}
+    for run in runs:
+        at = settings.setdefault(tuple(common.param(run, k, on) for k, on in zip(EXITS, DEFAULT)), {})
+        if chunk(run) not in at or (common.median_ms(run) and not common.median_ms(at[chunk(run)])):
+            at[chunk(run)] = run
+    return dict(sorted(settings.items(), key=lambda item: item[0] != DEFAULT))
+
+
+def label_side(values, i):
+    """Where point i's annotation goes so the line does not run through it: above a peak,
+    below a trough, upper left on a rise, upper right on a fall. (offset, ha, va)."""
+    before = values[i - 1] if i > 0 else None
+    after = values[i + 1] if i + 1 < len(values) else None
+    neighbours = [v for v in (before, after) if v is not None]
+    if all(v <= values[i] for v in neighbours):
+        return (0, 10), "center", "bottom"
+    if all(v >= values[i] for v in neighbours):
+        return (0, -10), "center", "top"
+    return ((-6, 6), "right", "bottom") if before < values[i] else ((6, 6), "left", "bottom")
+
+
+def facts_text(run):
+    """'CGMA 2\n8 blocks/SM' from the facts the run reports."""
+    facts = run.get("facts") or {}
+    cgma, blocks = common.number(facts.get("cgma")), common.number(facts.get("blocks_per_sm"))
+    return "\n".join(([f"CGMA {cgma:g}"] if cgma is not None else [])
+                     + ([f"{blocks:g} blocks/SM"] if blocks is not None else []))
+
+
+def time_panel(ax, settings, chunks):
+    """Median time against chunk_size, a line per setting."""
+    values, handles = [], []
+    for exits, at in settings.items():
+        colour, marker, style = STYLES.get(exits, ("#8c8c8c", "x", "-"))
+        drawn = common.sweep_line(ax, chunks, at, common.median_ms, color=colour,
+                                  marker=marker, linestyle=style)
+        values += drawn
+        name = f"block_exit {exits[0]}, thread_exit {exits[1]}"
+        handles.append(common.Line2D([], [], color=colour if drawn else "#bbbbbb",
+                                     marker=marker, linestyle=style,
+                                     label=name + (" (default)" if exits == DEFAULT else "")))
+    common.log_y(ax, values, "median time [ms], log scale", pad=1.3)
+    ax.legend(handles=handles, fontsize=8, loc="upper right")
+    ax.set_title("median time per setting (lower is better)", fontsize=10)
+
+
+def rate_panel(ax, at, chunks):
+    """The default setting's metric against chunk_size, each point annotated with its facts."""
+    colour, marker, style = STYLES[DEFAULT]
+    values = common.sweep_line(ax, chunks, at, common.metric_value, color=colour,
+                               marker=marker, linestyle=style)
+    timed = [(c, at[c]) for c in chunks if c in at and common.metric_value(at[c])]
+    for i, (x, run) in enumerate(timed):
+        offset, ha, va = label_side(values, i)
+        ax.annotate(facts_text(run), (x, values[i]), xytext=offset, textcoords="offset points",
+                    ha=ha, va=va, fontsize=8, zorder=5,
+                    bbox=dict(boxstyle="round,pad=0.2", fc="white", ec="#cccccc", alpha=0.9))
+    unit = common.metric_unit(timed[0][1]) if timed else "GFLOP/s"
+    common.log_y(ax, values, f"{unit}, log scale", pad=2.2)  # headroom for the annotations
+    ax.set_title(f"{unit}, block_exit {DEFAULT[0]}, thread_exit {DEFAULT[1]} "
+                 "(higher is better)", fontsize=10)
+
+
+def figure(results, point, variant, runs):
+    """The two panels of one point and variant; returned, not saved."""
+    settings = settings_of(runs)
+    chunks = sorted({chunk(r) for r in runs})
+    missing = [(f"chunk {c:g} exits {e[0]}/{e[1]}", common.status_text(run, 110))
+               for e, at in settings.items() for c, run in at.items() if not common.median_ms(run)]
+    notes = common.missing_footnotes(missing, len(runs)) + [
+        "CGMA: the notes' flops per global-memory byte of the tile (chunk_size / 8); "
+        "blocks/SM: resident blocks the occupancy calculator allows."]
+    fig, margins = common.page(
+        results, f"Covariance, {variant} step: chunk_size sweep at {common.point_title(point)}",
+        5.4, notes)
+    ax_time, ax_rate = fig.subplots(1, 2)
+    time_panel(ax_time, settings, chunks)
+    rate_panel(ax_rate, settings.get(DEFAULT, {}), chunks)
+    for ax in (ax_time, ax_rate):
+        common.log2_x(ax, chunks, "chunk_size (tile edge), log2 scale")
+    common.layout(fig, margins, w_pad=2.0)
+    return fig
+
+
+def draw(results, runs, out_dir):
+    """One figure per covariance point and variant whose runs cover two or more chunk sizes."""
+    written = []
+    for (study, point), group in common.group_by_point(runs).items():
+        by_variant = {}
+        for run in group:
+            if study == "covariance" and chunk(run) is not None:
+                by_variant.setdefault(run.get("variant"), []).append(run)
+        written += [common.save(figure(results, point, variant, swept), out_dir,
+                                f"covariance_chunk_sweep_{variant}_{common.point_name(point)}.png")
+                    for variant, swept in by_variant.items()
+                    if len({chunk(r) for r in swept}) > 1]
+    return written
+
+
+if __name__ == "__main__":
+    sys.exit(common.main({"covariance_chunk_sweep": draw}))

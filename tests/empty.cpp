@@ -1,0 +1,1 @@
+// Keeps the test-study library valid when tests/studies/ holds no study.
