@@ -130,13 +130,15 @@ struct ValidationResult;
 
 class Study {
  public:
+  // `generators` may be empty: such a study reads its data from files only.
+  Study(std::string name, std::string summary, std::vector<std::string> generators)
+      : name_(std::move(name)), summary_(std::move(summary)), generators_(std::move(generators)) {}
   virtual ~Study() = default;
-  virtual std::string name() const = 0;
-  virtual std::string summary() const = 0;
+  const std::string& name() const { return name_; }
+  const std::string& summary() const { return summary_; }
+  const std::vector<std::string>& generators() const { return generators_; }
   // Parameters that shape the data (points that agree on them share one data set).
   virtual std::vector<ParamSpec> data_params() const = 0;
-  // May be empty: such a study reads its data from files only.
-  virtual std::vector<std::string> generators() const = 0;
   // Cheap up-front check of one point's data parameters (defaults filled in); `loaded` is the
   // problem already read from the config's data file, when there is one. Throws InputError.
   virtual void check_point(const DataSource& src, const Params& p, const Problem* loaded) const = 0;
@@ -160,6 +162,10 @@ class Study {
   virtual std::map<std::string, double> extras(const Problem&, const Output&) const { return {}; }
   // Awkward data points (sizes 1, primes, off the tile) every GPU step is tested on.
   virtual std::vector<Params> test_points() const = 0;
+
+ private:
+  std::string name_, summary_;
+  std::vector<std::string> generators_;
 };
 
 class Registry {

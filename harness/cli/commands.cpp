@@ -151,18 +151,28 @@ int list(const Args& args) {
 
 int run(const Args& args) {
   Parsed p = parse_args(
-      args, {"out", "filter", "validate", "dump-outputs", "device", "repetitions", "warmup"},
+      args,
+      {"out", "filter", "validate", "dump-outputs", "device", "repetitions", "warmup", "timing"},
       {"profile", "quiet"});
   if (p.positional.size() != 1) throw InputError("run needs exactly one CONFIG file");
   Config config = load_config(p.positional[0]);
   // Command-line overrides of the config's counts (sanitizer runs want one repetition).
+  // The recorded config says what ran, overrides included.
   if (p.has("repetitions")) {
     const int n = integer_option(p, "repetitions", 1);
     config.repetitions = {n, n};
+    config.resolved["repetitions"] = n;
   }
   if (p.has("warmup")) {
     const int n = integer_option(p, "warmup", 0);
     config.warmup = {n, n};
+    config.resolved["warmup"] = n;
+  }
+  if (p.has("timing")) {
+    if (p.get("timing") != "hot" && p.get("timing") != "cold")
+      throw InputError("--timing must be hot or cold, got '" + p.get("timing") + "'");
+    config.timing = p.get("timing") == "cold" ? TimingMode::cold : TimingMode::hot;
+    config.resolved["timing"] = p.get("timing");
   }
   RunOptions opt;
   opt.filter = p.get("filter");

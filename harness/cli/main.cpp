@@ -2,10 +2,12 @@
 //   ladder list [--json]
 //   ladder run CONFIG [--out FILE] [--filter RE] [--validate full|sample:N|off]
 //                     [--dump-outputs DIR] [--profile] [--device N] [--quiet]
-//                     [--repetitions N] [--warmup N]
+//                     [--repetitions N] [--warmup N] [--timing hot|cold]
 //   ladder gen STUDY [--generator NAME] [--PARAM VALUE ...] --out FILE
 //   ladder compare A.json B.json
-// Bad input ends with one line on stderr and exit status 2; failed validation with 1.
+// Exit status: 0 all runs passed (or were validly unsupported or skipped), 1 a run failed
+// validation or errored, 2 bad input (one line on stderr, nothing written), 3 a CUDA error
+// outside any run (e.g. selecting the device), 4 an unexpected internal error.
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -22,7 +24,7 @@ constexpr const char* kUsage =
     "usage: ladder list [--json]\n"
     "       ladder run CONFIG [--out FILE] [--filter RE] [--validate full|sample:N|off]\n"
     "                         [--dump-outputs DIR] [--profile] [--device N] [--quiet]\n"
-    "                         [--repetitions N] [--warmup N]\n"
+    "                         [--repetitions N] [--warmup N] [--timing hot|cold]\n"
     "       ladder gen STUDY [--generator NAME] [--PARAM VALUE ...] --out FILE\n"
     "       ladder compare A.json B.json\n";
 

@@ -76,11 +76,9 @@ void summarise(CovProblem& p) {
 
 class CovStudy : public Study {
  public:
-  std::string name() const override { return "covariance"; }
-  std::string summary() const override {
-    return "covariance C = X^T X / m of a mean-centred m x n data matrix";
-  }
-  std::vector<std::string> generators() const override { return {"components"}; }
+  CovStudy()
+      : Study("covariance", "covariance C = X^T X / m of a mean-centred m x n data matrix",
+              {"components"}) {}
 
   std::vector<ParamSpec> data_params() const override {
     using K = ParamSpec::Kind;

@@ -30,11 +30,10 @@ void check_magnitudes(const SeriesSet& set, const std::string& path) {
 
 class DtwStudy : public Study {
  public:
-  std::string name() const override { return "dtw"; }
-  std::string summary() const override {
-    return "dynamic time warping, queries against many series (squared costs, no root)";
-  }
-  std::vector<std::string> generators() const override { return {"cbf"}; }
+  DtwStudy()
+      : Study("dtw",
+              "dynamic time warping, queries against many series (squared costs, no root)",
+              {"cbf"}) {}
 
   std::vector<ParamSpec> data_params() const override {
     using K = ParamSpec::Kind;

@@ -10,9 +10,7 @@ namespace {
 
 class ToyStudy : public Study {
  public:
-  std::string name() const override { return "toy"; }
-  std::string summary() const override { return "vector sum c = a + b (the smallest study)"; }
-  std::vector<std::string> generators() const override { return {"uniform"}; }
+  ToyStudy() : Study("toy", "vector sum c = a + b (the smallest study)", {"uniform"}) {}
   std::vector<ParamSpec> data_params() const override {
     return {{"n", "", "vector length", ParamSpec::Kind::integer, 1, 1 << 30},
             {"seed", "1", "generator seed", ParamSpec::Kind::integer, 0, 9.2e18}};
