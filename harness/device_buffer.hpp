@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <stdexcept>
 #include <vector>
 
 #include "cuda_check.hpp"
@@ -38,7 +39,7 @@ class DeviceBuffer {
   std::size_t bytes() const { return count_ * sizeof(T); }
 
   void upload(const std::vector<T>& host) {
-    if (host.size() != count_) throw CudaError("DeviceBuffer::upload: size mismatch");
+    if (host.size() != count_) throw std::logic_error("DeviceBuffer::upload: size mismatch");
     if (count_ > 0)
       LADDER_CUDA(cudaMemcpy(ptr_, host.data(), bytes(), cudaMemcpyHostToDevice));
   }

@@ -3,6 +3,7 @@
 // and run_ms() times exactly what enqueue() puts on the default stream with CUDA events.
 // enqueue() may divide its work into named stages; each stage's time is recorded too.
 #pragma once
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
@@ -12,6 +13,17 @@
 #include "study.hpp"
 
 namespace ladder {
+
+// What a GPU step's plan returns after its set-up (attributes, handles, occupancy queries,
+// choosing an instantiation): the launch of the timed work, given the study's device data
+// `D`, and facts about it recorded with the run.
+template <class D>
+struct GpuPlan {
+  std::function<void(const D&)> enqueue;
+  std::map<std::string, double> facts = {};
+};
+template <class P, class D>
+using GpuPlanner = std::function<GpuPlan<D>(const P&, const Params&, const DeviceCaps&)>;
 
 template <class T>
 class GpuInstance : public Instance {

@@ -4,11 +4,6 @@
 
 namespace ladder {
 
-std::vector<std::size_t> PairwiseProblem::shape() const {
-  if (num_queries() == 1) return {};
-  return {static_cast<std::size_t>(num_queries()), static_cast<std::size_t>(entries())};
-}
-
 std::vector<ParamSpec> query_params() {
   using K = ParamSpec::Kind;
   return {{"query", "0", "index of the (first) series used as a query", K::integer, 0, 1 << 30},

@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "../datagen/series.hpp"
-#include "host_instance.hpp"
 #include "step.hpp"
 
 namespace ladder {
@@ -25,7 +24,10 @@ struct PairwiseProblem : Problem {
   const float* query(std::int64_t k) const { return queries.data() + k * n(); }
   std::size_t output_size() const { return static_cast<std::size_t>(num_queries() * entries()); }
   // Q x entries; a single query gives a flat vector of distances.
-  std::vector<std::size_t> shape() const;
+  std::vector<std::size_t> shape() const {
+    if (num_queries() == 1) return {std::size_t(entries())};
+    return {std::size_t(num_queries()), std::size_t(entries())};
+  }
 };
 
 // `query` (first series used as a query) and `queries` (how many).
@@ -45,14 +47,14 @@ using CpuPairStep = Step<P, PairCompute<P>>;
 
 template <class P>
 VariantSpec cpu_pair_variant(std::string study, CpuPairStep<P> s) {
-  MakeInstance<P, PairCompute<P>> make = [](const P& p, const Params&, const DeviceCaps&,
-                                            const PairCompute<P>& compute) {
-    return std::make_unique<HostInstance<float>>(p.output_size(), p.shape(), [&p, compute](float* d) {
-      for (std::int64_t q = 0; q < p.num_queries(); ++q) compute(p, p.query(q), d + q * p.entries());
-    });
+  // Each run computes every query's row of distances.
+  HostCompute<P> all = [one = s.plan](const P& p, float* d) {
+    for (std::int64_t q = 0; q < p.num_queries(); ++q) one(p, p.query(q), d + q * p.entries());
   };
-  auto bytes = [](const P& p) { return 4.0 * double(p.output_size()); };
-  return make_variant<P, PairCompute<P>>(std::move(study), Backend::cpu, std::move(s), bytes, make);
+  Step<P, HostCompute<P>> step{s.name, s.step, s.label, s.change, s.role, s.precision,
+                               s.params, all, s.limit, s.scratch_bytes};
+  return host_variant<P>(std::move(study), std::move(step), [](const P& p) { return p.shape(); },
+                         [](const P& p) { return 4.0 * double(p.output_size()); });
 }
 
 }  // namespace ladder

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "host_instance.hpp"
 #include "memory.hpp"
 #include "study.hpp"
 
@@ -70,6 +71,27 @@ VariantSpec make_variant(std::string study, Backend backend, Step<P, Plan> s,
     return make(problem_as<P>(pr), params, d, plan);
   };
   return v;
+}
+
+// A CPU step whose plan fills the whole output (`shape` of it) in host memory; `bytes` is what
+// every CPU step of the study needs besides the problem itself.
+template <class P, class T = float>
+using HostCompute = std::function<void(const P&, T* out)>;
+
+template <class P, class T = float>
+VariantSpec host_variant(std::string study, Step<P, HostCompute<P, T>> s,
+                         std::function<std::vector<std::size_t>(const P&)> shape,
+                         std::function<double(const P&)> bytes) {
+  MakeInstance<P, HostCompute<P, T>> make = [shape](const P& p, const Params&, const DeviceCaps&,
+                                                     const HostCompute<P, T>& compute) {
+    std::vector<std::size_t> dims = shape(p);
+    std::size_t size = 1;
+    for (std::size_t d : dims) size *= d;
+    return std::make_unique<HostInstance<T>>(size, std::move(dims),
+                                             [&p, compute](T* out) { compute(p, out); });
+  };
+  return make_variant<P, HostCompute<P, T>>(std::move(study), Backend::cpu, std::move(s), bytes,
+                                            make);
 }
 
 }  // namespace ladder

@@ -171,6 +171,27 @@ TEST(GpuLimits, BeyondTheDeviceIsUnsupported) {
   }
 }
 
+// The mean stage of every covariance step covers any m: past 65535 chunks of rows the grid's
+// y dimension would overflow (m > 67,107,840), so its blocks loop over chunks.
+TEST(GpuLimits, CovarianceMeanBeyondTheGridsYDimension) {
+  const Study& cov = *registry().study("covariance");
+  Params p;
+  p.set("m", "67200001");
+  p.set("n", "1");
+  p.set("seed", std::to_string(fresh_seed()));
+  auto prob = cov.make_problem(DataSource{"components", ""}, resolve(cov, nullptr, p));
+  const VariantSpec& v = *registry().variant("covariance/symmetric");
+  const Params params = resolve(cov, &v, Params{});
+  ASSERT_EQ(v.supports(*prob, params, caps()), "");
+  auto inst = v.prepare(*prob, params, caps());
+  inst->poison();
+  inst->run_ms();
+  const std::vector<std::size_t> idx{0};
+  const auto r = cov.compare(*prob, inst->fetch(), idx, cov.reference(*prob, idx),
+                             cov.tolerance(*prob, v));
+  EXPECT_TRUE(r.ok) << r.first_failure;
+}
+
 // A DTW step either honours a Sakoe-Chiba band (checked by TestPointsEverySetting) or says
 // that it does not.
 TEST(GpuLimits, BandOrAClearRefusal) {

@@ -5,7 +5,6 @@
 #include <functional>
 #include <string>
 
-#include "../../harness/host_instance.hpp"
 #include "../../harness/step.hpp"
 #include "problem.hpp"
 
@@ -30,8 +29,7 @@ inline void covariance_fp64(const CovProblem& p, float* out, bool parallel) {
     }
 }
 
-using Compute = std::function<void(const CovProblem&, float* out)>;
-using CpuStep = Step<CovProblem, Compute>;
+using CpuStep = Step<CovProblem, HostCompute<CovProblem>>;
 
 // The baselines are for checking and for small sizes: beyond `max_flops` a run takes minutes
 // (the paper size is 1.2 TFLOP).
@@ -47,14 +45,10 @@ inline VariantSpec cpu_step(CpuStep s) {
   s.precision = Precision::fp64;
   // The transposed double copy of the centred data, beyond the study's own data and output.
   s.scratch_bytes = [](const CovProblem& p, const Params&) { return 8.0 * double(p.m) * p.n; };
-  MakeInstance<CovProblem, Compute> make = [](const CovProblem& p, const Params&,
-                                              const DeviceCaps&, const Compute& compute) {
-    return std::make_unique<HostInstance<float>>(
-        std::size_t(p.n * p.n), std::vector<std::size_t>{std::size_t(p.n), std::size_t(p.n)},
-        [&p, compute](float* out) { compute(p, out); });
-  };
-  auto output = [](const CovProblem& p) { return 4.0 * double(p.n) * p.n; };
-  return make_variant<CovProblem, Compute>("covariance", Backend::cpu, std::move(s), output, make);
+  return host_variant<CovProblem>(
+      "covariance", std::move(s),
+      [](const CovProblem& p) { return std::vector<std::size_t>{std::size_t(p.n), std::size_t(p.n)}; },
+      [](const CovProblem& p) { return 4.0 * double(p.n) * p.n; });
 }
 
 }  // namespace ladder::cov

@@ -25,12 +25,8 @@ struct DeviceData {
   std::int64_t m, n;
 };
 
-// What a step's plan returns after its set-up: the launch, and facts about it.
-struct Plan {
-  std::function<void(const DeviceData&)> enqueue;
-  std::map<std::string, double> facts = {};
-};
-using Planner = std::function<Plan(const CovProblem&, const Params&, const DeviceCaps&)>;
+using Plan = GpuPlan<DeviceData>;
+using Planner = GpuPlanner<CovProblem, DeviceData>;
 using GpuStep = Step<CovProblem, Planner>;
 
 // The first two stages (gpu_pipeline.cu): column sums of the data, then the centred data X

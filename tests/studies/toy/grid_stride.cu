@@ -16,7 +16,7 @@ __global__ void add_kernel(const float* a, const float* b, float* c, std::int64_
 class GridStride : public GpuInstance<float> {
  public:
   GridStride(const ToyProblem& p, int blocks, int threads)
-      : GpuInstance<float>(p.n(), {}), a_(p.a), b_(p.b), blocks_(blocks), threads_(threads) {}
+      : GpuInstance<float>(p.n(), {p.n()}), a_(p.a), b_(p.b), blocks_(blocks), threads_(threads) {}
 
  protected:
   void enqueue() override {

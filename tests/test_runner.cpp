@@ -1,0 +1,77 @@
+// The runner's contract for a run that goes wrong: whatever a step throws becomes that run's
+// `error` with the reason, the runs after it still run, and the report is handed out after
+// every run (the CLI writes the results file then). Uses a deliberately failing CPU step
+// registered only in this test program.
+#include <gtest/gtest.h>
+
+#include "harness/config.hpp"
+#include "harness/results.hpp"
+#include "harness/runner.hpp"
+#include "harness/step.hpp"
+
+namespace ladder {
+namespace {
+
+struct Boom : std::exception {
+  const char* what() const noexcept override { return "boom: not a CUDA error"; }
+};
+
+const Registrar throws{[] {
+  VariantSpec v{.study = "dtw", .name = "test_throws", .step = 0, .label = "throws",
+                .change = "test only: every run throws", .backend = Backend::cpu};
+  v.supports = [](const Problem&, const Params&, const DeviceCaps&) { return std::string(); };
+  v.prepare = [](const Problem&, const Params&, const DeviceCaps&) -> std::unique_ptr<Instance> {
+    throw Boom();
+  };
+  return v;
+}()};
+
+TEST(Runner, AFailingRunIsRecordedAndTheOthersGoOn) {
+  const Config c = parse_config(nlohmann::json::parse(R"({"study": "dtw",
+      "data": {"generator": "cbf"}, "axes": {"n": [9], "entries": [5, 6]},
+      "variants": ["test_throws", "seq_tworow"], "repetitions": 2, "warmup": 0})"), ".");
+  RunOptions opt;
+  opt.quiet = true;
+  std::vector<std::size_t> seen;
+  opt.on_run = [&](const RunReport& partial) { seen.push_back(partial.runs.size()); };
+  const RunReport rep = run_config(c, opt);
+  ASSERT_EQ(rep.runs.size(), 4u);
+  EXPECT_EQ(seen, (std::vector<std::size_t>{1, 2, 3, 4}));
+  EXPECT_EQ(rep.planned, 4u);
+  for (const RunRecord& r : rep.runs) {
+    if (r.variant->name == "test_throws") {
+      EXPECT_EQ(r.status, Status::error);
+      EXPECT_EQ(r.reason, "boom: not a CUDA error");
+      EXPECT_TRUE(r.samples_ms.empty());
+    } else {
+      EXPECT_EQ(r.status, Status::passed) << r.reason;
+      EXPECT_EQ(r.samples_ms.size(), 2u);
+      EXPECT_GT(r.stats.mean, 0);
+    }
+  }
+  EXPECT_FALSE(rep.all_ok());
+  const auto j = results_json(rep);
+  EXPECT_EQ(j["runs"].size(), 4u);
+  EXPECT_TRUE(j["complete"].get<bool>());
+  EXPECT_EQ(j["runs"][1]["timing"]["mode"], "hot");
+  EXPECT_EQ(j["runs"][1]["role"], "step");
+  EXPECT_EQ(j["runs"][1]["metric"], "gcups");
+}
+
+TEST(Runner, ResolveFillsEveryDefaultAndKeepsGivenValues) {
+  const Study& dtw = *registry().study("dtw");
+  const VariantSpec& shared = *registry().variant("dtw/shared");
+  Params given;
+  given.set("n", "7");
+  given.set("block_size", "64");
+  const Params p = resolve(dtw, &shared, given);
+  EXPECT_EQ(p.text("n"), "7");
+  EXPECT_EQ(p.text("block_size"), "64");
+  EXPECT_EQ(p.text("seed"), "42");
+  EXPECT_EQ(p.text("noise"), "uniform");
+  EXPECT_FALSE(p.has("band"));  // no default: unconstrained
+  EXPECT_FALSE(resolve(dtw, nullptr, Params{}).has("block_size"));
+}
+
+}  // namespace
+}  // namespace ladder
