@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # On a machine with a GPU: build, run every test (GPU ones included), check every GPU variant
 # with compute-sanitizer (memcheck and racecheck) on the smoke config, then run the given
-# benchmark configs. Logs and results land in OUTDIR.
+# benchmark configs. Logs and results land in OUTDIR. TESTS=0 or SANITIZE=0 leave those parts
+# out (e.g. to fit a long benchmark into one session).
 #   scripts/gpu_check.sh OUTDIR [CONFIG ...]
 set -uo pipefail
 out=${1:?usage: scripts/gpu_check.sh OUTDIR [CONFIG ...]}
@@ -14,15 +15,18 @@ step build
 { cmake -S . -B build && cmake --build build -j "$(nproc)"; } >"$out/build.log" 2>&1 ||
   { tail -30 "$out/build.log"; exit 1; }
 
-step tests
-(cd build && ctest --output-on-failure -j 4) >"$out/ctest.log" 2>&1 || status=1
-tail -6 "$out/ctest.log"
+if [ "${TESTS:-1}" != 0 ]; then
+  step tests
+  (cd build && ctest --output-on-failure -j 4) >"$out/ctest.log" 2>&1 || status=1
+  tail -6 "$out/ctest.log"
+fi
 
 gpu_variants=$(build/ladder list --json | python3 -c '
 import json, sys
 for s in json.load(sys.stdin)["studies"]:
     for v in s["variants"]:
         if v["backend"] == "gpu": print(v["id"])')
+[ "${SANITIZE:-1}" = 0 ] && gpu_variants=
 for tool in memcheck racecheck; do
   for v in $gpu_variants; do
     study=${v%%/*}
