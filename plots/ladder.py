@@ -63,8 +63,10 @@ def extras_text(run):
     return ", ".join(parts)
 
 
-def bar_text(run, by_metric, peer, with_extras):
-    """'5652 GCUPS, 67.6% of FP32 limit, 38.0% of cuBLAS SSYRK, cv 7%, 1-NN 100.0% (1 query)'."""
+def bar_text(run, by_metric, peers, with_extras):
+    """'5652 GCUPS, 67.6% of FP32 limit, 38.0% of cuBLAS SSYRK, cv 7%, 1-NN 100.0% (1 query)'.
+    A run is compared with the best peer of its own precision only."""
+    peer = peers.get(run.get("precision"))
     timing = run.get("timing") or {}
     cv = common.number(timing.get("cv"))
     parts = [common.rate_text(run) if by_metric else common.format_time(common.median_ms(run)),
@@ -77,11 +79,23 @@ def bar_text(run, by_metric, peer, with_extras):
     return ", ".join(p for p in parts if p)
 
 
-def best_peer(shown, by_metric):
-    """The fastest correct timed peer: the reference the other bars are measured against."""
-    peers = [r for r in shown if common.role(r) == "peer" and r.get("status") == "passed"
-             and value(r, by_metric)]
-    return max(peers, key=rate) if peers else None
+def best_peers(shown, by_metric):
+    """{precision: the fastest correct timed peer of that precision}: the references the other
+    bars are measured against (an FP32 step is not held against a TF32 library)."""
+    best = {}
+    for r in shown:
+        if common.role(r) == "peer" and r.get("status") == "passed" and value(r, by_metric):
+            old = best.get(r.get("precision"))
+            if old is None or rate(r) > rate(old):
+                best[r.get("precision")] = r
+    return best
+
+
+def line_peer(shown, peers):
+    """The peer drawn as a line: that of the precision most of the steps use."""
+    steps = [r.get("precision") for r in shown if common.role(r) != "peer"]
+    common_precision = max(set(steps), key=steps.count) if steps else None
+    return peers.get(common_precision)
 
 
 def shared_extras(shown):
@@ -91,7 +105,7 @@ def shared_extras(shown):
     return texts.pop() if len(texts) == 1 and len(shown) > 1 else ""
 
 
-def draw_rows(ax, shown, by_metric, peer, with_extras):
+def draw_rows(ax, shown, by_metric, peers, with_extras):
     """Bars of the timed rows, status text on the others; returns (bar labels, bars' base)."""
     ends = [v for r in shown if value(r, by_metric)
             for v in whisker(r, by_metric) or (value(r, by_metric),)]
@@ -103,7 +117,7 @@ def draw_rows(ax, shown, by_metric, peer, with_extras):
         ms = common.median_ms(run)
         if value(run, by_metric):
             labelled.append(common.hbar(
-                ax, y, value(run, by_metric), base, bar_text(run, by_metric, peer, with_extras),
+                ax, y, value(run, by_metric), base, bar_text(run, by_metric, peers, with_extras),
                 common.colour(run), whisker(run, by_metric),
                 incorrect=run.get("status") == "incorrect"))
         else:  # untimed, or timed without the metric the axis shows
@@ -125,7 +139,8 @@ def figure(results, study, point, runs):
     """The ladder of one point; returned, not saved."""
     shown, names = zip(*rows(runs))
     by_metric = any(common.metric_value(r) for r in shown)
-    peer = best_peer(shown, by_metric)
+    peers = best_peers(shown, by_metric)
+    peer = line_peer(shown, peers)
     extras = shared_extras(shown)
     notes = common.limit_footnotes(shown) + ([f"every timed run: {extras}"] if extras else [])
     peer_in = 0.2 if peer else 0  # the peer line's name above the axes
@@ -133,7 +148,7 @@ def figure(results, study, point, runs):
         results, f"{study} ladder: {common.point_title(point)}",
         ROW_IN * max(len(shown), 2) + AXIS_IN + peer_in, notes)
     ax = fig.add_subplot()
-    bars = draw_rows(ax, shown, by_metric, peer, with_extras=not extras)
+    bars = draw_rows(ax, shown, by_metric, peers, with_extras=not extras)
     if peer:
         peer_line(ax, peer, by_metric)
     unit = next((common.metric_unit(r) for r in shown if common.metric_value(r)), "")
