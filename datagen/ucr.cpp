@@ -6,8 +6,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "../harness/atomic_file.hpp"
-#include "../harness/errors.hpp"
+#include "base/atomic_file.hpp"
+#include "base/errors.hpp"
 #include "series.hpp"
 
 namespace ladder {

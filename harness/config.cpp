@@ -7,7 +7,7 @@
 #include <set>
 #include <sstream>
 
-#include "errors.hpp"
+#include "../datagen/base/errors.hpp"
 
 namespace ladder {
 namespace fs = std::filesystem;

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "errors.hpp"
+#include "../datagen/base/errors.hpp"
 
 namespace ladder::detail {
 

@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "cuda_check.hpp"
-#include "errors.hpp"
+#include "../datagen/base/errors.hpp"
 
 namespace ladder {
 namespace {

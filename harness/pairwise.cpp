@@ -1,6 +1,6 @@
 #include "pairwise.hpp"
 
-#include "errors.hpp"
+#include "../datagen/base/errors.hpp"
 
 namespace ladder {
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "errors.hpp"
+#include "../datagen/base/errors.hpp"
 
 namespace ladder {
 

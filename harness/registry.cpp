@@ -1,7 +1,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "errors.hpp"
+#include "../datagen/base/errors.hpp"
 #include "study.hpp"
 #include "validation.hpp"
 

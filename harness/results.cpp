@@ -5,9 +5,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "atomic_file.hpp"
+#include "../datagen/base/atomic_file.hpp"
 #include "build_info.hpp"
-#include "errors.hpp"
+#include "../datagen/base/errors.hpp"
 
 namespace ladder {
 namespace {

@@ -14,8 +14,8 @@
 
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
-#include "errors.hpp"
-#include "npy.hpp"
+#include "../datagen/base/errors.hpp"
+#include "../datagen/npy.hpp"
 
 namespace ladder {
 namespace {

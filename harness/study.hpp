@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "output.hpp"
+#include "../datagen/base/output.hpp"
 #include "params.hpp"
 
 namespace ladder {

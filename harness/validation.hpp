@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "config.hpp"
-#include "output.hpp"
+#include "../datagen/base/output.hpp"
 #include "study.hpp"
 
 namespace ladder {

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <fstream>
 
-#include "harness/errors.hpp"
-#include "harness/npy.hpp"
+#include "datagen/base/errors.hpp"
+#include "datagen/npy.hpp"
 #include "harness/study.hpp"
 #include "variants/covariance/problem.hpp"
 

@@ -6,7 +6,7 @@
 #include <fstream>
 
 #include "datagen/series.hpp"
-#include "harness/errors.hpp"
+#include "datagen/base/errors.hpp"
 
 namespace ladder {
 namespace {

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "harness/config.hpp"
-#include "harness/errors.hpp"
+#include "datagen/base/errors.hpp"
 
 namespace ladder {
 namespace {

@@ -6,8 +6,8 @@
 #include <fstream>
 #include <set>
 
-#include "harness/errors.hpp"
-#include "harness/npy.hpp"
+#include "datagen/base/errors.hpp"
+#include "datagen/npy.hpp"
 #include "harness/results.hpp"
 #include "harness/validation.hpp"
 

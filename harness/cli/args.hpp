@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "../errors.hpp"
+#include "../../datagen/base/errors.hpp"
 
 namespace ladder::cli {
 

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "../errors.hpp"
+#include "../../datagen/base/errors.hpp"
 #include "commands.hpp"
 
 namespace {

@@ -4,9 +4,9 @@
 #include <cmath>
 
 #include "../../datagen/rng.hpp"
-#include "../../harness/errors.hpp"
+#include "../../datagen/base/errors.hpp"
 #include "../../harness/memory.hpp"
-#include "../../harness/npy.hpp"
+#include "../../datagen/npy.hpp"
 #include "problem.hpp"
 
 namespace ladder::cov {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "../../harness/errors.hpp"
+#include "../../datagen/base/errors.hpp"
 #include "../../harness/memory.hpp"
 #include "problem.hpp"
 

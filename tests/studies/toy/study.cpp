@@ -1,7 +1,7 @@
 // The toy study: uniform random vectors, the exact sum as the reference, GB/s as the metric.
 #include <random>
 
-#include "../../../harness/errors.hpp"
+#include "../../../datagen/base/errors.hpp"
 #include "../../../harness/memory.hpp"
 #include "problem.hpp"
 

@@ -6,8 +6,8 @@
 #include <regex>
 #include <sstream>
 
-#include "atomic_file.hpp"
-#include "errors.hpp"
+#include "base/atomic_file.hpp"
+#include "base/errors.hpp"
 
 namespace ladder {
 namespace {

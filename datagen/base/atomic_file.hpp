@@ -1,4 +1,4 @@
-// Files the harness writes appear whole or not at all: write a temporary file beside the
+// Files ladder writes appear whole or not at all: write a temporary file beside the
 // target, flush it, then rename over the target (rename is atomic within one file system).
 #pragma once
 #include <string>

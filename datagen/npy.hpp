@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "output.hpp"
+#include "base/output.hpp"
 
 namespace ladder {
 
