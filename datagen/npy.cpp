@@ -1,13 +1,17 @@
 #include "npy.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
-#include <regex>
-#include <sstream>
+#include <new>
+#include <string_view>
 
 #include "base/atomic_file.hpp"
 #include "base/errors.hpp"
+#include "numbers.hpp"
 
 namespace ladder {
 namespace {
@@ -46,6 +50,264 @@ std::string header(const char* descr, const std::vector<std::size_t>& shape) {
   return h + dict;
 }
 
+
+// --- reading ------------------------------------------------------------------------------
+
+constexpr std::size_t kMaxHeaderBytes = 64 * 1024;
+constexpr std::size_t kMaxRank = 64;
+
+std::string quoted(const std::string& name) { return "'" + printable(name, 200) + "'"; }
+
+// "(3, 4)", "(3,)", "()": the shape as numpy prints it.
+std::string shape_words(const std::vector<std::size_t>& shape) {
+  std::string s = "(";
+  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + (shape.size() == 1 ? ",)" : ")");
+}
+
+struct Header {
+  std::size_t data_offset = 0;  // bytes before the data
+  std::size_t width = 0;        // 4 (float32) or 8 (float64)
+  bool swap = false;            // the data's byte order is not the host's
+  std::vector<std::size_t> shape;
+  std::size_t count = 0;        // elements
+  std::uint64_t data_bytes = 0;
+};
+
+// From the file's first bytes (at least min(size, 12)): the offset of the data, that is the
+// magic, version, length field and the header dictionary.
+std::size_t data_offset(std::string_view head, std::uint64_t size, const std::string& file) {
+  if (head.size() < 6 || head.substr(0, 6) != "\x93NUMPY")
+    throw InputError(file + " is not a .npy file (it does not start with \\x93NUMPY)");
+  if (head.size() < 10) throw InputError(file + " is truncated inside its .npy header");
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(head[i]); };
+  const unsigned major = byte(6), minor = byte(7);
+  std::size_t len = 0, fixed = 0;
+  if (major == 1 && minor == 0) {
+    fixed = 10;
+    len = byte(8) | (byte(9) << 8);
+  } else if ((major == 2 || major == 3) && minor == 0) {
+    if (head.size() < 12) throw InputError(file + " is truncated inside its .npy header");
+    fixed = 12;
+    len = byte(8) | (byte(9) << 8) | (byte(10) << 16) | (static_cast<std::size_t>(byte(11)) << 24);
+  } else {
+    throw InputError(file + ": .npy format version " + std::to_string(major) + "." +
+                     std::to_string(minor) + " is not supported (1.0, 2.0 and 3.0 are)");
+  }
+  if (len > kMaxHeaderBytes)
+    throw InputError(file + ": .npy header of " + std::to_string(len) +
+                     " bytes is longer than the limit of " + std::to_string(kMaxHeaderBytes));
+  if (fixed + len > size)
+    throw InputError(file + " is truncated: its .npy header needs " + std::to_string(fixed + len) +
+                     " bytes, the file has " + std::to_string(size));
+  return fixed + len;
+}
+
+// The header dictionary, a Python literal such as
+//   {'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }
+// parsed strictly: exactly these three keys, each once.
+class DictParser {
+ public:
+  DictParser(std::string_view text, const std::string& file) : s_(text), file_(file) {}
+
+  void parse(std::string& descr, bool& fortran, std::vector<std::size_t>& shape) {
+    bool seen_descr = false, seen_fortran = false, seen_shape = false;
+    skip_space();
+    expect('{');
+    for (;;) {
+      skip_space();
+      if (peek() == '}') break;
+      const std::string key = string_literal("a key");
+      skip_space();
+      expect(':');
+      skip_space();
+      if (key == "descr") {
+        once(seen_descr, key);
+        if (peek() == '[')
+          throw InputError(file_ + ": dtype is a structured (record) type, not float32 or "
+                                   "float64");
+        descr = string_literal("the dtype ('descr')");
+      } else if (key == "fortran_order") {
+        once(seen_fortran, key);
+        fortran = boolean();
+      } else if (key == "shape") {
+        once(seen_shape, key);
+        shape = tuple();
+      } else {
+        throw InputError(file_ + ": .npy header has an unexpected key '" + printable(key) +
+                         "' (it holds 'descr', 'fortran_order' and 'shape')");
+      }
+      skip_space();
+      if (peek() == ',') {
+        ++pos_;
+        continue;
+      }
+      if (peek() != '}') fail("',' or '}'");
+    }
+    ++pos_;
+    skip_space();
+    if (pos_ != s_.size()) fail("the end of the header after '}'");
+    if (!seen_descr) throw InputError(file_ + ": .npy header has no dtype ('descr')");
+    if (!seen_fortran) throw InputError(file_ + ": .npy header has no 'fortran_order'");
+    if (!seen_shape) throw InputError(file_ + ": .npy header has no 'shape'");
+  }
+
+ private:
+  char peek() const { return pos_ < s_.size() ? s_[pos_] : '\0'; }
+  void skip_space() {
+    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\n' || s_[pos_] == '\t' ||
+                                s_[pos_] == '\r'))
+      ++pos_;
+  }
+  [[noreturn]] void fail(const char* expected) const {
+    throw InputError(file_ + ": malformed .npy header: expected " + expected + " at byte " +
+                     std::to_string(pos_) + " of '" + printable(std::string(s_), 80) + "'");
+  }
+  void expect(char c) {
+    if (peek() != c) fail(c == '{' ? "'{'" : c == ':' ? "':'" : "a delimiter");
+    ++pos_;
+  }
+  void once(bool& seen, const std::string& key) {
+    if (seen) throw InputError(file_ + ": .npy header repeats the key '" + key + "'");
+    seen = true;
+  }
+  std::string string_literal(const char* what) {
+    const char q = peek();
+    if (q != '\'' && q != '"') fail(what);
+    const std::size_t end = s_.find(q, pos_ + 1);
+    if (end == std::string_view::npos) fail("a closing quote");
+    std::string v(s_.substr(pos_ + 1, end - pos_ - 1));
+    pos_ = end + 1;
+    return v;
+  }
+  bool boolean() {
+    if (s_.substr(pos_, 4) == "True") {
+      pos_ += 4;
+      return true;
+    }
+    if (s_.substr(pos_, 5) == "False") {
+      pos_ += 5;
+      return false;
+    }
+    fail("True or False for 'fortran_order'");
+  }
+  std::vector<std::size_t> tuple() {
+    if (peek() != '(') fail("a tuple such as (3, 4) for 'shape'");
+    const std::size_t close = s_.find(')', pos_);
+    if (close == std::string_view::npos) fail("')' closing the shape");
+    const std::string text(s_.substr(pos_, close - pos_ + 1));
+    std::string_view inner = s_.substr(pos_ + 1, close - pos_ - 1);
+    pos_ = close + 1;
+    const std::string what = file_ + " shape " + printable(text);
+    std::vector<std::size_t> shape;
+    const auto trim = [](std::string_view t) {
+      while (!t.empty() && t.front() == ' ') t.remove_prefix(1);
+      while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
+      return t;
+    };
+    if (trim(inner).empty()) return shape;  // "()": a scalar
+    for (std::size_t dim = 1;; ++dim) {
+      const std::size_t comma = inner.find(',');
+      const bool last = comma == std::string_view::npos;
+      std::string_view tok = trim(inner.substr(0, comma));
+      if (tok.empty()) {
+        if (last && dim > 1) break;  // the trailing comma of "(3,)" or "(3, 4,)"
+        throw InputError(what + " has an empty dimension " + std::to_string(dim));
+      }
+      if (tok.size() > 1 && (tok.back() == 'L' || tok.back() == 'l')) tok.remove_suffix(1);
+      const std::string digits(tok);
+      const std::int64_t d = parse_int64(digits, what + " dimension " + std::to_string(dim));
+      if (d < 0)
+        throw InputError(what + " dimension " + std::to_string(dim) +
+                         " must not be negative, got '" + printable(digits) + "'");
+      if (shape.size() == kMaxRank)
+        throw InputError(what + " has more than " + std::to_string(kMaxRank) + " dimensions");
+      shape.push_back(static_cast<std::size_t>(d));
+      if (last) break;
+      inner.remove_prefix(comma + 1);
+    }
+    return shape;
+  }
+
+  std::string_view s_;
+  std::size_t pos_ = 0;
+  const std::string& file_;
+};
+
+// The whole header (bytes [0, data offset)) checked against the file's size.
+Header parse_header(std::string_view bytes, std::uint64_t size, const std::string& file) {
+  Header h;
+  h.data_offset = data_offset(bytes, size, file);
+  const std::size_t fixed = static_cast<unsigned char>(bytes[6]) == 1 ? 10 : 12;
+  std::string descr;
+  bool fortran = false;
+  DictParser(bytes.substr(fixed, h.data_offset - fixed), file).parse(descr, fortran, h.shape);
+
+  if (descr == "<f4" || descr == ">f4") h.width = 4;
+  else if (descr == "<f8" || descr == ">f8") h.width = 8;
+  else
+    throw InputError(file + ": dtype '" + printable(descr) +
+                     "' is not float32 or float64 (little- or big-endian)");
+  h.swap = (descr[0] == '<') != (std::endian::native == std::endian::little);
+  if (fortran)
+    throw InputError(file + ": Fortran-ordered arrays are not supported (save a C-ordered copy, "
+                            "numpy.ascontiguousarray)");
+
+  // The product of the non-zero dimensions must not overflow even when another dimension is
+  // zero: whoever multiplies the dimensions later must not overflow either.
+  std::uint64_t product = h.width;
+  bool overflow = false, empty = false;
+  for (std::size_t d : h.shape) {
+    if (d == 0) empty = true;
+    else overflow = overflow || __builtin_mul_overflow(product, std::uint64_t{d}, &product);
+  }
+  const std::string dtype = h.width == 4 ? "float32" : "float64";
+  if (overflow)
+    throw InputError(file + ": shape " + shape_words(h.shape) + " of " + dtype +
+                     " is too large (its size in bytes does not fit in 64 bits)");
+  h.data_bytes = empty ? 0 : product;
+  const std::uint64_t count = h.data_bytes / h.width;
+  const std::uint64_t present = size - h.data_offset;
+  if (present != h.data_bytes)
+    throw InputError(file + " holds " + (present < h.data_bytes ? "fewer" : "more") +
+                     " data bytes (" + std::to_string(present) + ") than its shape " +
+                     shape_words(h.shape) + " of " + dtype + " needs (" +
+                     std::to_string(h.data_bytes) + ")");
+  h.count = static_cast<std::size_t>(count);
+  return h;
+}
+
+// Converts n elements of raw data to doubles.
+void convert(const char* raw, std::size_t n, const Header& h, double* out) {
+  for (std::size_t i = 0; i < n; ++i) {
+    if (h.width == 4) {
+      std::uint32_t u;
+      std::memcpy(&u, raw + 4 * i, 4);
+      if (h.swap) u = __builtin_bswap32(u);
+      out[i] = std::bit_cast<float>(u);
+    } else {
+      std::uint64_t u;
+      std::memcpy(&u, raw + 8 * i, 8);
+      if (h.swap) u = __builtin_bswap64(u);
+      out[i] = std::bit_cast<double>(u);
+    }
+  }
+}
+
+// An array of the header's shape with room for its values.
+NpyArray allocate(const Header& h, const std::string& file) {
+  NpyArray a;
+  a.shape = h.shape;
+  try {
+    a.values.resize(h.count);
+  } catch (const std::bad_alloc&) {
+    throw InputError(file + ": " + std::to_string(h.count) + " values do not fit in memory");
+  } catch (const std::length_error&) {
+    throw InputError(file + ": " + std::to_string(h.count) + " values do not fit in memory");
+  }
+  return a;
+}
+
 }  // namespace
 
 void write_npy(const std::string& path, const Output& out) {
@@ -62,61 +324,51 @@ void write_npy(const std::string& path, const Output& out) {
   write_file_atomically(path, bytes);
 }
 
+NpyArray parse_npy(const std::string& bytes, const std::string& name) {
+  const std::string file = quoted(name);
+  const Header h = parse_header(bytes, bytes.size(), file);
+  NpyArray a = allocate(h, file);
+  convert(bytes.data() + h.data_offset, h.count, h, a.values.data());
+  return a;
+}
+
 NpyArray read_npy(const std::string& path) {
+  namespace fs = std::filesystem;
+  const std::string file = quoted(path);
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (st.type() == fs::file_type::not_found)
+    throw InputError("cannot open " + file + ": no such file");
+  if (ec) throw InputError("cannot open " + file + ": " + printable(ec.message(), 200));
+  if (fs::is_directory(st)) throw InputError(file + " is a directory, not a .npy file");
+  if (!fs::is_regular_file(st)) throw InputError(file + " is not a regular file");
+  const std::uintmax_t size = fs::file_size(path, ec);
+  if (ec) throw InputError("cannot read " + file + ": " + printable(ec.message(), 200));
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot open '" + path + "'");
-  char magic[8];
-  if (!in.read(magic, 8) || std::memcmp(magic, "\x93NUMPY", 6) != 0)
-    throw InputError("'" + path + "' is not a .npy file");
-  std::size_t len = 0;
-  if (magic[6] == 1) {
-    unsigned char b[2];
-    if (!in.read(reinterpret_cast<char*>(b), 2)) throw InputError("'" + path + "': truncated");
-    len = b[0] | (b[1] << 8);
-  } else if (magic[6] == 2 || magic[6] == 3) {
-    unsigned char b[4];
-    if (!in.read(reinterpret_cast<char*>(b), 4)) throw InputError("'" + path + "': truncated");
-    len = b[0] | (b[1] << 8) | (b[2] << 16) | (static_cast<std::size_t>(b[3]) << 24);
-  } else {
-    throw InputError("'" + path + "': unsupported .npy version");
-  }
-  std::string dict(len, '\0');
-  if (!in.read(dict.data(), static_cast<std::streamsize>(len)))
-    throw InputError("'" + path + "': truncated header");
+  if (!in) throw InputError("cannot open " + file);
+  const auto read_exactly = [&](char* to, std::size_t n) {
+    if (!in.read(to, static_cast<std::streamsize>(n)))
+      throw InputError(file + " is truncated (it changed while being read?)");
+  };
 
-  std::smatch m;
-  if (!std::regex_search(dict, m, std::regex(R"('descr'\s*:\s*'([^']*)')")))
-    throw InputError("'" + path + "': header has no dtype");
-  const std::string descr = m[1].str();
-  if (descr != "<f4" && descr != "<f8")
-    throw InputError("'" + path + "': dtype " + descr + " is not float32 or float64");
-  if (std::regex_search(dict, std::regex(R"('fortran_order'\s*:\s*True)")))
-    throw InputError("'" + path + "': Fortran-ordered arrays are not supported");
-  if (!std::regex_search(dict, m, std::regex(R"('shape'\s*:\s*\(([^)]*)\))")))
-    throw InputError("'" + path + "': header has no shape");
+  // The fixed part first, to learn the header's length; then the whole header.
+  std::string header(static_cast<std::size_t>(std::min<std::uintmax_t>(size, 12)), '\0');
+  read_exactly(header.data(), header.size());
+  const std::size_t offset = data_offset(header, size, file);
+  const std::size_t have = header.size();
+  header.resize(offset);
+  if (offset > have) read_exactly(header.data() + have, offset - have);
+  else in.seekg(static_cast<std::streamoff>(offset));
+  const Header h = parse_header(header, size, file);
 
-  NpyArray a;
-  std::stringstream dims(m[1].str());
-  std::string tok;
-  std::size_t count = 1;
-  while (std::getline(dims, tok, ',')) {
-    if (tok.find_first_not_of(" ") == std::string::npos) continue;
-    a.shape.push_back(std::stoull(tok));
-    count *= a.shape.back();
-  }
-  const std::size_t width = descr == "<f4" ? 4 : 8;
-  std::string raw(count * width, '\0');
-  if (!in.read(raw.data(), static_cast<std::streamsize>(raw.size())))
-    throw InputError("'" + path + "': file holds fewer values than its shape says");
-  a.values.resize(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    if (width == 4) {
-      float f;
-      std::memcpy(&f, raw.data() + 4 * i, 4);
-      a.values[i] = f;
-    } else {
-      std::memcpy(&a.values[i], raw.data() + 8 * i, 8);
-    }
+  NpyArray a = allocate(h, file);
+  constexpr std::size_t kChunk = 1 << 16;  // elements per read
+  std::string raw(std::min(h.count, kChunk) * h.width, '\0');
+  for (std::size_t done = 0; done < h.count;) {
+    const std::size_t n = std::min(kChunk, h.count - done);
+    read_exactly(raw.data(), n * h.width);
+    convert(raw.data(), n, h, a.values.data() + done);
+    done += n;
   }
   return a;
 }

@@ -1,5 +1,6 @@
-// Minimal NumPy .npy reader and writer (format 1.0/2.0/3.0, little-endian, C order), enough to
-// exchange matrices and outputs with numpy without depending on it.
+// Minimal NumPy .npy reader and writer (format 1.0/2.0/3.0, C order), enough to exchange
+// matrices and outputs with numpy without depending on it. The reader takes float32 and float64
+// in either byte order; the writer writes little-endian.
 #pragma once
 #include <string>
 #include <vector>
@@ -15,7 +16,12 @@ struct NpyArray {
 
 // Writes atomically (temporary file, then rename).
 void write_npy(const std::string& path, const Output& out);
-// Reads float32 or float64 arrays; throws InputError for anything else.
+// Reads float32 or float64 arrays (little- or big-endian). Anything else is an InputError with
+// one printable line naming the file: another dtype, Fortran order, a malformed or oversized
+// (> 64 KiB) header, a bad shape, or data bytes that differ from what the shape needs. The
+// declared size is checked against the file's size before anything is allocated.
 NpyArray read_npy(const std::string& path);
+// The same on a whole file's bytes already in memory; name stands for the file in messages.
+NpyArray parse_npy(const std::string& bytes, const std::string& name);
 
 }  // namespace ladder

@@ -23,10 +23,16 @@ enum class CbfNoise { uniform, gaussian };
 SeriesSet generate_cbf(std::size_t entries, std::size_t length, std::uint64_t seed,
                        CbfNoise noise);
 
-// UCR archive text format: one series per line, `label<TAB>v1<TAB>v2...` (commas are accepted
-// too, as in the archive's older releases). Every line must have the same length and only
-// finite values; errors name the line and column.
+// UCR archive text format: one series per line, a label then the values. Fields are separated
+// by commas (spaces and tabs around them ignored) or, on a line without commas, by runs of tabs
+// and spaces: the archive's tab-separated, comma-separated and older space-separated releases
+// all read. Labels are 32-bit integers (written as "3" or "3.0000000e+00"); values must be
+// finite and fit float32; every line must have the same length. Errors are InputError naming
+// the file, line and column, with non-printable bytes escaped; a binary file (a .npy, say), a
+// UTF-8 byte-order mark and a directory are refused as such.
 SeriesSet read_ucr(const std::string& path);
+// The same on text already in memory; name stands for the file in messages.
+SeriesSet parse_ucr(const std::string& text, const std::string& name);
 void write_ucr(const std::string& path, const SeriesSet& set);
 
 }  // namespace ladder

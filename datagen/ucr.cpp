@@ -1,85 +1,189 @@
-#include <cerrno>
-#include <cfloat>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
+#include <filesystem>
 #include <fstream>
-#include <sstream>
+#include <new>
+#include <string_view>
 
 #include "base/atomic_file.hpp"
 #include "base/errors.hpp"
+#include "numbers.hpp"
 #include "series.hpp"
 
 namespace ladder {
 namespace {
 
-std::string where(const std::string& path, std::size_t line, std::size_t col) {
-  return "'" + path + "' line " + std::to_string(line) + ", column " + std::to_string(col);
+std::string quoted(const std::string& name) { return "'" + printable(name, 200) + "'"; }
+
+std::string where(const std::string& file, std::size_t line, std::size_t col) {
+  return file + " line " + std::to_string(line) + " column " + std::to_string(col);
 }
 
-// Splits on tabs or commas; spaces around a field are ignored.
-std::vector<std::string> fields(const std::string& line) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : line) {
-    if (c == '\t' || c == ',') {
-      out.push_back(cur);
-      cur.clear();
-    } else if (c != '\r') {
-      cur += c;
+bool blank(char c) { return c == ' ' || c == '\t'; }
+
+std::string_view trimmed(std::string_view s) {
+  while (!s.empty() && blank(s.front())) s.remove_prefix(1);
+  while (!s.empty() && blank(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+// A line's fields: split on commas if it has any (an empty field is an error), else on runs of
+// tabs and spaces.
+void split(std::string_view line, std::vector<std::string>& out, const std::string& file,
+           std::size_t line_no) {
+  out.clear();
+  if (line.find(',') != std::string_view::npos) {
+    for (;;) {
+      const std::size_t comma = line.find(',');
+      const std::string_view f = trimmed(line.substr(0, comma));
+      if (f.empty())
+        throw InputError(where(file, line_no, out.size() + 1) +
+                         " is empty (two commas in a row, or one at the end of the line?)");
+      out.emplace_back(f);
+      if (comma == std::string_view::npos) break;
+      line.remove_prefix(comma + 1);
     }
+    return;
   }
-  out.push_back(cur);
-  return out;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && blank(line[i])) ++i;
+    const std::size_t start = i;
+    while (i < line.size() && !blank(line[i])) ++i;
+    if (i > start) out.emplace_back(line.substr(start, i - start));
+  }
 }
 
-double parse_value(const std::string& text, const std::string& path, std::size_t line,
-                   std::size_t col) {
-  const char* s = text.c_str();
-  char* end = nullptr;
-  errno = 0;
-  double v = std::strtod(s, &end);
-  while (*end == ' ') ++end;
-  if (end == s || *end != '\0')
-    throw InputError(where(path, line, col) + ": '" + text + "' is not a number");
-  if (!std::isfinite(v))
-    throw InputError(where(path, line, col) + ": " + text +
-                     " is not allowed (fill or drop missing values first)");
-  if (std::fabs(v) > FLT_MAX)
-    throw InputError(where(path, line, col) + ": " + text + " does not fit in float32");
-  return v;
+bool control_byte(char c) {
+  const auto b = static_cast<unsigned char>(c);
+  return (b < 0x20 && c != '\t') || b == 0x7F;
+}
+
+// The column (field number) that holds line[k], a byte that is neither blank nor a comma.
+std::size_t column_of(std::string_view line, std::size_t k) {
+  std::size_t col = 1;
+  if (line.find(',') != std::string_view::npos) {
+    for (std::size_t i = 0; i < k; ++i) col += line[i] == ',';
+    return col;
+  }
+  col = 0;
+  for (std::size_t i = 0; i <= k; ++i)
+    if (!blank(line[i]) && (i == 0 || blank(line[i - 1]))) ++col;
+  return col;
+}
+
+// Parses with a cheap `what`; only on failure builds the full place for the message.
+float value_at(const std::string& field, const std::string& file, std::size_t line,
+               std::size_t col) {
+  try {
+    return parse_float32(field, std::string());
+  } catch (const InputError&) {
+  }
+  try {
+    parse_float32(field, where(file, line, col));
+  } catch (const InputError& e) {
+    std::string lower;
+    for (char c : field) lower += static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+    if (lower.find("nan") != std::string::npos || lower.find("inf") != std::string::npos)
+      throw InputError(std::string(e.what()) + " (fill or drop missing values first)");
+    throw;
+  }
+  throw InputError(where(file, line, col) + " cannot be read");  // not reached
+}
+
+std::int32_t label_at(const std::string& field, const std::string& file, std::size_t line) {
+  const std::string what = where(file, line, 1) + " (the label)";
+  const double v = parse_double(field, what);
+  if (v != std::floor(v))
+    throw InputError(what + " must be an integer, got '" + printable(field) + "'");
+  if (v < -2147483648.0 || v > 2147483647.0)
+    throw InputError(what + ": '" + printable(field) +
+                     "' is out of range of a 32-bit label (-2147483648 to 2147483647)");
+  return static_cast<std::int32_t>(v);
+}
+
+SeriesSet parse_lines(const std::string& text, const std::string& file) {
+  SeriesSet set;
+  std::vector<std::string> f;
+  std::size_t pos = 0, line_no = 0;
+  while (pos < text.size()) {
+    // Lines end in LF, CRLF or a lone CR.
+    std::size_t end = text.find_first_of("\r\n", pos);
+    if (end == std::string::npos) end = text.size();
+    const std::string_view line(text.data() + pos, end - pos);
+    pos = end + (end + 1 < text.size() && text[end] == '\r' && text[end + 1] == '\n' ? 2 : 1);
+    ++line_no;
+
+    for (std::size_t k = 0; k < line.size(); ++k)
+      if (control_byte(line[k]))
+        throw InputError(file + " is not a text file (a .npy or other binary file?): byte " +
+                         printable(std::string(1, line[k])) + " at line " +
+                         std::to_string(line_no) + " column " +
+                         std::to_string(column_of(line, k)));
+    split(trimmed(line), f, file, line_no);
+    if (f.empty()) continue;
+    if (f.size() < 2)
+      throw InputError(file + " line " + std::to_string(line_no) +
+                       " has a single field; each line needs a label and at least one value, "
+                       "separated by tabs, spaces or commas");
+    if (set.entries == 0) set.length = f.size() - 1;
+    if (f.size() - 1 != set.length)
+      throw InputError(file + " line " + std::to_string(line_no) + " has " +
+                       std::to_string(f.size() - 1) + " values, earlier lines have " +
+                       std::to_string(set.length) + " (ragged data is not supported)");
+    set.labels.push_back(label_at(f[0], file, line_no));
+    for (std::size_t c = 1; c < f.size(); ++c)
+      set.values.push_back(value_at(f[c], file, line_no, c + 1));
+    ++set.entries;
+  }
+  if (set.entries == 0) throw InputError("data file " + file + " holds no series");
+  return set;
 }
 
 }  // namespace
 
-SeriesSet read_ucr(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError("cannot open data file '" + path + "'");
-  SeriesSet set;
-  std::string line;
-  std::size_t line_no = 0;
-  while (std::getline(in, line)) {
-    ++line_no;
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    auto f = fields(line);
-    if (f.size() < 2)
-      throw InputError("'" + path + "' line " + std::to_string(line_no) +
-                       ": needs a label and at least one value");
-    if (set.entries == 0) set.length = f.size() - 1;
-    if (f.size() - 1 != set.length)
-      throw InputError("'" + path + "' line " + std::to_string(line_no) + " has " +
-                       std::to_string(f.size() - 1) + " values, earlier lines have " +
-                       std::to_string(set.length) + " (ragged data is not supported)");
-    const double label = parse_value(f[0], path, line_no, 1);
-    if (label != std::floor(label) || std::fabs(label) > 2e9)
-      throw InputError(where(path, line_no, 1) + ": label must be an integer");
-    set.labels.push_back(static_cast<std::int32_t>(label));
-    for (std::size_t c = 1; c < f.size(); ++c)
-      set.values.push_back(static_cast<float>(parse_value(f[c], path, line_no, c + 1)));
-    ++set.entries;
+SeriesSet parse_ucr(const std::string& text, const std::string& name) {
+  const std::string file = quoted(name);
+  if (text.rfind("\x93NUMPY", 0) == 0)
+    throw InputError(file + " is a NumPy .npy file, not a UCR text file (label<TAB>values...)");
+  if (text.rfind("\xFF\xFE", 0) == 0 || text.rfind("\xFE\xFF", 0) == 0)
+    throw InputError(file + " is UTF-16 text; save it as UTF-8 or ASCII");
+  if (text.rfind("\xEF\xBB\xBF", 0) == 0)
+    throw InputError(file + " starts with a UTF-8 byte-order mark (BOM); save it without one");
+  try {
+    return parse_lines(text, file);
+  } catch (const std::bad_alloc&) {
+    throw InputError(file + " holds more series than fit in memory");
   }
-  if (set.entries == 0) throw InputError("data file '" + path + "' holds no series");
-  return set;
+}
+
+SeriesSet read_ucr(const std::string& path) {
+  namespace fs = std::filesystem;
+  const std::string file = quoted(path);
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (st.type() == fs::file_type::not_found)
+    throw InputError("cannot open data file " + file + ": no such file");
+  if (ec) throw InputError("cannot open data file " + file + ": " + printable(ec.message(), 200));
+  if (fs::is_directory(st))
+    throw InputError("data file " + file + " is a directory, not a UCR text file");
+  if (!fs::is_regular_file(st)) throw InputError("data file " + file + " is not a regular file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError("cannot open data file " + file);
+  std::string text;
+  try {
+    const std::uintmax_t size = fs::file_size(path, ec);
+    if (!ec) text.reserve(static_cast<std::size_t>(size));
+    char chunk[1 << 16];
+    while (in.read(chunk, sizeof chunk) || in.gcount() > 0)
+      text.append(chunk, static_cast<std::size_t>(in.gcount()));
+  } catch (const std::bad_alloc&) {
+    throw InputError("data file " + file + " is too large to read into memory");
+  } catch (const std::length_error&) {
+    throw InputError("data file " + file + " is too large to read into memory");
+  }
+  if (in.bad()) throw InputError("cannot read data file " + file);
+  return parse_ucr(text, path);
 }
 
 void write_ucr(const std::string& path, const SeriesSet& set) {

@@ -8,6 +8,8 @@
 #include <sstream>
 
 #include "../datagen/base/errors.hpp"
+#include "../datagen/json_file.hpp"
+#include "../datagen/numbers.hpp"
 
 namespace ladder {
 namespace fs = std::filesystem;
@@ -31,17 +33,24 @@ Validation parse_validation(const std::string& text) {
     v.mode = Validation::Mode::off;
     return v;
   }
-  static const std::regex sample_re("sample:([1-9][0-9]{0,9})");
-  std::smatch m;
-  if (std::regex_match(text, m, sample_re)) {
+  constexpr std::int64_t kMaxSample = 1000000000;
+  if (text.rfind("sample:", 0) == 0) {
+    const std::string n = text.substr(7);
+    const bool digits = !n.empty() && n.size() <= 18 &&
+                        n.find_first_not_of("0123456789") == std::string::npos;
+    const std::int64_t count = digits ? std::stoll(n) : 0;
+    if (count < 1 || count > kMaxSample)
+      throw InputError("validation sample:N needs a whole N from 1 to " +
+                       std::to_string(kMaxSample) + ", got '" + printable(text) + "'");
     v.mode = Validation::Mode::sample;
-    v.sample = std::stoull(m[1].str());
+    v.sample = static_cast<std::size_t>(count);
     return v;
   }
-  throw InputError("validation must be full, off or sample:N with N >= 1, got '" + text + "'");
+  throw InputError("validation must be full, off or sample:N, got '" + printable(text) + "'");
 }
 
 std::string json_to_param(const std::string& name, const json& v) {
+  if (v.is_number_unsigned()) return std::to_string(v.get<unsigned long long>());
   if (v.is_number_integer()) return std::to_string(v.get<long long>());
   if (v.is_number_float()) {
     std::ostringstream os;
@@ -57,38 +66,9 @@ std::string json_to_param(const std::string& name, const json& v) {
 
 namespace {
 
-// Configs are shallow; a deeply nested one is rejected before anything recurses over it
-// (printing or copying such a value would exhaust the stack).
+// Configs are shallow; anything deeper is a mistake (or hostile) and is refused before the
+// parser builds it.
 constexpr std::size_t kMaxDepth = 16;
-
-bool too_deep(const json& root) {
-  std::vector<std::pair<const json*, std::size_t>> stack{{&root, 1}};
-  while (!stack.empty()) {
-    auto [node, depth] = stack.back();
-    stack.pop_back();
-    if (depth > kMaxDepth) return true;
-    if (node->is_structured())
-      for (const auto& child : *node) stack.emplace_back(&child, depth + 1);
-  }
-  return false;
-}
-
-json read_json_file(const std::string& path) {
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) throw InputError("config '" + path + "' is a directory");
-  std::ifstream in(path);
-  if (!in) throw InputError("cannot open config '" + path + "'");
-  json j;
-  try {
-    j = json::parse(in);
-  } catch (const json::exception& e) {
-    throw InputError("config '" + path + "' is not valid JSON: " + std::string(e.what()));
-  }
-  if (too_deep(j))
-    throw InputError("config '" + path + "' nests deeper than " + std::to_string(kMaxDepth) +
-                     " levels");
-  return j;
-}
 
 const json& list_field(const json& axes, const std::string& key, const char* where) {
   const json& values = axes.at(key);
@@ -150,6 +130,17 @@ std::vector<const VariantSpec*> select_variants(const json& j, const Study& stud
   return out;
 }
 
+// Parameters that shape generated data (sizes, seed, noise) mean nothing for a data file;
+// given anyway they would be ignored yet recorded, so they are refused.
+void check_file_points(const Study& study, const std::vector<Point>& points,
+                       const std::string& file) {
+  for (const auto& spec : study.data_params())
+    for (const Point& p : points)
+      if (spec.generated_only && p.params.has(spec.name))
+        throw InputError("'" + spec.name + "' is for generated data; the data come from the data file '" +
+                         printable(file, 80) + "': remove it");
+}
+
 // Every parameter a point names must belong to the study or one of its variants, and fit.
 void check_point_params(const Study& study, const Point& point) {
   const std::vector<ParamSpec> data_specs = study.data_params();
@@ -166,6 +157,24 @@ void check_point_params(const Study& study, const Point& point) {
   }
 }
 
+// The same parameter given twice at one level (data and params, params and axes, axes and
+// zip) is a conflict, not an override: one of the values would be silently dropped.
+void check_disjoint(const std::vector<std::pair<std::string, const json*>>& groups) {
+  std::map<std::string, std::string> seen;
+  for (const auto& [where, obj] : groups) {
+    if (!obj || !obj->is_object()) continue;
+    for (const auto& [k, v] : obj->items()) {
+      if (where == "data" && (k == "generator" || k == "file")) continue;
+      auto [it, fresh] = seen.emplace(k, where);
+      if (!fresh)
+        throw InputError("parameter '" + printable(k) + "' is given in both '" + it->second +
+                         "' and '" + where + "'; give it once");
+    }
+  }
+}
+
+const json* field(const json& j, const char* key) { return j.contains(key) ? &j[key] : nullptr; }
+
 Params merged(Params base, const json& params) {
   if (params.is_null()) return base;
   require_object(params, "params");
@@ -177,6 +186,9 @@ Params merged(Params base, const json& params) {
 std::vector<Point> sweep_points(const json& sweep, const Params& fixed,
                                 const std::vector<const VariantSpec*>& variants,
                                 const std::string& label) {
+  check_disjoint({{"params", field(sweep, "params")},
+                  {"axes", field(sweep, "axes")},
+                  {"zip", field(sweep, "zip")}});
   std::vector<Point> out;
   for (Params& p : expand_axes(sweep.value("axes", json()), sweep.value("zip", json()),
                                merged(fixed, sweep.value("params", json()))))
@@ -307,8 +319,10 @@ Config parse_config(const json& j, const std::string& base_dir) {
     if (f.is_relative()) f = fs::path(base_dir) / f;
     c.data.file = f.lexically_normal().string();
   }
+  check_disjoint({{"data", &data}, {"params", field(j, "params")}});
   fixed = merged(fixed, j.value("params", json()));
   c.points = all_points(j, *c.study, fixed);
+  if (!c.data.file.empty()) check_file_points(*c.study, c.points, c.data.file);
   for (const Point& p : c.points) check_point_params(*c.study, p);
   c.repetitions = per_backend(j, "repetitions", 10, 1);
   c.warmup = per_backend(j, "warmup", 2, 0);
@@ -329,7 +343,7 @@ Config parse_config(const json& j, const std::string& base_dir) {
 }
 
 Config load_config(const std::string& path) {
-  json j = read_json_file(path);
+  json j = read_json_file(path, "config '" + printable(path, 80) + "'", kMaxDepth);
   Config c = parse_config(j, fs::path(path).parent_path().string());
   c.path = path;
   return c;

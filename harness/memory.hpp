@@ -1,8 +1,10 @@
 // The one memory check of every study and step: what a point needs against what the host or
 // the device has. Studies estimate bytes; these decide and word the refusal.
 #pragma once
+#include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -22,8 +24,16 @@ inline std::string gib_text(double bytes) {
   return buf;
 }
 
+// Physical memory, or less when the process runs under an address-space or data limit
+// (ulimit -v, prlimit --as / --data).
 inline double host_memory_bytes() {
-  return static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
+  double bytes = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
+  for (int resource : {RLIMIT_AS, RLIMIT_DATA}) {
+    rlimit lim{};
+    if (getrlimit(resource, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY)
+      bytes = std::min(bytes, static_cast<double>(lim.rlim_cur));
+  }
+  return bytes;
 }
 
 // "" when `bytes` fit in the host share, else why not.
@@ -31,8 +41,8 @@ inline std::string host_memory_reason(double bytes, const std::string& what) {
   const double limit = kHostMemoryShare * host_memory_bytes();
   if (bytes <= limit) return "";
   return what + " needs " + gib_text(bytes) + " of host memory, more than " +
-         std::to_string(int(kHostMemoryShare * 100)) + "% of this machine's " +
-         gib_text(host_memory_bytes());
+         std::to_string(int(kHostMemoryShare * 100)) + "% of the " + gib_text(host_memory_bytes()) +
+         " this process may use";
 }
 
 // "" when `bytes` fit in the device share, else why not.

@@ -1,10 +1,7 @@
 #include "params.hpp"
 
-#include <cerrno>
-#include <cmath>
-#include <cstdlib>
-
 #include "../datagen/base/errors.hpp"
+#include "../datagen/numbers.hpp"
 
 namespace ladder {
 
@@ -14,23 +11,14 @@ const std::string& Params::text(const std::string& name) const {
   return it->second;
 }
 
+// Strict: the whole value is the number (" 8" and "8abc" are errors, as are integers beyond
+// 64 bits), so what is recorded is exactly what ran.
 std::int64_t Params::integer(const std::string& name) const {
-  const std::string& s = text(name);
-  errno = 0;
-  char* end = nullptr;
-  long long v = std::strtoll(s.c_str(), &end, 10);
-  if (s.empty() || *end != '\0' || errno == ERANGE)
-    throw InputError("parameter '" + name + "' must be an integer, got '" + s + "'");
-  return v;
+  return parse_int64(text(name), "parameter '" + name + "'");
 }
 
 double Params::real(const std::string& name) const {
-  const std::string& s = text(name);
-  char* end = nullptr;
-  double v = std::strtod(s.c_str(), &end);
-  if (s.empty() || *end != '\0' || !std::isfinite(v))
-    throw InputError("parameter '" + name + "' must be a finite number, got '" + s + "'");
-  return v;
+  return parse_double(text(name), "parameter '" + name + "'");
 }
 
 std::string Params::key(const std::vector<std::string>& names) const {

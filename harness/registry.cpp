@@ -96,10 +96,11 @@ const VariantSpec* Registry::variant(const std::string& id) const {
   return nullptr;
 }
 
-Params resolve(const Study& study, const VariantSpec* variant, const Params& given) {
+Params resolve(const Study& study, const VariantSpec* variant, const Params& given,
+               bool generated) {
   Params p;
   for (const auto& s : study.data_params())
-    if (!s.fallback.empty()) p.set(s.name, s.fallback);
+    if (!s.fallback.empty() && (generated || !s.generated_only)) p.set(s.name, s.fallback);
   if (variant)
     for (const auto& s : variant->params)
       if (!s.fallback.empty()) p.set(s.name, s.fallback);

@@ -8,6 +8,8 @@
 #include "../datagen/base/atomic_file.hpp"
 #include "build_info.hpp"
 #include "../datagen/base/errors.hpp"
+#include "../datagen/json_file.hpp"
+#include "../datagen/numbers.hpp"
 
 namespace ladder {
 namespace {
@@ -119,31 +121,30 @@ void write_results(const std::string& path, const RunReport& report) {
   write_file_atomically(path, results_json(report).dump(2) + "\n");
 }
 
-json read_results(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw InputError("'" + path + "' is a directory");
-  std::ifstream in(path);
-  if (!in) throw InputError("cannot open results file '" + path + "'");
-  json j;
-  try {
-    j = json::parse(in);
-  } catch (const json::exception&) {
-    throw InputError("'" + path + "' is not valid JSON");
-  }
-  // A run names its study, variant and point; a timed run (timing not null) has a median.
+json check_results(const json& j, const std::string& what) {
+  // A run names its study, variant and point (and its sweep, if any, as text); a timed run
+  // (timing not null) has a numeric median.
   auto is_run = [](const json& r) {
     if (!r.is_object()) return false;
-    const json timing = r.value("timing", json());
-    return r.value("study", json()).is_string() && r.value("variant", json()).is_string() &&
-           r.value("point", json()).is_string() &&
-           (timing.is_null() || (timing.is_object() && timing.value("median", json()).is_number()));
+    const json* timing = r.contains("timing") ? &r["timing"] : nullptr;
+    const json* sweep = r.contains("sweep") ? &r["sweep"] : nullptr;
+    return r.contains("study") && r["study"].is_string() && r.contains("variant") &&
+           r["variant"].is_string() && r.contains("point") && r["point"].is_string() &&
+           (!sweep || sweep->is_string()) &&
+           (!timing || timing->is_null() ||
+            (timing->is_object() && timing->contains("median") && (*timing)["median"].is_number()));
   };
-  if (!j.is_object() || j.value("schema_version", json()) != json(kSchemaVersion) ||
+  if (!j.is_object() || !j.contains("schema_version") || j["schema_version"] != json(kSchemaVersion) ||
       !j.contains("runs") || !j["runs"].is_array() ||
       !std::all_of(j["runs"].begin(), j["runs"].end(), is_run))
-    throw InputError("'" + path + "' is not a ladder results file (schema_version " +
+    throw InputError(what + " is not a ladder results file (schema_version " +
                      std::to_string(kSchemaVersion) + ")");
   return j;
+}
+
+json read_results(const std::string& path) {
+  const std::string what = "results file '" + printable(path, 80) + "'";
+  return check_results(read_json_file(path, what, kMaxResultsDepth), what);
 }
 
 }  // namespace ladder

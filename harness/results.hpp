@@ -14,7 +14,13 @@ nlohmann::json results_json(const RunReport& report);
 nlohmann::json build_json();
 // Written atomically: readers never see a half-written file.
 void write_results(const std::string& path, const RunReport& report);
-// Reads a results file back, checking the schema version; throws InputError.
+// Results nest a config (at most 16 deep) a few levels down; anything deeper is refused
+// before it is parsed.
+constexpr std::size_t kMaxResultsDepth = 32;
+
+// Reads a results file back, checking its depth, duplicate keys and schema; throws InputError.
 nlohmann::json read_results(const std::string& path);
+// The schema check alone, for JSON already parsed; `what` names it in the error.
+nlohmann::json check_results(const nlohmann::json& j, const std::string& what);
 
 }  // namespace ladder

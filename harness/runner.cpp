@@ -134,6 +134,8 @@ class Runner {
   Runner(const Config& c, const RunOptions& o, RunReport& report)
       : c_(c), o_(o), report_(report), study_(*c.study), progress_(0, true) {}
 
+  bool generated() const { return c_.data.file.empty(); }
+
   // Everything that can fail on bad input fails here, before the first run.
   void check() {
     selected_ = select();
@@ -142,7 +144,7 @@ class Runner {
     const Problem* loaded = nullptr;
     if (!c_.data.file.empty()) loaded = load(c_.points.front().params).problem.get();
     for (const Point& point : c_.points)
-      study_.check_point(c_.data, resolve(study_, nullptr, point.params), loaded);
+      study_.check_point(c_.data, resolve(study_, nullptr, point.params, generated()), loaded);
   }
 
   void run() {
@@ -183,7 +185,7 @@ class Runner {
     if (data_.key == key && data_.problem) return data_;
     data_ = PointData{};
     const auto t0 = Clock::now();
-    data_.problem = study_.make_problem(c_.data, resolve(study_, nullptr, point));
+    data_.problem = study_.make_problem(c_.data, resolve(study_, nullptr, point, generated()));
     progress_.note(fmt::format("data {} ready in {:.1f} s", key,
                                std::chrono::duration<double>(Clock::now() - t0).count()));
     data_.key = key;
@@ -203,7 +205,7 @@ class Runner {
   RunRecord run_one(const Point& pt, const VariantSpec& v) {
     RunRecord r;
     r.variant = &v;
-    r.params = resolve(study_, &v, pt.params);
+    r.params = resolve(study_, &v, pt.params, generated());
     r.point = pt.params.key();
     r.sweep = pt.sweep;
     r.validation = report_.validation;
@@ -327,6 +329,7 @@ RunReport run_config(const Config& config, const RunOptions& options) {
   Runner runner(config, options, report);
   runner.check();
   report.device = probe_device(options.device);
+  if (options.on_checked) options.on_checked();
   report.clock_start_mhz = current_sm_clock_mhz(report.device);
   report.started_at = now_iso();
   static bool initialised = false;

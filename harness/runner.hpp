@@ -24,7 +24,10 @@ struct RunOptions {
   bool profile = false;                   // one NVTX-wrapped run per variant, no repetitions
   int device = 0;
   bool quiet = false;                     // no progress lines
-  // Called after every run with the report so far (the CLI rewrites the results file).
+  // Called once every input has been checked, before the first run (the CLI creates its
+  // output directories then), and after every run with the report so far (the CLI rewrites
+  // the results file).
+  std::function<void()> on_checked;
   std::function<void(const RunReport&)> on_run;
 };
 

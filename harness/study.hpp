@@ -72,6 +72,7 @@ struct ParamSpec {
   double min = 1;  // inclusive range for numbers
   double max = 1e18;
   std::vector<std::string> choices;  // allowed values (text), or the compiled set (integer)
+  bool generated_only = false;       // a generator's parameter: refused with a data file
 };
 // Throws InputError naming the parameter when value does not fit spec.
 void check_param(const ParamSpec& spec, const std::string& value);
@@ -185,9 +186,11 @@ class Registry {
 
 Registry& registry();
 
-// The point as `variant` sees it: the study's data defaults, then the variant's defaults
-// (none when variant is null), then the given values. What is recorded is what ran.
-Params resolve(const Study& study, const VariantSpec* variant, const Params& given);
+// The point as `variant` sees it: the study's data defaults (without the generator's when
+// the data come from a file), then the variant's defaults (none when variant is null), then
+// the given values. What is recorded is what ran.
+Params resolve(const Study& study, const VariantSpec* variant, const Params& given,
+               bool generated = true);
 
 // Static registration helpers: `static const ladder::Registrar r{make_spec()};`
 struct Registrar {

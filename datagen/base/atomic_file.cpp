@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <csignal>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -10,6 +11,36 @@
 #include "errors.hpp"
 
 namespace ladder {
+namespace {
+
+// The temporary file being written, if any, so that SIGINT or SIGTERM in the middle of a
+// write removes it instead of leaving it behind. Plain storage: the handler may only call
+// async-signal-safe functions (unlink, signal, raise).
+char g_temp[4096];
+volatile std::sig_atomic_t g_writing = 0;
+
+extern "C" void remove_temp_and_reraise(int sig) {
+  if (g_writing) ::unlink(g_temp);
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
+void install_handlers_once() {
+  static bool installed = false;
+  if (installed) return;
+  installed = true;
+  for (int sig : {SIGINT, SIGTERM}) {
+    struct sigaction old {};
+    ::sigaction(sig, nullptr, &old);
+    if (old.sa_handler == SIG_IGN) continue;  // a caller that ignores it keeps ignoring it
+    struct sigaction sa {};
+    sa.sa_handler = remove_temp_and_reraise;
+    sigemptyset(&sa.sa_mask);
+    ::sigaction(sig, &sa, nullptr);
+  }
+}
+
+}  // namespace
 
 void write_file_atomically(const std::string& path, const std::string& bytes) {
   namespace fs = std::filesystem;
@@ -18,16 +49,26 @@ void write_file_atomically(const std::string& path, const std::string& bytes) {
   if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
   if (ec) throw InputError("cannot create directory for '" + path + "': " + ec.message());
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  if (tmp.size() >= sizeof g_temp) throw InputError("path too long: '" + path + "'");
+  install_handlers_once();
+  std::memcpy(g_temp, tmp.c_str(), tmp.size() + 1);
+  g_writing = 1;
   std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) throw InputError("cannot write '" + path + "': " + std::strerror(errno));
+  if (!f) {
+    g_writing = 0;
+    throw InputError("cannot write '" + path + "': " + std::strerror(errno));
+  }
   bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
   ok = (std::fflush(f) == 0) && ok;
   ok = (::fsync(::fileno(f)) == 0) && ok;
   ok = (std::fclose(f) == 0) && ok;
+  const int err = errno;
   if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
     std::remove(tmp.c_str());
-    throw InputError("cannot write '" + path + "': " + std::strerror(errno));
+    g_writing = 0;
+    throw InputError("cannot write '" + path + "': " + std::strerror(ok ? errno : err));
   }
+  g_writing = 0;
 }
 
 }  // namespace ladder

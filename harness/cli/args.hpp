@@ -28,6 +28,8 @@ inline Parsed parse_args(const std::vector<std::string>& args, const std::set<st
   Parsed p;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
+    if (a.size() > 1 && a[0] == '-' && a[1] != '-')
+      throw InputError("unknown option " + a + " (options are spelt --name)");
     if (a.rfind("--", 0) != 0) {
       p.positional.push_back(a);
       continue;

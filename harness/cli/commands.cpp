@@ -11,6 +11,7 @@
 #include "../results.hpp"
 #include "../runner.hpp"
 #include "args.hpp"
+#include "out_path.hpp"
 
 namespace ladder::cli {
 namespace fs = std::filesystem;
@@ -71,21 +72,7 @@ std::string default_out(const Config& c) {
   std::time_t t = std::time(nullptr);
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", std::gmtime(&t));
-  return "results/" + c.name + "-" + buf + ".json";
-}
-
-// The results path is checked before anything runs, so a run is never lost at the end.
-void check_out_path(const std::string& path) {
-  std::error_code ec;
-  if (path.empty()) throw InputError("--out needs a file name");
-  if (fs::is_directory(path, ec)) throw InputError("--out '" + path + "' is a directory");
-}
-
-void ensure_parent(const std::string& path) {
-  fs::path parent = fs::path(path).parent_path();
-  std::error_code ec;
-  if (!parent.empty()) fs::create_directories(parent, ec);
-  if (ec) throw InputError("cannot create directory '" + parent.string() + "': " + ec.message());
+  return "results/" + safe_name(c.name) + "-" + buf + ".json";
 }
 
 void print_summary(const RunReport& rep) {
@@ -181,21 +168,21 @@ int run(const Args& args) {
   opt.profile = p.has("profile");
   opt.quiet = p.has("quiet");
   if (p.has("device")) opt.device = integer_option(p, "device", 0);
-  const std::string out = p.get("out", default_out(config));
-  check_out_path(out);
-  ensure_parent(out);
-  if (!opt.dump_dir.empty()) {
-    std::error_code ec;
-    fs::create_directories(opt.dump_dir, ec);
-    if (ec) throw InputError("cannot create --dump-outputs directory '" + opt.dump_dir + "'");
-  }
+  // Output paths are checked now and created only once everything else has been checked.
+  const std::string shown = p.has("out") ? p.get("out") : default_out(config);
+  const std::string out = results_target(shown);
+  if (!opt.dump_dir.empty()) check_dump_dir(opt.dump_dir);
+  opt.on_checked = [&out, &opt] {
+    prepare_results_file(out);
+    if (!opt.dump_dir.empty()) prepare_dump_dir(opt.dump_dir);
+  };
   // The results file is rewritten (atomically) after every run, so an interrupted sweep keeps
   // what it measured.
   opt.on_run = [&out](const RunReport& partial) { write_results(out, partial); };
   RunReport rep = run_config(config, opt);
   print_summary(rep);
   write_results(out, rep);
-  fmt::print("\nresults: {}\n", out);
+  fmt::print("\nresults: {}\n", shown);
   if (!rep.all_ok()) {
     fmt::print(stderr, "ladder: some runs failed validation or errored (see results)\n");
     return 1;
@@ -225,9 +212,10 @@ int gen(const Args& args) {
     check_param(*it, v);
     params.set(k, v);
   }
+  const std::string out = results_target(p.get("out"));
   auto problem = study->make_problem(src, resolve(*study, nullptr, params));
-  ensure_parent(p.get("out"));
-  study->write_data(*problem, p.get("out"));
+  prepare_results_file(out);
+  study->write_data(*problem, out);
   fmt::print("wrote {}\n", p.get("out"));
   return 0;
 }

@@ -47,6 +47,11 @@ int main(int argc, char** argv) {
   } catch (const ladder::InputError& e) {
     fmt::print(stderr, "ladder: error: {}\n", e.what());
     return 2;
+  } catch (const std::bad_alloc&) {
+    // Points are estimated before their data is built; what can still run out is reading a
+    // data file larger than memory, before anything ran or was written.
+    fmt::print(stderr, "ladder: error: out of host memory while reading the input\n");
+    return 2;
   } catch (const ladder::CudaError& e) {
     fmt::print(stderr, "ladder: CUDA error: {}\n", e.what());
     return 3;

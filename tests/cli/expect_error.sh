@@ -1,28 +1,42 @@
 #!/usr/bin/env bash
 # Runs ladder on bad input and checks the error contract.
 #
-#   expect_error.sh LADDER SCRATCH_ROOT [--status N] [--match TEXT] [--mkdir NAME]... -- ARGS...
+#   expect_error.sh LADDER SCRATCH_ROOT [OPTION]... -- ARGS...
 #
 # LADDER is the binary, SCRATCH_ROOT a directory under which a fresh working directory is
 # made for this run (the binary runs with that as its current directory, so relative paths
-# in ARGS, such as `--out out.json`, land there). --mkdir creates a directory inside the
-# working directory before the run (for cases that need one to exist). --match TEXT requires
-# the error line to contain TEXT (case-insensitive): the offending value or name, so that a
-# case cannot pass by failing for some other reason.
+# in ARGS, such as `--out out.json`, land there). Options:
+#   --status N          the exit status wanted (2 by default);
+#   --match TEXT        the error line must contain TEXT (case-insensitive): the offending
+#                       value or name, so that a case cannot pass by failing for some other
+#                       reason; may be given more than once (all must appear);
+#   --match-any A|B|..  the error line must contain at least one of the '|'-separated texts
+#                       (for a message that may name either of two things);
+#   --reject TEXT       the error line must not contain TEXT (case-insensitive); repeatable;
+#   --ascii             the error line must be printable ASCII (no byte of the input echoed raw);
+#   --time-limit S      seconds the binary may take (default $LADDER_TEST_TIMEOUT or 60);
+#   --as-limit KIB      run the binary under `ulimit -v KIB` (an address-space limit);
+#   --mkdir NAME        create directory NAME in the working directory first (repeatable);
+#   --readonly NAME     create directory NAME without write permission; when running as root
+#                       (who may write anyway) the case is skipped with exit status 77;
+#   --symlink NAME TARGET  create a symbolic link NAME -> TARGET first (repeatable).
 #
 # The contract for bad input (harness/cli/main.cpp):
 #   - exit status N (2 unless --status says otherwise), within a time limit (no hang);
-#   - stderr is exactly one line, beginning with "ladder: error: ", and naming no
-#     internal error, CUDA error, uncaught exception or crash (and containing --match TEXT);
+#   - stderr is exactly one line, beginning with "ladder: error: ", without control characters,
+#     and naming no internal error, CUDA error, uncaught exception or crash (and containing
+#     the --match texts);
 #   - nothing on stdout (nothing ran);
-#   - no file is created: no out.json (the --out the cases pass) and nothing else new in the
-#     working directory (no results/ default, no temporary file left behind).
+#   - no file is created or changed: no out.json (the --out the cases pass) and nothing else
+#     new in the working directory (no results/ default, no temporary file left behind, no
+#     --symlink replaced by a file).
 # On failure, prints the reason and what the binary printed, and exits 1.
 set -u
 
 die_usage() {
-  echo "usage: expect_error.sh LADDER SCRATCH_ROOT [--status N] [--match TEXT]" \
-       "[--mkdir NAME]... -- ARGS..." >&2
+  echo "usage: expect_error.sh LADDER SCRATCH_ROOT [--status N] [--match TEXT]..." \
+       "[--match-any A|B] [--reject TEXT]... [--ascii] [--time-limit S] [--as-limit KIB]" \
+       "[--mkdir NAME]... [--readonly NAME]... [--symlink NAME TARGET]... -- ARGS..." >&2
   exit 64
 }
 
@@ -32,33 +46,63 @@ scratch_root=$2
 shift 2
 want_status=2
 mkdirs=()
-match=
+readonly_dirs=()
+links=()
+matches=()
+match_any=
+rejects=()
+ascii=0
+as_limit=
+time_limit=${LADDER_TEST_TIMEOUT:-60}
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do
   case $1 in
     --status) [ $# -ge 2 ] || die_usage; want_status=$2; shift 2 ;;
     --mkdir) [ $# -ge 2 ] || die_usage; mkdirs+=("$2"); shift 2 ;;
-    --match) [ $# -ge 2 ] || die_usage; match=$2; shift 2 ;;
+    --readonly) [ $# -ge 2 ] || die_usage; readonly_dirs+=("$2"); shift 2 ;;
+    --symlink) [ $# -ge 3 ] || die_usage; links+=("$2" "$3"); shift 3 ;;
+    --match) [ $# -ge 2 ] || die_usage; [ -z "$2" ] || matches+=("$2"); shift 2 ;;
+    --match-any) [ $# -ge 2 ] || die_usage; match_any=$2; shift 2 ;;
+    --reject) [ $# -ge 2 ] || die_usage; rejects+=("$2"); shift 2 ;;
+    --ascii) ascii=1; shift ;;
+    --time-limit) [ $# -ge 2 ] || die_usage; time_limit=$2; shift 2 ;;
+    --as-limit) [ $# -ge 2 ] || die_usage; as_limit=$2; shift 2 ;;
     *) die_usage ;;
   esac
 done
 [ "${1:-}" = "--" ] || die_usage
 shift
-time_limit=${LADDER_TEST_TIMEOUT:-60}
+
+if [ ${#readonly_dirs[@]} -gt 0 ] && [ "$(id -u)" = 0 ]; then
+  echo "SKIP: running as root, who may write into a read-only directory anyway" \
+       "(${readonly_dirs[*]})"
+  exit 77
+fi
 
 case $ladder in /*) ;; *) ladder=$PWD/$ladder ;; esac
 [ -x "$ladder" ] || { echo "FAIL: ladder binary '$ladder' is not executable" >&2; exit 1; }
 mkdir -p "$scratch_root" || exit 1
 work=$(mktemp -d "$scratch_root/bad.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT
+trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
 cd "$work" || exit 1
 mkdir -p _capture
 for d in "${mkdirs[@]+"${mkdirs[@]}"}"; do mkdir -p "$d" || exit 1; done
-before=$(find . -path ./_capture -prune -o -print | LC_ALL=C sort)
+for d in "${readonly_dirs[@]+"${readonly_dirs[@]}"}"; do
+  mkdir -p "$d" && chmod a-w "$d" || exit 1
+done
+for ((i = 0; i < ${#links[@]}; i += 2)); do ln -s "${links[i+1]}" "${links[i]}" || exit 1; done
+# Type, name and (for links) target of everything: a link replaced by a file shows up too.
+listing() { find . -path ./_capture -prune -o -printf '%y %p -> %l\n' | LC_ALL=C sort; }
+before=$(listing)
 
-timeout -k 5 "$time_limit" "$ladder" "$@" >_capture/stdout 2>_capture/stderr </dev/null
+if [ -n "$as_limit" ]; then
+  (ulimit -v "$as_limit" && exec timeout -k 5 "$time_limit" "$ladder" "$@") \
+    >_capture/stdout 2>_capture/stderr </dev/null
+else
+  timeout -k 5 "$time_limit" "$ladder" "$@" >_capture/stdout 2>_capture/stderr </dev/null
+fi
 status=$?
 
-after=$(find . -path ./_capture -prune -o -print | LC_ALL=C sort)
+after=$(listing)
 stderr_text=$(cat _capture/stderr)
 stdout_text=$(cat _capture/stdout)
 stderr_lines=$(wc -l <_capture/stderr)
@@ -89,8 +133,24 @@ else
     "ladder: error: "?*) ;;
     *) fail "stderr does not begin with 'ladder: error: <message>'" ;;
   esac
-  if [ -n "$match" ] && [[ ${first,,} != *"${match,,}"* ]]; then
-    fail "the error does not mention '$match' (failed for another reason?)"
+  for m in "${matches[@]+"${matches[@]}"}"; do
+    [[ ${first,,} == *"${m,,}"* ]] || fail "the error does not mention '$m' (failed for another reason?)"
+  done
+  if [ -n "$match_any" ]; then
+    found=0
+    IFS='|' read -r -a alternatives <<<"$match_any"
+    for m in "${alternatives[@]}"; do [[ ${first,,} == *"${m,,}"* ]] && found=1; done
+    [ $found = 1 ] || fail "the error mentions none of '$match_any' (failed for another reason?)"
+  fi
+  for r in "${rejects[@]+"${rejects[@]}"}"; do
+    [[ ${first,,} != *"${r,,}"* ]] || fail "the error mentions '$r'"
+  done
+  # Control characters (a raw NUL, a carriage return, an escape) have no place in the line.
+  if [ "$(LC_ALL=C tr -d '\t\n\040-\176\200-\377' <_capture/stderr | wc -c)" != 0 ]; then
+    fail "stderr holds control characters: $(LC_ALL=C od -An -c _capture/stderr | tr -s ' ' | head -c 300)"
+  fi
+  if [ $ascii = 1 ] && [ "$(LC_ALL=C tr -d '\n\040-\176' <_capture/stderr | wc -c)" != 0 ]; then
+    fail "stderr is not printable ASCII: $(LC_ALL=C od -An -c _capture/stderr | tr -s ' ' | head -c 300)"
   fi
 fi
 for bad in "internal error" "CUDA error" "terminate called" "what():" "Segmentation fault" \
@@ -101,7 +161,7 @@ done
 [ ! -e out.json ] || fail "the results file out.json was created"
 if [ "$before" != "$after" ]; then
   new=$(comm -13 <(echo "$before") <(echo "$after") | tr '\n' ' ')
-  fail "files were created in the working directory: ${new:-(changed listing)}"
+  fail "files were created or changed in the working directory: ${new:-(changed listing)}"
 fi
 
 if [ ${#reasons[@]} -eq 0 ]; then

@@ -82,10 +82,11 @@ class CovStudy : public Study {
 
   std::vector<ParamSpec> data_params() const override {
     using K = ParamSpec::Kind;
-    return {{"m", "", "entries (rows, generated data)", K::integer, 1, 1 << 28},
-            {"n", "", "features (columns, generated data)", K::integer, 1, kMaxFeatures},
-            {"seed", "42", "generator seed", K::integer, 0, 9.2e18},
-            {"components", "5", "strong components in the generated data", K::integer, 1, 64}};
+    return {{"m", "", "entries (rows, generated data)", K::integer, 1, 1 << 28, {}, true},
+            {"n", "", "features (columns, generated data)", K::integer, 1, kMaxFeatures, {}, true},
+            {"seed", "42", "generator seed", K::integer, 0, 9.2e18, {}, true},
+            {"components", "5", "strong components in the generated data", K::integer, 1, 64, {},
+             true}};
   }
 
   void check_point(const DataSource& src, const Params& p, const Problem*) const override {
@@ -97,8 +98,9 @@ class CovStudy : public Study {
     if (!p.has("m") || !p.has("n"))
       throw InputError("generated covariance data needs 'm' and 'n'");
     const double m = double(p.integer("m")), n = double(p.integer("n"));
-    // The data, an output and the reference values (all n^2 of them in full validation).
-    const std::string why = host_memory_reason(4.0 * m * n + 12.0 * n * n, "the data set");
+    // The data; per output entry the step's output and the fetched copy (float), the reference
+    // value (double) and its validation index (all n^2 of them in full validation).
+    const std::string why = host_memory_reason(4.0 * m * n + 24.0 * n * n, "the data set");
     if (!why.empty()) throw InputError(why);
   }
 

@@ -38,11 +38,12 @@ class DtwStudy : public Study {
   std::vector<ParamSpec> data_params() const override {
     using K = ParamSpec::Kind;
     std::vector<ParamSpec> specs = {
-        {"n", "", "series length (generated data)", K::integer, 1, kMaxLength},
-        {"entries", "", "number of subject series (generated data)", K::integer, 1, 1 << 30},
-        {"seed", "42", "generator seed", K::integer, 0, 9.2e18},
+        {"n", "", "series length (generated data)", K::integer, 1, kMaxLength, {}, true},
+        {"entries", "", "number of subject series (generated data)", K::integer, 1, 1 << 30, {},
+         true},
+        {"seed", "42", "generator seed", K::integer, 0, 9.2e18, {}, true},
         {"noise", "uniform", "CBF noise: uniform U[0,1) (notes) or gaussian N(0,1) (classic)",
-         K::text, 0, 0, {"uniform", "gaussian"}},
+         K::text, 0, 0, {"uniform", "gaussian"}, true},
         {"band", "", "Sakoe-Chiba radius (0 = diagonal; unset or >= n = unconstrained)",
          K::integer, 0, kMaxLength}};
     for (auto& q : query_params()) specs.push_back(q);

@@ -12,8 +12,8 @@ class ToyStudy : public Study {
  public:
   ToyStudy() : Study("toy", "vector sum c = a + b (the smallest study)", {"uniform"}) {}
   std::vector<ParamSpec> data_params() const override {
-    return {{"n", "", "vector length", ParamSpec::Kind::integer, 1, 1 << 30},
-            {"seed", "1", "generator seed", ParamSpec::Kind::integer, 0, 9.2e18}};
+    return {{"n", "", "vector length", ParamSpec::Kind::integer, 1, 1 << 30, {}, true},
+            {"seed", "1", "generator seed", ParamSpec::Kind::integer, 0, 9.2e18, {}, true}};
   }
 
   void check_point(const DataSource& src, const Params& p, const Problem*) const override {
