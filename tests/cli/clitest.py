@@ -18,6 +18,16 @@ CRASH_WORDS = ("internal error", "CUDA error", "terminate called", "what():",
                "Segmentation fault", "Aborted", "core dumped", "std::")
 
 
+def case_args(script):
+    """LADDER SCRATCH_ROOT CASE from the command line: the binary and the scratch root as
+    absolute paths (the scratch root made), and the case name."""
+    if len(sys.argv) != 4:
+        sys.exit("usage: %s LADDER SCRATCH_ROOT CASE" % script)
+    scratch = os.path.abspath(sys.argv[2])
+    os.makedirs(scratch, exist_ok=True)
+    return os.path.abspath(sys.argv[1]), scratch, sys.argv[3]
+
+
 def run_ladder(cmd, cwd, timeout=240, **kwargs):
     """Runs cmd; one that is still running after `timeout` seconds is killed and the test
     fails, showing what it had printed."""
@@ -30,6 +40,15 @@ def run_ladder(cmd, cwd, timeout=240, **kwargs):
         err = (e.stderr or b"").decode("utf-8", "backslashreplace")
         finish(["did not finish within %d s (killed)\n  --- stdout ---\n%s  --- stderr ---\n%s"
                 % (timeout, out[-3000:], err[-3000:])])
+
+
+def run_text(cmd, cwd=None):
+    """run_ladder with text output, echoing what a failing command printed."""
+    proc = run_ladder(cmd, cwd, text=True)
+    if proc.returncode != 0:
+        print(proc.stdout, end="")
+        print(proc.stderr, end="", file=sys.stderr)
+    return proc
 
 
 def show(proc):

@@ -22,15 +22,11 @@ import sys
 import tempfile
 import uuid
 
-from clitest import finish, run_ladder, show, tree
+from clitest import case_args, finish, run_ladder, show, tree
 
 
 def main():
-    if len(sys.argv) != 4:
-        sys.exit("usage: default_name.py LADDER SCRATCH_ROOT CASE")
-    ladder = os.path.abspath(sys.argv[1])
-    scratch = os.path.abspath(sys.argv[2])
-    case = sys.argv[3]
+    ladder, scratch, case = case_args("default_name.py")
     token = uuid.uuid4().hex[:12]
     names = {
         "dotdot": "../../escaped-" + token,

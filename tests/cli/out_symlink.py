@@ -17,7 +17,7 @@ import os
 import sys
 import tempfile
 
-from clitest import error_problems, finish, run_ladder, show, tree
+from clitest import case_args, error_problems, finish, run_ladder, show, tree
 
 CONFIG = {"name": "cli-out-symlink", "study": "dtw", "data": {"generator": "cbf", "seed": 3},
           "params": {"n": 8, "entries": 5}, "variants": ["seq_tworow"],
@@ -25,12 +25,7 @@ CONFIG = {"name": "cli-out-symlink", "study": "dtw", "data": {"generator": "cbf"
 
 
 def main():
-    if len(sys.argv) != 4:
-        sys.exit("usage: out_symlink.py LADDER SCRATCH_ROOT CASE")
-    ladder = os.path.abspath(sys.argv[1])
-    scratch = os.path.abspath(sys.argv[2])
-    case = sys.argv[3]
-    os.makedirs(scratch, exist_ok=True)
+    ladder, scratch, case = case_args("out_symlink.py")
     problems = []
     with tempfile.TemporaryDirectory(prefix="symlink.", dir=scratch) as work:
         with open(os.path.join(work, "config.json"), "w") as f:

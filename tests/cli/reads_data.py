@@ -23,7 +23,7 @@ import struct
 import sys
 import tempfile
 
-from clitest import finish, read_npy, run_ladder, show
+from clitest import case_args, finish, read_npy, run_ladder, show
 
 COV_ROWS = [[1.5, -2.0], [3.0, 5.25], [4.0, 9.0]]
 UCR_ROWS = [(1, [0.5, 0.25, 0.125]),
@@ -73,12 +73,7 @@ def write_ucr(path, rows, padded):
 
 
 def main():
-    if len(sys.argv) != 4:
-        sys.exit("usage: reads_data.py LADDER SCRATCH_ROOT CASE")
-    ladder = os.path.abspath(sys.argv[1])
-    scratch = os.path.abspath(sys.argv[2])
-    case = sys.argv[3]
-    os.makedirs(scratch, exist_ok=True)
+    ladder, scratch, case = case_args("reads_data.py")
     problems = []
     with tempfile.TemporaryDirectory(prefix="reads.", dir=scratch) as work:
         if case == "npy_big_endian":

@@ -14,9 +14,10 @@
 import json
 import math
 import os
-import subprocess
 import sys
 import tempfile
+
+from clitest import run_text as run
 
 problems = []
 
@@ -25,15 +26,6 @@ def check(ok, message):
     if not ok:
         problems.append(message)
     return ok
-
-
-def run(cmd, cwd):
-    print("$", " ".join(cmd))
-    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=240)
-    if proc.returncode != 0:
-        print(proc.stdout, end="")
-        print(proc.stderr, end="", file=sys.stderr)
-    return proc
 
 
 def main():

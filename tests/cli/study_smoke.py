@@ -11,18 +11,10 @@
 import glob
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
-
-def run(cmd):
-    print("$", " ".join(cmd))
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=240)
-    if proc.returncode != 0:
-        print(proc.stdout, end="")
-        print(proc.stderr, end="", file=sys.stderr)
-    return proc
+from clitest import run_text as run
 
 
 def main():

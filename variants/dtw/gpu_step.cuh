@@ -46,6 +46,23 @@ inline std::string shared_rows_limit(const DtwProblem& p, const Params& params,
                               "the DP rows of " + std::to_string(block) + " threads", d);
 }
 
+// Steps 6 and 7b: a thread per series, its two DP rows in the block's dynamic shared memory
+// (opted in here, before anything is timed); 7b reads its subjects time-major.
+using RowsKernel = void (*)(const float* query, const float* series, float* dist,
+                            std::int64_t entries, int n, int band);
+inline Plan shared_rows_plan(RowsKernel kernel, const DtwProblem& p, const Params& params,
+                             bool time_major) {
+  const int block = int(params.integer("block_size"));
+  const std::size_t bytes = shared_rows_bytes(p.n(), block);
+  allow_shared_memory(kernel, bytes);
+  return {[kernel, block, bytes](const DeviceData& d) {
+            kernel<<<grid_for(d.entries, block), block, bytes>>>(
+                d.query, d.series, d.dist, d.entries, static_cast<int>(d.n), d.args.band);
+            LADDER_CUDA_LAUNCH("shared-rows kernel");
+          },
+          time_major};
+}
+
 // Two DP rows per thread in a global-memory cache (steps 4 and 7a).
 inline double global_rows_bytes(const DtwProblem& p, const Params&) {
   return 4.0 * double(p.entries()) * 2 * double(p.n() + 1);

@@ -17,15 +17,8 @@ __global__ void dtw_shared_kernel(const float* query, const float* series, float
   dist[e] = dtw_two_rows(query, series + e * n, n, rows, band);
 }
 
-Plan plan(const DtwProblem& prob, const Params& p, const DeviceCaps&) {
-  const int block = int(p.integer("block_size"));
-  const std::size_t bytes = shared_rows_bytes(prob.n(), block);
-  allow_shared_memory(dtw_shared_kernel, bytes);
-  return {[block, bytes](const DeviceData& d) {
-    dtw_shared_kernel<<<grid_for(d.entries, block), block, bytes>>>(
-        d.query, d.series, d.dist, d.entries, static_cast<int>(d.n), d.args.band);
-    LADDER_CUDA_LAUNCH("dtw_shared_kernel");
-  }};
+Plan plan(const DtwProblem& p, const Params& params, const DeviceCaps&) {
+  return shared_rows_plan(dtw_shared_kernel, p, params, /*time_major=*/false);
 }
 
 const Registrar registrar{gpu_step({.name = "shared",

@@ -20,16 +20,8 @@ __global__ void dtw_transposed_kernel(const float* query, const float* series, f
                          /*s_stride=*/static_cast<std::size_t>(entries));
 }
 
-Plan plan(const DtwProblem& prob, const Params& p, const DeviceCaps&) {
-  const int block = int(p.integer("block_size"));
-  const std::size_t bytes = shared_rows_bytes(prob.n(), block);
-  allow_shared_memory(dtw_transposed_kernel, bytes);
-  return {[block, bytes](const DeviceData& d) {
-            dtw_transposed_kernel<<<grid_for(d.entries, block), block, bytes>>>(
-                d.query, d.series, d.dist, d.entries, static_cast<int>(d.n), d.args.band);
-            LADDER_CUDA_LAUNCH("dtw_transposed_kernel");
-          },
-          /*time_major=*/true};
+Plan plan(const DtwProblem& p, const Params& params, const DeviceCaps&) {
+  return shared_rows_plan(dtw_transposed_kernel, p, params, /*time_major=*/true);
 }
 
 const Registrar registrar{gpu_step({.name = "transposed",
