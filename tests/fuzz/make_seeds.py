@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Writes the generated part of the seed corpus: the .npy seeds (corpus/npy/gen_*.npy) and a
+small CBF-like UCR file (corpus/ucr/gen_series.tsv). Deterministic, standard library only;
+run it again after changing it. The other seeds are hand-written or copied from configs/,
+tests/cli/fixtures/ and results/reference/."""
+import math
+import pathlib
+import struct
+
+HERE = pathlib.Path(__file__).resolve().parent
+
+
+def npy(descr, shape, payload, version=(1, 0), fortran=False, dict_text=None, pad=True):
+    """A .npy file: magic, version, header length, the header dict, then `payload`."""
+    if dict_text is None:
+        dims = ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "")
+        dict_text = "{'descr': '%s', 'fortran_order': %s, 'shape': (%s), }" % (
+            descr, "True" if fortran else "False", dims)
+    length_bytes = 2 if version[0] == 1 else 4
+    if pad:
+        total = 6 + 2 + length_bytes + len(dict_text) + 1
+        dict_text += " " * ((64 - total % 64) % 64)
+    header = (dict_text + "\n").encode("latin-1")
+    fmt = "<H" if length_bytes == 2 else "<I"
+    return b"\x93NUMPY" + bytes(version) + struct.pack(fmt, len(header)) + header + payload
+
+
+def floats(fmt, values):
+    return b"".join(struct.pack(fmt, v) for v in values)
+
+
+def main():
+    out = HERE / "corpus" / "npy"
+    six = [1.0, -2.5, 3.25, 0.0, 1e-3, 7.0]
+    seeds = {
+        "f4_2x3": npy("<f4", (2, 3), floats("<f", six)),
+        "f8_5": npy("<f8", (5,), floats("<d", six[:5])),
+        "f8_scalar": npy("<f8", (), floats("<d", [math.pi])),
+        "f4_3d": npy("<f4", (2, 1, 3), floats("<f", six)),
+        "f4_empty_0x4": npy("<f4", (0, 4), b""),
+        "f8_nan_inf": npy("<f8", (3,), floats("<d", [math.nan, math.inf, -math.inf])),
+        "f4_big_endian": npy(">f4", (2, 3), floats(">f", six)),
+        "f8_big_endian": npy(">f8", (2,), floats(">d", six[:2])),
+        "i8_rejected": npy("<i8", (2,), floats("<q", [1, 2])),
+        "f2_rejected": npy("<f2", (2,), b"\x00\x3c\x00\x40"),
+        "f4_fortran": npy("<f4", (3, 2), floats("<f", six), fortran=True),
+        "f4_v2": npy("<f4", (2, 3), floats("<f", six), version=(2, 0)),
+        "f8_v3": npy("<f8", (1, 2), floats("<d", six[:2]), version=(3, 0)),
+        "f4_v9": npy("<f4", (1,), floats("<f", [1.0]), version=(9, 0)),
+        "f4_truncated_data": npy("<f4", (4, 4), floats("<f", six)),
+        "f4_extra_data": npy("<f4", (1, 2), floats("<f", six)),
+        "shape_negative": npy("<f4", (-1, 2), floats("<f", six[:2])),
+        "shape_text": npy("<f4", ("a", 2), floats("<f", six[:2])),
+        "shape_overflow": npy("<f8", (2**62, 2**3, 0), b""),
+        "shape_huge": npy("<f8", (2**40,), floats("<d", six)),
+        "shape_many_dims": npy("<f4", (1,) * 40, floats("<f", [2.0])),
+        "dict_reordered": npy(None, None, floats("<f", six[:2]),
+                              dict_text="{'shape':(1,2),'fortran_order':False,'descr':'<f4'}"),
+        "dict_no_descr": npy(None, None, b"", dict_text="{'fortran_order': False, 'shape': (0,), }"),
+        "dict_unterminated": npy(None, None, b"", dict_text="{'descr': '<f4", pad=False),
+        "header_longer_than_file": b"\x93NUMPY\x01\x00\xff\xff{'descr': '<f4'",
+        "magic_only": b"\x93NUMPY",
+        "not_npy": b"PK\x03\x04 not a numpy file",
+    }
+    for name, data in seeds.items():
+        (out / ("gen_" + name + ".npy")).write_bytes(data)
+
+    # 12 series of length 24: cylinder, bell and funnel shapes with a fixed ripple for noise.
+    lines = []
+    for e in range(12):
+        label = e % 3 + 1
+        row = []
+        for t in range(24):
+            inside = 6 <= t < 18
+            shape = [1.0, (t - 6) / 12, (18 - t) / 12][e % 3] if inside else 0.0
+            row.append(6.0 * shape + 0.1 * math.sin(0.7 * t + e))
+        lines.append("\t".join([str(label)] + ["%.6g" % v for v in row]))
+    (HERE / "corpus" / "ucr" / "gen_series.tsv").write_text("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()
