@@ -17,6 +17,12 @@ using json = nlohmann::json;
 
 const char* to_string(TimingMode m) { return m == TimingMode::cold ? "cold" : "hot"; }
 
+TimingMode parse_timing(const std::string& text, const std::string& where) {
+  if (text == "hot") return TimingMode::hot;
+  if (text == "cold") return TimingMode::cold;
+  throw InputError(where + " must be hot or cold, got '" + printable(text) + "'");
+}
+
 std::string Validation::text() const {
   switch (mode) {
     case Mode::full: return "full";
@@ -331,10 +337,8 @@ Config parse_config(const json& j, const std::string& base_dir) {
     c.validation = parse_validation(j["validation"].get<std::string>());
   }
   if (j.contains("timing")) {
-    const json& t = j["timing"];
-    if (!t.is_string() || (t != "hot" && t != "cold"))
-      throw InputError("'timing' must be \"hot\" or \"cold\"");
-    c.timing = t == "cold" ? TimingMode::cold : TimingMode::hot;
+    if (!j["timing"].is_string()) throw InputError("'timing' must be the string hot or cold");
+    c.timing = parse_timing(j["timing"].get<std::string>(), "'timing'");
   }
   check_figures(j, "");
   c.resolved = j;

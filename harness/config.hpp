@@ -24,6 +24,8 @@ Validation parse_validation(const std::string& text);
 // flushed before every sample (CPU steps are always timed hot).
 enum class TimingMode { hot, cold };
 const char* to_string(TimingMode m);
+// "hot" or "cold" (the config's `timing`, --timing); throws InputError naming `where`.
+TimingMode parse_timing(const std::string& text, const std::string& where);
 
 // One parameter point (fixed values included) and the variants that run it.
 struct Point {

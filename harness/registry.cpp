@@ -40,12 +40,6 @@ const char* to_string(Status s) {
   return "error";
 }
 
-const ParamSpec* VariantSpec::param(const std::string& n) const {
-  for (const auto& p : params)
-    if (p.name == n) return &p;
-  return nullptr;
-}
-
 void Work::set_peak(double per_clock, const std::string& what, const DeviceCaps& d) {
   if (!d.present) return;
   const double ghz = d.clock_khz / 1e6;

@@ -96,7 +96,6 @@ struct VariantSpec {
   Prepare prepare;
 
   std::string id() const { return study + "/" + name; }
-  const ParamSpec* param(const std::string& name) const;
 };
 
 // Absolute and relative tolerance: |got - want| <= abs + rel * |want|.

@@ -156,9 +156,7 @@ int run(const Args& args) {
     config.resolved["warmup"] = n;
   }
   if (p.has("timing")) {
-    if (p.get("timing") != "hot" && p.get("timing") != "cold")
-      throw InputError("--timing must be hot or cold, got '" + p.get("timing") + "'");
-    config.timing = p.get("timing") == "cold" ? TimingMode::cold : TimingMode::hot;
+    config.timing = parse_timing(p.get("timing"), "--timing");
     config.resolved["timing"] = p.get("timing");
   }
   RunOptions opt;
