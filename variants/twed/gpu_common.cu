@@ -1,0 +1,58 @@
+// Kernels every TWED GPU step shares: the delete costs of each point (one thread per point)
+// and the triangle mode's mirror (one thread per matrix entry).
+#include "../../harness/cuda_check.hpp"
+#include "gpu_step.cuh"
+
+namespace ladder::twed {
+namespace {
+
+template <class T>
+__global__ void delete_costs_kernel(const T* x, const T* t, std::int64_t count,
+                                    std::int64_t length, int dim, CostsT<T> c, const T* zero,
+                                    T* del) {
+  const std::int64_t k = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (k >= count * (length + 1)) return;
+  const std::int64_t e = k / (length + 1), i = k % (length + 1);
+  del[k] = delete_cost(x + e * length * dim, t + e * length, i, dim, c, zero);
+}
+
+template <class T>
+__global__ void mirror_kernel(T* out, std::int64_t rows) {
+  const std::int64_t k = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (k >= rows * rows) return;
+  const std::int64_t i = k / rows, j = k % rows;
+  if (i == j) out[k] = T(0);
+  else if (i > j) out[k] = out[j * rows + i];
+}
+
+unsigned blocks_for(std::int64_t items, int block) { return unsigned((items + block - 1) / block); }
+
+}  // namespace
+
+template <class T>
+void launch_delete_costs(const T* x, const T* t, std::int64_t count, std::int64_t length,
+                         int dim, CostsT<T> c, const T* zero, T* del) {
+  const std::int64_t items = count * (length + 1);
+  delete_costs_kernel<<<blocks_for(items, 256), 256>>>(x, t, count, length, dim, c, zero, del);
+  LADDER_CUDA_LAUNCH("TWED delete costs");
+}
+
+template <class T>
+void launch_mirror(T* out, std::int64_t rows) {
+  if (rows < 2) {
+    if (rows == 1) LADDER_CUDA(cudaMemsetAsync(out, 0, sizeof(T)));
+    return;
+  }
+  mirror_kernel<<<blocks_for(rows * rows, 256), 256>>>(out, rows);
+  LADDER_CUDA_LAUNCH("TWED triangle mirror");
+}
+
+template void launch_delete_costs<float>(const float*, const float*, std::int64_t, std::int64_t,
+                                         int, CostsT<float>, const float*, float*);
+template void launch_delete_costs<double>(const double*, const double*, std::int64_t,
+                                          std::int64_t, int, CostsT<double>, const double*,
+                                          double*);
+template void launch_mirror<float>(float*, std::int64_t);
+template void launch_mirror<double>(double*, std::int64_t);
+
+}  // namespace ladder::twed
