@@ -188,30 +188,75 @@ Params merged(Params base, const json& params) {
   return base;
 }
 
+// A 'data' object (the config's or a sweep's): exactly one of generator or file, the rest
+// data parameters (returned in `params`).
+DataSource parse_data(const json& data, const Study& study, const std::string& base_dir,
+                      Params& params) {
+  require_object(data, "data");
+  for (const auto& [k, v] : data.items()) {
+    if (k == "generator" || k == "file") {
+      if (!v.is_string() || v.get<std::string>().empty())
+        throw InputError("'data." + k + "' must be a non-empty string");
+    } else {
+      params.set(k, json_to_param(k, v));
+    }
+  }
+  if (data.contains("generator") == data.contains("file"))
+    throw InputError("'data' needs exactly one of 'generator' or 'file'");
+  DataSource src;
+  if (data.contains("generator")) {
+    src.generator = data["generator"].get<std::string>();
+    auto gens = study.generators();
+    if (std::find(gens.begin(), gens.end(), src.generator) == gens.end())
+      throw InputError("unknown generator '" + src.generator + "' for study " + study.name());
+  } else {
+    fs::path f = data["file"].get<std::string>();
+    if (f.is_relative()) f = fs::path(base_dir) / f;
+    src.file = f.lexically_normal().string();
+  }
+  return src;
+}
+
+// Where a sweep's points take their data from, and the data parameters that come with it.
+struct SweepData {
+  DataSource source;
+  Params params;
+};
+
 // Points of one sweep: its axes over the fixed values, each with its variant selection.
-std::vector<Point> sweep_points(const json& sweep, const Params& fixed,
+std::vector<Point> sweep_points(const json& sweep, const SweepData& data, const Params& fixed,
                                 const std::vector<const VariantSpec*>& variants,
                                 const std::string& label) {
-  check_disjoint({{"params", field(sweep, "params")},
+  check_disjoint({{"data", field(sweep, "data")},
+                  {"params", field(sweep, "params")},
                   {"axes", field(sweep, "axes")},
                   {"zip", field(sweep, "zip")}});
+  Params base = data.params;
+  for (const auto& [k, v] : fixed.items()) {
+    if (base.has(k))
+      throw InputError("parameter '" + printable(k) + "' is given in both 'data' and 'params'; give it once");
+    base.set(k, v);
+  }
   std::vector<Point> out;
   for (Params& p : expand_axes(sweep.value("axes", json()), sweep.value("zip", json()),
-                               merged(fixed, sweep.value("params", json()))))
-    out.push_back({std::move(p), variants, label});
+                               merged(base, sweep.value("params", json()))))
+    out.push_back({std::move(p), variants, label, data.source});
   return out;
 }
 
-std::vector<Point> all_points(const json& j, const Study& study, const Params& fixed) {
+// A sweep's own 'data' object replaces the config's (source and data parameters alike); the
+// config's 'params' apply to every sweep.
+std::vector<Point> all_points(const json& j, const Study& study, const SweepData& data,
+                              const Params& fixed, const std::string& base_dir) {
   const auto variants = select_variants(j, study);
-  if (!j.contains("sweeps")) return sweep_points(j, fixed, variants, "");
+  if (!j.contains("sweeps")) return sweep_points(j, data, fixed, variants, "");
   if (j.contains("axes") || j.contains("zip"))
     throw InputError("put 'axes' and 'zip' inside each sweep when 'sweeps' is given");
   const json& sweeps = j["sweeps"];
   if (!sweeps.is_array() || sweeps.empty())
     throw InputError("'sweeps' must be a non-empty list of objects");
   static const std::set<std::string> fields{"label", "axes", "zip", "params", "variants",
-                                            "figures"};
+                                            "figures", "data", "validation"};
   std::vector<Point> out;
   for (const json& s : sweeps) {
     require_object(s, "sweeps[]");
@@ -221,8 +266,18 @@ std::vector<Point> all_points(const json& j, const Study& study, const Params& f
       throw InputError("sweep 'label' must be a string");
     check_figures(s, "sweeps[].");
     const std::string label = s.value("label", "sweep" + std::to_string(&s - &sweeps[0] + 1));
-    auto pts = sweep_points(s, fixed,
+    SweepData own = data;
+    if (s.contains("data")) {
+      own.params = Params{};
+      own.source = parse_data(s["data"], study, base_dir, own.params);
+    }
+    auto pts = sweep_points(s, own, fixed,
                             s.contains("variants") ? select_variants(s, study) : variants, label);
+    if (s.contains("validation")) {
+      if (!s["validation"].is_string()) throw InputError("sweep 'validation' must be a string");
+      const Validation v = parse_validation(s["validation"].get<std::string>());
+      for (Point& p : pts) p.validation = v;
+    }
     out.insert(out.end(), pts.begin(), pts.end());
   }
   return out;
@@ -300,35 +355,14 @@ Config parse_config(const json& j, const std::string& base_dir) {
       throw InputError(std::string("'") + key + "' must be a string");
   c.name = j.value("name", c.study->name());
 
-  Params fixed;
   if (!j.contains("data")) throw InputError("config needs a 'data' object");
-  const json& data = j["data"];
-  require_object(data, "data");
-  for (const auto& [k, v] : data.items()) {
-    if (k == "generator" || k == "file") {
-      if (!v.is_string() || v.get<std::string>().empty())
-        throw InputError("'data." + k + "' must be a non-empty string");
-    } else {
-      fixed.set(k, json_to_param(k, v));
-    }
-  }
-  if (data.contains("generator") == data.contains("file"))
-    throw InputError("'data' needs exactly one of 'generator' or 'file'");
-  if (data.contains("generator")) {
-    c.data.generator = data["generator"].get<std::string>();
-    auto gens = c.study->generators();
-    if (std::find(gens.begin(), gens.end(), c.data.generator) == gens.end())
-      throw InputError("unknown generator '" + c.data.generator + "' for study " +
-                       c.study->name());
-  } else {
-    fs::path f = data["file"].get<std::string>();
-    if (f.is_relative()) f = fs::path(base_dir) / f;
-    c.data.file = f.lexically_normal().string();
-  }
-  check_disjoint({{"data", &data}, {"params", field(j, "params")}});
-  fixed = merged(fixed, j.value("params", json()));
-  c.points = all_points(j, *c.study, fixed);
-  if (!c.data.file.empty()) check_file_points(*c.study, c.points, c.data.file);
+  Params data_params;
+  c.data = parse_data(j["data"], *c.study, base_dir, data_params);
+  check_disjoint({{"data", &j["data"]}, {"params", field(j, "params")}});
+  const Params params = merged(Params{}, j.value("params", json()));
+  c.points = all_points(j, *c.study, {c.data, data_params}, params, base_dir);
+  for (const Point& p : c.points)
+    if (!p.data.file.empty()) check_file_points(*c.study, {p}, p.data.file);
   for (const Point& p : c.points) check_point_params(*c.study, p);
   c.repetitions = per_backend(j, "repetitions", 10, 1);
   c.warmup = per_backend(j, "warmup", 2, 0);

@@ -3,6 +3,7 @@
 // before any run starts (and before any results file exists).
 #pragma once
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,8 @@ struct Point {
   Params params;
   std::vector<const VariantSpec*> variants;
   std::string sweep;  // label of the sweep it came from ("" for a config without sweeps)
+  DataSource data;    // the config's data, or the sweep's own
+  std::optional<Validation> validation;  // the sweep's own mode, when it sets one
 };
 
 // Counts that may differ by backend: slow CPU baselines get fewer repetitions.

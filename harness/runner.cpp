@@ -122,7 +122,7 @@ class Progress {
 };
 
 struct PointData {
-  std::string key;
+  std::string source;  // generator or file, and the data parameters
   std::unique_ptr<Problem> problem;
   std::vector<std::size_t> indices;
   std::vector<double> reference;
@@ -134,17 +134,27 @@ class Runner {
   Runner(const Config& c, const RunOptions& o, RunReport& report)
       : c_(c), o_(o), report_(report), study_(*c.study), progress_(0, true) {}
 
-  bool generated() const { return c_.data.file.empty(); }
+  static bool generated(const Point& p) { return p.data.file.empty(); }
+  // --validate, else the point's sweep's own mode, else the config's.
+  Validation validation_for(const Point& p) const {
+    if (o_.validation) return *o_.validation;
+    return p.validation.value_or(c_.validation);
+  }
 
   // Everything that can fail on bad input fails here, before the first run.
   void check() {
     selected_ = select();
     for (const auto& vs : selected_) report_.planned += vs.size();
-    // A data file is read once, with the first point; the other points are checked against it.
+    // A data file is read once, with the first point that names it; the following points
+    // with the same file are checked against it.
     const Problem* loaded = nullptr;
-    if (!c_.data.file.empty()) loaded = load(c_.points.front().params).problem.get();
-    for (const Point& point : c_.points)
-      study_.check_point(c_.data, resolve(study_, nullptr, point.params, generated()), loaded);
+    std::string file;
+    for (const Point& point : c_.points) {
+      if (!point.data.file.empty() && point.data.file != file)
+        loaded = load(point).problem.get(), file = point.data.file;
+      study_.check_point(point.data, resolve(study_, nullptr, point.params, generated(point)),
+                         point.data.file.empty() ? nullptr : loaded);
+    }
   }
 
   void run() {
@@ -180,17 +190,19 @@ class Runner {
     return out;
   }
 
-  PointData& load(const Params& point) {
-    const std::string key = point.key(data_param_names(study_));
-    if (data_.key == key && data_.problem) return data_;
+  PointData& load(const Point& pt) {
+    const std::string key = pt.params.key(data_param_names(study_));
+    const std::string source = pt.data.generator + "|" + pt.data.file + "|" + key;
+    if (data_.source == source && data_.problem) return data_;
     data_ = PointData{};
     const auto t0 = Clock::now();
-    data_.problem = study_.make_problem(c_.data, resolve(study_, nullptr, point, generated()));
+    data_.problem =
+        study_.make_problem(pt.data, resolve(study_, nullptr, pt.params, generated(pt)));
     progress_.note(fmt::format("data {} ready in {:.1f} s", key,
                                std::chrono::duration<double>(Clock::now() - t0).count()));
-    data_.key = key;
+    data_.source = source;
     const std::size_t total = study_.output_size(*data_.problem);
-    data_.indices = validation_indices(report_.validation, total, std::hash<std::string>{}(key));
+    data_.indices = validation_indices(validation_for(pt), total, std::hash<std::string>{}(key));
     return data_;
   }
 
@@ -205,10 +217,10 @@ class Runner {
   RunRecord run_one(const Point& pt, const VariantSpec& v) {
     RunRecord r;
     r.variant = &v;
-    r.params = resolve(study_, &v, pt.params, generated());
+    r.params = resolve(study_, &v, pt.params, generated(pt));
     r.point = pt.params.key();
     r.sweep = pt.sweep;
-    r.validation = report_.validation;
+    r.validation = validation_for(pt);
     r.timing = v.backend == Backend::gpu ? c_.timing : TimingMode::hot;
     const DeviceCaps& caps = report_.device.caps;
     if (v.backend == Backend::gpu && !caps.present) {
@@ -219,7 +231,7 @@ class Runner {
     // Whatever fails inside one run (a CUDA error, memory, a bug) is that run's error; the
     // runs before and after it keep their results.
     try {
-      PointData& d = load(pt.params);
+      PointData& d = load(pt);
       r.data = study_.describe(*d.problem);
       r.work = study_.work(*d.problem, v, caps);
       r.tolerance = study_.tolerance(*d.problem, v);
@@ -272,7 +284,7 @@ class Runner {
       write_npy(o_.dump_dir + "/" + study_.name() + "__" + v.name + "__" + file_safe(r.point) +
                     ".npy",
                 out);
-    if (report_.validation.mode == Validation::Mode::off) {
+    if (r.validation.mode == Validation::Mode::off) {
       r.status = Status::passed;
       return;
     }
