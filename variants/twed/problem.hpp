@@ -13,10 +13,12 @@
 #pragma once
 #include <cmath>
 #include <functional>
+#include <memory>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "../../datagen/multiseries.hpp"
 #include "../../harness/hd.hpp"
 #include "../../harness/step.hpp"
 
@@ -46,6 +48,10 @@ struct TwedProblem : Problem {
   Mode mode = Mode::pair;
   Costs costs;
   SeriesList a, b;  // in triangle mode b is unused: B is A
+  // The data set A (and B, unless it has its own list) was taken from: what `ladder gen`
+  // writes, with its timestamps when the problem uses them.
+  std::shared_ptr<const MultiSeries> source;
+  bool data_times = false;
 
   const SeriesList& rows_list() const { return a; }
   const SeriesList& cols_list() const { return mode == Mode::triangle ? a : b; }

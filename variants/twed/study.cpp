@@ -196,21 +196,24 @@ class TwedStudy : public Study {
                                : p.has("a_count")       ? p.integer("a_count")
                                                         : std::int64_t(set.count) - first;
     prob->a = slice(set, first, count, times, what);
+    prob->data_times = times == "data";
     if (prob->mode != Mode::triangle) prob->b = b_list(src, p, set, own_b, what, times);
     check_problem(*prob, what);
+    prob->source = std::make_shared<const MultiSeries>(std::move(set));
     return prob;
   }
 
+  // The whole data set the lists were taken from (not only the selected series), so a peer
+  // given the same parameters can make the same selection.
   void write_data(const Problem& problem, const std::string& path) const override {
     const auto& p = problem_as<TwedProblem>(problem);
-    MultiSeries m;
-    m.count = std::size_t(p.a.count), m.length = std::size_t(p.a.length),
-    m.dim = std::size_t(p.a.dim);
-    m.values = p.a.values, m.times = p.a.times, m.labels = p.a.labels;
+    MultiSeries m = *p.source;
+    if (!p.data_times) m.times.clear();
     if (ends_with(path, ".npy")) return write_multiseries_npy(path, m);
-    if (m.dim != 1)
-      throw InputError("series in R^" + std::to_string(m.dim) +
-                       " need a .npy file: UCR text holds R^1 only");
+    if (m.dim != 1 || !m.times.empty())
+      throw InputError(std::string(m.dim != 1 ? "series in R^" + std::to_string(m.dim)
+                                              : "timestamps") +
+                       " need a .npy file: UCR text holds values in R^1 only");
     SeriesSet s;
     s.entries = m.count, s.length = m.length;
     s.values.assign(m.values.begin(), m.values.end());
