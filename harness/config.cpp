@@ -217,6 +217,19 @@ DataSource parse_data(const json& data, const Study& study, const std::string& b
   return src;
 }
 
+// Data parameters naming files are read relative to the config's folder, as data.file is.
+void resolve_paths(const Study& study, std::vector<Point>& points, const std::string& base_dir) {
+  for (const auto& spec : study.data_params()) {
+    if (spec.kind != ParamSpec::Kind::path) continue;
+    for (Point& p : points) {
+      if (!p.params.has(spec.name)) continue;
+      fs::path f = p.params.text(spec.name);
+      if (f.is_relative() && !f.empty()) f = fs::path(base_dir) / f;
+      p.params.set(spec.name, f.lexically_normal().string());
+    }
+  }
+}
+
 // Where a sweep's points take their data from, and the data parameters that come with it.
 struct SweepData {
   DataSource source;
@@ -363,6 +376,7 @@ Config parse_config(const json& j, const std::string& base_dir) {
   c.points = all_points(j, *c.study, {c.data, data_params}, params, base_dir);
   for (const Point& p : c.points)
     if (!p.data.file.empty()) check_file_points(*c.study, {p}, p.data.file);
+  resolve_paths(*c.study, c.points, base_dir);
   for (const Point& p : c.points) check_point_params(*c.study, p);
   c.repetitions = per_backend(j, "repetitions", 10, 1);
   c.warmup = per_backend(j, "warmup", 2, 0);

@@ -121,6 +121,10 @@ void check_param(const ParamSpec& spec, const std::string& value) {
     if (!spec.choices.empty()) one_of();
     return;
   }
+  if (spec.kind == ParamSpec::Kind::path) {
+    if (value.empty()) throw InputError("parameter '" + spec.name + "' must name a file");
+    return;
+  }
   double v = spec.kind == ParamSpec::Kind::integer ? static_cast<double>(p.integer(spec.name))
                                                    : p.real(spec.name);
   if (v < spec.min || v > spec.max) {

@@ -64,7 +64,8 @@ class Instance {
 // are checked against these before anything runs, so a bad value is an input error rather
 // than a failed run; resolve() fills in the defaults.
 struct ParamSpec {
-  enum class Kind { integer, real, text };
+  // path: a file name; a relative one in a config is taken relative to the config's folder.
+  enum class Kind { integer, real, text, path };
   std::string name;
   std::string fallback;  // value used when the config does not set it ("" = none)
   std::string help;

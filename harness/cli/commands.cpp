@@ -41,10 +41,11 @@ void print_table(const std::vector<std::string>& head, const std::vector<std::ve
 }
 
 json param_json(const ParamSpec& s) {
-  static const char* kinds[] = {"integer", "real", "text"};
+  static const char* kinds[] = {"integer", "real", "text", "path"};
   json j = {{"name", s.name}, {"default", s.fallback}, {"help", s.help},
             {"kind", kinds[static_cast<int>(s.kind)]}};
-  if (s.kind != ParamSpec::Kind::text) j["range"] = {s.min, s.max};
+  if (s.kind == ParamSpec::Kind::integer || s.kind == ParamSpec::Kind::real)
+    j["range"] = {s.min, s.max};
   if (!s.choices.empty()) j["choices"] = s.choices;
   return j;
 }

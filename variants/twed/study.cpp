@@ -3,6 +3,7 @@
 // tolerances and the GCUPS metric with its FP64/FP32 limit.
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <limits>
 
 #include "../../datagen/base/errors.hpp"
@@ -26,14 +27,25 @@ bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
-// Reads a data file by its kind: .npy, MNIST IDX images, else UCR text (R^1).
+// The first bytes of a file, to tell its kind ("" when it cannot be read: the reader that
+// gets it then says why).
+std::string head(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char b[6] = {};
+  if (!in.read(b, sizeof b)) return "";
+  return std::string(b, sizeof b);
+}
+
+// Reads a data file by its kind: .npy (by its magic string), MNIST IDX (starts with two zero
+// bytes, which no text file does), else UCR text (R^1).
 MultiSeries read_file(const std::string& path, bool time_channel) {
-  if (ends_with(path, ".npy")) return read_multiseries_npy(path, time_channel);
-  const bool idx = path.find("idx3-ubyte") != std::string::npos || ends_with(path, ".idx");
+  const std::string h = head(path);
+  if (h.rfind("\x93NUMPY", 0) == 0 || ends_with(path, ".npy"))
+    return read_multiseries_npy(path, time_channel);
   if (time_channel)
     throw InputError("'" + path + "' carries no timestamps (only a .npy file can, as channel 0); " +
                      "use timestamps 'index' or 'zero'");
-  if (idx) return read_idx_images(path);
+  if (h.size() >= 2 && h[0] == 0 && h[1] == 0) return read_idx_images(path);
   const SeriesSet s = read_ucr(path);
   MultiSeries m;
   m.count = s.entries, m.length = s.length, m.dim = 1;
@@ -136,7 +148,7 @@ class TwedStudy : public Study {
         {"dim", "", "point dimension of random walks (default 1)", K::integer, 1,
          double(kMaxStudyDim), {}, true},
         {"seed", "42", "generator seed", K::integer, 0, 9.2e18, {}, true},
-        {"b_file", "", "file holding the B list (default: B is A's list)", K::text, 0, 0},
+        {"b_file", "", "file holding the B list (default: B is A's list)", K::path, 0, 0},
         {"mode", "pair", "pair (one A against one B), batch (every A against every B), "
                          "triangle (A against itself, i < j only)",
          K::text, 0, 0, {"pair", "batch", "triangle"}},
@@ -168,6 +180,7 @@ class TwedStudy : public Study {
       return;
     }
     const Shape s = generated_shape(src.generator, p);
+    check_range(p, s.series, s.series);
     const double m = p.has("m") ? double(p.integer("m")) : double(s.n);
     const double bytes = 24.0 * double(s.series) * (double(s.n) + m) * double(s.dim + 1);
     const std::string why = host_memory_reason(bytes, "the data set");
@@ -248,8 +261,8 @@ class TwedStudy : public Study {
     return m == "pair" ? Mode::pair : m == "batch" ? Mode::batch : Mode::triangle;
   }
 
-  // Every point of a config shares the first point's file: check its selection up front.
-  static void check_selection(const Params& p, const TwedProblem& loaded) {
+  // The A (and pair mode's B) series a point selects must exist in a set of `series`.
+  static void check_range(const Params& p, std::int64_t series, std::int64_t b_series) {
     const std::int64_t a = p.integer("a");
     const std::int64_t count = p.text("mode") == "pair" ? 1
                                : p.has("a_count")       ? p.integer("a_count")
@@ -260,8 +273,13 @@ class TwedStudy : public Study {
                          std::to_string(first + n - 1) + " go beyond the " +
                          std::to_string(total) + " series of the data");
     };
-    beyond(a, count, loaded.a.source_count, "A");
-    if (p.has("b") && !p.has("b_file")) beyond(p.integer("b"), 1, loaded.a.source_count, "B");
+    beyond(a, count, series, "A");
+    if (p.has("b") && !p.has("b_file")) beyond(p.integer("b"), 1, b_series, "B");
+  }
+
+  // Every point of a config shares the first point's file: check its selection up front.
+  static void check_selection(const Params& p, const TwedProblem& loaded) {
+    check_range(p, loaded.a.source_count, loaded.a.source_count);
   }
 
   // The B list: its own (generated with length m, or read from b_file), else A's data set.
