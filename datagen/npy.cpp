@@ -4,13 +4,13 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <new>
 #include <string_view>
 
 #include "base/atomic_file.hpp"
 #include "base/errors.hpp"
+#include "data_file.hpp"
 #include "numbers.hpp"
 
 namespace ladder {
@@ -55,8 +55,6 @@ std::string header(const char* descr, const std::vector<std::size_t>& shape) {
 
 constexpr std::size_t kMaxHeaderBytes = 64 * 1024;
 constexpr std::size_t kMaxRank = 64;
-
-std::string quoted(const std::string& name) { return "'" + printable(name, 200) + "'"; }
 
 // "(3, 4)", "(3,)", "()": the shape as numpy prints it.
 std::string shape_words(const std::vector<std::size_t>& shape) {
@@ -325,7 +323,7 @@ void write_npy(const std::string& path, const Output& out) {
 }
 
 NpyArray parse_npy(const std::string& bytes, const std::string& name) {
-  const std::string file = quoted(name);
+  const std::string file = quoted_name(name);
   const Header h = parse_header(bytes, bytes.size(), file);
   NpyArray a = allocate(h, file);
   convert(bytes.data() + h.data_offset, h.count, h, a.values.data());
@@ -333,31 +331,17 @@ NpyArray parse_npy(const std::string& bytes, const std::string& name) {
 }
 
 NpyArray read_npy(const std::string& path) {
-  namespace fs = std::filesystem;
-  const std::string file = quoted(path);
-  std::error_code ec;
-  const fs::file_status st = fs::status(path, ec);
-  if (st.type() == fs::file_type::not_found)
-    throw InputError("cannot open " + file + ": no such file");
-  if (ec) throw InputError("cannot open " + file + ": " + printable(ec.message(), 200));
-  if (fs::is_directory(st)) throw InputError(file + " is a directory, not a .npy file");
-  if (!fs::is_regular_file(st)) throw InputError(file + " is not a regular file");
-  const std::uintmax_t size = fs::file_size(path, ec);
-  if (ec) throw InputError("cannot read " + file + ": " + printable(ec.message(), 200));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot open " + file);
-  const auto read_exactly = [&](char* to, std::size_t n) {
-    if (!in.read(to, static_cast<std::streamsize>(n)))
-      throw InputError(file + " is truncated (it changed while being read?)");
-  };
+  const std::string file = quoted_name(path);
+  std::ifstream in;
+  const std::uintmax_t size = open_data_file(path, file, "a .npy file", in);
 
   // The fixed part first, to learn the header's length; then the whole header.
   std::string header(static_cast<std::size_t>(std::min<std::uintmax_t>(size, 12)), '\0');
-  read_exactly(header.data(), header.size());
+  read_exactly(in, header.data(), header.size(), file);
   const std::size_t offset = data_offset(header, size, file);
   const std::size_t have = header.size();
   header.resize(offset);
-  if (offset > have) read_exactly(header.data() + have, offset - have);
+  if (offset > have) read_exactly(in, header.data() + have, offset - have, file);
   else in.seekg(static_cast<std::streamoff>(offset));
   const Header h = parse_header(header, size, file);
 
@@ -366,7 +350,7 @@ NpyArray read_npy(const std::string& path) {
   std::string raw(std::min(h.count, kChunk) * h.width, '\0');
   for (std::size_t done = 0; done < h.count;) {
     const std::size_t n = std::min(kChunk, h.count - done);
-    read_exactly(raw.data(), n * h.width);
+    read_exactly(in, raw.data(), n * h.width, file);
     convert(raw.data(), n, h, a.values.data() + done);
     done += n;
   }

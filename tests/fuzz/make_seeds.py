@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Writes the generated part of the seed corpus: the .npy seeds (corpus/npy/gen_*.npy) and a
-small CBF-like UCR file (corpus/ucr/gen_series.tsv). Deterministic, standard library only;
+"""Writes the generated part of the seed corpus: the .npy seeds (corpus/npy/gen_*.npy), a
+small CBF-like UCR file (corpus/ucr/gen_series.tsv) and the IDX image seeds
+(corpus/idx/gen_*.idx). Deterministic, standard library only;
 run it again after changing it. The other seeds are hand-written or copied from configs/,
 tests/cli/fixtures/ and results/reference/."""
 import math
@@ -27,6 +28,37 @@ def npy(descr, shape, payload, version=(1, 0), fortran=False, dict_text=None, pa
 
 def floats(fmt, values):
     return b"".join(struct.pack(fmt, v) for v in values)
+
+
+def idx(magic, dims, payload):
+    """An IDX file: the magic number, one big-endian uint32 per dimension, then `payload`."""
+    return struct.pack(">I", magic) + b"".join(struct.pack(">I", d) for d in dims) + payload
+
+
+def idx_seeds():
+    """Valid MNIST-like image files and the ways an images file goes wrong."""
+    # A 28 x 28 ring, drawn with whole bytes, as one valid full-size image.
+    ring = bytes(255 if 6 <= math.hypot(r - 13.5, c - 13.5) <= 9 else 0
+                 for r in range(28) for c in range(28))
+    ramp = bytes(range(24))
+    return {
+        "ring_1x28x28": idx(0x803, (1, 28, 28), ring),
+        "ramp_2x3x4": idx(0x803, (2, 3, 4), ramp),
+        "one_pixel": idx(0x803, (1, 1, 1), b"\xff"),
+        "labels_idx1": idx(0x801, (3,), b"\x05\x00\x04"),
+        "float_idx3": idx(0xD03, (1, 1, 1), struct.pack(">f", 1.0)),
+        "ubyte_2d": idx(0x802, (2, 3), ramp[:6]),
+        "ubyte_4d": idx(0x804, (1, 2, 3, 4), ramp),
+        "gzip": b"\x1f\x8b\x08\x08" + b"train-images-idx3-ubyte\x00",
+        "header_truncated": idx(0x803, (2,), b"\x00\x00"),
+        "magic_only": struct.pack(">I", 0x803),
+        "zero_images": idx(0x803, (0, 28, 28), b""),
+        "zero_cols": idx(0x803, (4, 28, 0), b""),
+        "data_short": idx(0x803, (2, 3, 4), ramp[:23]),
+        "data_long": idx(0x803, (2, 3, 4), ramp + b"\x00"),
+        "dims_huge": idx(0x803, (60000, 60000, 60000), ramp),
+        "dims_overflow": idx(0x803, (2**32 - 1,) * 3, ramp),
+    }
 
 
 def main():
@@ -76,6 +108,9 @@ def main():
             row.append(6.0 * shape + 0.1 * math.sin(0.7 * t + e))
         lines.append("\t".join([str(label)] + ["%.6g" % v for v in row]))
     (HERE / "corpus" / "ucr" / "gen_series.tsv").write_text("\n".join(lines) + "\n")
+
+    for name, data in idx_seeds().items():
+        (HERE / "corpus" / "idx" / ("gen_" + name + ".idx")).write_bytes(data)
 
 
 if __name__ == "__main__":
