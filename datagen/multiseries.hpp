@@ -49,7 +49,8 @@ MultiSeries parse_idx_images(const std::string& bytes, const std::string& name);
 
 // .npy of shape (count, length) or (count, length, dim), float32 or float64. With
 // `time_channel`, channel 0 of each point is its timestamp and the rest its coordinates
-// (shape (count, length, 1 + dim)).
+// (shape (count, length, 1 + dim)). Values must be finite and timestamps strictly increasing
+// within each series; messages count series and points from 0 and give the numpy index.
 MultiSeries read_multiseries_npy(const std::string& path, bool time_channel);
 // float64; (count, length) when dim == 1 and there are no timestamps, else (count, length,
 // dim), with the timestamps first as channel 0 when there are some. Written atomically.
