@@ -14,6 +14,8 @@ import covariance_chunk_sweep
 import dtw_length_sweep
 import dtw_paper
 import ladder
+import twed_paper
+import twed_table2
 
 # The figure names a config may use. A new figure: a module with draw(results, runs,
 # out_dir) returning the paths it wrote, and one line here.
@@ -22,6 +24,8 @@ FIGURES = {
     "dtw_paper": dtw_paper.draw,
     "dtw_length_sweep": dtw_length_sweep.draw,
     "covariance_chunk_sweep": covariance_chunk_sweep.draw,
+    "twed_paper": twed_paper.draw,
+    "twed_table2": twed_table2.draw,
 }
 
 if __name__ == "__main__":

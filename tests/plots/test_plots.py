@@ -75,6 +75,71 @@ def toy_results(figures=None, sweep_figures=None):
             "summary": {}, "runs": runs}
 
 
+def twed_run(variant, step, role, backend, precision, n, ms, sweep, mode="pair", rows=1,
+             cols=1, dim=1, status="passed", reason=""):
+    """A run of the twed study as the harness (or peers/cutwed.py, role 'peer') writes it."""
+    params = {"degree": "2", "lambda": "1", "mode": mode, "nu": "1", "seed": "42"}
+    if sweep in ("pair", "large"):
+        params["n"] = str(n)
+    pairs = rows * (rows - 1) / 2 if mode == "triangle" else rows * cols
+    timing, metrics = None, {}
+    if ms is not None:
+        timing = {"unit": "ms", "mode": "hot", "warmup": 1, "samples": [ms], "median": ms,
+                  "min": ms, "max": ms * 1.1, "mean": ms, "stddev": 0.0, "cv": 0.0}
+        metrics = {"gcups": pairs * n * n / ms / 1e6, "unit": "GCUPS", "work": pairs * n * n}
+    return {"study": "twed", "variant": variant, "step": step, "label": variant, "role": role,
+            "change": "", "backend": backend, "precision": precision, "metric": "gcups",
+            "point": ",".join(f"{k}={v}" for k, v in sorted(params.items())), "sweep": sweep,
+            "params": params, "status": status, "reason": reason,
+            "data": {"n": float(n), "m": float(n), "dim": float(dim), "rows": float(rows),
+                     "cols": float(cols), "pairs": float(pairs), "nu": 1.0, "lambda": 1.0,
+                     "degree": 2.0},
+            "extras": {}, "facts": {}, "validation": {"mode": "full", "checked": 1, "failures": 0},
+            "timing": timing, "metrics": metrics}
+
+
+def twed_results(name, runs, figures):
+    """A twed results file around `runs` (sweeps named by the runs)."""
+    sweeps = list(dict.fromkeys(r["sweep"] for r in runs))
+    return dict(toy_results(), config={"name": name, "study": "twed", "figures": figures,
+                                       "sweeps": [{"label": s} for s in sweeps]}, runs=runs)
+
+
+def twed_files():
+    """Our runs and cuTWED's (a peer file, as peers/cutwed.py writes one) of the paper and the
+    validation configs: pairs 2^10..2^13 and 'large' 2^17, 2^18 (one peer error), Synthetic
+    Control batch and triangle, an MNIST-like single query (our sequential run skipped)."""
+    ours, peer, v_ours, v_peer = [], [], [], []
+    for k in (10, 11, 12, 13, 17, 18):
+        n, sweep = 2 ** k, "pair" if k < 17 else "large"
+        cells = n * n
+        if k < 17:
+            ours += [twed_run("seq_full", 1, "baseline", "cpu", "fp64", n, cells * 3e-6, sweep),
+                     twed_run("itwed", 4, "step", "gpu", "fp64", n, 7e-3 * n, sweep)]
+        ours.append(twed_run("wavefront", 7, "step", "gpu", "fp64", n, 0.05 + cells * 2e-9, sweep))
+        ours.append(twed_run("wavefront_fp32", 7, "step", "gpu", "fp32", n, cells * 1e-9, sweep))
+        peer.append(twed_run("peer_cutwed", 90, "peer", "gpu", "fp64", n, 8e-3 * n, sweep)
+                    if k != 18 else twed_run("peer_cutwed", 90, "peer", "gpu", "fp64", n, None,
+                                             sweep, status="error", reason="GPUassert"))
+    for mode in ("batch", "triangle"):
+        shape = dict(mode=mode, rows=600, cols=600)
+        v_ours += [twed_run("seq_full", 1, "baseline", "cpu", "fp64", 60, 2e4, "synthetic_control",
+                            **shape),
+                   twed_run("warp_batch", 8, "step", "gpu", "fp64", 60, 2.6, "synthetic_control",
+                            **shape)]
+        v_peer.append(twed_run("peer_cutwed", 90, "peer", "gpu", "fp64", 60, 400,
+                               "synthetic_control", **shape))
+    mnist = dict(mode="batch", rows=1, cols=60000, dim=28)
+    v_ours += [twed_run("seq_full", 1, "baseline", "cpu", "fp64", 28, None, "mnist",
+                        status="skipped", reason="filtered", **mnist),
+               twed_run("warp_batch", 8, "step", "gpu", "fp64", 28, 3.0, "mnist", **mnist)]
+    v_peer.append(twed_run("peer_cutwed", 90, "peer", "gpu", "fp64", 28, 9.0, "mnist", **mnist))
+    return (twed_results("twed-paper", ours, ["twed_paper"]),
+            twed_results("twed-paper", peer, ["twed_paper"]),
+            twed_results("twed-validation", v_ours, ["twed_table2"]),
+            twed_results("twed-validation", v_peer, ["twed_table2"]))
+
+
 def draw_all(*args):
     return subprocess.run([sys.executable, str(PLOTS / "draw_all.py"), *map(str, args)],
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
@@ -170,6 +235,50 @@ class DrawAll(unittest.TestCase):
                      "covariance_ladder_m202599_n2475.png",
                      "covariance_chunk_sweep_tiled_m202599_n2475.png"):
             self.assertIn(name, drawn)
+
+
+class TwedFigures(unittest.TestCase):
+    """twed_paper and twed_table2 from synthetic files, with and without cuTWED's peer file."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = Path(self.tmp.name)
+        self.out = self.dir / "figures"
+        names = ("ours.json", "peer.json", "v_ours.json", "v_peer.json")
+        self.files = []
+        for name, content in zip(names, twed_files()):
+            (self.dir / name).write_text(json.dumps(content))
+            self.files.append(self.dir / name)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def drawn(self):
+        return sorted(p.name for p in self.out.glob("*.png")) if self.out.exists() else []
+
+    def check(self, *files):
+        result = draw_all(*files, "--out-dir", self.out)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertNotIn("Traceback", result.stderr)
+        for png in self.out.glob("*.png"):
+            self.assertEqual(png.read_bytes()[:8], PNG_MAGIC)
+        return result
+
+    def test_ours_with_the_peer_file_in_either_order(self):
+        for order in (self.files, self.files[::-1]):
+            with self.subTest(first=order[0].name):
+                self.check(*order)
+                self.assertEqual(self.drawn(), ["twed_paper_degree2_lambda1_nu1.png",
+                                                "twed_table2.png"])
+
+    def test_ours_alone(self):
+        self.check(self.files[0], self.files[2])
+        self.assertEqual(self.drawn(), ["twed_paper_degree2_lambda1_nu1.png", "twed_table2.png"])
+
+    def test_a_peer_file_alone_draws_nothing(self):
+        result = self.check(self.files[1])
+        self.assertEqual(self.drawn(), [])
+        self.assertIn("nothing to draw", result.stderr)
 
 
 if __name__ == "__main__":
