@@ -311,8 +311,9 @@ def facts(lists, costs):
     (a, _), (b, _) = lists["A"], cols(lists)
     rows, ncols = a.shape[0], b.shape[0]
     pairs = rows * (rows - 1) / 2 if lists["mode"] == "triangle" else rows * ncols
+    mode = {"pair": 0.0, "batch": 1.0, "triangle": 2.0}[lists["mode"]]
     return {"n": float(a.shape[1]), "m": float(b.shape[1]), "dim": float(a.shape[2]),
-            "rows": float(rows), "cols": float(ncols), "pairs": float(pairs),
+            "mode": mode, "a_series": float(rows), "b_series": float(ncols), "pairs": float(pairs),
             "nu": costs["nu"], "lambda": costs["lambda"], "degree": float(costs["degree"])}
 
 

@@ -257,9 +257,8 @@ def draw(results, runs, out_dir):
     both = remember(results, runs)
     if both is None:
         return []
-    # 'rows' is a data fact (A series: 1 in pair mode) and also warp_batch's setting.
     return common.each_point(both[0], both[1], out_dir, "paper", figure, study="twed",
-                             leave_out=("n", "rows"), enough=lambda group: bool(pair_mode(group)))
+                             leave_out=("n",), enough=lambda group: bool(pair_mode(group)))
 
 
 if __name__ == "__main__":

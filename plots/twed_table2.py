@@ -91,7 +91,7 @@ def point_text(runs):
     """'batch 600x600, n=60' from the runs' params and data facts."""
     run = next((r for r in runs if r.get("data")), runs[0])
     data = run.get("data") or {}
-    size = "x".join(f"{common.number(data.get(k)):.0f}" for k in ("rows", "cols")
+    size = "x".join(f"{common.number(data.get(k)):.0f}" for k in ("a_series", "b_series")
                     if common.number(data.get(k)) is not None)
     n = common.number(data.get("n"))
     return " ".join(p for p in (common.param(run, "mode", ""), size,

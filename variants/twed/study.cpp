@@ -246,10 +246,17 @@ class TwedStudy : public Study {
 
   std::map<std::string, double> describe(const Problem& problem) const override {
     const auto& p = problem_as<TwedProblem>(problem);
-    return {{"n", double(p.n())},         {"m", double(p.m())},
-            {"dim", double(p.dim())},     {"rows", double(p.rows())},
-            {"cols", double(p.cols())},   {"pairs", double(p.pairs())},
-            {"nu", p.costs.nu},           {"lambda", p.costs.lambda},
+    // "mode" is 0 (pair), 1 (batch) or 2 (triangle): batch and triangle points of one data
+    // set are different points.
+    return {{"n", double(p.n())},
+            {"m", double(p.m())},
+            {"dim", double(p.dim())},
+            {"mode", double(int(p.mode))},
+            {"a_series", double(p.rows())},
+            {"b_series", double(p.cols())},
+            {"pairs", p.pairs()},
+            {"nu", p.costs.nu},
+            {"lambda", p.costs.lambda},
             {"degree", double(p.costs.degree)}};
   }
 
