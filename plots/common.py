@@ -123,7 +123,7 @@ def main(draws, argv=None):
         warn(err)
         return 2
     sources = {}
-    for path, results in loaded:
+    for path, results in merge_peers(loaded):
         for figure in draw_file(path, results, draws, args.out_dir,
                                 args.figures or (list(draws) if len(draws) == 1 else None)):
             sources.setdefault(str(figure), []).append(path)
@@ -131,6 +131,29 @@ def main(draws, argv=None):
         if len(paths) > 1:  # e.g. two runs of one config: only the last is kept
             warn(f"warning: {figure} was drawn from {', '.join(paths)}; it now shows {paths[-1]}")
     return 0
+
+
+def only_peers(results):
+    runs = results.get("runs") or []
+    return bool(runs) and all(role(r) == "peer" for r in runs)
+
+
+def merge_peers(loaded):
+    """[(path, results)] with each peer-only file (e.g. peers/cutwed.py's) folded into a file of
+    the same config name holding our runs, so figures show the peer beside ours; the peer's
+    device is kept in `peer_devices`. A peer file with no partner is drawn alone."""
+    name = lambda results: (results.get("config") or {}).get("name")
+    ours = {name(r): r for _, r in loaded if not only_peers(r)}
+    out = []
+    for path, results in loaded:
+        partner = ours.get(name(results)) if only_peers(results) else None
+        if partner is None:
+            out.append((path, results))
+            continue
+        partner["runs"] = (partner.get("runs") or []) + results["runs"]
+        device = (results.get("device") or {}).get("name", "")
+        partner.setdefault("peer_devices", []).append(device)
+    return out
 
 
 def draw_file(path, results, draws, out_dir, override):

@@ -24,7 +24,6 @@ OURS = {"baseline": "#4c72b0", "itwed": "#7cbf8e", "best": "#1e7b3c"}
 PEER, PAPER = "#d9773a", "#7f7f7f"
 LINE_COLOURS = ["#1e7b3c", "#3d9b57", "#17becf", "#9467bd", "#8c564b", "#bcbd22"]
 BODY_IN = 5.4
-_SEEN = {}  # config name -> our results and runs, and the peers' runs and results
 
 
 # ---- runs: ours and the peer's, from one or two files ----------------------------------------
@@ -33,28 +32,9 @@ def is_peer(run):
     return common.role(run) == "peer"
 
 
-def remember(results, runs):
-    """(results, runs) to draw, ours and the peers' together, or None while only a peer file
-    has been seen. A file whose twed runs are all peers is the peer's."""
-    twed = [r for r in runs if r.get("study") == "twed"]
-    entry = _SEEN.setdefault((results.get("config") or {}).get("name"),
-                             {"ours": None, "peers": [], "peer_results": None})
-    if twed and all(is_peer(r) for r in twed):
-        entry["peers"] += twed
-        entry["peer_results"] = results
-        if entry["ours"] is None:
-            return None
-        return entry["ours"][0], entry["ours"][1] + entry["peers"]
-    entry["ours"] = (results, twed)
-    return results, twed + entry["peers"]
-
-
 def peer_device(results):
-    """'NVIDIA H100 80GB HBM3' of the peer's results file, '' when not known."""
-    for entry in _SEEN.values():
-        if entry["ours"] and entry["ours"][0] is results and entry["peer_results"]:
-            return (entry["peer_results"].get("device") or {}).get("name", "")
-    return ""
+    """'NVIDIA H100 80GB HBM3' of the peer's results file (merged by common), '' when not known."""
+    return next(iter(results.get("peer_devices") or []), "")
 
 
 def n_of(run):
@@ -254,10 +234,8 @@ def figure(results, _study, point, runs):
 
 def draw(results, runs, out_dir):
     """One figure per TWED point (n left out) with single-pair runs; returns the paths."""
-    both = remember(results, runs)
-    if both is None:
-        return []
-    return common.each_point(both[0], both[1], out_dir, "paper", figure, study="twed",
+    runs = [r for r in runs if r.get("study") == "twed"]
+    return common.each_point(results, runs, out_dir, "paper", figure, study="twed",
                              leave_out=("n",), enough=lambda group: bool(pair_mode(group)))
 
 

@@ -24,29 +24,12 @@ COLUMNS = ["validation set", "our point", "paper\ntwed.c", "paper\ncuTWED", "pap
 WIDTHS = [0.15, 0.13, 0.07, 0.07, 0.07, 0.08, 0.15, 0.07, 0.1, 0.09]
 SHADES = {"paper": "#ececec", "ours": "#e3f1e7", "peer": "#fbe6d5", "head": "#d9d9d9"}
 ROW_IN, HEAD_IN = 0.42, 0.55
-_SEEN = {}  # config name -> our results and runs, and the peers' runs and results
 
 
 # ---- runs: ours and the peer's, from one or two files ----------------------------------------
 
 def is_peer(run):
     return common.role(run) == "peer"
-
-
-def remember(results, runs):
-    """(results, runs) to draw, ours and the peers' together, or None while only a peer file
-    has been seen. A file whose twed runs are all peers is the peer's."""
-    twed = [r for r in runs if r.get("study") == "twed"]
-    entry = _SEEN.setdefault((results.get("config") or {}).get("name"),
-                             {"ours": None, "peers": [], "peer_results": None})
-    if twed and all(is_peer(r) for r in twed):
-        entry["peers"] += twed
-        entry["peer_results"] = results
-        if entry["ours"] is None:
-            return None
-        return entry["ours"][0], entry["ours"][1] + entry["peers"], entry["peer_results"]
-    entry["ours"] = (results, twed)
-    return results, twed + entry["peers"], entry["peer_results"]
 
 
 def seconds(run):
@@ -160,10 +143,15 @@ def shade(table, ncols):
             cell.set_facecolor(SHADES[groups[col]])
 
 
-def figure(results, runs, peer_results):
+def only_peers_drawn(runs):
+    """A peer file drawn alone has nothing of ours to put in the table."""
+    return all(common.role(r) == "peer" for r in runs)
+
+
+def figure(results, runs):
     """The table figure; returned, not saved."""
     table_rows, notes = rows(runs)
-    peer_device = ((peer_results or {}).get("device") or {}).get("name")
+    peer_device = next(iter(results.get("peer_devices") or []), "")
     notes = [f"{NOTES['label']}: {NOTES['source']}", NOTES["table2_remarks"], *notes,
              "ours: seq_full (the sequential full-matrix reference) and the fastest correct FP64 "
              "GPU step; speedup = sequential / best GPU step; cuTWED here / ours = cuTWED's time "
@@ -186,10 +174,10 @@ def figure(results, runs, peer_results):
 
 def draw(results, runs, out_dir):
     """The table of one results file (with the peer's runs when seen); returns the paths."""
-    both = remember(results, runs)
-    if both is None or not both[1]:
+    runs = [r for r in runs if r.get("study") == "twed"]
+    if not runs or only_peers_drawn(runs):
         return []
-    return [common.save(figure(*both), out_dir, "twed_table2.png")]
+    return [common.save(figure(results, runs), out_dir, "twed_table2.png")]
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "datagen/base/errors.hpp"
+#include "tests/reader_checks.hpp"
 #include "datagen/multiseries.hpp"
 #include "datagen/npy.hpp"
 
@@ -24,46 +25,8 @@ namespace {
 
 using namespace std::string_literals;
 
-// Runs f, which must throw InputError; returns its message after checking that it is one line
-// of printable ASCII holding every needle.
-std::string expect_input_error(const std::function<void()>& f,
-                               std::initializer_list<std::string> needles) {
-  std::string m;
-  try {
-    f();
-    ADD_FAILURE() << "no exception";
-    return m;
-  } catch (const InputError& e) {
-    m = e.what();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "threw something other than InputError: " << e.what();
-    return m;
-  }
-  EXPECT_FALSE(m.empty());
-  for (unsigned char c : m)
-    if (c < 0x20 || c > 0x7E) {
-      ADD_FAILURE() << "byte " << int(c) << " in message: " << m;
-      break;
-    }
-  for (const std::string& n : needles)
-    EXPECT_NE(m.find(n), std::string::npos) << "'" << n << "' not in: " << m;
-  return m;
-}
-
-#define EXPECT_INPUT_ERROR(stmt, ...)                                \
-  [&] {                                                              \
-    SCOPED_TRACE(#stmt);                                             \
-    return expect_input_error([&] { (void)(stmt); }, {__VA_ARGS__}); \
-  }()
-
-std::string temp_path(const std::string& name) { return testing::TempDir() + "/" + name; }
-
-std::string write_bytes(const std::string& name, const std::string& bytes) {
-  const std::string path = temp_path(name);
-  std::ofstream(path, std::ios::binary)
-      .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  return path;
-}
+using testing_support::temp_path;
+using testing_support::write_bytes;
 
 template <class T>
 bool same_bytes(const std::vector<T>& a, const std::vector<T>& b) {
