@@ -1039,6 +1039,9 @@ def parse_args(argv):
     p.add_argument("--triangle", choices=("tril", "triu"), default="tril",
                    help="cuTWED's triangle option for triangle mode (default tril: triu is "
                         "tril plus a cuBLAS transpose)")
+    p.add_argument("--max-n", type=int, default=None,
+                   help="leave out points whose series are longer than this (cuTWED makes "
+                        "2N launches and N^2 cell updates per pair: 2^20 takes minutes)")
     p.add_argument("--build-only", action="store_true",
                    help="fetch and build cuTWED into the cache, print the library, stop")
     p.add_argument("--arch", type=lambda t: t if re.fullmatch(r"\d{2,3}a?", t) else
@@ -1068,7 +1071,9 @@ def settle(args, config):
     return args
 
 
-def chosen_points(points, only):
+def chosen_points(points, only, max_n=None):
+    if max_n is not None:
+        points = [p for p in points if int(p["params"].get("n", 0) or 0) <= max_n]
     if not only:
         return points
     wanted = [s for s in only.split(",") if s]
@@ -1094,7 +1099,7 @@ def setup(args):
     if not args.config or not args.out:
         raise PeerError("give a CONFIG and --out FILE (or --build-only)")
     config = read_config(args.config)
-    points = chosen_points(expand_config(config), args.only_sweeps)
+    points = chosen_points(expand_config(config), args.only_sweeps, args.max_n)
     settle(args, config)
     state = {"config": config, "config_path": args.config, "started_at": now(),
              "defaults": study_params(args.ladder), "planned": 2 * len(points),

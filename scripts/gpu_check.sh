@@ -2,7 +2,8 @@
 # On a machine with a GPU: build, run every test (GPU ones included), check every GPU variant
 # with compute-sanitizer (memcheck and racecheck) on the smoke config, then run the given
 # benchmark configs. Logs and results land in OUTDIR. TESTS=0 or SANITIZE=0 leave those parts
-# out (e.g. to fit a long benchmark into one session).
+# out (e.g. to fit a long benchmark into one session); CTEST_ARGS narrows the tests (e.g.
+# "-R twed") and SANITIZE_ONLY the sanitized variants (a regular expression on their ids).
 #   scripts/gpu_check.sh OUTDIR [CONFIG ...]
 set -uo pipefail
 out=${1:?usage: scripts/gpu_check.sh OUTDIR [CONFIG ...]}
@@ -17,7 +18,8 @@ step build
 
 if [ "${TESTS:-1}" != 0 ]; then
   step tests
-  (cd build && ctest --output-on-failure -j 4) >"$out/ctest.log" 2>&1 || status=1
+  # shellcheck disable=SC2086 # CTEST_ARGS is a list of options
+  (cd build && ctest --output-on-failure -j 4 ${CTEST_ARGS:-}) >"$out/ctest.log" 2>&1 || status=1
   tail -6 "$out/ctest.log"
 fi
 
@@ -25,7 +27,7 @@ gpu_variants=$(build/ladder list --json | python3 -c '
 import json, sys
 for s in json.load(sys.stdin)["studies"]:
     for v in s["variants"]:
-        if v["backend"] == "gpu": print(v["id"])')
+        if v["backend"] == "gpu": print(v["id"])' | grep -E "${SANITIZE_ONLY:-.}")
 [ "${SANITIZE:-1}" = 0 ] && gpu_variants=
 for tool in memcheck racecheck; do
   for v in $gpu_variants; do
