@@ -82,7 +82,8 @@ __host__ __device__ void sweep_entry(const Lists<T>& l, Pairs pairs, std::int64_
 // Diagonal k (rows lo..hi) of pairs first..first+count-1. x: a cell of the diagonal; y:
 // pairs, strided by gridDim.y (a grid holds at most 65535 in y).
 template <class T, class Pairs>
-__global__ void twed_diagonal_kernel(Lists<T> l, Pairs pairs, std::int64_t first,
+// Up to 1024 threads a block (the block_size range): registers are capped to fit.
+__global__ void __launch_bounds__(1024) twed_diagonal_kernel(Lists<T> l, Pairs pairs, std::int64_t first,
                                      std::int64_t count, T* cur, const T* prev, const T* prev2,
                                      std::int64_t k, std::int64_t lo, std::int64_t hi) {
   const std::int64_t r = lo + std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;

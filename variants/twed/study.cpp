@@ -415,6 +415,8 @@ std::vector<Params> TwedStudy::test_points() const {
     p.set("timestamps", "data");
     return p;
   };
+  // First, a point every step can run (the triangle step needs the triangle mode).
+  add("random_walk", 31, 31, 3, "triangle", 7);
   const std::int64_t sizes[][2] = {{1, 2}, {2, 1}, {31, 33}, {32, 31}, {33, 32}, {1000, 997},
                                    {4099, 1000}, {1, 1}, {97, 4099}};
   for (const auto& s : sizes)
