@@ -87,6 +87,28 @@ TEST(Config, ParsesAndSelects) {
   EXPECT_EQ(c.validation.sample, 5u);
 }
 
+// Variant patterns: stars anywhere, several of them, and a pattern of many stars that a
+// backtracking match would take exponential time on (a fuzzing find).
+TEST(Config, VariantPatterns) {
+  auto ids = [](const char* pattern) {
+    json j = good_config();
+    j["params"].erase("block_size");
+    j["variants"] = json::array({pattern});
+    const Config c = parse_config(j, ".");
+    std::vector<std::string> out;
+    for (const VariantSpec* v : c.points[0].variants) out.push_back(v->id());
+    return out;
+  };
+  EXPECT_EQ(ids("s*_f*ll"), std::vector<std::string>{"dtw/seq_full"});
+  EXPECT_EQ(ids("*seq_full"), std::vector<std::string>{"dtw/seq_full"});
+  EXPECT_EQ(ids("**s**eq**_**full**"), std::vector<std::string>{"dtw/seq_full"});
+  EXPECT_EQ(ids("dtw/*").size(), registry().variants("dtw").size());
+  const std::string many = "seq" + std::string(200, '*') + "_fulx";
+  json j = good_config();
+  j["variants"] = json::array({many});
+  EXPECT_THROW(parse_config(j, "."), InputError);
+}
+
 TEST(Config, AllVariantsByDefault) {
   json j = good_config();
   j.erase("variants");
