@@ -3,6 +3,7 @@
 #pragma once
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <stdexcept>
 #include <vector>
@@ -53,6 +54,32 @@ class DeviceBuffer {
   void fill_bytes(int byte) {
     if (count_ > 0) LADDER_CUDA(cudaMemset(ptr_, byte, bytes()));
   }
+
+ private:
+  T* ptr_ = nullptr;
+  std::size_t count_ = 0;
+};
+
+// Page-locked host memory: copies between it and the device run at full bus speed and can be
+// queued on a stream, so a step whose timed window includes its copies times the copies alone.
+template <class T>
+class PinnedBuffer {
+ public:
+  PinnedBuffer() = default;
+  explicit PinnedBuffer(std::size_t count) : count_(count) {
+    if (count_ > 0) LADDER_CUDA(cudaMallocHost(&ptr_, count_ * sizeof(T)));
+  }
+  explicit PinnedBuffer(const std::vector<T>& host) : PinnedBuffer(host.size()) {
+    std::copy(host.begin(), host.end(), ptr_);
+  }
+  ~PinnedBuffer() {
+    if (ptr_) cudaFreeHost(ptr_);
+  }
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  T* get() const { return ptr_; }
+  std::size_t size() const { return count_; }
+  std::size_t bytes() const { return count_ * sizeof(T); }
 
  private:
   T* ptr_ = nullptr;

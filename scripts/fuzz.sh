@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the libFuzzer targets of tests/fuzz/ for a bounded time each.
-# Usage: scripts/fuzz.sh SECONDS [TARGET...]   (TARGET: config results ucr npy idx; default: all)
+# Usage: scripts/fuzz.sh SECONDS [TARGET...]
+#        (TARGET: config results ucr npy idx strings; default: all)
 #
 # Builds them in build-fuzz/ (clang++ with ASan and UBSan; CUDA still goes through nvcc), then
 # runs each for SECONDS on a copy of its seed corpus and regression inputs (the committed
@@ -14,7 +15,7 @@
 # Environment: BUILD_FUZZ (build directory, default build-fuzz), JOBS (build jobs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-all_targets=(config results ucr npy idx)
+all_targets=(config results ucr npy idx strings)
 
 usage() {
   echo "usage: scripts/fuzz.sh SECONDS [TARGET...]   (TARGET: ${all_targets[*]})" >&2
@@ -91,7 +92,7 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:check_initialization_order=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 [ -n "$symbolizer" ] && export ASAN_SYMBOLIZER_PATH=$symbolizer
 
-declare -A extension=([config]=json [results]=json [ucr]=tsv [npy]=npy [idx]=idx)
+declare -A extension=([config]=json [results]=json [ucr]=tsv [npy]=npy [idx]=idx [strings]=txt)
 
 # A short name for what went wrong, from the fuzzer's log.
 cause_of() {

@@ -1,0 +1,472 @@
+// Pairs of strings for the extended edit distance study (strings.hpp): the seeded generator and
+// the text form. Each pair draws only from Rng(seed, pair), so generation runs in parallel over
+// pairs and gives the same bytes for any thread count. The reader passes over the bytes a few
+// times (what the file is, which format, then its strings) instead of keeping a table of lines:
+// for a 2 GiB file of short lines such a table would outweigh the text.
+//
+// Tabs: a generated alphabet of more than 94 symbols holds the tab byte as a symbol, so a line
+// of the line format may hold tabs. Every such alphabet also holds control bytes no text file
+// has (bytes 0..8 come first), which is how the reader tells such a file from a tab-separated
+// one: a file holding a control byte is in the line format, whatever its tabs. The writer
+// refuses the one set this cannot tell apart: tabs without any other control byte.
+#include "strings.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <fstream>
+#include <new>
+#include <stdexcept>
+#include <string_view>
+
+#include "base/atomic_file.hpp"
+#include "base/errors.hpp"
+#include "data_file.hpp"
+#include "rng.hpp"
+
+namespace ladder {
+namespace {
+
+constexpr std::uint64_t kMaxFileBytes = std::uint64_t{1} << 31;
+// Beyond this many symbols a request is a mistake, not a data set: refused before anything is
+// allocated, and small enough that three times it still fits in an int64.
+constexpr std::int64_t kMaxSymbols = std::int64_t{1} << 60;
+
+// The shortest spelling that reads back as v, so a message shows 0.1 rather than 0.1000...01.
+std::string number(double v) {
+  char buf[32];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  return buf;
+}
+
+// Bytes below 32 but tab, LF and CR, and DEL: what a text file does not hold.
+bool control_byte(unsigned char b) {
+  return (b < 0x20 && b != '\t' && b != '\n' && b != '\r') || b == 0x7F;
+}
+
+// --- symbols ---------------------------------------------------------------------------------
+
+// The bytes an alphabet of this size is taken from, in the order the header lists them.
+std::string symbol_pool(int alphabet) {
+  std::string pool;
+  const auto add = [&](int lo, int hi) {
+    for (int b = lo; b <= hi; ++b) pool += static_cast<char>(b);
+  };
+  if (alphabet <= 62) {
+    add('a', 'z');
+    add('A', 'Z');
+    add('0', '9');
+  } else if (alphabet <= 94) {
+    add('!', '~');
+  } else if (alphabet <= 254) {
+    add(0, 9);
+    add(11, 12);
+    add(14, 255);
+  } else {
+    add(0, 255);
+  }
+  return pool;
+}
+
+// The first `alphabet` bytes of the pool, in increasing byte value: code c is symbols[c], and
+// reading a written file (codes in increasing byte order) gives back the same codes.
+std::string symbol_set(int alphabet) {
+  std::string s = symbol_pool(alphabet).substr(0, static_cast<std::size_t>(alphabet));
+  std::sort(s.begin(), s.end(), [](char x, char y) {
+    return static_cast<unsigned char>(x) < static_cast<unsigned char>(y);
+  });
+  return s;
+}
+
+// --- generation ------------------------------------------------------------------------------
+
+void check_request(const StringGen& g) {
+  const auto refuse = [](const std::string& why) { throw InputError("string pairs: " + why); };
+  if (g.pairs < 1) refuse("pairs must be at least 1, got " + std::to_string(g.pairs));
+  if (g.n < 0 || g.m < 0)
+    refuse("the lengths n and m must be at least 0, got " + std::to_string(g.n) + " and " +
+           std::to_string(g.m));
+  if (g.alphabet < 1 || g.alphabet > 256)
+    refuse("the alphabet must have 1 to 256 symbols, got " + std::to_string(g.alphabet));
+  if (!(g.spread >= 0 && g.spread <= 1))
+    refuse("spread must be in [0, 1], got " + number(g.spread));
+  if (!(g.mutation <= 1))
+    refuse("the mutation rate must be at most 1 (negative: B independent of A), got " +
+           number(g.mutation));
+  // A mutated B is at most twice as long as A: an insertion at every position.
+  const bool mutating = g.mutation >= 0;
+  std::int64_t total = 0;
+  if (g.n > kMaxSymbols || g.m > kMaxSymbols ||
+      __builtin_mul_overflow(g.pairs, mutating ? 3 * g.n : g.n + g.m, &total) ||
+      total > kMaxSymbols)
+    refuse(std::to_string(g.pairs) + " pairs with n = " + std::to_string(g.n) +
+           (mutating ? "" : " and m = " + std::to_string(g.m)) +
+           " are more symbols than can be addressed");
+}
+
+// A length uniform in [round(len (1 - spread)), len]; no draw when that range is one value.
+std::int64_t draw_length(Rng& rng, std::int64_t len, double spread) {
+  const auto lo = static_cast<std::int64_t>(std::llround(static_cast<double>(len) * (1 - spread)));
+  return lo >= len ? len : rng.integer(std::max<std::int64_t>(lo, 0), len);
+}
+
+std::uint8_t draw_symbol(Rng& rng, int alphabet) {
+  return static_cast<std::uint8_t>(rng.integer(0, alphabet - 1));
+}
+
+// A symbol other than s, uniformly; with a single symbol there is none, and s stays.
+std::uint8_t draw_other_symbol(Rng& rng, int alphabet, std::uint8_t s) {
+  if (alphabet == 1) return s;
+  const auto t = static_cast<std::uint8_t>(rng.integer(0, alphabet - 2));
+  return t >= s ? static_cast<std::uint8_t>(t + 1) : t;
+}
+
+void append_random(Rng& rng, int alphabet, std::int64_t count, std::vector<std::uint8_t>& out) {
+  for (std::int64_t i = 0; i < count; ++i) out.push_back(draw_symbol(rng, alphabet));
+}
+
+enum Edit { kSubstitute, kInsert, kDelete, kSwap };
+
+// Appends B: A (s[0, a_length)) with, at each position and with probability `rate`, one edit
+// drawn uniformly. A swap takes the next position along, so that one is not edited again.
+void append_mutated(Rng& rng, const StringGen& g, std::size_t a_length,
+                    std::vector<std::uint8_t>& s) {
+  for (std::size_t i = 0; i < a_length; ++i) {
+    const std::uint8_t x = s[i];
+    if (!(rng.uniform() < g.mutation)) {
+      s.push_back(x);
+      continue;
+    }
+    auto edit = static_cast<Edit>(rng.integer(0, 3));
+    if (edit == kSwap && i + 1 == a_length) edit = kSubstitute;  // no next symbol
+    switch (edit) {
+      case kSubstitute: s.push_back(draw_other_symbol(rng, g.alphabet, x)); break;
+      case kInsert:
+        s.push_back(draw_symbol(rng, g.alphabet));
+        s.push_back(x);
+        break;
+      case kDelete: break;
+      case kSwap: {
+        const std::uint8_t next = s[i + 1];
+        s.push_back(next);
+        s.push_back(x);
+        ++i;
+        break;
+      }
+    }
+  }
+}
+
+// One pair's A and B, one after the other, before they are laid out in the set.
+struct PairBuffer {
+  std::vector<std::uint8_t> symbols;
+  std::size_t a_length = 0;
+};
+
+// The lengths come first in the stream, then A's symbols, then B's (or A's edits).
+void generate_pair(const StringGen& g, std::size_t k, PairBuffer& p) {
+  Rng rng(g.seed, k);
+  const bool mutating = g.mutation >= 0;
+  const std::int64_t a = draw_length(rng, g.n, g.spread);
+  const std::int64_t b = mutating ? a : draw_length(rng, g.m, g.spread);
+  p.a_length = static_cast<std::size_t>(a);
+  p.symbols.reserve(static_cast<std::size_t>(a + b));
+  append_random(rng, g.alphabet, a, p.symbols);
+  if (mutating)
+    append_mutated(rng, g, p.a_length, p.symbols);
+  else
+    append_random(rng, g.alphabet, b, p.symbols);
+}
+
+// Calls f(k) for every pair, in parallel. An exception cannot leave an OpenMP region: the first
+// one is kept and thrown again after it.
+template <class F>
+void for_each_pair(std::size_t pairs, F f) {
+  std::exception_ptr failure;
+  const auto n = static_cast<std::int64_t>(pairs);
+#pragma omp parallel for schedule(dynamic, 16)
+  for (std::int64_t k = 0; k < n; ++k) {
+    try {
+      f(static_cast<std::size_t>(k));
+    } catch (...) {
+#pragma omp critical(ladder_string_pairs_failure)
+      if (!failure) failure = std::current_exception();
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
+}
+
+// Lays the pairs out one after the other, freeing each buffer once copied.
+StringPairs assemble(std::vector<PairBuffer>& buffers, int alphabet) {
+  StringPairs set;
+  set.alphabet = alphabet;
+  set.symbols = symbol_set(alphabet);
+  set.offset.assign(2 * buffers.size() + 1, 0);
+  for (std::size_t k = 0; k < buffers.size(); ++k) {
+    set.offset[2 * k + 1] = set.offset[2 * k] + static_cast<std::int64_t>(buffers[k].a_length);
+    set.offset[2 * k + 2] =
+        set.offset[2 * k] + static_cast<std::int64_t>(buffers[k].symbols.size());
+  }
+  set.codes.resize(static_cast<std::size_t>(set.offset.back()));
+  for_each_pair(buffers.size(), [&](std::size_t k) {
+    std::copy(buffers[k].symbols.begin(), buffers[k].symbols.end(),
+              set.codes.begin() + set.offset[2 * k]);
+    std::vector<std::uint8_t>().swap(buffers[k].symbols);
+  });
+  return set;
+}
+
+// --- reading ---------------------------------------------------------------------------------
+
+// Calls f(number, line) for every line (numbered from 1), without its '\n' and, when `crlf`,
+// without the '\r' before it. A final '\n' ends the last line; it does not start another.
+template <class F>
+void for_each_line(const std::string& bytes, bool crlf, F f) {
+  std::size_t pos = 0, number = 0;
+  while (pos < bytes.size()) {
+    const void* nl = std::memchr(bytes.data() + pos, '\n', bytes.size() - pos);
+    const std::size_t end = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) -
+                                                          bytes.data())
+                               : bytes.size();
+    const std::size_t stop = crlf && nl ? end - 1 : end;
+    f(++number, std::string_view(bytes.data() + pos, stop - pos));
+    pos = end + 1;
+  }
+}
+
+// What one pass over the bytes finds out.
+struct Survey {
+  std::size_t lines = 0;
+  bool crlf = false;    // every line that ends in '\n' ends in "\r\n" (and one does)
+  bool binary = false;  // a control byte occurs: the line format, tabs being symbols
+};
+
+Survey survey(const std::string& bytes) {
+  Survey s;
+  std::size_t ended = 0, ended_cr = 0;
+  const char* const last = bytes.data() + bytes.size();
+  for_each_line(bytes, false, [&](std::size_t, std::string_view line) {
+    ++s.lines;
+    if (line.data() + line.size() == last) return;  // the last line, without its '\n'
+    ++ended;
+    ended_cr += !line.empty() && line.back() == '\r';
+  });
+  s.crlf = ended > 0 && ended_cr == ended;
+  s.binary = std::any_of(bytes.begin(), bytes.end(),
+                         [](char c) { return control_byte(static_cast<unsigned char>(c)); });
+  return s;
+}
+
+std::string at_line(const std::string& file, std::size_t number) {
+  return file + " line " + std::to_string(number);
+}
+
+// Whether a text file is tab-separated: every line holds one tab, or none does. Anything else
+// is refused at the first line that breaks the pattern line 1 sets.
+bool tab_separated(const std::string& bytes, const Survey& s, const std::string& file) {
+  const std::string formats = ": either every line holds one tab (A<TAB>B) or none does (A and "
+                              "B on consecutive lines)";
+  std::ptrdiff_t first = 0;
+  for_each_line(bytes, s.crlf, [&](std::size_t number, std::string_view line) {
+    const std::ptrdiff_t tabs = std::count(line.begin(), line.end(), '\t');
+    if (tabs > 1)
+      throw InputError(at_line(file, number) + " holds " + std::to_string(tabs) +
+                       " tabs: a tab-separated pair has one");
+    if (number == 1) first = tabs;
+    if (tabs == first) return;
+    throw InputError(at_line(file, number) + (tabs ? " holds a tab but line 1 holds none"
+                                                   : " holds no tab but line 1 holds one") +
+                     formats);
+  });
+  return first == 1;
+}
+
+// The strings' bytes, concatenated, and their offsets; codes come later.
+void collect(const std::string& bytes, const Survey& s, bool tabs, StringPairs& set) {
+  set.codes.reserve(bytes.size());
+  set.offset.reserve((tabs ? 2 * s.lines : s.lines) + 1);
+  set.offset.push_back(0);
+  const auto add = [&](std::string_view str) {
+    set.codes.insert(set.codes.end(), str.begin(), str.end());
+    set.offset.push_back(static_cast<std::int64_t>(set.codes.size()));
+  };
+  for_each_line(bytes, s.crlf, [&](std::size_t, std::string_view line) {
+    if (!tabs) return add(line);
+    const std::size_t tab = line.find('\t');
+    add(line.substr(0, tab));
+    add(line.substr(tab + 1));
+  });
+}
+
+// Replaces each byte by its code: its rank among the bytes that occur.
+void encode(StringPairs& set) {
+  std::array<bool, 256> seen{};
+  for (std::uint8_t b : set.codes) seen[b] = true;
+  std::array<std::uint8_t, 256> code{};
+  for (int b = 0; b < 256; ++b) {
+    if (!seen[b]) continue;
+    code[b] = static_cast<std::uint8_t>(set.symbols.size());
+    set.symbols += static_cast<char>(b);
+  }
+  if (set.symbols.empty()) set.symbols = "a";  // only empty strings: one symbol, never used
+  set.alphabet = static_cast<int>(set.symbols.size());
+  for (std::uint8_t& c : set.codes) c = code[c];
+}
+
+void check_size(std::uint64_t size, const std::string& file) {
+  if (size == 0)
+    throw InputError(file + " is empty: a file of string pairs holds at least one pair");
+  if (size > kMaxFileBytes)
+    throw InputError(file + " holds " + std::to_string(size) +
+                     " bytes, more than the 2^31 (2147483648) a file of string pairs may hold");
+}
+
+StringPairs parse(const std::string& bytes, const std::string& file) {
+  check_size(bytes.size(), file);
+  const Survey s = survey(bytes);
+  const bool tabs = !s.binary && tab_separated(bytes, s, file);
+  if (!tabs && s.lines % 2 != 0)
+    throw InputError(file + " holds " + std::to_string(s.lines) +
+                     (s.lines == 1 ? " line" : " lines") +
+                     ", an odd number: in the line format each pair is two lines, A then B");
+  StringPairs set;
+  collect(bytes, s, tabs, set);
+  encode(set);
+  return set;
+}
+
+// --- writing ---------------------------------------------------------------------------------
+
+// A set that does not hold together is the caller's bug, not the user's.
+void check_consistent(const StringPairs& set) {
+  bool ok = set.alphabet >= 1 && set.alphabet <= 256 &&
+            set.symbols.size() == static_cast<std::size_t>(set.alphabet) &&
+            set.offset.size() % 2 == 1 && set.offset.front() == 0 &&
+            set.offset.back() == static_cast<std::int64_t>(set.codes.size());
+  for (std::size_t s = 1; ok && s < set.offset.size(); ++s)
+    ok = set.offset[s] >= set.offset[s - 1];
+  ok = ok && std::all_of(set.codes.begin(), set.codes.end(),
+                         [&](std::uint8_t c) { return c < set.alphabet; });
+  if (!ok)
+    throw std::invalid_argument("write_string_pairs: the set's alphabet, symbols, codes and "
+                                "offsets do not agree");
+}
+
+std::string string_name(std::size_t s) {
+  return "pair " + std::to_string(s / 2) + "'s " + (s % 2 ? "B" : "A");
+}
+
+// The first string holding the byte, or -1.
+std::ptrdiff_t first_string_holding(const StringPairs& set, char byte) {
+  const std::size_t at = set.symbols.find(byte);
+  if (at == std::string::npos) return -1;
+  for (std::size_t s = 0; s + 1 < set.offset.size(); ++s)
+    if (std::find(set.codes.begin() + set.offset[s], set.codes.begin() + set.offset[s + 1],
+                  static_cast<std::uint8_t>(at)) != set.codes.begin() + set.offset[s + 1])
+      return static_cast<std::ptrdiff_t>(s);
+  return -1;
+}
+
+bool every_string_ends_in_cr(const StringPairs& set) {
+  for (std::size_t s = 0; s + 1 < set.offset.size(); ++s)
+    if (set.offset[s + 1] == set.offset[s] ||
+        set.symbols[set.codes[static_cast<std::size_t>(set.offset[s + 1] - 1)]] != '\r')
+      return false;
+  return true;
+}
+
+bool holds_control_byte(const StringPairs& set) {
+  std::array<bool, 256> used{};
+  for (std::uint8_t c : set.codes) used[c] = true;
+  for (int c = 0; c < set.alphabet; ++c)
+    if (used[c] && control_byte(static_cast<unsigned char>(set.symbols[c]))) return true;
+  return false;
+}
+
+// The sets whose file would not read back as they are.
+void check_writable(const StringPairs& set, const std::string& file) {
+  const std::string cannot = "cannot write " + file + ": ";
+  if (set.alphabet >= 255 && set.symbols.find('\n') != std::string::npos)
+    throw InputError(cannot + "an alphabet of " + std::to_string(set.alphabet) +
+                     " symbols holds the newline byte, so it cannot be written as lines of "
+                     "text; use an alphabet of at most 254");
+  const std::ptrdiff_t newline = first_string_holding(set, '\n');
+  if (newline >= 0)
+    throw InputError(cannot + string_name(newline) + " holds a newline byte, which would end "
+                                                     "its line");
+  if (every_string_ends_in_cr(set))
+    throw InputError(cannot + "every string ends in a carriage return (byte 13), which reading "
+                              "the file back would take for CRLF line ends and drop");
+  const std::ptrdiff_t tab = first_string_holding(set, '\t');
+  if (tab >= 0 && !holds_control_byte(set))
+    throw InputError(cannot + string_name(tab) + " holds a tab, and no string holds a control "
+                     "byte: such a file reads as tab-separated pairs (A<TAB>B), not as lines");
+}
+
+}  // namespace
+
+StringPairs generate_string_pairs(const StringGen& g) {
+  check_request(g);
+  try {
+    std::vector<PairBuffer> buffers(static_cast<std::size_t>(g.pairs));
+    for_each_pair(buffers.size(), [&](std::size_t k) { generate_pair(g, k, buffers[k]); });
+    return assemble(buffers, g.alphabet);
+  } catch (const std::bad_alloc&) {
+  } catch (const std::length_error&) {
+  }
+  throw InputError("string pairs: " + std::to_string(g.pairs) + " pairs of lengths up to " +
+                   std::to_string(g.n) + " and " +
+                   std::to_string(g.mutation >= 0 ? 2 * g.n : g.m) +
+                   " do not fit in memory");
+}
+
+StringPairs parse_string_pairs(const std::string& bytes, const std::string& name) {
+  const std::string file = quoted_name(name);
+  try {
+    return parse(bytes, file);
+  } catch (const std::bad_alloc&) {
+  } catch (const std::length_error&) {
+  }
+  throw InputError(file + " holds more strings than fit in memory");
+}
+
+StringPairs read_string_pairs(const std::string& path) {
+  const std::string file = quoted_name(path);
+  std::ifstream in;
+  const std::uintmax_t size = open_data_file(path, file, "a file of string pairs", in);
+  check_size(size, file);
+  std::string bytes;
+  try {
+    bytes.resize(static_cast<std::size_t>(size));
+  } catch (const std::bad_alloc&) {
+    throw InputError(file + " is too large to read into memory");
+  }
+  read_exactly(in, bytes.data(), bytes.size(), file);
+  return parse_string_pairs(bytes, path);
+}
+
+void write_string_pairs(const std::string& path, const StringPairs& pairs) {
+  const std::string file = quoted_name(path);
+  if (pairs.pairs() == 0)
+    throw InputError("cannot write " + file + ": the set holds no pairs (an empty file cannot be "
+                     "read back)");
+  check_consistent(pairs);
+  check_writable(pairs, file);
+  std::string text;
+  text.reserve(pairs.codes.size() + pairs.offset.size());
+  for (std::size_t s = 0; s + 1 < pairs.offset.size(); ++s) {
+    for (auto i = pairs.offset[s]; i < pairs.offset[s + 1]; ++i)
+      text += pairs.symbols[pairs.codes[static_cast<std::size_t>(i)]];
+    text += '\n';
+  }
+  write_file_atomically(path, text);
+}
+
+}  // namespace ladder

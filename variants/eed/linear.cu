@@ -1,0 +1,132 @@
+// Step 7: linear memory and long strings. The paper's steps keep the whole (n+1) x (m+1)
+// table for the swap's look-back H[k-1][l-1] (40 GB for a pair of 100,000) and their shared
+// memory ends near length 1000. But a swap with symbol c only reaches back to the row above
+// c's last occurrence in A, so it is enough to keep, for every symbol, that one row: alphabet
+// + 2 rows per pair (rows are swapped by index, never copied), and no table P either (the
+// last occurrence of each symbol is tracked as rows go by). Rows are computed one at a time
+// by a block (row_scan.cuh), so a saved row is never overwritten while another thread still
+// needs it. The rows live in global memory (L2 for the long pair); a block takes pairs in
+// turn from its own slot.
+#include "../../harness/shared_memory.cuh"
+#include "gpu_step.cuh"
+#include "row_scan.cuh"
+
+namespace ladder::eed {
+namespace {
+
+constexpr double kSlotBudget = 2.0 * (1ull << 30);
+
+struct Shape {
+  int threads;           // per block
+  std::int64_t stride;   // entries per saved row: columns -1..m
+  std::int64_t slot;     // entries per block: alphabet + 2 rows and the run table
+};
+
+Shape shape(const EedProblem& p) {
+  Shape s{};
+  // About eight columns per thread: enough work between the row's barriers.
+  s.threads = int(std::clamp<std::int64_t>((p.max_b / 8 + 31) / 32 * 32, 32, 512));
+  s.stride = p.max_b + 2;
+  s.slot = (p.alphabet() + 2) * s.stride + std::int64_t(s.threads) * p.alphabet();
+  return s;
+}
+
+std::int64_t slots(const EedProblem& p) {
+  return std::clamp<std::int64_t>(std::int64_t(kSlotBudget / (4.0 * double(shape(p).slot))), 1,
+                                  std::max<std::int64_t>(p.pairs(), 1));
+}
+
+// Shared: last[S], buf[S], three bookkeeping ints and 32 for the scan.
+__global__ void linear_kernel(Pairs v, std::int32_t* arena, std::int64_t slot, std::int64_t stride) {
+  extern __shared__ int sh[];
+  const int S = v.alphabet, T = blockDim.x, tid = threadIdx.x;
+  int* last = sh;           // last row whose A symbol is s (0: none yet)
+  int* buf = sh + S;        // which row buffer holds row last[s] - 1
+  int* state = sh + 2 * S;  // [0] previous row's buffer, [1] current row's, [2] next unused
+  int* warp_min = state + 3;
+  const Costs c = v.costs;
+  std::int32_t* rows = arena + blockIdx.x * slot;
+  std::int32_t* runs = rows + (S + 2) * stride;  // runs[t * S + s]: last s in B before run t
+  for (std::int64_t k = blockIdx.x; k < v.pairs; k += gridDim.x) {
+    const std::int64_t n = v.n(k), m = v.m(k);
+    const std::uint8_t *a = v.a(k), *b = v.b(k);
+    const std::int64_t per = (m + T - 1) / T, j0 = tid * per + 1, j1 = min(m, j0 + per - 1);
+    // Where each symbol last occurs in B before this thread's run of columns.
+    for (int s = 0; s < S; ++s) runs[tid * S + s] = 0;
+    for (std::int64_t j = j0; j <= j1; ++j) runs[tid * S + b[j - 1]] = int(j);
+    for (int s = tid; s < S; s += T) last[s] = 0, buf[s] = -1;
+    if (tid == 0) state[0] = 0, state[1] = 1, state[2] = 2;
+    for (std::int64_t j = tid; j <= m; j += T) rows[j + 1] = std::int32_t(j * c.ins);  // row 0
+    __syncthreads();
+    for (int s = tid; s < S; s += T) {
+      int seen = 0;
+      for (int t = 0; t < T; ++t) {
+        const int here = runs[t * S + s];
+        runs[t * S + s] = seen;
+        seen = max(seen, here);
+      }
+    }
+    __syncthreads();
+    for (std::int64_t i = 1; i <= n; ++i) {
+      const int x = a[i - 1];
+      const std::int32_t* prev = rows + state[0] * stride;  // entry j + 1 is column j
+      std::int32_t* cur = rows + state[1] * stride;
+      std::int64_t l = runs[tid * S + x];
+      int run = kNoSwap;
+      for (std::int64_t j = j0; j <= j1; ++j) {
+        const int s = b[j - 1];
+        const std::int64_t kk = last[s];
+        const int swap = kk > 0 && l > 0 ? int(rows[buf[s] * stride + l] + (i - kk - 1) * c.del +
+                                               c.swap + (j - l - 1) * c.ins)
+                                         : kNoSwap;
+        run = eed_cell(prev[j], prev[j + 1], run, s == x, swap, c);
+        cur[j + 1] = run;
+        if (s == x) l = j;
+      }
+      const int g = j0 <= j1 ? int(run - j1 * c.ins) : INT_MAX;
+      const int from_left = block_exclusive_min(g, warp_min);
+      const int carry = min(int(i * c.del), from_left);  // H[i][j0-1] - (j0-1) w_ins
+      for (std::int64_t j = j0; j <= j1; ++j)
+        cur[j + 1] = min(cur[j + 1], int(carry + (j) * c.ins));
+      if (tid == 0) cur[1] = std::int32_t(i * c.del);
+      __syncthreads();
+      if (tid == 0) {  // row i - 1 becomes x's saved row; x's old one is free
+        const int old = buf[x];
+        buf[x] = state[0];
+        last[x] = int(i);
+        state[0] = state[1];
+        state[1] = old >= 0 ? old : state[2]++;
+      }
+      __syncthreads();
+    }
+    if (tid == 0) v.out[k] = rows[state[0] * stride + m + 1];
+    __syncthreads();
+  }
+}
+
+EedPlan plan(const EedProblem& p, const Params&, const DeviceCaps&) {
+  const Shape s = shape(p);
+  const std::int64_t n_slots = slots(p);
+  auto arena = std::make_shared<DeviceBuffer<std::int32_t>>(std::size_t(n_slots * s.slot));
+  const std::size_t smem = 4 * std::size_t(2 * p.alphabet() + 3 + 32);
+  return {{},
+          [=](const Pairs& v) {
+            linear_kernel<<<unsigned(n_slots), s.threads, smem>>>(v, arena->get(), s.slot, s.stride);
+            LADDER_CUDA(cudaGetLastError());
+          },
+          {{"threads_per_block", double(s.threads)}, {"blocks", double(n_slots)}}};
+}
+
+const Registrar registrar{gpu_step(
+    {.name = "linear",
+     .step = 7,
+     .label = "linear memory, rows",
+     .change = "per symbol only the row above its last occurrence (alphabet + 2 rows, no P), "
+               "rows one at a time with a prefix-min scan: any length",
+     .plan = plan,
+     .scratch_bytes = [](const EedProblem& p, const Params&) {
+       return 4.0 * double(slots(p)) * double(shape(p).slot);
+     }})};
+
+}  // namespace
+}  // namespace ladder::eed
