@@ -15,6 +15,8 @@ namespace ladder::eed {
 namespace {
 
 constexpr double kSlotBudget = 2.0 * (1ull << 30);
+constexpr int kGroup = 8;
+constexpr int kMaxThreads = 1024;
 
 struct Shape {
   int threads;           // per block
@@ -25,7 +27,7 @@ struct Shape {
 Shape shape(const EedProblem& p) {
   Shape s{};
   // About eight columns per thread: enough work between the row's barriers.
-  s.threads = int(std::clamp<std::int64_t>((p.max_b / 8 + 31) / 32 * 32, 32, 512));
+  s.threads = int(std::clamp<std::int64_t>((p.max_b / 8 + 31) / 32 * 32, 32, kMaxThreads));
   s.stride = p.max_b + 2;
   s.slot = (p.alphabet() + 2) * s.stride + std::int64_t(s.threads) * p.alphabet();
   return s;
@@ -37,7 +39,7 @@ std::int64_t slots(const EedProblem& p) {
 }
 
 // Shared: last[S], buf[S], three bookkeeping ints and 32 for the scan.
-__global__ void linear_kernel(Pairs v, std::int32_t* arena, std::int64_t slot, std::int64_t stride) {
+__global__ void __launch_bounds__(kMaxThreads) linear_kernel(Pairs v, std::int32_t* arena, std::int64_t slot, std::int64_t stride) {
   extern __shared__ int sh[];
   const int S = v.alphabet, T = blockDim.x, tid = threadIdx.x;
   int* last = sh;           // last row whose A symbol is s (0: none yet)
@@ -73,15 +75,29 @@ __global__ void linear_kernel(Pairs v, std::int32_t* arena, std::int64_t slot, s
       std::int32_t* cur = rows + state[1] * stride;
       std::int64_t l = runs[tid * S + x];
       int run = kNoSwap;
-      for (std::int64_t j = j0; j <= j1; ++j) {
-        const int s = b[j - 1];
-        const std::int64_t kk = last[s];
-        const int swap = kk > 0 && l > 0 ? int(rows[buf[s] * stride + l] + (i - kk - 1) * c.del +
-                                               c.swap + (j - l - 1) * c.ins)
-                                         : kNoSwap;
-        run = eed_cell(prev[j], prev[j + 1], run, s == x, swap, c);
-        cur[j + 1] = run;
-        if (s == x) l = j;
+      // Columns in groups of kGroup: first every load of the group (symbols, the row above,
+      // the swaps' look-backs), which depend on no cell of this row, so they are in flight
+      // together; then the group's cells, a chain through `run`.
+      for (std::int64_t j = j0; j <= j1; j += kGroup) {
+        int sym[kGroup], diag[kGroup], up[kGroup], swap[kGroup];
+#pragma unroll
+        for (int u = 0; u < kGroup; ++u) {
+          const std::int64_t jj = min(j + u, j1);  // past j1: a repeat of j1, not stored
+          const int s = sym[u] = b[jj - 1];
+          const std::int64_t kk = last[s];
+          swap[u] = kk > 0 && l > 0 ? int(rows[buf[s] * stride + l] + (i - kk - 1) * c.del +
+                                          c.swap + (jj - l - 1) * c.ins)
+                                    : kNoSwap;
+          diag[u] = prev[jj];
+          up[u] = prev[jj + 1];
+          if (s == x && j + u <= j1) l = jj;
+        }
+#pragma unroll
+        for (int u = 0; u < kGroup; ++u) {
+          if (j + u > j1) break;
+          run = eed_cell(diag[u], up[u], run, sym[u] == x, swap[u], c);
+          cur[j + u + 1] = run;
+        }
       }
       const int g = j0 <= j1 ? int(run - j1 * c.ins) : INT_MAX;
       const int from_left = block_exclusive_min(g, warp_min);
