@@ -16,20 +16,27 @@ namespace {
 
 constexpr double kSlotBudget = 2.0 * (1ull << 30);
 constexpr int kGroup = 8;
-constexpr int kMaxThreads = 1024;
+constexpr int kMaxThreads = 512;
 
+// Thread t owns the columns e in [t * per, t * per + per) (per a power of two), but a row is
+// stored interleaved: column e at (e % per) * T + e / per. So when every thread is at the
+// u-th column of its run, the warp touches 32 consecutive words (one transaction) instead of
+// 32 words `per` apart (32 transactions): the first version of this step spent most of its
+// time on exactly that. B is copied once per pair into the same order.
 struct Shape {
-  int threads;           // per block
-  std::int64_t stride;   // entries per saved row: columns -1..m
-  std::int64_t slot;     // entries per block: alphabet + 2 rows and the run table
+  int threads;          // T, per block
+  int shift;            // per = 2^shift columns per thread
+  std::int64_t stride;  // entries per row: T * per >= m + 1
+  std::int64_t slot;    // entries per block: alphabet + 2 rows, the run table, B (bytes)
 };
 
 Shape shape(const EedProblem& p) {
   Shape s{};
   // About eight columns per thread: enough work between the row's barriers.
   s.threads = int(std::clamp<std::int64_t>((p.max_b / 8 + 31) / 32 * 32, 32, kMaxThreads));
-  s.stride = p.max_b + 2;
-  s.slot = (p.alphabet() + 2) * s.stride + std::int64_t(s.threads) * p.alphabet();
+  while ((std::int64_t(s.threads) << s.shift) < p.max_b + 1) ++s.shift;
+  s.stride = std::int64_t(s.threads) << s.shift;
+  s.slot = (p.alphabet() + 2) * s.stride + std::int64_t(s.threads) * p.alphabet() + s.stride / 4 + 1;
   return s;
 }
 
@@ -38,8 +45,13 @@ std::int64_t slots(const EedProblem& p) {
                                   std::max<std::int64_t>(p.pairs(), 1));
 }
 
+__device__ __forceinline__ std::int64_t at(std::int64_t e, int shift, int T) {
+  return (e & ((std::int64_t(1) << shift) - 1)) * T + (e >> shift);
+}
+
 // Shared: last[S], buf[S], three bookkeeping ints and 32 for the scan.
-__global__ void __launch_bounds__(kMaxThreads) linear_kernel(Pairs v, std::int32_t* arena, std::int64_t slot, std::int64_t stride) {
+__global__ void __launch_bounds__(kMaxThreads)
+    linear_kernel(Pairs v, std::int32_t* arena, std::int64_t slot, std::int64_t stride, int shift) {
   extern __shared__ int sh[];
   const int S = v.alphabet, T = blockDim.x, tid = threadIdx.x;
   int* last = sh;           // last row whose A symbol is s (0: none yet)
@@ -49,16 +61,20 @@ __global__ void __launch_bounds__(kMaxThreads) linear_kernel(Pairs v, std::int32
   const Costs c = v.costs;
   std::int32_t* rows = arena + blockIdx.x * slot;
   std::int32_t* runs = rows + (S + 2) * stride;  // runs[t * S + s]: last s in B before run t
+  auto* bsym = reinterpret_cast<std::uint8_t*>(runs + T * S);  // B, interleaved like a row
+  const std::int64_t per = std::int64_t(1) << shift;
   for (std::int64_t k = blockIdx.x; k < v.pairs; k += gridDim.x) {
     const std::int64_t n = v.n(k), m = v.m(k);
     const std::uint8_t *a = v.a(k), *b = v.b(k);
-    const std::int64_t per = (m + T - 1) / T, j0 = tid * per + 1, j1 = min(m, j0 + per - 1);
-    // Where each symbol last occurs in B before this thread's run of columns.
-    for (int s = 0; s < S; ++s) runs[tid * S + s] = 0;
-    for (std::int64_t j = j0; j <= j1; ++j) runs[tid * S + b[j - 1]] = int(j);
+    const std::int64_t j0 = tid == 0 ? 1 : tid * per, j1 = min(m, tid * per + per - 1);
+    for (std::int64_t e = tid + 1; e <= m; e += T) bsym[at(e, shift, T)] = b[e - 1];
     for (int s = tid; s < S; s += T) last[s] = 0, buf[s] = -1;
     if (tid == 0) state[0] = 0, state[1] = 1, state[2] = 2;
-    for (std::int64_t j = tid; j <= m; j += T) rows[j + 1] = std::int32_t(j * c.ins);  // row 0
+    for (std::int64_t e = tid; e <= m; e += T) rows[at(e, shift, T)] = std::int32_t(e * c.ins);
+    __syncthreads();
+    // Where each symbol last occurs in B before this thread's run of columns.
+    for (int s = 0; s < S; ++s) runs[tid * S + s] = 0;
+    for (std::int64_t j = j0; j <= j1; ++j) runs[tid * S + bsym[at(j, shift, T)]] = int(j);
     __syncthreads();
     for (int s = tid; s < S; s += T) {
       int seen = 0;
@@ -71,7 +87,7 @@ __global__ void __launch_bounds__(kMaxThreads) linear_kernel(Pairs v, std::int32
     __syncthreads();
     for (std::int64_t i = 1; i <= n; ++i) {
       const int x = a[i - 1];
-      const std::int32_t* prev = rows + state[0] * stride;  // entry j + 1 is column j
+      const std::int32_t* prev = rows + state[0] * stride;
       std::int32_t* cur = rows + state[1] * stride;
       std::int64_t l = runs[tid * S + x];
       int run = kNoSwap;
@@ -83,28 +99,30 @@ __global__ void __launch_bounds__(kMaxThreads) linear_kernel(Pairs v, std::int32
 #pragma unroll
         for (int u = 0; u < kGroup; ++u) {
           const std::int64_t jj = min(j + u, j1);  // past j1: a repeat of j1, not stored
-          const int s = sym[u] = b[jj - 1];
+          const int s = sym[u] = bsym[at(jj, shift, T)];
           const std::int64_t kk = last[s];
-          swap[u] = kk > 0 && l > 0 ? int(rows[buf[s] * stride + l] + (i - kk - 1) * c.del +
-                                          c.swap + (jj - l - 1) * c.ins)
+          swap[u] = kk > 0 && l > 0 ? int(rows[buf[s] * stride + at(l - 1, shift, T)] +
+                                          (i - kk - 1) * c.del + c.swap + (jj - l - 1) * c.ins)
                                     : kNoSwap;
-          diag[u] = prev[jj];
-          up[u] = prev[jj + 1];
+          diag[u] = prev[at(jj - 1, shift, T)];
+          up[u] = prev[at(jj, shift, T)];
           if (s == x && j + u <= j1) l = jj;
         }
 #pragma unroll
         for (int u = 0; u < kGroup; ++u) {
           if (j + u > j1) break;
           run = eed_cell(diag[u], up[u], run, sym[u] == x, swap[u], c);
-          cur[j + u + 1] = run;
+          cur[at(j + u, shift, T)] = run;
         }
       }
       const int g = j0 <= j1 ? int(run - j1 * c.ins) : INT_MAX;
       const int from_left = block_exclusive_min(g, warp_min);
       const int carry = min(int(i * c.del), from_left);  // H[i][j0-1] - (j0-1) w_ins
-      for (std::int64_t j = j0; j <= j1; ++j)
-        cur[j + 1] = min(cur[j + 1], int(carry + (j) * c.ins));
-      if (tid == 0) cur[1] = std::int32_t(i * c.del);
+      for (std::int64_t j = j0; j <= j1; ++j) {
+        std::int32_t& h = cur[at(j, shift, T)];
+        h = min(h, int(carry + j * c.ins));
+      }
+      if (tid == 0) cur[0] = std::int32_t(i * c.del);  // column 0
       __syncthreads();
       if (tid == 0) {  // row i - 1 becomes x's saved row; x's old one is free
         const int old = buf[x];
@@ -115,7 +133,7 @@ __global__ void __launch_bounds__(kMaxThreads) linear_kernel(Pairs v, std::int32
       }
       __syncthreads();
     }
-    if (tid == 0) v.out[k] = rows[state[0] * stride + m + 1];
+    if (tid == 0) v.out[k] = rows[state[0] * stride + at(m, shift, T)];
     __syncthreads();
   }
 }
@@ -127,10 +145,13 @@ EedPlan plan(const EedProblem& p, const Params&, const DeviceCaps&) {
   const std::size_t smem = 4 * std::size_t(2 * p.alphabet() + 3 + 32);
   return {{},
           [=](const Pairs& v) {
-            linear_kernel<<<unsigned(n_slots), s.threads, smem>>>(v, arena->get(), s.slot, s.stride);
+            linear_kernel<<<unsigned(n_slots), s.threads, smem>>>(v, arena->get(), s.slot, s.stride,
+                                                                  s.shift);
             LADDER_CUDA(cudaGetLastError());
           },
-          {{"threads_per_block", double(s.threads)}, {"blocks", double(n_slots)}}};
+          {{"threads_per_block", double(s.threads)},
+           {"columns_per_thread", double(1 << s.shift)},
+           {"blocks", double(n_slots)}}};
 }
 
 const Registrar registrar{gpu_step(
