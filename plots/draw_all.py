@@ -13,6 +13,7 @@ import common
 import covariance_chunk_sweep
 import dtw_length_sweep
 import dtw_paper
+import eed_paper
 import ladder
 import twed_paper
 import twed_table2
@@ -26,6 +27,7 @@ FIGURES = {
     "covariance_chunk_sweep": covariance_chunk_sweep.draw,
     "twed_paper": twed_paper.draw,
     "twed_table2": twed_table2.draw,
+    "eed_paper": eed_paper.draw,
 }
 
 if __name__ == "__main__":

@@ -140,6 +140,162 @@ def twed_files():
             twed_results("twed-validation", v_peer, ["twed_table2"]))
 
 
+# The EED steps as the harness names them: (variant, step, role, backend, label, preprocessing).
+EED_STEPS = [("seq", 1, "baseline", "cpu", "sequential, full table", None),
+             ("openmp", 2, "step", "cpu", "OpenMP over pairs", None),
+             ("openmp_linear", 3, "step", "cpu", "OpenMP, linear memory", None),
+             ("ph_cuda", 4, "step", "gpu", "pH_CUDA: one block", "forward"),
+             ("h_cuda", 5, "step", "gpu", "H_CUDA: block per pair", "forward"),
+             ("sh_cuda", 6, "step", "gpu", "sH_CUDA: shared memory", "backward"),
+             ("linear", 7, "step", "gpu", "linear memory, rows", None),
+             ("warp_rows", 8, "step", "gpu", "warp per pair, rows in registers", None)]
+EED_PEERS = {"peer_rapidfuzz": (90, "cpu", "RapidFuzz DamerauLevenshtein"),
+             "peer_stringzilla_levenshtein": (91, "gpu", "StringZilla Levenshtein")}
+
+
+def eed_run(name, sweep, n, pairs, stages=None, ms=None, alphabet=10, prep=None,
+            status="passed", reason=""):
+    """A run of the eed study laid out as `ladder run configs/eed/paper.json` writes one (taken
+    from a real run: GPU runs carry stage medians 'copy in', 'preprocess' for the paper's
+    steps, 'compute' and 'copy out', and their median is the total). stages: {stage: ms}, or
+    ms for a run without stages (CPU, peers); neither: untimed."""
+    if name in EED_PEERS:
+        step, backend, label = EED_PEERS[name]
+        role, default_prep = "peer", None
+    else:
+        _, step, role, backend, label, default_prep = next(s for s in EED_STEPS if s[0] == name)
+    params = {"alphabet": str(alphabet), "n": str(n), "pairs": str(pairs), "seed": "2015",
+              "spread": "0", "w_del": "1", "w_ins": "1", "w_sub": "1", "w_swap": "1"}
+    point = {"alphabet": str(alphabet), "n": str(n), "pairs": str(pairs), "seed": "2015"}
+    if default_prep:
+        params["prep"] = prep or default_prep
+        if prep:
+            point["prep"] = prep  # set by the sweep: part of the point
+    cells = float(pairs * n * n)
+    total = sum(stages.values()) if stages else ms
+    timing, metrics = None, {}
+    if total is not None:
+        samples = [total * f for f in (0.99, 1.0, 1.004, 1.02, 0.998)]
+        timing = {"cv": 0.01, "max": max(samples), "mean": sum(samples) / 5, "median": total,
+                  "min": min(samples), "mode": "hot", "samples": samples, "stddev": total * 0.01,
+                  "unit": "ms", "warmup": 2 if backend == "gpu" else 0}
+        if stages:
+            timing["stage_medians"] = dict(sorted(stages.items()))
+        metrics = {"gcups": cells / total / 1e6, "unit": "GCUPS", "work": cells}
+        if backend == "gpu" and role != "peer":
+            peak = 2090.88
+            metrics.update(peak=peak, pct_of_peak=100 * metrics["gcups"] / peak,
+                           peak_rule="8 int32 cells (8 integer operations)/clock/SM x 132 SMs "
+                                     "x 1.980 GHz (max SM clock)")
+    return {"backend": backend, "change": f"{label} change",
+            "data": {"alphabet": float(alphabet), "cells": cells, "m": float(n), "n": float(n),
+                     "pairs": float(pairs), "w_del": 1.0, "w_ins": 1.0, "w_sub": 1.0,
+                     "w_swap": 1.0},
+            "extras": {}, "facts": {"blocks": float(pairs)} if backend == "gpu" else {},
+            "label": label, "metric": "gcups", "metrics": metrics, "params": params,
+            "point": ",".join(f"{k}={v}" for k, v in sorted(point.items())), "precision": "int32",
+            "reason": reason, "role": role, "status": status, "step": step, "study": "eed",
+            "sweep": sweep, "timing": timing,
+            "validation": {"checked": pairs if status != "skipped" else 0,
+                           "failures": int(status == "incorrect"), "max_abs_error": 0.0,
+                           "max_rel_error": 0.0, "mode": "full",
+                           "tolerance": {"abs": 0.0, "rel": 0.0,
+                                         "rule": "exact: integer distances"}},
+            "variant": name}
+
+
+def eed_gpu_stages(name, n, pairs, prep=None):
+    """Plausible H100 stage medians (ms), scaled from a real run at 100 pairs of 1000."""
+    x = n / 1000.0
+    copy_in, copy_out = 0.012 + 0.004 * pairs * x / 100, 0.005
+    prep = prep or {"ph_cuda": "forward", "h_cuda": "forward", "sh_cuda": "backward"}.get(name)
+    waves = max(1.0, pairs / 132)  # blocks per SM, for the steps that give a pair a block
+    compute = {"ph_cuda": 2.25 * x * pairs, "h_cuda": 2.8 * x * waves,
+               "sh_cuda": 2.9 * x * waves, "linear": 2.5 * x * waves,
+               "warp_rows": 1.4 * x * max(1.0, pairs / 528)}[name]
+    stages = {"copy in": copy_in, "compute": compute, "copy out": copy_out}
+    if prep:
+        stages["preprocess"] = {"serial": 0.02 + 0.006 * pairs * x,
+                                "forward": 0.008 + 0.007 * pairs * x * x,
+                                "backward": 0.006 + 0.0003 * pairs * x}[prep]
+    return stages
+
+
+def eed_files(sweeps=("preprocessing_serial", "pairs_100", "one_pair", "throughput", "alphabet",
+                      "long"), lengths=(100, 200, 400, 700, 1000), skip=()):
+    """Our runs and the peers' (a peer file) of configs/eed/paper.json at a few lengths: an
+    incorrect sH_CUDA point, a skipped H_CUDA point, warp_rows unsupported at alphabet 256,
+    the peers in 'one_pair' and 'throughput'. `skip`: variants left out."""
+    ours, peers = [], []
+    cpu_rate = {"seq": 0.3, "openmp": 3.3, "openmp_linear": 5.0}  # GCUPS
+    for sweep in sweeps:
+        if sweep == "preprocessing_serial":
+            ours += [eed_run("ph_cuda", sweep, n, 100, eed_gpu_stages("ph_cuda", n, 100, "serial"),
+                             prep="serial") for n in lengths]
+            continue
+        if sweep in ("pairs_100", "one_pair"):
+            pairs = 100 if sweep == "pairs_100" else 1
+            for name, *_ in EED_STEPS:
+                for n in lengths:
+                    if name in skip or (sweep == "one_pair" and name in cpu_rate):
+                        continue
+                    if name in cpu_rate:
+                        ours.append(eed_run(name, sweep, n, pairs,
+                                            ms=pairs * n * n / cpu_rate[name] / 1e6))
+                    elif sweep == "one_pair" and name == "h_cuda" and n == 700:
+                        ours.append(eed_run(name, sweep, n, pairs, status="skipped",
+                                            reason="no CUDA device"))
+                    else:
+                        status = "incorrect" if (name, sweep, n) == ("sh_cuda", "pairs_100",
+                                                                      400) else "passed"
+                        ours.append(eed_run(name, sweep, n, pairs,
+                                            eed_gpu_stages(name, n, pairs), status=status,
+                                            reason="2 of 100 distances off" if status !=
+                                            "passed" else ""))
+            if sweep == "one_pair":
+                peers += [eed_run("peer_rapidfuzz", sweep, n, 1, ms=n * n / 0.5e6)
+                          for n in lengths]
+            continue
+        if sweep == "long":
+            ours.append(eed_run("linear", sweep, 100000, 1,
+                                {"copy in": 0.04, "compute": 25000.0, "copy out": 0.005}))
+            continue
+        alphabets = (10,) if sweep == "throughput" else (4, 10, 256)
+        names = ["openmp", "openmp_linear"] if sweep == "throughput" else []
+        names += ["h_cuda", "sh_cuda", "linear", "warp_rows"]
+        for alphabet in alphabets:
+            for name in names:
+                if name in skip:
+                    continue
+                if name in cpu_rate:
+                    ours.append(eed_run(name, sweep, 1000, 10000, ms=1e10 / cpu_rate[name] / 1e6))
+                elif name == "warp_rows" and alphabet == 256:
+                    ours.append(eed_run(name, sweep, 1000, 10000, alphabet=alphabet,
+                                        status="unsupported",
+                                        reason="a warp's saved rows (one per symbol) need more "
+                                               "shared memory than a block may have"))
+                else:
+                    stages = eed_gpu_stages(name, 1000, 10000)
+                    stages["compute"] *= {"h_cuda": 1.6, "sh_cuda": 1.0}.get(name, 1.0)
+                    ours.append(eed_run(name, sweep, 1000, 10000, stages, alphabet=alphabet))
+        if sweep == "throughput":
+            peers += [eed_run("peer_rapidfuzz", sweep, 1000, 10000, ms=1e10 / 1.1e6),
+                      eed_run("peer_stringzilla_levenshtein", sweep, 1000, 10000, ms=60.0)]
+    files = []
+    for runs in (ours, peers):
+        used = list(dict.fromkeys(r["sweep"] for r in runs))
+        results = dict(toy_results(), runs=runs,
+                       config={"name": "eed-paper", "study": "eed",
+                               "figures": ["ladder", "eed_paper"],
+                               "data": {"generator": "random_pairs", "seed": 2015, "alphabet": 10},
+                               "sweeps": [{"label": s} for s in used]})
+        results["device"] = {"present": True, "name": "NVIDIA H100 80GB HBM3",
+                             "compute_capability": "9.0", "sm_count": 132}
+        results["host"] = {"cpu": "Intel(R) Xeon(R) Processor", "cores": 16}
+        files.append(results)
+    return files
+
+
 def draw_all(*args):
     return subprocess.run([sys.executable, str(PLOTS / "draw_all.py"), *map(str, args)],
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
@@ -281,6 +437,95 @@ class TwedFigures(unittest.TestCase):
         self.check(self.files[1])
         # cuTWED beside the paper's numbers; no table without our runs.
         self.assertEqual(self.drawn(), ["twed_paper_degree2_lambda1_nu1.png"])
+
+
+class EedFigures(unittest.TestCase):
+    """eed_paper from synthetic files of configs/eed/paper.json, with and without the peers'
+    file, and with sweeps and steps missing."""
+    FIGURES = ["eed_fig5.png", "eed_fig6.png", "eed_fig7.png", "eed_tables.png"]
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = Path(self.tmp.name)
+        self.out = self.dir / "figures"
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def write(self, name, content):
+        path = self.dir / name
+        path.write_text(json.dumps(content))
+        return path
+
+    def drawn(self, ladders=False):
+        """The eed_paper figures written (or the ladders)."""
+        names = sorted(p.name for p in self.out.glob("eed_*.png")) if self.out.exists() else []
+        return [n for n in names if n.startswith("eed_ladder_") == ladders]
+
+    def check(self, *files, script="draw_all.py"):
+        result = subprocess.run([sys.executable, str(PLOTS / script), *map(str, files),
+                                 "--out-dir", str(self.out)], capture_output=True, text=True,
+                                cwd=ROOT, timeout=120)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertNotIn("Traceback", result.stderr)
+        for png in self.out.glob("*.png"):
+            self.assertEqual(png.read_bytes()[:8], PNG_MAGIC)
+        return result
+
+    def test_ours_with_the_peer_file_in_either_order(self):
+        ours, peers = eed_files()
+        files = [self.write("ours.json", ours), self.write("peers.json", peers)]
+        for order in (files, files[::-1]):
+            with self.subTest(first=order[0].name):
+                result = self.check(*order)
+                self.assertEqual(self.drawn(), self.FIGURES)
+                self.assertIn("eed_ladder_alphabet10_n1000_pairs10000_w_del1_w_ins1_w_sub1_"
+                              "w_swap1.png", self.drawn(ladders=True))
+                self.assertNotIn("was drawn from", result.stderr)
+                self.assertNotIn("not drawn", result.stderr)
+
+    def test_ours_alone_and_the_script_alone(self):
+        ours, _ = eed_files()
+        path = self.write("ours.json", ours)
+        for script in ("draw_all.py", "eed_paper.py"):
+            with self.subTest(script=script):
+                self.check(path, script=script)
+                self.assertEqual(self.drawn(), self.FIGURES)
+
+    def test_missing_sweeps_and_steps_are_skipped_with_a_note(self):
+        # Like configs/eed/quick_check.json: 100 pairs at n=1000 without pH_CUDA, throughput,
+        # no serial preprocessing, no one-pair sweep, no alphabet or long sweep.
+        ours, _ = eed_files(sweeps=("pairs_100", "throughput"), lengths=(1000,),
+                            skip=("ph_cuda", "seq"))
+        result = self.check(self.write("quick.json", ours))
+        self.assertEqual(self.drawn(), ["eed_fig5.png", "eed_fig6.png", "eed_tables.png"])
+        self.assertIn("eed_fig7 not drawn", result.stderr)
+
+    def test_nothing_of_the_paper_draws_only_the_tables(self):
+        ours, _ = eed_files(sweeps=("long",))
+        result = self.check(self.write("long.json", ours))
+        self.assertEqual(self.drawn(), ["eed_tables.png"])
+        self.assertEqual(result.stderr.count("not drawn"), 3, result.stderr)
+
+    def test_a_peer_file_alone_draws_nothing_of_the_paper(self):
+        _, peers = eed_files()
+        self.check(self.write("peers.json", peers))
+        self.assertEqual(self.drawn(), [])
+
+    def test_the_tables_put_the_papers_numbers_beside_ours(self):
+        import eed_paper
+        ours, peers = eed_files()
+        rows, notes = eed_paper.paper_rows(ours["runs"])
+        self.assertEqual(notes, [])
+        table2 = [cells for cells, _kind in rows if cells[1].startswith("sH_CUDA")][1]
+        self.assertEqual(table2[2], "10.2 ms")   # paper, Table 2, n=100: 0.0102 s
+        self.assertEqual(table2[5], "221 ms")    # n=1000: 0.221 s
+        ratios = [cells for cells, kind in rows if kind == "ratio"]
+        self.assertEqual(len(ratios), 8)  # sH/pH and sH/H for each of the four tables
+        self.assertEqual(ratios[2][5], "0.0948")  # Table 2 at 1000: 0.221 / 2.331
+        header, through, _ = eed_paper.throughput_rows(ours["runs"] + peers["runs"])
+        self.assertIn("alphabet 256:\nGCUPS", header)
+        self.assertTrue(any("Levenshtein, no swaps" in r[0] for r in through))
 
 
 if __name__ == "__main__":

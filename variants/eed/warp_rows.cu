@@ -81,9 +81,6 @@ __global__ void warp_kernel(Pairs v, int warps_per_block) {
       int diag = __shfl_up_sync(0xffffffffu, h[W - 1], 1);
       if (lane == 0) diag = (i - 1) * c.del, rows[spare * stride + 1 + 1 / W] = Store((i - 1) * c.del);
       int run = kNoSwap;
-      // This row's cost term for a column whose symbol is x: from the next row on, x's last
-      // row in A is i (its saved row, being filled now, is `spare`).
-      const int recur = (base + 1) * c.ins - (i + 1) * c.del;
 #pragma unroll
       for (int q = 0; q < W; ++q) {
         const int j = base + q + 1, up = h[q];
@@ -93,21 +90,14 @@ __global__ void warp_kernel(Pairs v, int warps_per_block) {
         fill[q + 2 + (q + 2) / W] = Store(up);  // entry j + 1 = base + q + 2
         diag = up;
         h[q] = run;
-        if (same) {  // this column's swap is done: its next rows look back to row i - 1
-          lp = j + j / W, tail = i * c.del + c.swap - (j + 1) * c.ins;
-          cost[q] = recur + q * c.ins, at[q] = spare * stride;
-        }
+        if (same) lp = j + j / W, tail = i * c.del + c.swap - (j + 1) * c.ins;
       }
-      // The value from the left wins over a prefix of the lane's columns only: once a column
-      // keeps its own value, every later one does (h grows by at most w_ins per column,
-      // exactly as the carried value does), so the pass stops there.
       const int from_left = warp_exclusive_min(run - (base + W) * c.ins);
-      const int carry = min(i * c.del, from_left) + (base + 1) * c.ins;
+      const int carry = min(i * c.del, from_left);
 #pragma unroll
       for (int q = 0; q < W; ++q) {
-        const int t = carry + q * c.ins;
-        if (t >= h[q]) break;
-        h[q] = t;
+        h[q] = min(h[q], carry + (base + q + 1) * c.ins);
+        if (sym[q] == x) cost[q] = (base + q + 1) * c.ins - (i + 1) * c.del, at[q] = spare * stride;
       }
       const int old = saved[x];
       __syncwarp();
