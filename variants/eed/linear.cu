@@ -118,9 +118,15 @@ __global__ void __launch_bounds__(kMaxThreads)
       const int g = j0 <= j1 ? int(run - j1 * c.ins) : INT_MAX;
       const int from_left = block_exclusive_min(g, warp_min);
       const int carry = min(int(i * c.del), from_left);  // H[i][j0-1] - (j0-1) w_ins
+      // The value from the left wins over a prefix of the run only: once a column keeps its
+      // own value every later one does (a run grows by at most w_ins per column, exactly as
+      // the carried value does). Stopping there saves a read and a write per column, each a
+      // round trip to L2.
       for (std::int64_t j = j0; j <= j1; ++j) {
         std::int32_t& h = cur[at(j, shift, T)];
-        h = min(h, int(carry + j * c.ins));
+        const int t = int(carry + j * c.ins);
+        if (t >= h) break;
+        h = t;
       }
       if (tid == 0) cur[0] = std::int32_t(i * c.del);  // column 0
       __syncthreads();
