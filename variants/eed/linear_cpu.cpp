@@ -8,17 +8,12 @@
 namespace ladder::eed {
 namespace {
 
-std::int32_t one_pair(const EedProblem& p, std::int64_t k) {
-  return eed_linear(p.data.a(k), p.data.a_length(k), p.data.b(k), p.data.b_length(k),
-                    p.alphabet(), p.costs);
-}
-
 const Registrar registrar{cpu_step(
     {.name = "openmp_linear",
      .step = 3,
      .label = "OpenMP, linear memory",
      .change = "for each symbol only the row above its last occurrence, not the whole table",
-     .plan = one_pair,
+     .plan = linear_pair,
      .scratch_bytes = [](const EedProblem& p, const Params&) {
        return 4.0 * double(p.alphabet() + 2) * double(p.max_b + 1) * omp_get_max_threads();
      }},

@@ -7,17 +7,12 @@
 namespace ladder::eed {
 namespace {
 
-std::int32_t one_pair(const EedProblem& p, std::int64_t k) {
-  return eed_full(p.data.a(k), p.data.a_length(k), p.data.b(k), p.data.b_length(k),
-                  p.alphabet(), p.costs);
-}
-
 const Registrar registrar{cpu_step(
     {.name = "openmp",
      .step = 2,
      .label = "OpenMP over pairs",
      .change = "OpenMP threads take whole pairs, each with its own table",
-     .plan = one_pair,
+     .plan = full_pair,
      .scratch_bytes = [](const EedProblem& p, const Params&) {
        return full_table_bytes(p) * double(omp_get_max_threads());
      }},

@@ -53,6 +53,10 @@ std::int32_t eed_full(const std::uint8_t* a, std::int64_t n, const std::uint8_t*
 std::int32_t eed_linear(const std::uint8_t* a, std::int64_t n, const std::uint8_t* b,
                         std::int64_t m, int alphabet, const Costs& c);
 
+// Pair k of a problem by either recurrence (what the CPU steps compute per pair).
+std::int32_t full_pair(const EedProblem& p, std::int64_t k);
+std::int32_t linear_pair(const EedProblem& p, std::int64_t k);
+
 // Bytes of the full table of the largest pair (what eed_full needs at once).
 double full_table_bytes(const EedProblem& p);
 

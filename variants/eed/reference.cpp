@@ -76,6 +76,16 @@ std::int32_t eed_linear(const std::uint8_t* a, std::int64_t n, const std::uint8_
   return prev[m];
 }
 
+std::int32_t full_pair(const EedProblem& p, std::int64_t k) {
+  return eed_full(p.data.a(k), p.data.a_length(k), p.data.b(k), p.data.b_length(k),
+                  p.alphabet(), p.costs);
+}
+
+std::int32_t linear_pair(const EedProblem& p, std::int64_t k) {
+  return eed_linear(p.data.a(k), p.data.a_length(k), p.data.b(k), p.data.b_length(k),
+                    p.alphabet(), p.costs);
+}
+
 double full_table_bytes(const EedProblem& p) {
   return 4.0 * double(p.max_a + 1) * double(p.max_b + 1);
 }
