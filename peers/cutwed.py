@@ -24,8 +24,8 @@ errored, 2 on bad input (one line on stderr). peers/README.md says more.
 import argparse
 import ctypes
 import hashlib
+import importlib.util
 import json
-import math
 import os
 import re
 import shutil
@@ -35,7 +35,6 @@ import tarfile
 import tempfile
 import time
 import zlib
-from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
@@ -52,189 +51,59 @@ TRI = {"nopt": 0, "tril": -1, "triu": -2}  # TRI_OPT_t of src/cuTWED.h
 GOLDEN = 46.018  # aeon/cuTWED: x = 1..10, y = 11..20, nu = 0.001, lambda = 1, index times
 # Data parameters for generated data only (study.cpp marks them generated_only).
 GENERATED_ONLY = {"n", "m", "series", "dim", "seed"}
-CONFIG_FIELDS = {"name", "study", "data", "params", "axes", "zip", "variants", "repetitions",
-                 "warmup", "validation", "description", "sweeps", "timing", "figures"}
-SWEEP_FIELDS = {"label", "axes", "zip", "params", "variants", "figures", "data", "validation"}
 NVCC_FLAGS = ["-O3", "-shared", "-Xcompiler", "-fPIC", "-cudart", "shared"]
 TIMING_METHOD = ("wall clock (time.perf_counter) around each cuTWED call plus a "
                  "cudaDeviceSynchronize; inputs copied to the device before timing; the call's "
                  "own cudaMalloc/cudaFree, stream creation, launches and result copy are inside")
 
 
-class PeerError(Exception):
-    """Bad input: the message is one line for the user (exit status 2)."""
+def load_common():
+    """peers/common.py by path, as `ladder_peers_common` (never plots/common.py)."""
+    name = "ladder_peers_common"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("common.py"))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+common = load_common()
+# The config's expansion, the study's parameters and the results file's layout are shared with
+# the other peers (peers/common.py).
+PeerError = common.PeerError
+point_key, chosen_points, read_config = common.point_key, common.chosen_points, common.read_config
+parse_validation, run_ladder, finite = common.parse_validation, common.run_ladder, common.finite
+timing_json, results_json = common.timing_json, common.results_json
+write_atomically, now = common.write_atomically, common.now
 
 
 def note(text, quiet=False):
-    if not quiet:
-        print(f"cutwed.py: {text}", file=sys.stderr, flush=True)
+    common.note("cutwed.py", text, quiet)
 
 
 # ---- the config, expanded as harness/config.cpp does -----------------------------------------
 
-def param_text(name, value):
-    """A JSON value as the harness writes it into a point (json_to_param: %.17g for reals)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        return "%.17g" % value
-    if isinstance(value, str):
-        return value
-    raise PeerError(f"parameter '{name}' must be a number or a string, got {type(value).__name__}")
-
-
-def object_field(obj, key, where):
-    value = obj.get(key)
-    if value is not None and not isinstance(value, dict):
-        raise PeerError(f"'{where}{key}' must be an object")
-    return value or {}
-
-
-def parse_data(data, where):
-    """(source, params) of a 'data' object: exactly one of generator or file, the rest params."""
-    if not isinstance(data, dict):
-        raise PeerError(f"'{where}data' must be an object")
-    if ("generator" in data) == ("file" in data):
-        raise PeerError(f"'{where}data' needs exactly one of 'generator' or 'file'")
-    source = {k: data[k] for k in ("generator", "file") if k in data}
-    params = {k: param_text(k, v) for k, v in data.items() if k not in source}
-    return source, params
-
-
-def check_disjoint(groups):
-    """The same parameter at two places of one level is a conflict (as in the harness)."""
-    seen = {}
-    for where, obj in groups:
-        for k in obj:
-            if where == "data" and k in ("generator", "file"):
-                continue
-            if k in seen:
-                raise PeerError(f"parameter '{k}' is given in both '{seen[k]}' and '{where}'; "
-                                "give it once")
-            seen[k] = where
-
-
-def expand_axes(axes, zipped, fixed):
-    """The product of `axes` (keys in sorted order, as nlohmann::json iterates), then `zip`."""
-    points = [dict(fixed)]
-    for key in sorted(axes):
-        values = axes[key]
-        if not isinstance(values, list) or not values:
-            raise PeerError(f"product axis '{key}' must be a non-empty list")
-        points = [dict(p, **{key: param_text(key, v)}) for p in points for v in values]
-    if zipped:
-        lengths = {len(v) if isinstance(v, list) and v else 0 for v in zipped.values()}
-        if 0 in lengths or len(lengths) != 1:
-            raise PeerError("'zip' axes must be non-empty lists of the same length")
-        points = [dict(p, **{k: param_text(k, zipped[k][i]) for k in sorted(zipped)})
-                  for p in points for i in range(lengths.pop())]
-    return points
-
-
-def parse_validation(text, where):
-    if text in ("full", "off") or re.fullmatch(r"sample:[1-9][0-9]{0,8}", str(text)):
-        return text
-    raise PeerError(f"{where} must be full, off or sample:N, got {text!r}")
-
-
-def sweep_points(sweep, index, source, data_params, fixed, validation):
-    """The points of one sweep (or of a config without sweeps: index None)."""
-    label = sweep.get("label", f"sweep{index + 1}") if index is not None else ""
-    if not isinstance(label, str):
-        raise PeerError("sweep 'label' must be a string")
-    if "data" in sweep and index is not None:
-        source, data_params = parse_data(sweep["data"], "sweeps[].")
-    own = {k: object_field(sweep, k, "sweeps[]." if index is not None else "")
-           for k in ("params", "axes", "zip")}
-    if index is not None:
-        check_disjoint([("data", sweep.get("data") or {})] + list(own.items()))
-    check_disjoint([("data", data_params), ("params", fixed)])
-    base = {**data_params, **fixed, **{k: param_text(k, v) for k, v in own["params"].items()}}
-    if "validation" in sweep and index is not None:
-        validation = parse_validation(sweep["validation"], "sweep 'validation'")
-    return [{"params": p, "sweep": label, "source": source, "validation": validation}
-            for p in expand_axes(own["axes"], own["zip"], base)]
-
-
 def expand_config(config):
-    """Every point of the config in the harness's order: params, sweep label, data source and
-    validation mode of each."""
-    if not isinstance(config, dict):
-        raise PeerError("the config must be a JSON object")
-    unknown = sorted(set(config) - CONFIG_FIELDS)
-    if unknown:
-        raise PeerError(f"unknown config field '{unknown[0]}'")
-    if config.get("study") != "twed":
-        raise PeerError(f"cuTWED is a peer of the twed study, the config's study is "
-                        f"{config.get('study')!r}")
-    if "data" not in config:
-        raise PeerError("config needs a 'data' object")
-    source, data_params = parse_data(config["data"], "")
-    check_disjoint([("data", config["data"]), ("params", object_field(config, "params", ""))])
-    fixed = {k: param_text(k, v) for k, v in object_field(config, "params", "").items()}
-    validation = parse_validation(config.get("validation", "full"), "'validation'")
-    sweeps = config.get("sweeps")
-    if sweeps is None:
-        return sweep_points(config, None, source, data_params, fixed, validation)
-    if not isinstance(sweeps, list) or not sweeps or not all(isinstance(s, dict) for s in sweeps):
-        raise PeerError("'sweeps' must be a non-empty list of objects")
-    if "axes" in config or "zip" in config:
-        raise PeerError("put 'axes' and 'zip' inside each sweep when 'sweeps' is given")
-    points = []
-    for i, sweep in enumerate(sweeps):
-        unknown = sorted(set(sweep) - SWEEP_FIELDS)
-        if unknown:
-            raise PeerError(f"unknown sweep field '{unknown[0]}'")
-        points += sweep_points(sweep, i, source, data_params, fixed, validation)
-    return points
+    """Every point of the config in the harness's order (peers/common.py)."""
+    return common.expand_config(config, "twed", "cuTWED")
 
 
 def gpu_setting(config, key, fallback):
     """The GPU value of 'repetitions' or 'warmup': an integer or {"cpu": N, "gpu": M}."""
-    value = config.get(key, fallback)
-    value = value.get("gpu", fallback) if isinstance(value, dict) else value
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 100000:
-        raise PeerError(f"'{key}' must be an integer in [0, 100000] or {{\"cpu\": N, \"gpu\": M}}")
-    return value
-
-
-def point_key(params):
-    """The harness's point string: every given parameter, sorted, 'k=v' joined by ','."""
-    return ",".join(f"{k}={params[k]}" for k in sorted(params))
+    return common.backend_setting(config, key, "gpu", fallback)
 
 
 # ---- the study's parameters, from the ladder binary ------------------------------------------
 
-def run_ladder(ladder, args):
-    try:
-        done = subprocess.run([str(ladder), *args], capture_output=True, text=True)
-    except OSError as err:
-        raise PeerError(f"cannot run ladder at {ladder}: {err.strerror or err} (build it: "
-                        "cmake --build build --target ladder)") from err
-    if done.returncode != 0:
-        lines = (done.stderr or done.stdout).strip().splitlines() or ["(no message)"]
-        raise PeerError(f"ladder {args[0]} failed: {lines[-1]}")
-    return done.stdout
-
-
 def study_params(ladder):
     """{name: default ('' when none)} of the twed study's data parameters."""
-    studies = json.loads(run_ladder(ladder, ["list", "--json"]))["studies"]
-    twed = next((s for s in studies if s.get("name") == "twed"), None)
-    if twed is None:
-        raise PeerError(f"{ladder} has no twed study")
-    return {p["name"]: p.get("default", "") for p in twed["data_params"]}
+    return common.study_params(ladder, "twed")
 
 
 def resolve(point, defaults):
     """The run's params as the harness records them: the defaults under the given values."""
-    generated = "generator" in point["source"]
-    params = {k: v for k, v in defaults.items()
-              if v != "" and (generated or k not in GENERATED_ONLY)}
-    params.update(point["params"])
-    return dict(sorted(params.items()))
+    return common.resolve(point, defaults, GENERATED_ONLY)
 
 
 def unsupported_reason(point, params):
@@ -484,11 +353,6 @@ def compare(got, indices, want, tol):
     return {"checked": int(len(indices)), "failures": int(len(bad)),
             "max_abs_error": finite(err.max()) if len(err) else 0.0,
             "max_rel_error": finite(rel.max()) if len(rel) else 0.0, "first_failure": first}
-
-
-def finite(x):
-    """JSON has no NaN or infinity: the harness writes them as null."""
-    return float(x) if math.isfinite(x) else None
 
 
 # ---- building cuTWED -------------------------------------------------------------------------
@@ -780,15 +644,6 @@ def limits_reason(lists):
 
 # ---- results in the harness's layout ---------------------------------------------------------
 
-def timing_json(samples, warmup):
-    """The harness's timing object: median, min, max, mean, sample stddev, cv."""
-    s = np.asarray(samples, np.float64)
-    std = float(s.std(ddof=1)) if len(s) > 1 else 0.0
-    return {"unit": "ms", "mode": "hot", "warmup": warmup, "samples": [float(x) for x in s],
-            "median": float(np.median(s)), "min": float(s.min()), "max": float(s.max()),
-            "mean": float(s.mean()), "stddev": std, "cv": std / float(s.mean())}
-
-
 def metrics_json(data, median_ms, device, precision):
     """GCUPS = pairs n m / s / 1e9, with the study's GPU limit for R^1 and the rooted norm."""
     if not data or not median_ms or median_ms <= 0:
@@ -833,63 +688,9 @@ def run_json(point, params, precision, status, reason="", data=None, samples=Non
     return run
 
 
-def peer_config(config):
-    """The config as run, without the 'ladder' figure: the peer's runs alone would overwrite
-    the ladder figures of the steps' results file at the same points."""
-    out = json.loads(json.dumps(config))
-    for owner in [out] + (out.get("sweeps") or []):
-        if isinstance(owner, dict) and isinstance(owner.get("figures"), list):
-            owner["figures"] = [f for f in owner["figures"] if f != "ladder"]
-    return out
-
-
-def results_json(state, runs, finished):
-    """The whole results file (schema_version 1) with a 'peer' object saying how it was made."""
-    counts = {}
-    for r in runs:
-        counts[r["status"]] = counts.get(r["status"], 0) + 1
-    return {"schema_version": 1, "ladder": state["build"], "host": host_json(),
-            "device": state["device"], "config": peer_config(state["config"]),
-            "config_path": state["config_path"], "validation_mode": state["validation_mode"],
-            "profile": False, "timing_mode": "hot", "started_at": state["started_at"],
-            "finished_at": finished, "runs_planned": state["planned"],
-            "complete": bool(finished) and len(runs) == state["planned"], "summary": counts,
-            "peer": state["peer"], "runs": runs}
-
-
-def host_json():
-    model = "unknown"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return {"cpu": model, "cores": os.cpu_count()}
-
-
-def write_atomically(path, obj):
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(obj, indent=2, allow_nan=False) + "\n")
-    os.replace(tmp, path)
-
-
-def now():
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
 def build_info():
     """Provenance of the peer's numbers: the tree's commit, when git can tell."""
-    try:
-        commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short=12", "HEAD"],
-                                capture_output=True, text=True, timeout=30).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        commit = ""
-    return {"version": f"peer cuTWED {VERSION}", "git_commit": commit or "unknown",
-            "build_type": "peer", "cuda_arch": "", "peer_script": "peers/cutwed.py"}
+    return common.build_info(f"peer cuTWED {VERSION}", "peers/cutwed.py")
 
 
 # ---- one point -------------------------------------------------------------------------------
@@ -1069,29 +870,6 @@ def settle(args, config):
     if args.validate:
         parse_validation(args.validate, "--validate")
     return args
-
-
-def chosen_points(points, only, max_n=None):
-    if max_n is not None:
-        points = [p for p in points if int(p["params"].get("n", 0) or 0) <= max_n]
-    if not only:
-        return points
-    wanted = [s for s in only.split(",") if s]
-    labels = list(dict.fromkeys(p["sweep"] for p in points))
-    unknown = [s for s in wanted if s not in labels]
-    if unknown:
-        raise PeerError(f"--only-sweeps: no sweep '{unknown[0]}' (the config has "
-                        f"{', '.join(labels)})")
-    return [p for p in points if p["sweep"] in wanted]
-
-
-def read_config(path):
-    try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as err:
-        raise PeerError(f"cannot read config {path}: {err.strerror or err}") from err
-    except ValueError as err:
-        raise PeerError(f"config {path} is not JSON: {err}") from err
 
 
 def setup(args):

@@ -1,0 +1,340 @@
+#!/usr/bin/env python3
+"""RapidFuzz's Damerau-Levenshtein distance as a peer of the eed study: runs
+`rapidfuzz.distance.DamerauLevenshtein.distance` on the string pairs of every point of a ladder
+config and writes one ladder results file (schema_version 1) with the variant
+eed/peer_rapidfuzz, role "peer", backend cpu, so that `ladder compare` and plots/ set RapidFuzz
+beside the ladder's steps, point by point.
+
+RapidFuzz's DamerauLevenshtein is the unrestricted Damerau-Levenshtein distance (CA -> ABC is 2)
+with unit costs: the eed study's distance at w_ins = w_del = w_sub = w_swap = 1. Points with
+other costs are recorded as unsupported. The strings are passed as `bytes`, so every byte is a
+symbol (the pairs are exactly the bytes `ladder gen eed` writes).
+
+The package is installed with pip into peers/cache/ (git-ignored) when it is not importable.
+Each point's pairs come from `ladder gen eed` with the point's own parameters; the whole batch
+is timed with the wall clock (warm-up calls first, then the repetitions; the median is the
+run's time): by default with `rapidfuzz.process.cpdist(A, B, scorer=DamerauLevenshtein.distance,
+workers=-1)` (paired inputs, all hardware threads), else a Python loop over the pairs
+(--method loop, or --also-serial for a second variant eed/peer_rapidfuzz_serial). Distances
+are checked exactly against an independent Lowrance-Wagner oracle (peers/eed_common.py) on the
+pairs the point's validation asks for.
+
+Usage: python3 peers/rapidfuzz_eed.py CONFIG.json --out FILE.json [--ladder build/ladder]
+           [--repetitions N] [--warmup N] [--max-pairs N] [--max-n N] [--only-sweeps A,B]
+           [--validate full|sample:N|off] [--max-cells X] [--method cpdist|loop]
+           [--also-serial] [--rapidfuzz-version V] [--no-install] [--dump-outputs DIR]
+           [--dry-run-fake] [--quiet]
+       python3 peers/rapidfuzz_eed.py --install-only [--no-install]   # locate or install, stop
+Exit status: 0 when every run passed or is unsupported/skipped, 1 when a run failed or
+errored, 2 on bad input or when RapidFuzz cannot be had (one line on stderr).
+"""
+import argparse
+import importlib.util
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+
+def load(name):
+    """A sibling module of peers/ by path, as `ladder_peers_NAME` (never plots/common.py)."""
+    key = f"ladder_peers_{name}"
+    if key not in sys.modules:
+        spec = importlib.util.spec_from_file_location(key, Path(__file__).with_name(f"{name}.py"))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[key] = module
+        spec.loader.exec_module(module)
+    return sys.modules[key]
+
+
+eed = load("eed_common")
+common = eed.common
+PeerError = common.PeerError
+SCRIPT = "rapidfuzz_eed.py"
+VERSION = "3.14.6"  # installed when rapidfuzz is not importable (--rapidfuzz-version)
+VARIANT, SERIAL_VARIANT = "peer_rapidfuzz", "peer_rapidfuzz_serial"
+RULE = "exact: integer distances"
+TIMING_METHOD = ("wall clock (time.perf_counter) around the whole batch: one "
+                 "process.cpdist(A, B, scorer=DamerauLevenshtein.distance, workers=-1) call, or a "
+                 "Python loop of DamerauLevenshtein.distance(a, b) over the pairs; the strings "
+                 "are Python bytes objects made before the clock starts")
+
+
+def note(text, quiet=False):
+    common.note(SCRIPT, text, quiet)
+
+
+# ---- RapidFuzz -------------------------------------------------------------------------------
+
+def locate(version, cache, install, quiet):
+    """The rapidfuzz module: from peers/cache/rapidfuzz-VERSION-pyXY/ when there, else the
+    environment's, else pip-installed into that folder (unless install is False)."""
+    target = Path(cache) / f"rapidfuzz-{version}-{eed.python_tag()}"
+    if target.is_dir() and str(target) not in sys.path:
+        sys.path.insert(0, str(target))
+    try:
+        import rapidfuzz
+        return rapidfuzz
+    except ImportError:
+        pass
+    if not install:
+        raise PeerError(f"rapidfuzz is not importable (nor in {target}) and --no-install was "
+                        "given")
+    note(f"installing rapidfuzz=={version} with pip into {target}", quiet)
+    eed.pip(["install", "--quiet", "--no-deps", "--only-binary", ":all:", "--target",
+             str(target), f"rapidfuzz=={version}"], f"rapidfuzz=={version}")
+    if str(target) not in sys.path:
+        sys.path.insert(0, str(target))
+    importlib.invalidate_caches()
+    try:
+        import rapidfuzz
+    except ImportError as err:
+        raise PeerError(f"rapidfuzz installed into {target} but does not import: {err}") from err
+    return rapidfuzz
+
+
+def cpdist_supported(rf):
+    """'' when process.cpdist takes DamerauLevenshtein.distance on paired inputs (and gives the
+    right answers), else why not."""
+    from rapidfuzz import process
+    from rapidfuzz.distance import DamerauLevenshtein
+    if not hasattr(process, "cpdist"):
+        return f"rapidfuzz {rf.__version__} has no process.cpdist"
+    try:
+        got = process.cpdist([b"CA", b"ab", b""], [b"ABC", b"ba", b"xyz"],
+                             scorer=DamerauLevenshtein.distance, workers=-1, dtype=np.int32)
+    except (TypeError, ValueError) as err:
+        return f"process.cpdist refuses DamerauLevenshtein.distance: {err}"
+    if np.asarray(got).reshape(-1).tolist() != [2, 1, 3]:
+        return (f"process.cpdist gives {np.asarray(got).tolist()} for the check pairs, "
+                "want [2, 1, 3]")
+    return ""
+
+
+def golden(rf):
+    """RapidFuzz itself on the known pairs (the unrestricted distance, bytes symbols)."""
+    from rapidfuzz.distance import DamerauLevenshtein
+    for a, b, want in eed.KNOWN["eed"] + [(bytes([0, 9, 13, 255]), bytes([9, 0, 255]), 2)]:
+        got = DamerauLevenshtein.distance(a, b)
+        if got != want:
+            raise RuntimeError(f"rapidfuzz {rf.__version__} gives {got} for {a!r} -> {b!r}, "
+                               f"want {want}: not the unrestricted Damerau-Levenshtein distance")
+
+
+def callers(method):
+    """call(A, B) -> distances for the method."""
+    from rapidfuzz import process
+    from rapidfuzz.distance import DamerauLevenshtein
+    distance = DamerauLevenshtein.distance
+    if method == "cpdist":
+        return lambda a, b: process.cpdist(a, b, scorer=distance, workers=-1,
+                                           dtype=np.int32).reshape(-1)
+    return lambda a, b: np.fromiter((distance(x, y) for x, y in zip(a, b)), np.int64, len(a))
+
+
+# ---- one point -------------------------------------------------------------------------------
+
+def specs(state):
+    """The variants this run writes: {variant: run spec}."""
+    out = {}
+    for variant, method in state["methods"].items():
+        threads = state["threads"] if method == "cpdist" else 1
+        call = ("process.cpdist(A, B, scorer=DamerauLevenshtein.distance, workers=-1)"
+                if method == "cpdist" else "a Python loop of DamerauLevenshtein.distance(a, b)")
+        out[variant] = {
+            "variant": variant, "label": f"{state['label']}" + (", serial" if variant ==
+                                                                 SERIAL_VARIANT else ""),
+            "change": f"peer: {state['label']} DamerauLevenshtein (unrestricted, unit costs): "
+                      f"{call}, {threads} thread{'s' if threads > 1 else ''}; the batch timed "
+                      "with the wall clock",
+            "backend": "cpu", "precision": "int", "rule": RULE,
+            "distance": "damerau-levenshtein (unrestricted, unit costs)",
+            "method": method if not state["fake"] else f"{method} (dry-run-fake: not called)",
+            "threads": threads}
+    return out
+
+
+def point_runs(point, settings, state, folder):
+    params = common.resolve(point, state["defaults"], eed.GENERATED_ONLY)
+    spec = specs(state)
+    why = eed.unsupported_reason(point, params, state["label"],
+                                 "Damerau-Levenshtein distance")
+    if why:
+        return [eed.run_json(s, point, params, "unsupported", why) for s in spec.values()]
+    try:
+        a_list, b_list = eed.generate(settings.ladder, point, state["defaults"], folder)
+    except PeerError as err:  # the harness would refuse this point: an error run, not a stop
+        return [eed.run_json(s, point, params, "error", str(err)) for s in spec.values()]
+    data = eed.facts(a_list, b_list, params)
+    mode = settings.validate or point["validation"]
+    indices, text, why = eed.plan_sample(a_list, b_list, mode,
+                                         common.point_key(point["params"]), settings.max_cells)
+    runs = []
+    for variant, s in spec.items():
+        if state["fake"]:
+            samples = [1.0 + 0.1 * (i % 3) for i in range(settings.repetitions)]
+            got = np.full(len(a_list), -1, np.int64)  # the oracle's own values where checked
+            got[indices] = [eed.lw_rows(a_list[k], b_list[k]) for k in indices.tolist()]
+        else:
+            call = state["callers"][state["methods"][variant]]
+            try:
+                samples, got, busy = eed.timed(lambda _: call(a_list, b_list),
+                                               settings.warmup, settings.repetitions)
+            except Exception as err:  # noqa: BLE001 - a library failure is that run's error
+                runs.append(eed.run_json(s, point, params, "error",
+                                         f"{type(err).__name__}: {err}", data))
+                continue
+            eed.dump_outputs(settings.dump_outputs, variant, point, got)
+        check = dict(eed.validate(got, indices, a_list, b_list, "eed"), mode=text, note=why)
+        failed = check["failures"] > 0
+        reason = (f"{check['failures']} of {check['checked']} outputs outside tolerance; "
+                  f"first: {check['first_failure']}" if failed else "")
+        if state["fake"]:
+            reason = "FAKE timings (--dry-run-fake): rapidfuzz was not called"
+        run = eed.run_json(s, point, params, "incorrect" if failed else "passed", reason, data,
+                           samples, settings.warmup, check)
+        if not state["fake"]:  # CPU seconds per wall second of the timed batches
+            run["threads_busy"] = round(busy, 3)
+        runs.append(run)
+    return runs
+
+
+# ---- setup and main --------------------------------------------------------------------------
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit status 2, like every other bad input
+        print(f"{SCRIPT}: error: {message}", file=sys.stderr)
+        sys.exit(2)
+
+
+def parse_args(argv):
+    p = Parser(description="Run RapidFuzz's Damerau-Levenshtein distance on an eed config's "
+                           "points (a peer of the ladder's eed steps).")
+    p.add_argument("config", nargs="?", help="a ladder config of the eed study")
+    p.add_argument("--out", help="results file to write (atomically)")
+    p.add_argument("--ladder", default=str(common.ROOT / "build" / "ladder"), help="ladder binary")
+    p.add_argument("--cache", default=str(eed.CACHE), help="install folder's parent")
+    p.add_argument("--rapidfuzz-version", default=VERSION,
+                   help=f"version pip installs when rapidfuzz is not importable ({VERSION})")
+    p.add_argument("--no-install", action="store_true",
+                   help="never run pip: use an importable rapidfuzz or stop")
+    p.add_argument("--install-only", action="store_true",
+                   help="locate (or install) rapidfuzz, print its version and place, stop")
+    p.add_argument("--repetitions", type=int, help="timed batches per run (default: config's CPU)")
+    p.add_argument("--warmup", type=int, help="untimed batches first (default: config's CPU)")
+    p.add_argument("--max-pairs", type=int, help="leave out points of more pairs than this")
+    p.add_argument("--max-n", type=int, help="leave out points whose n is beyond this")
+    p.add_argument("--only-sweeps", help="comma-separated sweep labels to run")
+    p.add_argument("--validate", help="full, sample:N or off instead of the config's")
+    p.add_argument("--max-cells", type=float, default=2.0 ** 28,
+                   help="check no pair, and no more in all, of more DP cells per point "
+                        "(default 2^28: about 15 s of the numpy oracle)")
+    p.add_argument("--method", choices=("cpdist", "loop"), default="cpdist",
+                   help="cpdist: process.cpdist with workers=-1 (default, falls back to loop "
+                        "when unsupported); loop: DamerauLevenshtein.distance pair by pair")
+    p.add_argument("--also-serial", action="store_true",
+                   help=f"also time the Python loop as eed/{SERIAL_VARIANT}")
+    p.add_argument("--dump-outputs", help="write each run's distances as "
+                                          "DIR/eed__VARIANT__POINT.npy (int32), as ladder does")
+    p.add_argument("--dry-run-fake", action="store_true",
+                   help="no rapidfuzz (not even imported): fake timings, to test the file")
+    p.add_argument("--quiet", action="store_true", help="no progress lines")
+    return p.parse_args(argv)
+
+
+def settle(args, config):
+    """Checks the options against the config; fills repetitions and warm-up."""
+    if args.repetitions is None:
+        args.repetitions = common.backend_setting(config, "repetitions", "cpu", 3)
+    if args.warmup is None:
+        args.warmup = common.backend_setting(config, "warmup", "cpu", 0)
+    if args.repetitions < 1 or args.warmup < 0:
+        raise PeerError("--repetitions must be >= 1 and --warmup >= 0")
+    if not args.max_cells > 0:
+        raise PeerError("--max-cells must be positive")
+    if args.max_pairs is not None and args.max_pairs < 1:
+        raise PeerError("--max-pairs must be >= 1")
+    if args.validate:
+        common.parse_validation(args.validate, "--validate")
+
+
+def setup(args):
+    """Everything that can fail on bad input, before the first run."""
+    if not args.config or not args.out:
+        raise PeerError("give a CONFIG and --out FILE (or --install-only)")
+    config = common.read_config(args.config)
+    points = common.chosen_points(common.expand_config(config, "eed", "RapidFuzz"),
+                                  args.only_sweeps, args.max_n)
+    if args.max_pairs is not None:
+        points = [p for p in points if int(p["params"].get("pairs", "100")) <= args.max_pairs]
+    settle(args, config)
+    eed.self_check("eed")
+    state = {"config": config, "config_path": args.config, "started_at": common.now(),
+             "defaults": common.study_params(args.ladder, "eed"), "fake": args.dry_run_fake,
+             "validation_mode": args.validate or config.get("validation", "full"),
+             "threads": eed.threads_available(),
+             "device": {"present": False, "reason": "CPU peer: no device used"}}
+    method, fallback = args.method, ""
+    if args.dry_run_fake:
+        state.update(label="RapidFuzz (dry-run-fake)", version="not loaded")
+    else:
+        rf = locate(args.rapidfuzz_version, args.cache, not args.no_install, args.quiet)
+        golden(rf)
+        if method == "cpdist":
+            fallback = cpdist_supported(rf)
+            if fallback:
+                note(f"{fallback}: timing the loop instead", args.quiet)
+                method = "loop"
+        state.update(label=f"RapidFuzz {rf.__version__}", version=rf.__version__,
+                     callers={m: callers(m) for m in ("cpdist", "loop") if not fallback or
+                              m == "loop"},
+                     location=str(Path(rf.__file__).resolve().parent))
+    state["methods"] = {VARIANT: method}
+    if args.also_serial:
+        state["methods"][SERIAL_VARIANT] = "loop"
+    state["planned"] = len(points) * len(state["methods"])
+    state["build"] = common.build_info(f"peer rapidfuzz {state['version']}",
+                                       "peers/rapidfuzz_eed.py")
+    state["peer"] = {"name": state["label"], "script": "peers/rapidfuzz_eed.py",
+                     "package": "rapidfuzz", "version": state["version"],
+                     "location": state.get("location", ""), "function":
+                     "rapidfuzz.distance.DamerauLevenshtein.distance",
+                     "methods": state["methods"], "cpdist_fallback": fallback,
+                     "threads": state["threads"], "timing_method": TIMING_METHOD,
+                     "distance": "unrestricted Damerau-Levenshtein, unit costs",
+                     "oracle": "Lowrance-Wagner, numpy rows (peers/eed_common.py), checked "
+                               "against a plain Python double loop at start",
+                     "fake": args.dry_run_fake}
+    return points, state
+
+
+def main(argv):
+    args = parse_args(argv)
+    try:
+        if args.install_only:
+            rf = locate(args.rapidfuzz_version, args.cache, not args.no_install, args.quiet)
+            golden(rf)
+            print(f"rapidfuzz {rf.__version__} {Path(rf.__file__).resolve().parent}")
+            return 0
+        points, state = setup(args)
+        runs = []
+        with tempfile.TemporaryDirectory(prefix="rapidfuzz-eed-") as tmp:
+            for i, point in enumerate(points, 1):
+                got = point_runs(point, args, state, Path(tmp))
+                runs += got
+                eed.progress(SCRIPT, i, len(points), point, got, args.quiet)
+                common.write_atomically(args.out, common.results_json(state, runs, ""))
+        common.write_atomically(args.out, common.results_json(state, runs, common.now()))
+    except PeerError as err:
+        print(f"{SCRIPT}: error: {err}", file=sys.stderr)
+        return 2
+    except RuntimeError as err:
+        print(f"{SCRIPT}: {err}", file=sys.stderr)
+        return 1
+    note(f"results: {args.out}", args.quiet)
+    return 0 if all(r["status"] in ("passed", "unsupported", "skipped") for r in runs) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
