@@ -3,9 +3,12 @@ harness/config.cpp expands it, the study's parameters from `ladder list --json`,
 file in the harness's layout (schema_version 1). No third-party import: numpy only where a
 function needs it.
 
-The peer scripts load this file by path (see `load` in each of them) under the module name
-`ladder_peers_common`, so that it never collides with plots/common.py.
+The peer scripts load this file by path (a few lines at the top of each) under the module name
+`ladder_peers_common`, so that it never collides with plots/common.py; `load` here loads the
+other files of peers/ the same way.
 """
+import argparse
+import importlib.util
 import json
 import math
 import os
@@ -19,6 +22,30 @@ ROOT = Path(__file__).resolve().parents[1]
 CONFIG_FIELDS = {"name", "study", "data", "params", "axes", "zip", "variants", "repetitions",
                  "warmup", "validation", "description", "sweeps", "timing", "figures"}
 SWEEP_FIELDS = {"label", "axes", "zip", "params", "variants", "figures", "data", "validation"}
+
+
+def load(name):
+    """A sibling module of peers/ by path, as `ladder_peers_NAME` (never plots/common.py)."""
+    key = f"ladder_peers_{name}"
+    if key not in sys.modules:
+        spec = importlib.util.spec_from_file_location(key, Path(__file__).with_name(f"{name}.py"))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[key] = module
+        spec.loader.exec_module(module)
+    return sys.modules[key]
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with a bad option as one line on stderr and exit status 2, like every other bad
+    input of a peer script."""
+
+    def __init__(self, *args, script, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.script = script
+
+    def error(self, message):
+        print(f"{self.script}: error: {message}", file=sys.stderr)
+        sys.exit(2)
 
 
 class PeerError(Exception):

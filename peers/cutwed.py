@@ -57,18 +57,13 @@ TIMING_METHOD = ("wall clock (time.perf_counter) around each cuTWED call plus a 
                  "own cudaMalloc/cudaFree, stream creation, launches and result copy are inside")
 
 
-def load_common():
-    """peers/common.py by path, as `ladder_peers_common` (never plots/common.py)."""
-    name = "ladder_peers_common"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("common.py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-common = load_common()
+# peers/common.py by path, as `ladder_peers_common` (never plots/common.py); common.load does
+# the same for the other files of peers/.
+_SPEC = importlib.util.spec_from_file_location("ladder_peers_common",
+                                               Path(__file__).with_name("common.py"))
+common = sys.modules.setdefault("ladder_peers_common", importlib.util.module_from_spec(_SPEC))
+if common.__spec__ is _SPEC:
+    _SPEC.loader.exec_module(common)
 # The config's expansion, the study's parameters and the results file's layout are shared with
 # the other peers (peers/common.py).
 PeerError = common.PeerError
@@ -787,45 +782,18 @@ def probe(settings, state, folder):
             raise RuntimeError(f"cuTWED ({precision}) gives {value} for the golden pair, "
                                f"want {GOLDEN}: the build or the ctypes signatures are wrong")
     note(f"cuTWED golden pair: {result['golden']} (want {GOLDEN})", settings.quiet)
-    return nvidia_smi_names(result["device"])
-
-
-def nvidia_smi_names(device):
-    """The GPU's name and current SM clock, from nvidia-smi's row with the same PCI bus id."""
-    try:
-        out = subprocess.run(["nvidia-smi", "--query-gpu=pci.bus_id,name,clocks.sm",
-                              "--format=csv,noheader,nounits"],
-                             capture_output=True, text=True, timeout=60).stdout
-    except (OSError, subprocess.SubprocessError):
-        out = ""
-    bus = device.get("bus_id", "").lower().split(":", 1)[-1]
-    for line in out.splitlines():
-        fields = [f.strip() for f in line.split(",")]
-        if len(fields) == 3 and fields[0].lower().endswith(bus) and bus:
-            device["name"] = fields[1]
-            if fields[2].isdigit():
-                device["sm_clock_mhz_start"] = int(fields[2])
-    device.setdefault("name", "unknown")
-    return device
+    return common.nvidia_smi_names(result["device"])
 
 
 def has_gpu():
-    """'' when nvidia-smi lists a GPU, else why not."""
-    try:
-        done = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.SubprocessError):
-        return "no CUDA device (nvidia-smi not found)"
-    return "" if done.returncode == 0 and "GPU" in done.stdout else "no CUDA device"
-
-
-class Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line, exit status 2, like every other bad input
-        print(f"cutwed.py: error: {message}", file=sys.stderr)
-        sys.exit(2)
+    """'' when nvidia-smi lists a GPU, else why not (common.has_gpu, with this script's shorter
+    reason when nvidia-smi lists none)."""
+    why = common.has_gpu()
+    return "no CUDA device" if why == "no CUDA device (nvidia-smi lists none)" else why
 
 
 def parse_args(argv):
-    p = Parser(description="Run cuTWED 2.0.2 on a twed config's points.")
+    p = common.Parser(script="cutwed.py", description="Run cuTWED 2.0.2 on a twed config's points.")
     p.add_argument("config", nargs="?", help="a ladder config of the twed study")
     p.add_argument("--out", help="results file to write (atomically)")
     p.add_argument("--ladder", default=str(ROOT / "build" / "ladder"), help="ladder binary")

@@ -14,6 +14,7 @@ import os
 import random
 import subprocess
 import sys
+import tempfile
 import time
 import zlib
 from pathlib import Path
@@ -21,18 +22,13 @@ from pathlib import Path
 import numpy as np
 
 
-def load_common():
-    """peers/common.py by path, as `ladder_peers_common` (never plots/common.py)."""
-    name = "ladder_peers_common"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("common.py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-common = load_common()
+# peers/common.py by path, as `ladder_peers_common` (never plots/common.py); common.load does
+# the same for the other files of peers/.
+_SPEC = importlib.util.spec_from_file_location("ladder_peers_common",
+                                               Path(__file__).with_name("common.py"))
+common = sys.modules.setdefault("ladder_peers_common", importlib.util.module_from_spec(_SPEC))
+if common.__spec__ is _SPEC:
+    _SPEC.loader.exec_module(common)
 PeerError = common.PeerError
 STUDY = "eed"
 PEER_STEP = 90  # after every step of the ladder
@@ -376,6 +372,100 @@ def dump_outputs(folder, variant, point, values):
                    for ch in common.point_key(point["params"]))
     Path(folder).mkdir(parents=True, exist_ok=True)
     np.save(Path(folder) / f"{STUDY}__{variant}__{safe}.npy", np.asarray(values, np.int32))
+
+
+# ---- what both peers' setup, point runs and main share ----------------------------------------
+
+def settle(args, config, backend, repetitions, warmup):
+    """Checks the options against the config; fills repetitions and warm-up from the config's
+    setting for the backend (else the fallbacks given)."""
+    if args.repetitions is None:
+        args.repetitions = common.backend_setting(config, "repetitions", backend, repetitions)
+    if args.warmup is None:
+        args.warmup = common.backend_setting(config, "warmup", backend, warmup)
+    if args.repetitions < 1 or args.warmup < 0:
+        raise PeerError("--repetitions must be >= 1 and --warmup >= 0")
+    if not args.max_cells > 0:
+        raise PeerError("--max-cells must be positive")
+    if args.max_pairs is not None and args.max_pairs < 1:
+        raise PeerError("--max-pairs must be >= 1")
+    if args.validate:
+        common.parse_validation(args.validate, "--validate")
+
+
+def prepare(args, peer, distance, backend, repetitions, warmup):
+    """(points, state): the config's points the options choose, the options settled, the
+    distance's oracle checked, and the state every peer run starts from."""
+    config = common.read_config(args.config)
+    points = common.chosen_points(common.expand_config(config, STUDY, peer), args.only_sweeps,
+                                  args.max_n)
+    if args.max_pairs is not None:
+        points = [p for p in points if int(p["params"].get("pairs", "100")) <= args.max_pairs]
+    settle(args, config, backend, repetitions, warmup)
+    self_check(distance)
+    state = {"config": config, "config_path": args.config, "started_at": common.now(),
+             "defaults": common.study_params(args.ladder, STUDY), "fake": args.dry_run_fake,
+             "validation_mode": args.validate or config.get("validation", "full")}
+    return points, state
+
+
+def point_inputs(point, settings, state, folder, specs, distance):
+    """(params, runs, inputs): runs are the point's finished runs, one a spec, when it is
+    unsupported or its data cannot be made (inputs None then); else inputs is (A, B, data,
+    indices to check, validation mode text, note)."""
+    params = common.resolve(point, state["defaults"], GENERATED_ONLY)
+    why = unsupported_reason(point, params, state["label"], distance)
+    if why:
+        return params, [run_json(s, point, params, "unsupported", why) for s in specs], None
+    try:
+        a_list, b_list = generate(settings.ladder, point, state["defaults"], folder)
+    except PeerError as err:  # the harness would refuse this point: an error run, not a stop
+        return params, [run_json(s, point, params, "error", str(err)) for s in specs], None
+    data = facts(a_list, b_list, params)
+    mode = settings.validate or point["validation"]
+    indices, text, why = plan_sample(a_list, b_list, mode, common.point_key(point["params"]),
+                                     settings.max_cells)
+    return params, [], (a_list, b_list, data, indices, text, why)
+
+
+def fake_outputs(a_list, b_list, indices, distance, repetitions):
+    """(samples, got) of --dry-run-fake: fixed timings, and the oracle's own values where
+    checked (-1 elsewhere)."""
+    samples = [1.0 + 0.1 * (i % 3) for i in range(repetitions)]
+    got = np.full(len(a_list), -1, np.int64)
+    got[indices] = [ORACLES[distance][0](a_list[k], b_list[k]) for k in indices.tolist()]
+    return samples, got
+
+
+def judge(got, indices, a_list, b_list, distance, text, why, fake, library):
+    """(check, status, reason) of a run's outputs against the oracle."""
+    check = dict(validate(got, indices, a_list, b_list, distance), mode=text, note=why)
+    failed = check["failures"] > 0
+    reason = (f"{check['failures']} of {check['checked']} outputs outside tolerance; first: "
+              f"{check['first_failure']}" if failed else "")
+    if fake:
+        reason = f"FAKE timings (--dry-run-fake): {library} was not called"
+    return check, "incorrect" if failed else "passed", reason
+
+
+def run_points(script, args, points, state, point_runs):
+    """Every point's runs, in a scratch folder, the results file rewritten after each point and
+    once more with the finish time; returns the runs."""
+    runs = []
+    prefix = script.replace("_", "-").removesuffix(".py") + "-"
+    with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
+        for i, point in enumerate(points, 1):
+            got = point_runs(point, args, state, Path(tmp))
+            runs += got
+            progress(script, i, len(points), point, got, args.quiet)
+            common.write_atomically(args.out, common.results_json(state, runs, ""))
+    common.write_atomically(args.out, common.results_json(state, runs, common.now()))
+    return runs
+
+
+def exit_status(runs):
+    """0 when every run passed or is unsupported/skipped, else 1."""
+    return 0 if all(r["status"] in ("passed", "unsupported", "skipped") for r in runs) else 1
 
 
 # ---- packages into peers/cache/ --------------------------------------------------------------

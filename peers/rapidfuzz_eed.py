@@ -28,28 +28,21 @@ Usage: python3 peers/rapidfuzz_eed.py CONFIG.json --out FILE.json [--ladder buil
 Exit status: 0 when every run passed or is unsupported/skipped, 1 when a run failed or
 errored, 2 on bad input or when RapidFuzz cannot be had (one line on stderr).
 """
-import argparse
 import importlib.util
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
 
-def load(name):
-    """A sibling module of peers/ by path, as `ladder_peers_NAME` (never plots/common.py)."""
-    key = f"ladder_peers_{name}"
-    if key not in sys.modules:
-        spec = importlib.util.spec_from_file_location(key, Path(__file__).with_name(f"{name}.py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[key] = module
-        spec.loader.exec_module(module)
-    return sys.modules[key]
-
-
-eed = load("eed_common")
-common = eed.common
+# peers/common.py by path, as `ladder_peers_common` (never plots/common.py); common.load does
+# the same for the other files of peers/.
+_SPEC = importlib.util.spec_from_file_location("ladder_peers_common",
+                                               Path(__file__).with_name("common.py"))
+common = sys.modules.setdefault("ladder_peers_common", importlib.util.module_from_spec(_SPEC))
+if common.__spec__ is _SPEC:
+    _SPEC.loader.exec_module(common)
+eed = common.load("eed_common")
 PeerError = common.PeerError
 SCRIPT = "rapidfuzz_eed.py"
 VERSION = "3.14.6"  # installed when rapidfuzz is not importable (--rapidfuzz-version)
@@ -156,26 +149,15 @@ def specs(state):
 
 
 def point_runs(point, settings, state, folder):
-    params = common.resolve(point, state["defaults"], eed.GENERATED_ONLY)
     spec = specs(state)
-    why = eed.unsupported_reason(point, params, state["label"],
-                                 "Damerau-Levenshtein distance")
-    if why:
-        return [eed.run_json(s, point, params, "unsupported", why) for s in spec.values()]
-    try:
-        a_list, b_list = eed.generate(settings.ladder, point, state["defaults"], folder)
-    except PeerError as err:  # the harness would refuse this point: an error run, not a stop
-        return [eed.run_json(s, point, params, "error", str(err)) for s in spec.values()]
-    data = eed.facts(a_list, b_list, params)
-    mode = settings.validate or point["validation"]
-    indices, text, why = eed.plan_sample(a_list, b_list, mode,
-                                         common.point_key(point["params"]), settings.max_cells)
-    runs = []
+    params, runs, inputs = eed.point_inputs(point, settings, state, folder, spec.values(),
+                                            "Damerau-Levenshtein distance")
+    if inputs is None:
+        return runs
+    a_list, b_list, data, indices, text, why = inputs
     for variant, s in spec.items():
         if state["fake"]:
-            samples = [1.0 + 0.1 * (i % 3) for i in range(settings.repetitions)]
-            got = np.full(len(a_list), -1, np.int64)  # the oracle's own values where checked
-            got[indices] = [eed.lw_rows(a_list[k], b_list[k]) for k in indices.tolist()]
+            samples, got = eed.fake_outputs(a_list, b_list, indices, "eed", settings.repetitions)
         else:
             call = state["callers"][state["methods"][variant]]
             try:
@@ -186,14 +168,10 @@ def point_runs(point, settings, state, folder):
                                          f"{type(err).__name__}: {err}", data))
                 continue
             eed.dump_outputs(settings.dump_outputs, variant, point, got)
-        check = dict(eed.validate(got, indices, a_list, b_list, "eed"), mode=text, note=why)
-        failed = check["failures"] > 0
-        reason = (f"{check['failures']} of {check['checked']} outputs outside tolerance; "
-                  f"first: {check['first_failure']}" if failed else "")
-        if state["fake"]:
-            reason = "FAKE timings (--dry-run-fake): rapidfuzz was not called"
-        run = eed.run_json(s, point, params, "incorrect" if failed else "passed", reason, data,
-                           samples, settings.warmup, check)
+        check, status, reason = eed.judge(got, indices, a_list, b_list, "eed", text, why,
+                                          state["fake"], "rapidfuzz")
+        run = eed.run_json(s, point, params, status, reason, data, samples, settings.warmup,
+                           check)
         if not state["fake"]:  # CPU seconds per wall second of the timed batches
             run["threads_busy"] = round(busy, 3)
         runs.append(run)
@@ -202,14 +180,8 @@ def point_runs(point, settings, state, folder):
 
 # ---- setup and main --------------------------------------------------------------------------
 
-class Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line, exit status 2, like every other bad input
-        print(f"{SCRIPT}: error: {message}", file=sys.stderr)
-        sys.exit(2)
-
-
 def parse_args(argv):
-    p = Parser(description="Run RapidFuzz's Damerau-Levenshtein distance on an eed config's "
+    p = common.Parser(script=SCRIPT, description="Run RapidFuzz's Damerau-Levenshtein distance on an eed config's "
                            "points (a peer of the ladder's eed steps).")
     p.add_argument("config", nargs="?", help="a ladder config of the eed study")
     p.add_argument("--out", help="results file to write (atomically)")
@@ -243,38 +215,13 @@ def parse_args(argv):
     return p.parse_args(argv)
 
 
-def settle(args, config):
-    """Checks the options against the config; fills repetitions and warm-up."""
-    if args.repetitions is None:
-        args.repetitions = common.backend_setting(config, "repetitions", "cpu", 3)
-    if args.warmup is None:
-        args.warmup = common.backend_setting(config, "warmup", "cpu", 0)
-    if args.repetitions < 1 or args.warmup < 0:
-        raise PeerError("--repetitions must be >= 1 and --warmup >= 0")
-    if not args.max_cells > 0:
-        raise PeerError("--max-cells must be positive")
-    if args.max_pairs is not None and args.max_pairs < 1:
-        raise PeerError("--max-pairs must be >= 1")
-    if args.validate:
-        common.parse_validation(args.validate, "--validate")
-
-
 def setup(args):
     """Everything that can fail on bad input, before the first run."""
     if not args.config or not args.out:
         raise PeerError("give a CONFIG and --out FILE (or --install-only)")
-    config = common.read_config(args.config)
-    points = common.chosen_points(common.expand_config(config, "eed", "RapidFuzz"),
-                                  args.only_sweeps, args.max_n)
-    if args.max_pairs is not None:
-        points = [p for p in points if int(p["params"].get("pairs", "100")) <= args.max_pairs]
-    settle(args, config)
-    eed.self_check("eed")
-    state = {"config": config, "config_path": args.config, "started_at": common.now(),
-             "defaults": common.study_params(args.ladder, "eed"), "fake": args.dry_run_fake,
-             "validation_mode": args.validate or config.get("validation", "full"),
-             "threads": eed.threads_available(),
-             "device": {"present": False, "reason": "CPU peer: no device used"}}
+    points, state = eed.prepare(args, "RapidFuzz", "eed", "cpu", 3, 0)
+    state.update(threads=eed.threads_available(),
+                 device={"present": False, "reason": "CPU peer: no device used"})
     method, fallback = args.method, ""
     if args.dry_run_fake:
         state.update(label="RapidFuzz (dry-run-fake)", version="not loaded")
@@ -318,14 +265,7 @@ def main(argv):
             print(f"rapidfuzz {rf.__version__} {Path(rf.__file__).resolve().parent}")
             return 0
         points, state = setup(args)
-        runs = []
-        with tempfile.TemporaryDirectory(prefix="rapidfuzz-eed-") as tmp:
-            for i, point in enumerate(points, 1):
-                got = point_runs(point, args, state, Path(tmp))
-                runs += got
-                eed.progress(SCRIPT, i, len(points), point, got, args.quiet)
-                common.write_atomically(args.out, common.results_json(state, runs, ""))
-        common.write_atomically(args.out, common.results_json(state, runs, common.now()))
+        runs = eed.run_points(SCRIPT, args, points, state, point_runs)
     except PeerError as err:
         print(f"{SCRIPT}: error: {err}", file=sys.stderr)
         return 2
@@ -333,7 +273,7 @@ def main(argv):
         print(f"{SCRIPT}: {err}", file=sys.stderr)
         return 1
     note(f"results: {args.out}", args.quiet)
-    return 0 if all(r["status"] in ("passed", "unsupported", "skipped") for r in runs) else 1
+    return eed.exit_status(runs)
 
 
 if __name__ == "__main__":

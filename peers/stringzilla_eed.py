@@ -36,31 +36,24 @@ Exit status: 0 when every run passed or is unsupported/skipped, 1 when a run fai
 errored, 2 on bad input or when no CUDA device or usable stringzillas-cuda is there (one line
 on stderr).
 """
-import argparse
 import ctypes
 import importlib.util
 import os
 import shutil
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
 
-def load(name):
-    """A sibling module of peers/ by path, as `ladder_peers_NAME` (never plots/common.py)."""
-    key = f"ladder_peers_{name}"
-    if key not in sys.modules:
-        spec = importlib.util.spec_from_file_location(key, Path(__file__).with_name(f"{name}.py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[key] = module
-        spec.loader.exec_module(module)
-    return sys.modules[key]
-
-
-eed = load("eed_common")
-common = eed.common
+# peers/common.py by path, as `ladder_peers_common` (never plots/common.py); common.load does
+# the same for the other files of peers/.
+_SPEC = importlib.util.spec_from_file_location("ladder_peers_common",
+                                               Path(__file__).with_name("common.py"))
+common = sys.modules.setdefault("ladder_peers_common", importlib.util.module_from_spec(_SPEC))
+if common.__spec__ is _SPEC:
+    _SPEC.loader.exec_module(common)
+eed = common.load("eed_common")
 PeerError = common.PeerError
 SCRIPT = "stringzilla_eed.py"
 VERSION = "4.6.3"  # the last release whose LevenshteinDistances scores pairs, not a matrix
@@ -284,24 +277,16 @@ def spec(state):
 
 
 def point_runs(point, settings, state, folder):
-    params = common.resolve(point, state["defaults"], eed.GENERATED_ONLY)
     s = spec(state)
-    why = eed.unsupported_reason(point, params, state["label"], "Levenshtein distance")
-    if why:
-        return [eed.run_json(s, point, params, "unsupported", why)]
-    try:
-        a_list, b_list = eed.generate(settings.ladder, point, state["defaults"], folder)
-    except PeerError as err:
-        return [eed.run_json(s, point, params, "error", str(err))]
-    data = eed.facts(a_list, b_list, params)
-    mode = settings.validate or point["validation"]
-    indices, text, why = eed.plan_sample(a_list, b_list, mode,
-                                         common.point_key(point["params"]), settings.max_cells)
+    params, runs, inputs = eed.point_inputs(point, settings, state, folder, [s],
+                                            "Levenshtein distance")
+    if inputs is None:
+        return runs
+    a_list, b_list, data, indices, text, why = inputs
     lib = state.get("library")
     if state["fake"]:
-        samples = [1.0 + 0.1 * (i % 3) for i in range(settings.repetitions)]
-        got = np.full(len(a_list), -1, np.int64)  # the oracle's own values where checked
-        got[indices] = [eed.lev_rows(a_list[k], b_list[k]) for k in indices.tolist()]
+        samples, got = eed.fake_outputs(a_list, b_list, indices, "levenshtein",
+                                        settings.repetitions)
     else:
         try:
             if settings.copies == "in":  # fresh host strings for every call, made untimed
@@ -315,26 +300,16 @@ def point_runs(point, settings, state, folder):
             return [eed.run_json(s, point, params, "error", f"{type(err).__name__}: {err}",
                                  data, device=state["device"])]
         eed.dump_outputs(settings.dump_outputs, s["variant"], point, got)
-    check = dict(eed.validate(got, indices, a_list, b_list, "levenshtein"), mode=text, note=why)
-    failed = check["failures"] > 0
-    reason = (f"{check['failures']} of {check['checked']} outputs outside tolerance; first: "
-              f"{check['first_failure']}" if failed else "")
-    if state["fake"]:
-        reason = "FAKE timings (--dry-run-fake): stringzillas was not called"
-    return [eed.run_json(s, point, params, "incorrect" if failed else "passed", reason, data,
-                         samples, settings.warmup, check, state["device"])]
+    check, status, reason = eed.judge(got, indices, a_list, b_list, "levenshtein", text, why,
+                                      state["fake"], "stringzillas")
+    return [eed.run_json(s, point, params, status, reason, data, samples, settings.warmup,
+                         check, state["device"])]
 
 
 # ---- setup and main --------------------------------------------------------------------------
 
-class Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line, exit status 2, like every other bad input
-        print(f"{SCRIPT}: error: {message}", file=sys.stderr)
-        sys.exit(2)
-
-
 def parse_args(argv):
-    p = Parser(description="Run StringZilla's batched CUDA Levenshtein distances (NOT the eed "
+    p = common.Parser(script=SCRIPT, description="Run StringZilla's batched CUDA Levenshtein distances (NOT the eed "
                            "distance: no swaps) on an eed config's points.")
     p.add_argument("config", nargs="?", help="a ladder config of the eed study")
     p.add_argument("--out", help="results file to write (atomically)")
@@ -371,22 +346,6 @@ def parse_args(argv):
     return p.parse_args(argv)
 
 
-def settle(args, config):
-    backend = "gpu" if args.target == "cuda" else "cpu"
-    if args.repetitions is None:
-        args.repetitions = common.backend_setting(config, "repetitions", backend, 10)
-    if args.warmup is None:
-        args.warmup = common.backend_setting(config, "warmup", backend, 2)
-    if args.repetitions < 1 or args.warmup < 0:
-        raise PeerError("--repetitions must be >= 1 and --warmup >= 0")
-    if not args.max_cells > 0:
-        raise PeerError("--max-cells must be positive")
-    if args.max_pairs is not None and args.max_pairs < 1:
-        raise PeerError("--max-pairs must be >= 1")
-    if args.validate:
-        common.parse_validation(args.validate, "--validate")
-
-
 def open_library(args):
     """The installed, imported and checked library (NoDevice when it cannot be had)."""
     if args.target == "cuda":
@@ -416,17 +375,9 @@ def timing_method(args):
 def setup(args):
     if not args.config or not args.out:
         raise PeerError("give a CONFIG and --out FILE (or --fetch-only, --build-only)")
-    config = common.read_config(args.config)
-    points = common.chosen_points(common.expand_config(config, "eed", "StringZilla"),
-                                  args.only_sweeps, args.max_n)
-    if args.max_pairs is not None:
-        points = [p for p in points if int(p["params"].get("pairs", "100")) <= args.max_pairs]
-    settle(args, config)
-    eed.self_check("levenshtein")
-    state = {"config": config, "config_path": args.config, "started_at": common.now(),
-             "defaults": common.study_params(args.ladder, "eed"), "fake": args.dry_run_fake,
-             "validation_mode": args.validate or config.get("validation", "full"),
-             "target": args.target, "copies": args.copies, "planned": len(points)}
+    points, state = eed.prepare(args, "StringZilla", "levenshtein",
+                                "gpu" if args.target == "cuda" else "cpu", 10, 2)
+    state.update(target=args.target, copies=args.copies, planned=len(points))
     folder = ""
     if args.dry_run_fake:
         state["label"] = "StringZilla (dry-run-fake)"
@@ -464,14 +415,7 @@ def main(argv):
             print(f"stringzillas-{args.target} {args.szs_version} ({lib.api}) {folder}")
             return 0
         points, state = setup(args)
-        runs = []
-        with tempfile.TemporaryDirectory(prefix="stringzilla-eed-") as tmp:
-            for i, point in enumerate(points, 1):
-                got = point_runs(point, args, state, Path(tmp))
-                runs += got
-                eed.progress(SCRIPT, i, len(points), point, got, args.quiet)
-                common.write_atomically(args.out, common.results_json(state, runs, ""))
-        common.write_atomically(args.out, common.results_json(state, runs, common.now()))
+        runs = eed.run_points(SCRIPT, args, points, state, point_runs)
     except NoDevice as err:
         print(f"{SCRIPT}: no usable CUDA device or stringzillas build: {err}", file=sys.stderr)
         return 2
@@ -482,7 +426,7 @@ def main(argv):
         print(f"{SCRIPT}: {err}", file=sys.stderr)
         return 1
     note(f"results: {args.out}", args.quiet)
-    return 0 if all(r["status"] in ("passed", "unsupported", "skipped") for r in runs) else 1
+    return eed.exit_status(runs)
 
 
 if __name__ == "__main__":
