@@ -7,6 +7,16 @@
 
 namespace ladder::eed {
 
+// The swap term of cell (i, j) from the full table H (width w): H[k-1][l-1] plus the costs
+// of what lies between, or kNoSwap when b_j has no earlier place k in A or a_i none (l) in B.
+__device__ __forceinline__ std::int32_t swap_from_table(const std::int32_t* H, std::int64_t w,
+                                                        std::int64_t i, std::int64_t j,
+                                                        std::int64_t k, std::int64_t l,
+                                                        const Costs& c) {
+  if (k == 0 || l == 0) return kNoSwap;
+  return std::int32_t(H[(k - 1) * w + l - 1] + (i - k - 1) * c.del + c.swap + (j - l - 1) * c.ins);
+}
+
 // H: (n+1)(m+1) entries; lpos: n + 1 entries; P: this pair's table.
 __device__ inline void pair_in_global(const Pairs& v, std::int64_t k, const std::int32_t* P,
                                       std::int32_t* H, std::int32_t* lpos) {
@@ -25,11 +35,7 @@ __device__ inline void pair_in_global(const Pairs& v, std::int64_t k, const std:
       const std::int64_t j = t - i;
       if (j < 1 || j > m) continue;
       const int ai = a[i - 1], bj = b[j - 1];
-      const std::int64_t kk = P[i * S + bj], l = lpos[i];
-      const std::int32_t swap =
-          kk > 0 && l > 0 ? std::int32_t(H[(kk - 1) * w + l - 1] + (i - kk - 1) * c.del + c.swap +
-                                         (j - l - 1) * c.ins)
-                          : kNoSwap;
+      const std::int32_t swap = swap_from_table(H, w, i, j, P[i * S + bj], lpos[i], c);
       H[i * w + j] = eed_cell(H[(i - 1) * w + j - 1], H[(i - 1) * w + j], H[i * w + j - 1],
                               ai == bj, swap, c);
       if (ai == bj) lpos[i] = std::int32_t(j);
@@ -40,7 +46,7 @@ __device__ inline void pair_in_global(const Pairs& v, std::int64_t k, const std:
   __syncthreads();  // the next pair reuses H and lpos
 }
 
-// Elements of the table of the largest pair, and of its last-match array.
+// Elements of the table of the largest pair.
 inline std::int64_t table_elements(const EedProblem& p) { return (p.max_a + 1) * (p.max_b + 1); }
 
 // Threads per block: one per row of the longest A, in whole warps, at most 1024.

@@ -115,6 +115,13 @@ std::vector<std::int64_t> arena_offsets(const EedProblem& p, F per_pair) {
   return off;
 }
 
+// Steps whose blocks take pairs in turn, each from its own scratch slot: as many slots as fit
+// in `budget` bytes at `slot_bytes` each, at least one, at most one per pair.
+inline std::int64_t slot_count(const EedProblem& p, double slot_bytes, double budget) {
+  return std::clamp<std::int64_t>(std::int64_t(budget / slot_bytes), 1,
+                                  std::max<std::int64_t>(p.pairs(), 1));
+}
+
 // Elements of a pair's last-occurrence table: (n + 1) rows of `alphabet` entries.
 inline std::int64_t table_size(const EedProblem& p, std::int64_t k) {
   return (p.data.a_length(k) + 1) * p.alphabet();

@@ -18,8 +18,7 @@ __global__ void block_per_pair_kernel(Pairs v, const std::int32_t* tables,
 }
 
 std::int64_t slots(const EedProblem& p) {
-  const double per = 4.0 * double(table_elements(p) + p.max_a + 1);
-  return std::clamp<std::int64_t>(std::int64_t(kSlotBudget / per), 1, std::max<std::int64_t>(p.pairs(), 1));
+  return slot_count(p, 4.0 * double(table_elements(p) + p.max_a + 1), kSlotBudget);
 }
 
 EedPlan plan(const EedProblem& p, const Params& params, const DeviceCaps&) {

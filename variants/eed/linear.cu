@@ -41,8 +41,7 @@ Shape shape(const EedProblem& p) {
 }
 
 std::int64_t slots(const EedProblem& p) {
-  return std::clamp<std::int64_t>(std::int64_t(kSlotBudget / (4.0 * double(shape(p).slot))), 1,
-                                  std::max<std::int64_t>(p.pairs(), 1));
+  return slot_count(p, 4.0 * double(shape(p).slot), kSlotBudget);
 }
 
 __device__ __forceinline__ std::int64_t at(std::int64_t e, int shift, int T) {

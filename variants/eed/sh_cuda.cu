@@ -68,11 +68,7 @@ __global__ void shared_kernel(Pairs v, const std::int32_t* tables, const std::in
         const std::int64_t j = t - i;
         if (j < 1 || j > m) continue;
         const int ai = a[i - 1], bj = b[j - 1];
-        const std::int64_t kk = P[i * S + bj], l = lpos[i];
-        const std::int32_t swap =
-            kk > 0 && l > 0 ? std::int32_t(H[(kk - 1) * w + l - 1] + (i - kk - 1) * c.del +
-                                           c.swap + (j - l - 1) * c.ins)
-                            : kNoSwap;
+        const std::int32_t swap = swap_from_table(H, w, i, j, P[i * S + bj], lpos[i], c);
         const std::int32_t val = eed_cell(back[i - 1], up_diag[i - 1], up_diag[i], ai == bj, swap, c);
         cur[i] = val;
         H[i * w + j] = val;
@@ -86,9 +82,7 @@ __global__ void shared_kernel(Pairs v, const std::int32_t* tables, const std::in
 }
 
 std::int64_t slots(const EedProblem& p) {
-  const double per = 4.0 * double(table_elements(p));
-  return std::clamp<std::int64_t>(std::int64_t(kSlotBudget / per), 1,
-                                  std::max<std::int64_t>(p.pairs(), 1));
+  return slot_count(p, 4.0 * double(table_elements(p)), kSlotBudget);
 }
 
 std::string limit(const EedProblem& p, const Params& params, const DeviceCaps& d) {
