@@ -267,10 +267,13 @@ std::vector<Point> sweep_points(const json& sweep, const SweepData& data, const 
   return out;
 }
 
+PerBackend per_backend(const json& j, const char* key, PerBackend fallback, int lo);
+
 // A sweep's own 'data' object replaces the config's (source and data parameters alike); the
-// config's 'params' apply to every sweep.
+// config's 'params' apply to every sweep. A sweep's own counts default to the config's.
 std::vector<Point> all_points(const json& j, const Study& study, const SweepData& data,
-                              const Params& fixed, const std::string& base_dir) {
+                              const Params& fixed, const std::string& base_dir,
+                              const Config& c) {
   const auto variants = select_variants(j, study);
   if (!j.contains("sweeps")) return sweep_points(j, data, fixed, variants, "");
   if (j.contains("axes") || j.contains("zip"))
@@ -279,7 +282,8 @@ std::vector<Point> all_points(const json& j, const Study& study, const SweepData
   if (!sweeps.is_array() || sweeps.empty())
     throw InputError("'sweeps' must be a non-empty list of objects");
   static const std::set<std::string> fields{"label", "axes", "zip", "params", "variants",
-                                            "figures", "data", "validation"};
+                                            "figures", "data", "validation", "repetitions",
+                                            "warmup"};
   std::vector<Point> out;
   for (const json& s : sweeps) {
     require_object(s, "sweeps[]");
@@ -301,25 +305,35 @@ std::vector<Point> all_points(const json& j, const Study& study, const SweepData
       const Validation v = parse_validation(s["validation"].get<std::string>());
       for (Point& p : pts) p.validation = v;
     }
+    if (s.contains("repetitions")) {
+      const PerBackend n = per_backend(s, "repetitions", c.repetitions, 1);
+      for (Point& p : pts) p.repetitions = n;
+    }
+    if (s.contains("warmup")) {
+      const PerBackend n = per_backend(s, "warmup", c.warmup, 0);
+      for (Point& p : pts) p.warmup = n;
+    }
     out.insert(out.end(), pts.begin(), pts.end());
   }
   return out;
 }
 
 // An integer, or {"cpu": N, "gpu": M} to tell slow CPU baselines from GPU steps.
-PerBackend per_backend(const json& j, const char* key, int fallback, int lo) {
+// A key left out keeps `fallback`'s count.
+PerBackend per_backend(const json& j, const char* key, PerBackend fallback, int lo) {
   auto one = [&](const json& v) {
     if (!v.is_number_integer() || v.get<long long>() < lo || v.get<long long>() > 100000)
       throw InputError(std::string("'") + key + "' must be an integer in [" + std::to_string(lo) +
                        ", 100000] or {\"cpu\": N, \"gpu\": M}");
     return v.get<int>();
   };
-  if (!j.contains(key)) return {fallback, fallback};
+  if (!j.contains(key)) return fallback;
   const json& v = j[key];
   if (!v.is_object()) return {one(v), one(v)};
   for (const auto& [k, x] : v.items())
     if (k != "cpu" && k != "gpu") throw InputError(std::string("'") + key + "' takes keys cpu, gpu");
-  return {v.contains("cpu") ? one(v["cpu"]) : fallback, v.contains("gpu") ? one(v["gpu"]) : fallback};
+  return {v.contains("cpu") ? one(v["cpu"]) : fallback.cpu,
+          v.contains("gpu") ? one(v["gpu"]) : fallback.gpu};
 }
 
 }  // namespace
@@ -383,13 +397,13 @@ Config parse_config(const json& j, const std::string& base_dir) {
   c.data = parse_data(j["data"], *c.study, base_dir, data_params);
   check_disjoint({{"data", &j["data"]}, {"params", field(j, "params")}});
   const Params params = merged(Params{}, j.value("params", json()));
-  c.points = all_points(j, *c.study, {c.data, data_params}, params, base_dir);
+  c.repetitions = per_backend(j, "repetitions", {10, 10}, 1);
+  c.warmup = per_backend(j, "warmup", {2, 2}, 0);
+  c.points = all_points(j, *c.study, {c.data, data_params}, params, base_dir, c);
   for (const Point& p : c.points)
     if (!p.data.file.empty()) check_file_points(*c.study, {p}, p.data.file);
   resolve_paths(*c.study, c.points, base_dir);
   for (const Point& p : c.points) check_point_params(*c.study, p);
-  c.repetitions = per_backend(j, "repetitions", 10, 1);
-  c.warmup = per_backend(j, "warmup", 2, 0);
   if (j.contains("validation")) {
     if (!j["validation"].is_string()) throw InputError("'validation' must be a string");
     c.validation = parse_validation(j["validation"].get<std::string>());

@@ -28,6 +28,12 @@ const char* to_string(TimingMode m);
 // "hot" or "cold" (the config's `timing`, --timing); throws InputError naming `where`.
 TimingMode parse_timing(const std::string& text, const std::string& where);
 
+// Counts that may differ by backend: slow CPU baselines get fewer repetitions.
+struct PerBackend {
+  int cpu = 0, gpu = 0;
+  int operator[](Backend b) const { return b == Backend::cpu ? cpu : gpu; }
+};
+
 // One parameter point (fixed values included) and the variants that run it.
 struct Point {
   Params params;
@@ -35,12 +41,8 @@ struct Point {
   std::string sweep;  // label of the sweep it came from ("" for a config without sweeps)
   DataSource data;    // the config's data, or the sweep's own
   std::optional<Validation> validation;  // the sweep's own mode, when it sets one
-};
-
-// Counts that may differ by backend: slow CPU baselines get fewer repetitions.
-struct PerBackend {
-  int cpu = 0, gpu = 0;
-  int operator[](Backend b) const { return b == Backend::cpu ? cpu : gpu; }
+  // The sweep's own counts, when it sets them (a long point needs fewer repetitions).
+  std::optional<PerBackend> repetitions, warmup;
 };
 
 struct Config {

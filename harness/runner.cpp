@@ -240,7 +240,8 @@ class Runner {
         r.status = Status::unsupported;
         return r;
       }
-      measure(r, v, d);
+      measure(r, v, d, pt.repetitions.value_or(c_.repetitions)[v.backend],
+              pt.warmup.value_or(c_.warmup)[v.backend]);
     } catch (const std::bad_alloc&) {
       fail(r, "out of host memory");
     } catch (const std::exception& e) {
@@ -256,7 +257,7 @@ class Runner {
     r.stage_samples_ms.clear();
   }
 
-  void measure(RunRecord& r, const VariantSpec& v, PointData& d) {
+  void measure(RunRecord& r, const VariantSpec& v, PointData& d, int repetitions, int warmup) {
     std::unique_ptr<Instance> inst = v.prepare(*d.problem, r.params, report_.device.caps);
     if (r.timing == TimingMode::cold && !flush_)
       flush_ = std::make_unique<L2Flush>(report_.device.caps.l2_bytes);
@@ -271,11 +272,10 @@ class Runner {
       r.samples_ms.push_back(profiled(v, once));
       r.stats = {r.samples_ms[0], r.samples_ms[0], 0, 0};
     } else {
-      r.warmup = c_.warmup[v.backend];
+      r.warmup = warmup;
       for (int i = 0; i < r.warmup; ++i) once();
       r.stage_samples_ms.clear();  // warm-up runs do not count
-      r.samples_ms = time_with_benchmark(v.id() + "/" + r.point, c_.repetitions[v.backend], once,
-                                         r.stats);
+      r.samples_ms = time_with_benchmark(v.id() + "/" + r.point, repetitions, once, r.stats);
     }
     Output out = inst->fetch();
     r.extras = study_.extras(*d.problem, out);

@@ -16,7 +16,9 @@ batch); from 5.0 on it computes the whole cross-product matrix, so paired distan
 call per pair (--szs-version 5.3.2 does that, and says so). The default is 4.6.3, which PyPI
 has as source only for CPython 3.11: it is built with nvcc (its setup.py compiles for sm_90a,
 Hopper) into peers/cache/ at benchmark time. Fetch the sources here with --fetch-only and carry
-peers/cache/ to a GPU machine without network; --build-only builds there and stops.
+peers/cache/ to a GPU machine without network; --build-only builds (no GPU needed) and stops.
+The build is per Python version (peers/cache/stringzillas/cuda-4.6.3-py3XX): run --build-only
+with the Python that will run the benchmark.
 
 Timing: wall clock around each library call followed by a cudaDeviceSynchronize (through the
 libcudart the library loaded); the library's call itself synchronises its stream before it
@@ -410,9 +412,8 @@ def main(argv):
         if args.fetch_only:
             print(fetch(args.cache, args.target, args.szs_version, args.quiet))
             return 0
-        if args.build_only:
-            lib, folder = open_library(args)
-            print(f"stringzillas-{args.target} {args.szs_version} ({lib.api}) {folder}")
+        if args.build_only:  # no device needed: build here, run on a GPU machine later
+            print(install(args.cache, args.target, args.szs_version, args.quiet))
             return 0
         points, state = setup(args)
         runs = eed.run_points(SCRIPT, args, points, state, point_runs)

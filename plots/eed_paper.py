@@ -34,7 +34,8 @@ DEFAULT_PREP = {"ph_cuda": "forward", "h_cuda": "forward", "sh_cuda": "backward"
 # Colour and marker per step; markers o and D are the paper's (hollow).
 STYLES = {"seq": ("#2f4f7f", "x"), "openmp": ("#4c72b0", "+"), "openmp_linear": ("#8fa8d6", "1"),
           "ph_cuda": ("#8c564b", "s"), "h_cuda": ("#9467bd", "^"), "sh_cuda": ("#2ca02c", "v"),
-          "linear": ("#17becf", "P"), "warp_rows": ("#e377c2", "X")}
+          "linear": ("#17becf", "P"), "warp_rows": ("#e377c2", "X"),
+          "warp_offsets": ("#d62728", "8")}
 SERIAL_STYLE = ("#bcbd22", "<")
 PEER_STYLES = [("#d9773a", "*"), ("#a0522d", "h"), ("#f0a86c", "p")]
 OTHER_STYLES = [("#7f7f7f", "d"), ("#393b79", ">"), ("#637939", "H")]

@@ -147,6 +147,29 @@ TEST(Config, SweepsCarryTheirOwnAxesAndVariants) {
   EXPECT_THROW(parse_config(j, "."), InputError);  // block_size is not openmp's
 }
 
+TEST(Config, SweepsMayCarryTheirOwnCounts) {
+  json j = json::parse(R"({"study": "dtw", "data": {"generator": "cbf"},
+    "repetitions": {"cpu": 2, "gpu": 9}, "variants": ["seq_tworow"],
+    "sweeps": [{"axes": {"n": [3]}},
+               {"axes": {"n": [5]}, "repetitions": {"gpu": 3}, "warmup": 0}]})");
+  Config c = parse_config(j, ".");
+  ASSERT_EQ(c.points.size(), 2u);
+  EXPECT_FALSE(c.points[0].repetitions.has_value());
+  EXPECT_FALSE(c.points[0].warmup.has_value());
+  ASSERT_TRUE(c.points[1].repetitions.has_value());
+  EXPECT_EQ((*c.points[1].repetitions)[Backend::gpu], 3);
+  EXPECT_EQ((*c.points[1].repetitions)[Backend::cpu], 2);  // unset: the config's
+  ASSERT_TRUE(c.points[1].warmup.has_value());
+  EXPECT_EQ((*c.points[1].warmup)[Backend::cpu], 0);
+  j["sweeps"][1]["repetitions"] = 0;
+  EXPECT_THROW(parse_config(j, "."), InputError);
+  j["sweeps"][1]["repetitions"] = {{"tpu", 1}};
+  EXPECT_THROW(parse_config(j, "."), InputError);
+  j["sweeps"][1]["repetitions"] = 1;
+  j["sweeps"][1]["warmup"] = "none";
+  EXPECT_THROW(parse_config(j, "."), InputError);
+}
+
 TEST(Config, RejectsBadInput) {
   auto bad = [](const std::function<void(json&)>& edit) {
     json j = good_config();

@@ -149,11 +149,13 @@ int run(const Args& args) {
   if (p.has("repetitions")) {
     const int n = integer_option(p, "repetitions", 1);
     config.repetitions = {n, n};
+    for (Point& pt : config.points) pt.repetitions.reset();  // the override wins everywhere
     config.resolved["repetitions"] = n;
   }
   if (p.has("warmup")) {
     const int n = integer_option(p, "warmup", 0);
     config.warmup = {n, n};
+    for (Point& pt : config.points) pt.warmup.reset();
     config.resolved["warmup"] = n;
   }
   if (p.has("timing")) {
