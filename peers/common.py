@@ -21,7 +21,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG_FIELDS = {"name", "study", "data", "params", "axes", "zip", "variants", "repetitions",
                  "warmup", "validation", "description", "sweeps", "timing", "figures"}
-SWEEP_FIELDS = {"label", "axes", "zip", "params", "variants", "figures", "data", "validation"}
+SWEEP_FIELDS = {"label", "axes", "zip", "params", "variants", "figures", "data", "validation",
+                "repetitions", "warmup"}
 
 
 def load(name):
@@ -141,6 +142,11 @@ def sweep_points(sweep, index, source, data_params, fixed, validation):
     base = {**data_params, **fixed, **{k: param_text(k, v) for k, v in own["params"].items()}}
     if "validation" in sweep and index is not None:
         validation = parse_validation(sweep["validation"], "sweep 'validation'")
+    # A sweep's own counts are the ladder's (checked here all the same); a peer takes the
+    # config's, or its --repetitions and --warmup.
+    for key in ("repetitions", "warmup"):
+        for backend in ("cpu", "gpu"):
+            backend_setting(sweep, key, backend, 1)
     return [{"params": p, "sweep": label, "source": source, "validation": validation}
             for p in expand_axes(own["axes"], own["zip"], base)]
 
