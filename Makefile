@@ -37,18 +37,20 @@ figures:
 	@scripts/deps.sh plots
 	python3 plots/draw_all.py $(RESULTS) --out-dir $(FIGURES)
 
-# Profile one step, e.g. make profile V=dtw/shared (Nsight Compute if present, else nsys).
+# Profile one step, e.g. make profile V=dtw/shared (Nsight Compute if present, else nsys), on
+# its study's smoke config or on CONFIG=file.json (e.g. configs/eed/throughput.json).
 profile: build
 	@test -n "$(V)" || { echo "usage: make profile V=study/variant" >&2; exit 2; }
 	@mkdir -p results/profiles
 	@study=$$(echo "$(V)" | cut -d/ -f1); name=$$(echo "$(V)" | tr / _); \
+	config=$(if $(filter command line,$(origin CONFIG)),$(CONFIG),configs/$$study/smoke.json); \
 	if command -v ncu >/dev/null; then \
 	  ncu --profile-from-start off $(NCU_FLAGS) -f -o results/profiles/$$name \
-	    $(BUILD)/ladder run configs/$$study/smoke.json --profile --filter '^$(V)$$' \
+	    $(BUILD)/ladder run $$config --profile --filter '^$(V)$$' \
 	    --out results/profiles/$$name.json; \
 	elif command -v nsys >/dev/null; then \
 	  nsys profile --capture-range=cudaProfilerApi -f true -o results/profiles/$$name \
-	    $(BUILD)/ladder run configs/$$study/smoke.json --profile --filter '^$(V)$$' \
+	    $(BUILD)/ladder run $$config --profile --filter '^$(V)$$' \
 	    --out results/profiles/$$name.json; \
 	else echo "neither ncu nor nsys found (both ship with the CUDA Toolkit)" >&2; exit 1; fi
 
