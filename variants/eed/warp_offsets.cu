@@ -12,14 +12,12 @@
 // row for the whole block.
 #include <climits>
 
-#include "../../harness/shared_memory.cuh"
-#include "gpu_step.cuh"
 #include "row_scan.cuh"
+#include "warp_plan.cuh"
 
 namespace ladder::eed {
 namespace {
 
-constexpr int kMaxW = 32;
 constexpr int kChain = 8;  // columns per independent chain within a lane
 
 template <class Store>
@@ -194,38 +192,24 @@ __global__ void offset_kernel(Pairs v, int warps_per_block) {
   }
 }
 
-// The narrowest W (a power of two) whose 32 lanes cover the longest B.
-int width_for(std::int64_t m) {
-  int W = 1;
-  while (32 * W < m) W *= 2;
-  return W;
-}
-
 // 16-bit rows hold every G (>= -(n w_del + m w_ins)) and Big less the swap's constant.
 bool fits_16(const EedProblem& p) {
   return double(p.max_a + 2) * p.costs.del + double(p.max_b + 2) * p.costs.ins < 32767.0;
 }
 
 template <class Store>
-using Kernel = void (*)(Pairs, int);
-
-template <class Store>
-Kernel<Store> kernel_for(int W) {
-  switch (W) {
-    case 1: return offset_kernel<1, Store>;
-    case 2: return offset_kernel<2, Store>;
-    case 4: return offset_kernel<4, Store>;
-    case 8: return offset_kernel<8, Store>;
-    case 16: return offset_kernel<16, Store>;
-    default: return offset_kernel<32, Store>;
+struct Offsets {
+  template <int W>
+  static WarpKernel kernel() {
+    return offset_kernel<W, Store>;
   }
-}
+};
 
 // As many warps per block as fit the shared memory (up to 16), so the block's one Big row is
 // shared the most, but no more than spreads the pairs over every multiprocessor.
 template <class Store>
 int warps_for(const EedProblem& p, const DeviceCaps& d) {
-  const int W = width_for(p.max_b);
+  const int W = lane_columns(p.max_b);
   int warps = int(std::clamp<std::int64_t>((p.pairs() + d.sm_count - 1) / d.sm_count, 1, 16));
   while (warps > 1 && block_bytes<Store>(W, p.alphabet(), warps) > d.smem_per_block_optin) --warps;
   return warps;
@@ -233,26 +217,9 @@ int warps_for(const EedProblem& p, const DeviceCaps& d) {
 
 template <class Store>
 EedPlan plan_for(const EedProblem& p, const DeviceCaps& d) {
-  const int W = width_for(p.max_b), warps = warps_for<Store>(p, d);
-  const std::size_t smem = block_bytes<Store>(W, p.alphabet(), warps);
-  Kernel<Store> kernel = kernel_for<Store>(W);
-  allow_shared_memory(kernel, smem);
-  int per_sm = 0;
-  LADDER_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 32 * warps, smem));
-  const std::int64_t needed = (p.pairs() + warps - 1) / warps;
-  const unsigned blocks = unsigned(std::clamp<std::int64_t>(
-      std::int64_t(std::max(per_sm, 1)) * d.sm_count, 1, std::max<std::int64_t>(needed, 1)));
-  return {{},
-          [=](const Pairs& v) {
-            kernel<<<blocks, 32 * warps, smem>>>(v, warps);
-            LADDER_CUDA(cudaGetLastError());
-          },
-          {{"columns_per_lane", double(W)},
-           {"warps_per_block", double(warps)},
-           {"blocks", double(blocks)},
-           {"blocks_per_sm", double(per_sm)},
-           {"store_bytes", double(sizeof(Store))},
-           {"shared_bytes_per_block", double(smem)}}};
+  const int W = lane_columns(p.max_b), warps = warps_for<Store>(p, d);
+  return warp_plan(warp_kernel_for<Offsets<Store>>(W), W, warps,
+                   block_bytes<Store>(W, p.alphabet(), warps), sizeof(Store), p, d);
 }
 
 EedPlan plan(const EedProblem& p, const Params&, const DeviceCaps& d) {
@@ -260,11 +227,8 @@ EedPlan plan(const EedProblem& p, const Params&, const DeviceCaps& d) {
 }
 
 std::string limit(const EedProblem& p, const Params&, const DeviceCaps& d) {
-  if (p.max_b > 32 * kMaxW)
-    return "B strings of " + std::to_string(p.max_b) + " symbols exceed a warp's " +
-           std::to_string(32 * kMaxW) + " register columns (the linear step takes any length)";
-  if (p.max_a >= (std::int64_t(1) << 30)) return "A strings too long for 32-bit row indices";
-  const int W = width_for(p.max_b);
+  if (std::string why = lane_columns_reason(p); !why.empty()) return why;
+  const int W = lane_columns(p.max_b);
   const std::size_t one = fits_16(p) ? block_bytes<std::int16_t>(W, p.alphabet(), 1)
                                      : block_bytes<std::int32_t>(W, p.alphabet(), 1);
   return shared_memory_reason(one, "a warp's saved rows (one per symbol)", d);

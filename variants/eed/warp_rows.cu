@@ -9,14 +9,11 @@
 // but __syncwarp, no global memory but the strings.
 #include <climits>
 
-#include "../../harness/shared_memory.cuh"
-#include "gpu_step.cuh"
 #include "row_scan.cuh"
+#include "warp_plan.cuh"
 
 namespace ladder::eed {
 namespace {
-
-constexpr int kMaxW = 32;
 
 // Shared memory per warp: alphabet + 2 rows of Store (saved rows, the spare, a zero row) and
 // 32 x alphabet ints (where each symbol last occurs in B before each lane's columns) and
@@ -115,63 +112,32 @@ __global__ void warp_kernel(Pairs v, int warps_per_block) {
   }
 }
 
-// The narrowest W (a power of two) whose 32 lanes cover the longest B.
-int width_for(std::int64_t m) {
-  int W = 1;
-  while (32 * W < m) W *= 2;
-  return W;
-}
-
 bool fits_16(const EedProblem& p) {
   return double(p.max_a) * p.costs.del + double(p.max_b) * p.costs.ins +
              std::max(p.costs.sub, p.costs.swap) < 32767.0;
 }
 
 std::size_t per_warp(const EedProblem& p) {
-  const int W = width_for(p.max_b);
+  const int W = lane_columns(p.max_b);
   return fits_16(p) ? warp_bytes<std::int16_t>(W, p.alphabet())
                     : warp_bytes<std::int32_t>(W, p.alphabet());
 }
 
 template <class Store>
-using Kernel = void (*)(Pairs, int);
-
-template <class Store>
-Kernel<Store> kernel_for(int W) {
-  switch (W) {
-    case 1: return warp_kernel<1, Store>;
-    case 2: return warp_kernel<2, Store>;
-    case 4: return warp_kernel<4, Store>;
-    case 8: return warp_kernel<8, Store>;
-    case 16: return warp_kernel<16, Store>;
-    default: return warp_kernel<32, Store>;
+struct Rows {
+  template <int W>
+  static WarpKernel kernel() {
+    return warp_kernel<W, Store>;
   }
-}
+};
 
 template <class Store>
 EedPlan plan_for(const EedProblem& p, const DeviceCaps& d) {
-  const int W = width_for(p.max_b);
+  const int W = lane_columns(p.max_b);
   const std::size_t one = warp_bytes<Store>(W, p.alphabet());
   const int warps = int(std::clamp<std::size_t>(d.smem_per_block_optin / one, 1, 4));
-  const std::size_t smem = one * std::size_t(warps);
-  Kernel<Store> kernel = kernel_for<Store>(W);
-  allow_shared_memory(kernel, smem);
-  int per_sm = 0;
-  LADDER_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 32 * warps, smem));
-  const std::int64_t needed = (p.pairs() + warps - 1) / warps;
-  const unsigned blocks = unsigned(std::clamp<std::int64_t>(
-      std::int64_t(std::max(per_sm, 1)) * d.sm_count, 1, std::max<std::int64_t>(needed, 1)));
-  return {{},
-          [=](const Pairs& v) {
-            kernel<<<blocks, 32 * warps, smem>>>(v, warps);
-            LADDER_CUDA(cudaGetLastError());
-          },
-          {{"columns_per_lane", double(W)},
-           {"warps_per_block", double(warps)},
-           {"blocks", double(blocks)},
-           {"blocks_per_sm", double(per_sm)},
-           {"store_bytes", double(sizeof(Store))},
-           {"shared_bytes_per_block", double(smem)}}};
+  return warp_plan(warp_kernel_for<Rows<Store>>(W), W, warps, one * std::size_t(warps),
+                   sizeof(Store), p, d);
 }
 
 EedPlan plan(const EedProblem& p, const Params&, const DeviceCaps& d) {
@@ -179,10 +145,7 @@ EedPlan plan(const EedProblem& p, const Params&, const DeviceCaps& d) {
 }
 
 std::string limit(const EedProblem& p, const Params&, const DeviceCaps& d) {
-  if (p.max_b > 32 * kMaxW)
-    return "B strings of " + std::to_string(p.max_b) + " symbols exceed a warp's " +
-           std::to_string(32 * kMaxW) + " register columns (the linear step takes any length)";
-  if (p.max_a >= (std::int64_t(1) << 30)) return "A strings too long for 32-bit row indices";
+  if (std::string why = lane_columns_reason(p); !why.empty()) return why;
   return shared_memory_reason(per_warp(p), "a warp's saved rows (one per symbol)", d);
 }
 
