@@ -468,6 +468,33 @@ def exit_status(runs):
     return 0 if all(r["status"] in ("passed", "unsupported", "skipped") for r in runs) else 1
 
 
+class Unavailable(Exception):
+    """No CUDA device or no usable library: one line, exit status 2."""
+
+
+def main(script, args, setup, point_runs, stop_early=lambda: None):
+    """A peer script's run: `stop_early()` serves the install-only options (an exit status, or
+    None to go on); then `setup(args)` gives the points and state and every point runs. Bad
+    input or an unavailable library exits 2 with one line, a failed library call 1."""
+    try:
+        status = stop_early()
+        if status is not None:
+            return status
+        points, state = setup(args)
+        runs = run_points(script, args, points, state, point_runs)
+    except Unavailable as err:
+        print(f"{script}: {err}", file=sys.stderr)
+        return 2
+    except PeerError as err:
+        print(f"{script}: error: {err}", file=sys.stderr)
+        return 2
+    except RuntimeError as err:
+        print(f"{script}: {err}", file=sys.stderr)
+        return 1
+    common.note(script, f"results: {args.out}", args.quiet)
+    return exit_status(runs)
+
+
 # ---- packages into peers/cache/ --------------------------------------------------------------
 
 def pip(args, what, env=None):

@@ -258,22 +258,16 @@ def setup(args):
 
 def main(argv):
     args = parse_args(argv)
-    try:
-        if args.install_only:
-            rf = locate(args.rapidfuzz_version, args.cache, not args.no_install, args.quiet)
-            golden(rf)
-            print(f"rapidfuzz {rf.__version__} {Path(rf.__file__).resolve().parent}")
-            return 0
-        points, state = setup(args)
-        runs = eed.run_points(SCRIPT, args, points, state, point_runs)
-    except PeerError as err:
-        print(f"{SCRIPT}: error: {err}", file=sys.stderr)
-        return 2
-    except RuntimeError as err:
-        print(f"{SCRIPT}: {err}", file=sys.stderr)
-        return 1
-    note(f"results: {args.out}", args.quiet)
-    return eed.exit_status(runs)
+
+    def install_only():
+        if not args.install_only:
+            return None
+        rf = locate(args.rapidfuzz_version, args.cache, not args.no_install, args.quiet)
+        golden(rf)
+        print(f"rapidfuzz {rf.__version__} {Path(rf.__file__).resolve().parent}")
+        return 0
+
+    return eed.main(SCRIPT, args, setup, point_runs, install_only)
 
 
 if __name__ == "__main__":

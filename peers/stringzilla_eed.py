@@ -70,8 +70,11 @@ GOLDEN = [(b"kitten", b"sitting", 3), (b"flaw", b"lawn", 2), (b"CA", b"ABC", 3),
 CUDA_HOME = Path(os.environ.get("CUDA_HOME", "/usr/local/cuda"))
 
 
-class NoDevice(Exception):
+class NoDevice(eed.Unavailable):
     """No CUDA device, or no usable stringzillas build: one line, exit status 2."""
+
+    def __str__(self):
+        return f"no usable CUDA device or stringzillas build: {super().__str__()}"
 
 
 def note(text, quiet=False):
@@ -408,26 +411,17 @@ def setup(args):
 
 def main(argv):
     args = parse_args(argv)
-    try:
+
+    def fetch_or_build_only():
         if args.fetch_only:
             print(fetch(args.cache, args.target, args.szs_version, args.quiet))
             return 0
         if args.build_only:  # no device needed: build here, run on a GPU machine later
             print(install(args.cache, args.target, args.szs_version, args.quiet))
             return 0
-        points, state = setup(args)
-        runs = eed.run_points(SCRIPT, args, points, state, point_runs)
-    except NoDevice as err:
-        print(f"{SCRIPT}: no usable CUDA device or stringzillas build: {err}", file=sys.stderr)
-        return 2
-    except PeerError as err:
-        print(f"{SCRIPT}: error: {err}", file=sys.stderr)
-        return 2
-    except RuntimeError as err:
-        print(f"{SCRIPT}: {err}", file=sys.stderr)
-        return 1
-    note(f"results: {args.out}", args.quiet)
-    return eed.exit_status(runs)
+        return None
+
+    return eed.main(SCRIPT, args, setup, point_runs, fetch_or_build_only)
 
 
 if __name__ == "__main__":
