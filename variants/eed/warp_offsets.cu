@@ -4,12 +4,13 @@
 // per-row constants, the swap's look-back adds one constant for the whole run
 // (w_swap - 2 w_del - 2 w_ins, whatever the distance looked back), and the left-to-right carry
 // is a plain minimum, since G never grows along a row. The first row and column are zeros, and
-// "no swap" is a row entry that is large, so the per-column cost terms of step 8 disappear:
-// per cell, one compare, one select and one add for the diagonal, one add for the look-back's
-// address and one for its constant, three minima, and two selects that follow the symbol's
-// saved row. Each lane's columns go as four independent chains of eight, joined by the carry,
-// so no cell waits on the one to its left. The rows no symbol has saved yet are one read-only
-// row for the whole block.
+// "no swap" is a row entry that is large, so the per-column cost terms of step 8 disappear.
+// Which columns hold the row's symbol comes from a per-lane bit mask, and the selects that
+// follow a match are logic ops on a sign-filled copy of it (selects on compares would keep 32
+// predicates live). The saved rows are laid out so that every lane reads and writes its own
+// bank, and the row's symbol is loaded two rows ahead. Each lane's columns go as four
+// independent chains of eight, joined by the carry, so no cell waits on the one to its left.
+// The rows no symbol has saved yet are one read-only row for the whole block.
 #include <climits>
 
 #include "row_scan.cuh"
