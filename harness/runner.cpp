@@ -283,7 +283,7 @@ class Runner {
     if (!o_.dump_dir.empty())
       write_npy(o_.dump_dir + "/" + study_.name() + "__" + v.name + "__" + file_safe(r.point) +
                     ".npy",
-                out);
+                study_.dump_form(*d.problem, out));
     if (r.validation.mode == Validation::Mode::off) {
       r.status = Status::passed;
       return;

@@ -161,6 +161,9 @@ class Study {
   virtual std::map<std::string, double> describe(const Problem& problem) const = 0;
   // End-to-end results derived from a variant's output (e.g. classification accuracy).
   virtual std::map<std::string, double> extras(const Problem&, const Output&) const { return {}; }
+  // What --dump-outputs writes for an output: the output itself unless the study's users read
+  // another form (skyline: the sorted ids of its 0/1 membership).
+  virtual Output dump_form(const Problem&, const Output& out) const { return out; }
   // Awkward data points (sizes 1, primes, off the tile) every GPU step is tested on.
   virtual std::vector<Params> test_points() const = 0;
 

@@ -15,7 +15,7 @@
 # Environment: BUILD_FUZZ (build directory, default build-fuzz), JOBS (build jobs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-all_targets=(config results ucr npy idx strings)
+all_targets=(config results ucr npy idx strings points)
 
 usage() {
   echo "usage: scripts/fuzz.sh SECONDS [TARGET...]   (TARGET: ${all_targets[*]})" >&2

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes the generated part of the seed corpus: the .npy seeds (corpus/npy/gen_*.npy), a
-small CBF-like UCR file (corpus/ucr/gen_series.tsv) and the IDX image seeds
-(corpus/idx/gen_*.idx). Deterministic, standard library only;
+small CBF-like UCR file (corpus/ucr/gen_series.tsv), the IDX image seeds
+(corpus/idx/gen_*.idx) and the CSV point seeds (corpus/points/gen_*.csv). Deterministic,
+standard library only;
 run it again after changing it. The other seeds are hand-written or copied from configs/,
 tests/cli/fixtures/ and results/reference/."""
 import math
@@ -61,6 +62,48 @@ def idx_seeds():
     }
 
 
+def points_seeds():
+    """CSV point files in the layouts the reader takes, and the ways such a file goes wrong."""
+    # 40 points of 3 attributes in [0, 1] with ids, as write_points lays them out (float32
+    # values, 9 digits: enough to read back exactly).
+    def f32(v):
+        return "%.9g" % struct.unpack("<f", struct.pack("<f", v))[0]
+    rows = [[f32((math.sin(1.3 * i + 0.7 * k) + 1) / 2) for k in range(3)] for i in range(40)]
+    written = "".join("%d,%s\n" % (i, ",".join(r)) for i, r in enumerate(rows))
+    wide = "".join("%d,%s\n" % (i, ",".join(["0.5"] * 64)) for i in range(2))
+    return {
+        "written": written,
+        "plain": "0.5,0.25\n0.125,1\n0,0.75\n",
+        "ids_from_0": "0,0.5,0.25\n1,0.125,1\n2,0,0.75\n",
+        "ids_from_1": "1,0.5,0.25\n2,0.125,1\n3,0,0.75\n",
+        "ids_out_of_order": "0,0.5,0.25\n2,0.125,1\n1,0,0.75\n",
+        "header": "price,distance\n0.5,0.25\n0.125,1\n",
+        "header_ids": "id,price,distance\n1,0.5,0.25\n2,0.125,1\n",
+        "pandas": ",a,b\n0,0.5,0.25\n1,0.125,1\n",
+        "crlf": "x,y\r\n0.5,0.25\r\n0.125,1\r\n",
+        "spaces": " 0.5 ,\t0.25\n  -1e-3 , +2.5e+1 \n",
+        "one_column": "0\n1\n2\n",
+        "unterminated": "0.5,0.25\n0.125,1",
+        "trailing_blank": "0.5,0.25\n\n \n",
+        "wide_64_with_ids": wide,
+        "nan": "0.5,0.25\n0.125,nan\n",
+        "inf": "0.5,-inf\n",
+        "overflow": "0.5,1e39\n",
+        "hex": "0x1p3,1\n",
+        "ragged": "0.5,0.25\n0.125\n",
+        "empty_field": "0.5,,0.25\n",
+        "trailing_comma": "0.5,0.25,\n",
+        "blank_middle": "0.5,0.25\n\n0.125,1\n",
+        "header_later": "0.5,0.25\nx,y\n",
+        "header_only": "x,y\n",
+        "space_separated": "0.5 0.25\n0.125 1\n",
+        "lone_cr": "0.5,0.25\r0.125,1\r",
+        "bom": "\ufeff0.5,0.25\n",
+        "nul": "0.5,0.25\n0.125,\x00\n",
+        "empty": "",
+    }
+
+
 def main():
     out = HERE / "corpus" / "npy"
     six = [1.0, -2.5, 3.25, 0.0, 1e-3, 7.0]
@@ -111,6 +154,11 @@ def main():
 
     for name, data in idx_seeds().items():
         (HERE / "corpus" / "idx" / ("gen_" + name + ".idx")).write_bytes(data)
+
+    points = HERE / "corpus" / "points"
+    points.mkdir(exist_ok=True)
+    for name, text in points_seeds().items():
+        (points / ("gen_" + name + ".csv")).write_bytes(text.encode("utf-8"))
 
 
 if __name__ == "__main__":

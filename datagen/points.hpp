@@ -1,0 +1,58 @@
+// Point sets (the skyline study's data): the Borzsonyi-Kossmann-Stocker generator and the
+// readers and writers for .npy (n x d) and CSV files. Every point is generated from its own
+// stream (seed, point), so a set is identical for any thread count.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ladder {
+
+struct PointSet {
+  std::int64_t n = 0;
+  int d = 0;
+  std::vector<float> values;  // n x d, row-major: point i is values[i * d, (i + 1) * d)
+  const float* point(std::int64_t i) const { return values.data() + i * d; }
+};
+
+// Attribute counts the study accepts (files and generator alike).
+constexpr int kMaxPointDims = 64;
+
+enum class PointDistribution { independent, correlated, anticorrelated };
+// "independent", "correlated", "anticorrelated"; anything else is an InputError.
+PointDistribution point_distribution(const std::string& name);
+
+struct PointGen {
+  std::int64_t n = 1000;
+  int d = 2;
+  PointDistribution distribution = PointDistribution::independent;
+  std::uint64_t seed = 1;
+};
+
+// The generator of Borzsonyi, Kossmann and Stocker (2001), in float32, values in [0, 1]:
+//   independent: every attribute uniform in [0, 1];
+//   correlated: v = peak(0, 1, d), l = min(v, 1 - v), every x_k = v, then for each k
+//     h = normal(0, l), x_k += h, x_{(k+1) % d} -= h;
+//   anticorrelated: the same with v = normal(0.5, 0.25) and h uniform in [-l, l];
+// where peak(a, b, k) is the mean of k uniforms scaled to [a, b] and normal(m, s) =
+// peak(m - s, m + s, 12). A correlated or anticorrelated vector with any attribute outside
+// [0, 1] is drawn again whole (from the same point's stream), as in the original.
+// Parallel over points (OpenMP); fast enough for 10^7 points at d = 16.
+PointSet generate_points(const PointGen& g);
+
+// A .npy file (float32 or float64, 2-D n x d; 1-D means d = 1) or a CSV file (anything not
+// ending in .npy): one point per line, attributes separated by commas (spaces around them
+// allowed), an optional header line of non-numbers, and an optional leading id column, taken as
+// ids when every line's first field is an integer and those integers are 0..n-1 or 1..n in
+// order (SkyBench's and randdataset's layouts) and there is more than one column. Every value
+// must be a finite float32 (NaN and infinities are refused, with line and column), every line
+// the same number of attributes, 1..kMaxPointDims of them. Errors are InputError naming the
+// file. An empty file (or header only) is a set of n = 0 points whose d is unknown: refused.
+PointSet read_points(const std::string& path);
+PointSet parse_points_csv(const std::string& bytes, const std::string& name);
+
+// .npy (float32, n x d) when path ends in .npy, else CSV with a leading id column 0..n-1 and
+// attributes printed so that they read back to the same float32. Written atomically.
+void write_points(const std::string& path, const PointSet& points);
+
+}  // namespace ladder

@@ -1,0 +1,326 @@
+// Sort-filter on the GPU (in the manner of GGS, Bogh et al. 2013), which steps 9 and 10
+// instantiate. The points are sorted by attribute sum, so a point's dominators come before it
+// (or tie with it), and taken in blocks of sorted positions. Per block:
+//   A. every candidate against the skyline found so far, a warp of candidates per slice of
+//      it (a 2-D grid), each warp leaving as soon as all its lanes are dominated;
+//   B. the survivors against the block's other survivors before them (and any point tying
+//      with them on the sum, wherever it is), skipping points already known to be dominated;
+//   C. the block's survivors appended to the skyline.
+// Any point it compares with is sound evidence; completeness: a dominated point has a skyline
+// dominator with a sum no larger, either in an earlier block (so in the skyline so far) or in
+// its own block's range or tie, where nothing skips it.
+// With `kMasks` (step 10) every point also gets a bit per attribute (above that attribute's
+// mean or not): p can dominate q only if p's bits are a subset of q's. Candidates of a block
+// are taken in mask order, so a warp's lanes share masks, and a 32-point slice of the skyline
+// whose common bits miss every lane's mask is skipped whole: most pairs are never compared.
+#pragma once
+#include <cub/cub.cuh>
+
+#include <memory>
+
+#include "padded.cuh"
+
+namespace ladder::skyline {
+
+struct Sorted {
+  const float* rows;        // n x D, by sorted position
+  const float* key;         // attribute sums, sorted
+  const std::int32_t* id;   // original id of each sorted position
+  const unsigned* mask;     // per sorted position (kMasks), else null
+  const std::int32_t* order;  // candidate c is sorted position order[c] (kMasks), else c
+  float* sky;               // skyline rows so far, n x D capacity
+  unsigned* sky_mask;       // their masks (kMasks)
+  unsigned char* alive;     // per sorted position: not (yet) known to be dominated
+  std::int32_t* sky_count;
+  std::int64_t n;
+};
+
+constexpr int kThreads = 256;
+
+__device__ __forceinline__ std::int64_t position_of(const Sorted& s, std::int64_t c) {
+  return s.order ? s.order[c] : c;
+}
+
+static __global__ void sum_keys_kernel(Points pts, float* key, std::int32_t* id) {
+  const std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= pts.n) return;
+  key[i] = attribute_sum(pts.rows + i * pts.d, pts.d);
+  id[i] = std::int32_t(i);
+}
+
+// One thread per padded element: neighbours read one point's attributes and write one row.
+template <int D>
+__global__ void gather_kernel(Points pts, const std::int32_t* id, float* rows) {
+  const std::int64_t e = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (e >= pts.n * D) return;
+  const std::int64_t r = e / D;
+  const int k = int(e % D);
+  rows[e] = k < pts.d ? pts.rows[std::int64_t(id[r]) * pts.d + k] : INFINITY;
+}
+
+// The mean of every attribute, each by one block in a fixed order (deterministic).
+static __global__ void column_means_kernel(Points pts, float* mean) {
+  __shared__ double part[kThreads];
+  double sum = 0;
+  for (std::int64_t i = threadIdx.x; i < pts.n; i += blockDim.x)
+    sum += pts.rows[i * pts.d + blockIdx.x];
+  part[threadIdx.x] = sum;
+  __syncthreads();
+  for (int w = blockDim.x / 2; w > 0; w /= 2) {
+    if (threadIdx.x < w) part[threadIdx.x] += part[threadIdx.x + w];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) mean[blockIdx.x] = float(part[0] / double(pts.n));
+}
+
+// Bit k: attribute k above its mean (the first 32 attributes; fewer bits only prune less).
+// The processing key puts block b's candidates together, in mask order.
+template <int D>
+__global__ void mask_kernel(const float* rows, std::int64_t n, int d, const float* mean,
+                            std::int64_t block_points, unsigned* mask, unsigned long long* key,
+                            std::int32_t* position) {
+  const std::int64_t r = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (r >= n) return;
+  unsigned m = 0;
+  for (int k = 0; k < d && k < 32; ++k) m |= unsigned(rows[r * D + k] > mean[k]) << k;
+  mask[r] = m;
+  key[r] = (static_cast<unsigned long long>(r / block_points) << 32) | m;
+  position[r] = std::int32_t(r);
+}
+
+// Whether a slice of 32 skyline points (masks m, one per lane) can be skipped by this warp:
+// some bit every one of them has is in no lane's mask.
+__device__ __forceinline__ bool slice_skipped(unsigned m, unsigned lanes_or) {
+  return (__reduce_and_sync(kFullWarp, m) & ~lanes_or) != 0;
+}
+
+template <int D, bool kMasks>
+__device__ __forceinline__ void test_slice(const Sorted& s, const float* rows, const unsigned* masks,
+                                           std::int64_t t0, int count, const float (&q)[D],
+                                           unsigned mq, std::int64_t r, std::int64_t tie_end,
+                                           bool within, bool& dominated) {
+  const int lane = threadIdx.x % 32;
+  unsigned live = count >= 32 ? kFullWarp : (1u << count) - 1;
+  unsigned m = ~0u;
+  if (within) live &= __ballot_sync(kFullWarp, lane < count && s.alive[t0 + lane]);
+  if constexpr (kMasks) {
+    if (lane < count) m = masks[t0 + lane];
+    if (slice_skipped(live >> lane & 1 ? m : ~0u, __reduce_or_sync(kFullWarp, dominated ? 0 : mq)))
+      return;
+  }
+  while (live) {
+    const int j = __ffs(live) - 1;
+    live &= live - 1;
+    if constexpr (kMasks) {
+      const unsigned mp = __shfl_sync(kFullWarp, m, j);
+      if (!__any_sync(kFullWarp, !dominated && (mp & ~mq) == 0)) continue;
+    }
+    float p[D];
+    load_row(rows + (t0 + j) * D, p);
+    const bool counts = !within || (t0 + j != r && t0 + j < tie_end);
+    dominated |= counts && dominates_padded(p, q);
+  }
+}
+
+// A: candidates [c0, c0 + len) against skyline points [y * slice, (y + 1) * slice).
+template <int D, bool kMasks>
+__global__ void __launch_bounds__(kThreads) against_skyline_kernel(Sorted s, std::int64_t c0,
+                                                                   std::int64_t len, int count,
+                                                                   int slice) {
+  const std::int64_t c = c0 + std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const bool valid = c < c0 + len;
+  const std::int64_t r = valid ? position_of(s, c) : 0;
+  bool dominated = !valid || !s.alive[r];
+  if (__all_sync(kFullWarp, dominated)) return;
+  float q[D];
+  load_row(s.rows + r * D, q);
+  const unsigned mq = kMasks ? s.mask[r] : 0;
+  const std::int64_t begin = std::int64_t(blockIdx.y) * slice;
+  const std::int64_t end = min(begin + slice, std::int64_t(count));
+  for (std::int64_t t0 = begin; t0 < end; t0 += 32) {
+    test_slice<D, kMasks>(s, s.sky, s.sky_mask, t0, int(end - t0 < 32 ? end - t0 : 32), q, mq,
+                          r, 0, false, dominated);
+    if (__all_sync(kFullWarp, dominated)) break;
+  }
+  if (valid && dominated) s.alive[r] = 0;
+}
+
+// The first sorted position after r whose sum is larger. Ties are rare: one look, then a
+// gallop and a binary search.
+__device__ inline std::int64_t tie_end_of(const Sorted& s, std::int64_t r) {
+  const float k = s.key[r];
+  std::int64_t last = r + 1;
+  if (last >= s.n || s.key[last] != k) return last;
+  std::int64_t hi = s.n;
+  for (std::int64_t step = 1;; step *= 2) {
+    const std::int64_t next = last + step;
+    if (next >= s.n || s.key[next] != k) {
+      hi = min(next, s.n);
+      break;
+    }
+    last = next;
+  }
+  std::int64_t lo = last + 1;
+  while (lo < hi) {
+    const std::int64_t mid = (lo + hi) / 2;
+    if (s.key[mid] == k) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+// B: survivors of block [c0, c0 + len) against the block's positions before them and ties.
+template <int D, bool kMasks>
+__global__ void __launch_bounds__(kThreads) within_block_kernel(Sorted s, std::int64_t c0,
+                                                                std::int64_t len) {
+  const std::int64_t c = c0 + std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const bool valid = c < c0 + len;
+  const std::int64_t r = valid ? position_of(s, c) : 0;
+  bool dominated = !valid || !s.alive[r];
+  if (__all_sync(kFullWarp, dominated)) return;
+  float q[D];
+  load_row(s.rows + r * D, q);
+  const unsigned mq = kMasks ? s.mask[r] : 0;
+  const std::int64_t tie_end = dominated ? 0 : tie_end_of(s, r);
+  const std::int64_t hi = __reduce_max_sync(kFullWarp, unsigned(tie_end));
+  for (std::int64_t t0 = c0; t0 < hi; t0 += 32) {
+    test_slice<D, kMasks>(s, s.rows, s.mask, t0, int(hi - t0 < 32 ? hi - t0 : 32), q, mq, r,
+                          tie_end, true, dominated);
+    if (__all_sync(kFullWarp, dominated)) break;
+  }
+  if (valid && dominated) s.alive[r] = 0;
+}
+
+// C: the block's survivors join the skyline, a warp's together (one atomic per warp).
+template <int D, bool kMasks>
+__global__ void append_kernel(Sorted s, std::int64_t c0, std::int64_t len, std::int32_t* member) {
+  const std::int64_t c = c0 + std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const int lane = threadIdx.x % 32;
+  const bool valid = c < c0 + len;
+  const std::int64_t r = valid ? position_of(s, c) : 0;
+  const bool keep = valid && s.alive[r];
+  const unsigned votes = __ballot_sync(kFullWarp, keep);
+  if (!votes) return;
+  int base = 0;
+  if (lane == 0) base = atomicAdd(s.sky_count, __popc(votes));
+  base = __shfl_sync(kFullWarp, base, 0);
+  if (!keep) return;
+  const std::int64_t slot = base + __popc(votes & ((1u << lane) - 1));
+  for (int k = 0; k < D; ++k) s.sky[slot * D + k] = s.rows[r * D + k];
+  if constexpr (kMasks) s.sky_mask[slot] = s.mask[r];
+  member[s.id[r]] = 1;
+}
+
+// Device memory a sort-filter step needs beyond the points: two copies of padded rows (sorted
+// points, skyline), keys, ids and flags, and with masks the masks, keys and order.
+inline double sort_filter_scratch(const SkylineProblem& p, bool masks) {
+  const double n = double(p.n()), D = double(width_for(p.d()));
+  return 8.0 * n * D + 17.0 * n + (masks ? 32.0 * n : 0.0) + (1 << 20);
+}
+
+inline ParamSpec block_points_param() {
+  return {"block_points", "16384", "sorted points filtered per pass", ParamSpec::Kind::integer,
+          32, 1 << 24};
+}
+
+// Everything is allocated here, outside the timed window; the run sorts, then filters the
+// blocks in turn, reading the skyline's size back after each to size the next grid.
+template <int D, bool kMasks>
+GpuPlan<Points> sort_filter_plan(const SkylineProblem& p, const Params& params) {
+  const std::int64_t n = p.n(), block = params.integer("block_points");
+  struct Buffers {
+    DeviceBuffer<float> key, key_sorted, rows, sky, mean;
+    DeviceBuffer<std::int32_t> id, id_sorted, count, position, order;
+    DeviceBuffer<unsigned char> alive;
+    DeviceBuffer<unsigned> mask, sky_mask;
+    DeviceBuffer<unsigned long long> mkey, mkey_sorted;
+    DeviceBuffer<char> temp;
+    PinnedBuffer<std::int32_t> host_count{1};
+  };
+  auto b = std::make_shared<Buffers>();
+  const auto un = std::size_t(n);
+  b->key = DeviceBuffer<float>(un), b->key_sorted = DeviceBuffer<float>(un);
+  b->id = DeviceBuffer<std::int32_t>(un), b->id_sorted = DeviceBuffer<std::int32_t>(un);
+  b->rows = DeviceBuffer<float>(un * D), b->sky = DeviceBuffer<float>(un * D);
+  b->alive = DeviceBuffer<unsigned char>(un), b->count = DeviceBuffer<std::int32_t>(1);
+  std::size_t temp = 0, temp2 = 0;
+  LADDER_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, temp, b->key.get(), b->key_sorted.get(),
+                                              b->id.get(), b->id_sorted.get(), int(n)));
+  if constexpr (kMasks) {
+    b->mean = DeviceBuffer<float>(std::size_t(p.d()));
+    b->mask = DeviceBuffer<unsigned>(un), b->sky_mask = DeviceBuffer<unsigned>(un);
+    b->mkey = DeviceBuffer<unsigned long long>(un), b->mkey_sorted = DeviceBuffer<unsigned long long>(un);
+    b->position = DeviceBuffer<std::int32_t>(un), b->order = DeviceBuffer<std::int32_t>(un);
+    LADDER_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, temp2, b->mkey.get(), b->mkey_sorted.get(),
+                                                b->position.get(), b->order.get(), int(n)));
+  }
+  b->temp = DeviceBuffer<char>(std::max<std::size_t>({temp, temp2, 1}));
+  const Sorted view{b->rows.get(),     b->key_sorted.get(), b->id_sorted.get(),
+                    b->mask.get(),     b->order.get(),      b->sky.get(),
+                    b->sky_mask.get(), b->alive.get(),      b->count.get(),
+                    n};
+  const int d = p.d();
+  auto enqueue = [b, view, n, d, block](const Points& pts) {
+    const auto grid = [](std::int64_t items) { return unsigned((items + kThreads - 1) / kThreads); };
+    sum_keys_kernel<<<grid(n), kThreads>>>(pts, b->key.get(), b->id.get());
+    LADDER_CUDA_LAUNCH("sum_keys_kernel");
+    std::size_t temp = b->temp.size();
+    LADDER_CUDA(cub::DeviceRadixSort::SortPairs(b->temp.get(), temp, b->key.get(),
+                                                b->key_sorted.get(), b->id.get(),
+                                                b->id_sorted.get(), int(n)));
+    gather_kernel<D><<<grid(n * D), kThreads>>>(pts, b->id_sorted.get(), b->rows.get());
+    LADDER_CUDA_LAUNCH("gather_kernel");
+    if constexpr (kMasks) {
+      column_means_kernel<<<d, kThreads>>>(pts, b->mean.get());
+      LADDER_CUDA_LAUNCH("column_means_kernel");
+      mask_kernel<D><<<grid(n), kThreads>>>(b->rows.get(), n, d, b->mean.get(), block,
+                                            b->mask.get(), b->mkey.get(), b->position.get());
+      LADDER_CUDA_LAUNCH("mask_kernel");
+      LADDER_CUDA(cub::DeviceRadixSort::SortPairs(b->temp.get(), temp, b->mkey.get(),
+                                                  b->mkey_sorted.get(), b->position.get(),
+                                                  b->order.get(), int(n)));
+    }
+    LADDER_CUDA(cudaMemsetAsync(pts.member, 0, std::size_t(n) * sizeof(std::int32_t)));
+    LADDER_CUDA(cudaMemsetAsync(b->alive.get(), 1, std::size_t(n)));
+    LADDER_CUDA(cudaMemsetAsync(b->count.get(), 0, sizeof(std::int32_t)));
+    std::int64_t count = 0;
+    for (std::int64_t c0 = 0; c0 < n; c0 += block) {
+      const std::int64_t len = std::min(block, n - c0);
+      if (count > 0) {
+        // Slices of at least 2048 skyline points, at most 65535 of them (the grid's y limit).
+        const std::int64_t slice = std::max<std::int64_t>(2048, (count + 65534) / 65535);
+        const dim3 g(grid(len), unsigned((count + slice - 1) / slice));
+        against_skyline_kernel<D, kMasks><<<g, kThreads>>>(view, c0, len, int(count), int(slice));
+        LADDER_CUDA_LAUNCH("against_skyline_kernel");
+      }
+      within_block_kernel<D, kMasks><<<grid(len), kThreads>>>(view, c0, len);
+      LADDER_CUDA_LAUNCH("within_block_kernel");
+      append_kernel<D, kMasks><<<grid(len), kThreads>>>(view, c0, len, pts.member);
+      LADDER_CUDA_LAUNCH("append_kernel");
+      LADDER_CUDA(cudaMemcpyAsync(b->host_count.get(), b->count.get(), sizeof(std::int32_t),
+                                  cudaMemcpyDeviceToHost, 0));
+      LADDER_CUDA(cudaStreamSynchronize(0));
+      count = b->host_count.get()[0];
+    }
+  };
+  return GpuPlan<Points>{enqueue, {{"width", double(D)}, {"block_points", double(block)}}};
+}
+
+// A sort-filter step with or without masks.
+template <bool kMasks>
+GpuStep sort_filter_step(GpuStep s) {
+  s.params = {block_points_param()};
+  s.plan = [](const SkylineProblem& p, const Params& params, const DeviceCaps&) {
+    GpuPlan<Points> out;
+    Widths::first([&](int w) { return w >= p.d(); },
+                  [&](auto width) { out = sort_filter_plan<decltype(width)::value, kMasks>(p, params); },
+                  "sort_filter");
+    return out;
+  };
+  s.scratch_bytes = [](const SkylineProblem& p, const Params&) {
+    return sort_filter_scratch(p, kMasks);
+  };
+  return s;
+}
+
+}  // namespace ladder::skyline
