@@ -15,6 +15,7 @@ import dtw_length_sweep
 import dtw_paper
 import eed_paper
 import ladder
+import skyline_paper
 import twed_paper
 import twed_table2
 
@@ -28,6 +29,7 @@ FIGURES = {
     "twed_paper": twed_paper.draw,
     "twed_table2": twed_table2.draw,
     "eed_paper": eed_paper.draw,
+    "skyline_paper": skyline_paper.draw,
 }
 
 if __name__ == "__main__":

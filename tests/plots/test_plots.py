@@ -296,6 +296,80 @@ def eed_files(sweeps=("preprocessing_serial", "pairs_100", "one_pair", "throughp
     return files
 
 
+# The skyline steps as the harness names them: (variant, step, backend, label).
+SKYLINE_STEPS = [("openmp", 3, "cpu", "OpenMP sort-filter"),
+                 ("naive", 4, "gpu", "naive nested loop"), ("apc", 5, "gpu", "APC"),
+                 ("dwe", 6, "gpu", "DWE"), ("alr", 7, "gpu", "ALR"),
+                 ("warp_vote", 8, "gpu", "warp vote"), ("sort_filter", 9, "gpu", "sort-filter"),
+                 ("partition", 10, "gpu", "partition masks")]
+# Made-up seconds at d = 8 per step, and the skyline size per distribution at d (anything
+# plausible: 10^6 independent points have about 30,700 at d = 8).
+SKYLINE_S = {"openmp": 34.0, "naive": 1.9, "apc": 1.7, "dwe": 1.2, "alr": 0.25,
+             "warp_vote": 0.2, "sort_filter": 0.08, "partition": 0.04}
+SKYLINE_SIZES = {"independent": {2: 14, 4: 509, 8: 30650, 9: 59300, 16: 628900},
+                 "anticorrelated": {2: 2900, 4: 32000, 8: 319200, 9: 390000, 16: 930000},
+                 "correlated": {8: 12}}
+
+
+def skyline_run(name, n, d, distribution, ms, status="passed", reason="", settings=None):
+    """A run of the skyline study as `ladder run configs/skyline/*.json` writes one (laid out
+    like a real H100 run); ms=None is an untimed run."""
+    _, step, backend, label = next(s for s in SKYLINE_STEPS if s[0] == name)
+    params = {"d": str(d), "decimals": "-1", "distribution": distribution, "n": str(n),
+              "seed": "42", "shape": "none", **(settings or {})}
+    timing, metrics, extras = None, {}, {}
+    if ms is not None:
+        timing = {"unit": "ms", "mode": "hot", "warmup": 1, "samples": [ms], "median": ms,
+                  "min": ms, "max": ms * 1.01, "mean": ms, "stddev": 0.0, "cv": 0.0}
+        metrics = {"points_per_s": n / ms / 1e3, "unit": "Mpoints/s", "work": float(n)}
+        extras = {"skyline_size": float(SKYLINE_SIZES[distribution].get(d, 1000))}
+    return {"study": "skyline", "variant": name, "step": step, "label": label, "role": "step",
+            "change": "", "backend": backend, "precision": "fp32", "metric": "points_per_s",
+            "point": f"d={d},distribution={distribution},n={n},seed=42", "sweep": f"d{d}",
+            "params": params, "status": status, "reason": reason,
+            "data": {"d": float(d), "n": float(n)}, "extras": extras, "facts": {},
+            "validation": {"mode": "full", "checked": n, "failures": int(status == "incorrect")},
+            "timing": timing, "metrics": metrics}
+
+
+def skyline_files():
+    """A GPU file: every step at n = 10^6, d = 2, 4, 8, 9 and 16 of the independent and
+    anti-correlated points (DWE slow at d = 8 and 16, its bank conflicts; one incorrect run, a
+    step at two settings) and d = 8 of correlated points; and a file without a GPU: n = 1000,
+    one d, OpenMP timed and the GPU steps skipped."""
+    runs = []
+    for distribution, ds in (("independent", (2, 4, 8, 9, 16)),
+                             ("anticorrelated", (2, 4, 8, 9, 16)), ("correlated", (8,))):
+        for d in ds:
+            scale = (d / 8) ** 2 * (3.0 if distribution == "anticorrelated" else 1.0)
+            for name, *_ in SKYLINE_STEPS:
+                ms = SKYLINE_S[name] * 1000 * scale * (4.0 if name == "dwe" and d in (8, 16)
+                                                       else 1.0)
+                if (name, distribution, d) == ("apc", "anticorrelated", 4):
+                    runs.append(skyline_run(name, 1000000, d, distribution, ms,
+                                            status="incorrect", reason="3 of 1000000 flags off"))
+                elif name == "sort_filter":
+                    runs += [skyline_run(name, 1000000, d, distribution, ms * f,
+                                         settings={"block_points": str(b)})
+                             for b, f in ((4096, 1.3), (16384, 1.0))]
+                else:
+                    runs.append(skyline_run(name, 1000000, d, distribution, ms))
+    gpu = dict(toy_results(), runs=runs,
+               config={"name": "skyline-paper", "study": "skyline",
+                       "figures": ["ladder", "skyline_paper"],
+                       "data": {"generator": "bks", "seed": 42}})
+    gpu["device"] = {"present": True, "name": "NVIDIA H100 80GB HBM3",
+                     "compute_capability": "9.0", "sm_count": 132}
+    cpu_runs = [skyline_run(name, 1000, 8, "independent", 3.0 if name == "openmp" else None,
+                            status="passed" if name == "openmp" else "skipped",
+                            reason="" if name == "openmp" else "no CUDA device")
+                for name, *_ in SKYLINE_STEPS]
+    cpu = dict(toy_results(), runs=cpu_runs,
+               config={"name": "skyline-smoke", "study": "skyline", "figures": ["skyline_paper"],
+                       "data": {"generator": "bks", "seed": 42}})
+    return gpu, cpu
+
+
 def draw_all(*args):
     return subprocess.run([sys.executable, str(PLOTS / "draw_all.py"), *map(str, args)],
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
@@ -526,6 +600,82 @@ class EedFigures(unittest.TestCase):
         header, through, _ = eed_paper.throughput_rows(ours["runs"] + peers["runs"])
         self.assertIn("alphabet 256:\nGCUPS", header)
         self.assertTrue(any("Levenshtein, no swaps" in r[0] for r in through))
+
+
+class SkylineFigures(unittest.TestCase):
+    """skyline_paper from a synthetic GPU file and from one without a GPU."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = Path(self.tmp.name)
+        self.out = self.dir / "figures"
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def drawn(self):
+        names = sorted(p.name for p in self.out.glob("skyline_*.png")) if self.out.exists() else []
+        return [n for n in names if not n.startswith("skyline_ladder_")]
+
+    def check(self, content, script="draw_all.py"):
+        path = self.dir / "skyline.json"
+        path.write_text(json.dumps(content))
+        result = subprocess.run([sys.executable, str(PLOTS / script), str(path), "--out-dir",
+                                 str(self.out)], capture_output=True, text=True, cwd=ROOT,
+                                timeout=120)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertNotIn("Traceback", result.stderr)
+        for png in self.out.glob("*.png"):
+            self.assertEqual(png.read_bytes()[:8], PNG_MAGIC)
+        return result
+
+    def test_every_figure_of_a_gpu_file(self):
+        gpu, _ = skyline_files()
+        for script in ("draw_all.py", "skyline_paper.py"):
+            with self.subTest(script=script):
+                result = self.check(gpu, script)
+                self.assertEqual(self.drawn(), ["skyline_fig11_n1000000.png",
+                                                "skyline_fig11c_n1000000.png",
+                                                "skyline_sizes_n1000000.png"])
+                self.assertNotIn("not drawn", result.stderr)
+
+    def test_no_gpu_one_d_one_distribution(self):
+        _, cpu = skyline_files()
+        result = self.check(cpu)
+        self.assertEqual(self.drawn(), ["skyline_fig11_n1000.png", "skyline_sizes_n1000.png"])
+        self.assertIn("skyline_fig11c_n1000 not drawn", result.stderr)
+
+    def test_nothing_passed_still_draws_fig11(self):
+        _, cpu = skyline_files()
+        for run in cpu["runs"]:
+            run.update(status="skipped", reason="filtered", timing=None, extras={})
+        result = self.check(cpu)
+        self.assertEqual(self.drawn(), ["skyline_fig11_n1000.png"])
+        self.assertIn("skyline_sizes_n1000 not drawn", result.stderr)
+
+    def test_gains_are_time_reductions_averaged_over_the_common_d(self):
+        import skyline_paper
+        gpu, _ = skyline_files()
+        table, counts = skyline_paper.best_runs(gpu["runs"])
+        independent = table["independent"]
+        by_d = skyline_paper.reductions(independent, "naive", "apc")
+        self.assertEqual(sorted(by_d), [2, 4, 8, 9, 16])
+        self.assertAlmostEqual(by_d[8], (1.9 - 1.7) / 1.9)
+        # DWE is 4x slower at d = 8 and 16: said apart from the other d.
+        text, _ = skyline_paper.ours_cell(independent, "apc", "dwe", (8, 16))
+        self.assertIn("without d = 8, 16", text)
+        self.assertIn(skyline_paper.pct((1.7 - 1.2) / 1.7), text.splitlines()[1])
+        # The incorrect APC run at anti-correlated d = 4 is left out.
+        self.assertNotIn(4, skyline_paper.reductions(table["anticorrelated"], "naive", "apc"))
+        # sort_filter ran at two block sizes: the faster is kept.
+        self.assertEqual(counts[("independent", "sort_filter", 8)], 2)
+        self.assertEqual(independent["sort_filter"][8]["params"]["block_points"], "16384")
+        columns, rows = skyline_paper.gain_rows(table)
+        self.assertEqual(columns, [("independent", "seed"), ("independent", "ours"),
+                                   ("anticorrelated", "seed"), ("anticorrelated", "ours"),
+                                   ("correlated", "ours")])
+        self.assertEqual(rows[0][0][1], "11% faster")
+        self.assertEqual(len(rows), 8)  # the seed's 4 gains and our 4 later ones
 
 
 if __name__ == "__main__":

@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""Skyline point files through the real binary, checked against a skyline computed here.
+
+    skyline_files.py LADDER SCRATCH_ROOT CASE
+
+CASE is one of
+  csv_dump_ids   fixtures/skyline_ok_file.json (a CSV with a header and an id column, 8 points
+                 of 3 attributes, duplicates and ties) runs the CPU steps: exit 0, every run
+                 passed with data n = 8, d = 3 and skyline_size 5, and --dump-outputs DIR
+                 writes skyline__<step>__<point>.npy for each step holding the sorted int64
+                 ids [1, 2, 3, 4, 6], which is also what a brute-force skyline of the file's
+                 values computed here gives;
+  gen_roundtrip  `ladder gen skyline --n 100 --d 3 --distribution anticorrelated` to X.csv and
+                 to X.npy: the two files hold the same float32 values (the CSV reads back bit
+                 for bit), a config reading each runs the CPU steps with exit 0, and every
+                 run of both has the same skyline_size and dumps the same ids as the skyline
+                 computed here from the files' values.
+NumPy is not needed: the .npy files are parsed here.
+"""
+import ast
+import glob
+import json
+import os
+import struct
+import sys
+import tempfile
+
+from clitest import case_args, finish, run_ladder, show
+
+FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
+CPU_STEPS = ("seq_bnl", "seq_sfs", "openmp")
+
+
+def read_npy_any(path):
+    """(descr, shape, values) of a version 1/2/3 little-endian .npy file of <f4, <f8 or <i8."""
+    with open(path, "rb") as f:
+        blob = f.read()
+    if blob[:6] != b"\x93NUMPY":
+        raise ValueError("bad magic %r" % blob[:6])
+    if blob[6] == 1:
+        (hlen,) = struct.unpack("<H", blob[8:10])
+        start = 10
+    else:
+        (hlen,) = struct.unpack("<I", blob[8:12])
+        start = 12
+    header = ast.literal_eval(blob[start:start + hlen].decode("latin1"))
+    if header.get("fortran_order"):
+        raise ValueError("fortran_order is set")
+    descr, shape = header["descr"], tuple(header["shape"])
+    formats = {"<f4": "f", "<f8": "d", "<i8": "q"}
+    if descr not in formats:
+        raise ValueError("descr %r, expected one of %s" % (descr, sorted(formats)))
+    data = blob[start + hlen:]
+    count = 1
+    for dim in shape:
+        count *= dim
+    width = struct.calcsize(formats[descr])
+    if len(data) != width * count:
+        raise ValueError("%d data bytes for shape %s of %s" % (len(data), shape, descr))
+    return descr, shape, list(struct.unpack("<%d%s" % (count, formats[descr]), data))
+
+
+def f32(x):
+    """x rounded to float32, as a Python float."""
+    return struct.unpack("<f", struct.pack("<f", x))[0]
+
+
+def read_csv_points(path, id_column, header):
+    """Rows of float32 values of a CSV file of points (the id column dropped)."""
+    with open(path) as f:
+        lines = [line.strip() for line in f if line.strip()]
+    if header:
+        lines = lines[1:]
+    rows = []
+    for k, line in enumerate(lines):
+        fields = [x.strip() for x in line.split(",")]
+        if id_column:
+            if int(fields[0]) != k:
+                raise ValueError("%s: line %d has id %s" % (path, k + 1, fields[0]))
+            fields = fields[1:]
+        rows.append([f32(float(x)) for x in fields])
+    return rows
+
+
+def skyline(rows):
+    """Sorted ids of the points no other point dominates (<= everywhere, < somewhere)."""
+    def dominates(p, q):
+        return all(a <= b for a, b in zip(p, q)) and any(a < b for a, b in zip(p, q))
+    return [i for i, q in enumerate(rows)
+            if not any(dominates(p, q) for j, p in enumerate(rows) if j != i)]
+
+
+def check_run(who, config, work, want_ids, want_n, want_d, problems):
+    """Runs `config` with dumps in `work`; checks every CPU step. Returns the checked steps."""
+    dumps = os.path.join(work, "dumps." + who)
+    out = os.path.join(work, "res." + who + ".json")
+    proc = run_ladder([ladder_bin, "run", config, "--out", out, "--dump-outputs", dumps,
+                       "--quiet"], work, timeout=100)
+    if proc.returncode != 0:
+        problems.append("%s: the run exited %d, expected 0\n%s" % (who, proc.returncode, show(proc)))
+        return []
+    with open(out) as f:
+        runs = json.load(f).get("runs", [])
+    checked = []
+    steps = set()
+    for r in runs:
+        tag = "%s: %s/%s [%s]" % (who, r["study"], r["variant"], r["point"])
+        steps.add(r["variant"])
+        if r["status"] != "passed":
+            problems.append("%s: status %r (%s)" % (tag, r["status"], r.get("reason")))
+            continue
+        data = r.get("data", {})
+        if data.get("n") != want_n or data.get("d") != want_d:
+            problems.append("%s: data %s, expected n = %d, d = %d" % (tag, data, want_n, want_d))
+        size = r.get("extras", {}).get("skyline_size")
+        if size != len(want_ids):
+            problems.append("%s: skyline_size %r, expected %d" % (tag, size, len(want_ids)))
+        found = glob.glob(os.path.join(dumps, "skyline__%s__*.npy" % r["variant"]))
+        if len(found) != 1:
+            problems.append("%s: expected one dump skyline__%s__<point>.npy, found %s"
+                            % (tag, r["variant"], found))
+            continue
+        try:
+            descr, shape, ids = read_npy_any(found[0])
+        except (ValueError, KeyError, SyntaxError) as e:
+            problems.append("%s: unreadable dump %s: %s" % (tag, found[0], e))
+            continue
+        if descr != "<i8" or shape != (len(want_ids),):
+            problems.append("%s: dump is %s of shape %s, expected <i8 of shape (%d,)"
+                            % (tag, descr, shape, len(want_ids)))
+        if ids != want_ids:
+            problems.append("%s: dumped ids %s, expected %s" % (tag, ids[:20], want_ids[:20]))
+            continue
+        checked.append(tag)
+    missing = set(CPU_STEPS) - steps
+    if missing:
+        problems.append("%s: no run of %s" % (who, sorted(missing)))
+    return checked
+
+
+def main():
+    global ladder_bin
+    ladder_bin, scratch, case = case_args("skyline_files.py")
+    problems = []
+    with tempfile.TemporaryDirectory(prefix="skyline.", dir=scratch) as work:
+        if case == "csv_dump_ids":
+            rows = read_csv_points(os.path.join(FIX, "skyline_ok.csv"), True, True)
+            want = skyline(rows)
+            if want != [1, 2, 3, 4, 6]:
+                finish(["the skyline computed here is %s, expected [1, 2, 3, 4, 6]: the fixture "
+                        "changed?" % want])
+            checked = check_run("csv", os.path.join(FIX, "skyline_ok_file.json"), work, want,
+                                len(rows), len(rows[0]), problems)
+        elif case == "gen_roundtrip":
+            files = {}
+            for ext in ("csv", "npy"):
+                proc = run_ladder([ladder_bin, "gen", "skyline", "--n", "100", "--d", "3",
+                                   "--distribution", "anticorrelated", "--out", "X." + ext],
+                                  work, timeout=60)
+                path = os.path.join(work, "X." + ext)
+                if proc.returncode != 0 or not os.path.isfile(path):
+                    finish(["gen to X.%s exited %d (file %s)\n%s"
+                            % (ext, proc.returncode, "made" if os.path.exists(path) else
+                               "missing", show(proc))])
+                files[ext] = path
+            from_csv = read_csv_points(files["csv"], True, False)
+            descr, shape, flat = read_npy_any(files["npy"])
+            if descr != "<f4" or shape != (100, 3):
+                problems.append("X.npy is %s of shape %s, expected <f4 of shape (100, 3)"
+                                % (descr, shape))
+            from_npy = [flat[3 * i:3 * i + 3] for i in range(len(flat) // 3)]
+            if from_csv != from_npy:
+                problems.append("X.csv and X.npy hold different values (first rows %s and %s)"
+                                % (from_csv[:2], from_npy[:2]))
+            want = skyline(from_npy)
+            print("skyline computed here: %d of 100 points" % len(want))
+            checked = []
+            for ext, path in files.items():
+                config = os.path.join(work, "config_%s.json" % ext)
+                with open(config, "w") as f:
+                    json.dump({"name": "cli-skyline-" + ext, "study": "skyline",
+                               "data": {"file": os.path.basename(path)},
+                               "variants": ["skyline/" + s for s in CPU_STEPS],
+                               "repetitions": 1, "warmup": 0, "validation": "full"}, f)
+                checked += check_run(ext, config, work, want, 100, 3, problems)
+        else:
+            sys.exit("unknown case %r" % case)
+        if not checked:
+            problems.append("no run was checked against the skyline computed here")
+    finish(problems, "ok: %s; checked %s" % (case, ", ".join(checked)))
+
+
+if __name__ == "__main__":
+    main()
