@@ -31,4 +31,20 @@ void read_exactly(std::ifstream& in, char* to, std::size_t n, const std::string&
     throw InputError(file + " is truncated (it changed while being read?)");
 }
 
+std::string read_whole_file(const std::string& path, const std::string& file,
+                            const std::string& kind,
+                            const std::function<void(std::uintmax_t)>& check_size) {
+  std::ifstream in;
+  const std::uintmax_t size = open_data_file(path, file, kind, in);
+  check_size(size);
+  std::string bytes;
+  try {
+    bytes.resize(static_cast<std::size_t>(size));
+  } catch (const std::bad_alloc&) {
+    throw InputError(file + " is too large to read into memory");
+  }
+  read_exactly(in, bytes.data(), bytes.size(), file);
+  return bytes;
+}
+
 }  // namespace ladder

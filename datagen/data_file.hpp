@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <fstream>
+#include <functional>
 #include <string>
 
 namespace ladder {
@@ -20,5 +21,11 @@ std::uintmax_t open_data_file(const std::string& path, const std::string& file,
 
 // Reads exactly n bytes; fewer means the file shrank after its size was taken.
 void read_exactly(std::ifstream& in, char* to, std::size_t n, const std::string& file);
+
+// A whole text file in memory, opened as open_data_file does; `check_size` sees the size first
+// and throws when the reader refuses it.
+std::string read_whole_file(const std::string& path, const std::string& file,
+                            const std::string& kind,
+                            const std::function<void(std::uintmax_t)>& check_size);
 
 }  // namespace ladder

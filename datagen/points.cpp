@@ -517,19 +517,13 @@ PointSet parse_points_csv(const std::string& bytes, const std::string& name) {
 PointSet read_points(const std::string& path) {
   if (ends_with_npy(path)) return read_npy_points(path);
   const std::string file = quoted_name(path);
-  std::ifstream in;
-  const std::uintmax_t size = open_data_file(path, file, "a CSV file of points", in);
-  if (size > kMaxFileBytes)
-    throw InputError(file + " holds " + std::to_string(size) +
-                     " bytes, more than the 2^31 (2147483648) a CSV file of points may hold; "
-                     "use a .npy file");
-  std::string bytes;
-  try {
-    bytes.resize(static_cast<std::size_t>(size));
-  } catch (const std::bad_alloc&) {
-    throw InputError(file + " is too large to read into memory");
-  }
-  read_exactly(in, bytes.data(), bytes.size(), file);
+  const std::string bytes =
+      read_whole_file(path, file, "a CSV file of points", [&](std::uintmax_t size) {
+        if (size > kMaxFileBytes)
+          throw InputError(file + " holds " + std::to_string(size) +
+                           " bytes, more than the 2^31 (2147483648) a CSV file of points may "
+                           "hold; use a .npy file");
+      });
   return parse_points_csv(bytes, path);
 }
 

@@ -439,16 +439,8 @@ StringPairs parse_string_pairs(const std::string& bytes, const std::string& name
 
 StringPairs read_string_pairs(const std::string& path) {
   const std::string file = quoted_name(path);
-  std::ifstream in;
-  const std::uintmax_t size = open_data_file(path, file, "a file of string pairs", in);
-  check_size(size, file);
-  std::string bytes;
-  try {
-    bytes.resize(static_cast<std::size_t>(size));
-  } catch (const std::bad_alloc&) {
-    throw InputError(file + " is too large to read into memory");
-  }
-  read_exactly(in, bytes.data(), bytes.size(), file);
+  const std::string bytes = read_whole_file(path, file, "a file of string pairs",
+                                            [&](std::uintmax_t size) { check_size(size, file); });
   return parse_string_pairs(bytes, path);
 }
 

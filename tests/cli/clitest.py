@@ -102,8 +102,9 @@ def tree(root):
     return out
 
 
-def read_npy(path):
-    """(shape, values) of a version 1/2/3 .npy file of little-endian float32 or float64."""
+def read_npy(path, formats=None):
+    """(shape, values) of a version 1/2/3 .npy file of little-endian float32 or float64 (or of
+    the dtypes `formats` maps to struct codes, e.g. {"<i8": "q"})."""
     with open(path, "rb") as f:
         blob = f.read()
     if blob[:6] != b"\x93NUMPY":
@@ -118,9 +119,9 @@ def read_npy(path):
     if header.get("fortran_order"):
         raise ValueError("fortran_order is set")
     descr, shape = header["descr"], tuple(header["shape"])
-    formats = {"<f4": "f", "<f8": "d"}
+    formats = formats or {"<f4": "f", "<f8": "d"}
     if descr not in formats:
-        raise ValueError("descr %r, expected '<f4' or '<f8'" % descr)
+        raise ValueError("descr %r, expected one of %s" % (descr, sorted(formats)))
     data = blob[start + hlen:]
     count = 1
     for dim in shape:

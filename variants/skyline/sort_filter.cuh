@@ -122,27 +122,47 @@ __device__ __forceinline__ void test_slice(const Sorted& s, const float* rows, c
   }
 }
 
+// One lane's candidate: sorted position c0 + (its thread) in processing order, its row in
+// registers, and whether it is dominated yet. scan() tests it against rows [begin, end), 32
+// at a time, until every lane of the warp is dominated.
+template <int D, bool kMasks>
+struct Candidate {
+  std::int64_t r;
+  bool valid, dominated;
+  float q[D];
+  unsigned mask;
+
+  __device__ Candidate(const Sorted& s, std::int64_t c0, std::int64_t len) {
+    const std::int64_t c = c0 + std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    valid = c < c0 + len;
+    r = valid ? position_of(s, c) : 0;
+    dominated = !valid || !s.alive[r];
+    load_row(s.rows + r * D, q);
+    mask = kMasks ? s.mask[r] : 0;
+  }
+  __device__ void scan(const Sorted& s, const float* rows, const unsigned* masks,
+                       std::int64_t begin, std::int64_t end, std::int64_t tie_end, bool within) {
+    for (std::int64_t t0 = begin; t0 < end; t0 += 32) {
+      test_slice<D, kMasks>(s, rows, masks, t0, int(end - t0 < 32 ? end - t0 : 32), q, mask, r,
+                            tie_end, within, dominated);
+      if (__all_sync(kFullWarp, dominated)) break;
+    }
+  }
+  __device__ void finish(const Sorted& s) const {
+    if (valid && dominated) s.alive[r] = 0;
+  }
+};
+
 // A: candidates [c0, c0 + len) against skyline points [y * slice, (y + 1) * slice).
 template <int D, bool kMasks>
 __global__ void __launch_bounds__(kThreads) against_skyline_kernel(Sorted s, std::int64_t c0,
                                                                    std::int64_t len, int count,
                                                                    int slice) {
-  const std::int64_t c = c0 + std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  const bool valid = c < c0 + len;
-  const std::int64_t r = valid ? position_of(s, c) : 0;
-  bool dominated = !valid || !s.alive[r];
-  if (__all_sync(kFullWarp, dominated)) return;
-  float q[D];
-  load_row(s.rows + r * D, q);
-  const unsigned mq = kMasks ? s.mask[r] : 0;
+  Candidate<D, kMasks> cand(s, c0, len);
+  if (__all_sync(kFullWarp, cand.dominated)) return;
   const std::int64_t begin = std::int64_t(blockIdx.y) * slice;
-  const std::int64_t end = min(begin + slice, std::int64_t(count));
-  for (std::int64_t t0 = begin; t0 < end; t0 += 32) {
-    test_slice<D, kMasks>(s, s.sky, s.sky_mask, t0, int(end - t0 < 32 ? end - t0 : 32), q, mq,
-                          r, 0, false, dominated);
-    if (__all_sync(kFullWarp, dominated)) break;
-  }
-  if (valid && dominated) s.alive[r] = 0;
+  cand.scan(s, s.sky, s.sky_mask, begin, min(begin + slice, std::int64_t(count)), 0, false);
+  cand.finish(s);
 }
 
 // The first sorted position after r whose sum is larger. Ties are rare: one look, then a
@@ -173,22 +193,12 @@ __device__ inline std::int64_t tie_end_of(const Sorted& s, std::int64_t r) {
 template <int D, bool kMasks>
 __global__ void __launch_bounds__(kThreads) within_block_kernel(Sorted s, std::int64_t c0,
                                                                 std::int64_t len) {
-  const std::int64_t c = c0 + std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  const bool valid = c < c0 + len;
-  const std::int64_t r = valid ? position_of(s, c) : 0;
-  bool dominated = !valid || !s.alive[r];
-  if (__all_sync(kFullWarp, dominated)) return;
-  float q[D];
-  load_row(s.rows + r * D, q);
-  const unsigned mq = kMasks ? s.mask[r] : 0;
-  const std::int64_t tie_end = dominated ? 0 : tie_end_of(s, r);
+  Candidate<D, kMasks> cand(s, c0, len);
+  if (__all_sync(kFullWarp, cand.dominated)) return;
+  const std::int64_t tie_end = cand.dominated ? 0 : tie_end_of(s, cand.r);
   const std::int64_t hi = __reduce_max_sync(kFullWarp, unsigned(tie_end));
-  for (std::int64_t t0 = c0; t0 < hi; t0 += 32) {
-    test_slice<D, kMasks>(s, s.rows, s.mask, t0, int(hi - t0 < 32 ? hi - t0 : 32), q, mq, r,
-                          tie_end, true, dominated);
-    if (__all_sync(kFullWarp, dominated)) break;
-  }
-  if (valid && dominated) s.alive[r] = 0;
+  cand.scan(s, s.rows, s.mask, c0, hi, tie_end, true);
+  cand.finish(s);
 }
 
 // C: the block's survivors join the skyline, a warp's together (one atomic per warp).
