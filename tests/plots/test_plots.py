@@ -396,7 +396,9 @@ class FigureChoice(unittest.TestCase):
         self.assertEqual(len(chosen["ladder"]), 2)
 
 
-class DrawAll(unittest.TestCase):
+class TempDirCase(unittest.TestCase):
+    """A test with a temporary folder (self.dir) and a figures folder in it (self.out)."""
+
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
         self.dir = Path(self.tmp.name)
@@ -404,6 +406,9 @@ class DrawAll(unittest.TestCase):
 
     def tearDown(self):
         self.tmp.cleanup()
+
+
+class DrawAll(TempDirCase):
 
     def write(self, name, content):
         path = self.dir / name
@@ -602,16 +607,8 @@ class EedFigures(unittest.TestCase):
         self.assertTrue(any("Levenshtein, no swaps" in r[0] for r in through))
 
 
-class SkylineFigures(unittest.TestCase):
+class SkylineFigures(TempDirCase):
     """skyline_paper from a synthetic GPU file and from one without a GPU."""
-
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.dir = Path(self.tmp.name)
-        self.out = self.dir / "figures"
-
-    def tearDown(self):
-        self.tmp.cleanup()
 
     def drawn(self):
         names = sorted(p.name for p in self.out.glob("skyline_*.png")) if self.out.exists() else []
