@@ -569,3 +569,25 @@ def sweep_line(ax, xs, at_x, y_of, **style):
             ax.plot([x], [y], marker="o", markersize=13, markerfacecolor="none",
                     markeredgecolor=INCORRECT, markeredgewidth=1.5, zorder=4)
     return [y for y in ys if y is not None]
+
+
+HEAD_SHADE = "#d9d9d9"
+
+
+def draw_table(ax, header, rows, widths, style=None):
+    """A matplotlib table filling `ax`: a bold grey header, grey rules, and style(row, col,
+    cell) for each body cell (row and col from 0), where a figure tints or aligns it."""
+    ax.axis("off")
+    table = ax.table(cellText=rows, colLabels=header, colWidths=widths, loc="upper center",
+                     cellLoc="center", bbox=[0, 0, sum(widths), 1])
+    table.auto_set_font_size(False)
+    table.set_fontsize(8.5)
+    for (row, col), cell in table.get_celld().items():
+        cell.set_edgecolor("#bbbbbb")
+        if row == 0:
+            cell.set_facecolor(HEAD_SHADE)
+            cell.set_text_props(fontweight="bold")
+        elif style:
+            style(row - 1, col, cell)
+    return table
+

@@ -477,20 +477,11 @@ PAPER_WIDTHS = [0.2, 0.16, 0.08, 0.14, 0.07, 0.08, 0.14, 0.07]
 
 
 def draw_table(ax, header, rows, widths, tint):
-    """A matplotlib table filling `ax`; tint(row, col) -> face colour or None."""
-    ax.axis("off")
-    table = ax.table(cellText=rows, colLabels=header, colWidths=widths, loc="upper center",
-                     cellLoc="center", bbox=[0, 0, sum(widths), 1])
-    table.auto_set_font_size(False)
-    table.set_fontsize(8.5)
-    for (row, col), c in table.get_celld().items():
-        c.set_edgecolor("#bbbbbb")
-        if row == 0:
-            c.set_facecolor(SHADES["head"])
-            c.set_text_props(fontweight="bold")
-        elif tint(row - 1, col):
-            c.set_facecolor(tint(row - 1, col))
-    return table
+    """common.draw_table with tint(row, col) -> face colour or None."""
+    def style(row, col, cell):
+        if tint(row, col):
+            cell.set_facecolor(tint(row, col))
+    return common.draw_table(ax, header, rows, widths, style)
 
 
 def tables_figure(results, runs):

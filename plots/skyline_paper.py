@@ -298,24 +298,16 @@ def settings_note(counts):
 # ---- Fig. 11 (a, b) and the gains -------------------------------------------------------------
 
 def draw_table(ax, header, rows, widths, kinds):
-    ax.axis("off")
-    table = ax.table(cellText=[c for c, _k in rows], colLabels=header, colWidths=widths,
-                     cellLoc="center", bbox=[0, 0, sum(widths), 1])
-    table.auto_set_font_size(False)
-    table.set_fontsize(8.5)
-    for (row, col), cell in table.get_celld().items():
-        cell.set_edgecolor("#bbbbbb")
-        if row == 0:
-            cell.set_facecolor("#d9d9d9")
-            cell.set_text_props(fontweight="bold")
-            continue
-        cell.get_text().set_color(rows[row - 1][1][col])
+    """rows: (cells, text colours); the name column left-aligned, seed columns grey, ours
+    green."""
+    def style(row, col, cell):
+        cell.get_text().set_color(rows[row][1][col])
         if col == 0:
             cell.get_text().set_ha("left")
             cell.PAD = 0.02
         else:
             cell.set_facecolor("#ececec" if kinds[col - 1] == "seed" else "#e3f1e7")
-    return table
+    return common.draw_table(ax, header, [c for c, _k in rows], widths, style)
 
 
 def fig11(results, point, runs):

@@ -26,10 +26,6 @@
 #include "harness/validation.hpp"
 #include "variants/skyline/problem.hpp"
 
-// dominates_branch_free() lives in variants/skyline/nested_loop.cuh, which includes the CUDA
-// kernels' headers (shared_memory.cuh, gpu_step.cuh: __device__, threadIdx, <<<>>>) and cannot
-// be compiled from a .cpp: it is not tested here.
-
 namespace ladder::skyline {
 namespace {
 
@@ -599,7 +595,7 @@ TEST(SkylineDump, SortedIdsOfTheSkylineAndItsSize) {
 
 // --- dominates() and the sort-filter order ---------------------------------------------------
 
-TEST(SkylineDominance, AgreesWithTheOracle) {
+TEST(SkylineDominance, BothTestsAgreeWithTheOracle) {
   std::mt19937_64 rng(master_seed());
   SCOPED_TRACE(seed_note());
   const float values[] = {-1.0f, -0.0f, 0.0f, 0.5f, 1.0f, 2.0f};
@@ -617,6 +613,10 @@ TEST(SkylineDominance, AgreesWithTheOracle) {
       dominated += want;
       ASSERT_EQ(dominates(p, q, d), want) << "d " << d << " trial " << t;
       ASSERT_EQ(dominates(q, p, d), oracle_dominates(q, p, d)) << "d " << d << " trial " << t;
+      // The DWE and ALR steps' branch-free test (the seed's Figure 8) gives the same answers.
+      ASSERT_EQ(dominates_branch_free(p, q, d), int(want)) << "d " << d << " trial " << t;
+      ASSERT_EQ(dominates_branch_free(q, p, d), int(oracle_dominates(q, p, d)))
+          << "d " << d << " trial " << t;
       ASSERT_FALSE(dominates(p, p, d));
       ASSERT_FALSE(dominates(p, q, d) && dominates(q, p, d));
     }

@@ -18,17 +18,6 @@
 
 namespace ladder::skyline {
 
-// Figure 8 of the seed: ands of the per-attribute "not worse" and "equal" bits, no branch; the
-// result is "not worse anywhere" xor "equal everywhere".
-LADDER_HD inline int dominates_branch_free(const float* p, const float* q, int d) {
-  int not_worse = 1, equal = 1;
-  for (int k = 0; k < d; ++k) {
-    not_worse &= int(p[k] <= q[k]);
-    equal &= int(p[k] == q[k]);
-  }
-  return not_worse ^ equal;
-}
-
 // Point by point: thread t copies its point's d attributes (a warp's loads are d floats apart).
 struct LoadRows {
   static __device__ void tile(const Points& pts, float* to, std::int64_t first, int stride) {

@@ -3,6 +3,8 @@
 // dominance test. Rows of D floats load as float4 (or float2) when D allows.
 #pragma once
 #include <cmath>
+#include <string>
+#include <utility>
 
 #include "../../harness/compiled_set.hpp"
 #include "gpu_step.cuh"
@@ -11,9 +13,14 @@ namespace ladder::skyline {
 
 // The widths the register steps are compiled for; d takes the first that fits.
 using Widths = CompiledSet<1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 32, 48, 64>;
+// Calls f(std::integral_constant<int, D>{}) with the first compiled width D >= d.
+template <class F>
+void with_width(int d, F&& f, const std::string& who) {
+  Widths::first([d](int v) { return v >= d; }, std::forward<F>(f), who);
+}
 inline int width_for(int d) {
   int w = 0;
-  Widths::first([d](int v) { return v >= d; }, [&w](auto v) { w = decltype(v)::value; }, "width");
+  with_width(d, [&w](auto v) { w = decltype(v)::value; }, "width");
   return w;
 }
 

@@ -30,6 +30,17 @@ LADDER_HD inline bool dominates(const float* p, const float* q, int d) {
   return strictly;
 }
 
+// Figure 8 of the seed: ands of the per-attribute "not worse" and "equal" bits, no branch; the
+// result is "not worse anywhere" xor "equal everywhere".
+LADDER_HD inline int dominates_branch_free(const float* p, const float* q, int d) {
+  int not_worse = 1, equal = 1;
+  for (int k = 0; k < d; ++k) {
+    not_worse &= int(p[k] <= q[k]);
+    equal &= int(p[k] == q[k]);
+  }
+  return not_worse ^ equal;
+}
+
 // The sort key of the sort-first steps: the attribute sum in float, added in attribute order.
 // Rounding is monotone, so a dominator's sum is never larger; equal sums are ordered by the
 // attributes themselves, so a dominator always comes first.

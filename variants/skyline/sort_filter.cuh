@@ -322,9 +322,9 @@ GpuStep sort_filter_step(GpuStep s) {
   s.params = {block_points_param()};
   s.plan = [](const SkylineProblem& p, const Params& params, const DeviceCaps&) {
     GpuPlan<Points> out;
-    Widths::first([&](int w) { return w >= p.d(); },
-                  [&](auto width) { out = sort_filter_plan<decltype(width)::value, kMasks>(p, params); },
-                  "sort_filter");
+    with_width(p.d(),
+               [&](auto width) { out = sort_filter_plan<decltype(width)::value, kMasks>(p, params); },
+               "sort_filter");
     return out;
   };
   s.scratch_bytes = [](const SkylineProblem& p, const Params&) {

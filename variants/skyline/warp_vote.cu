@@ -41,7 +41,7 @@ __global__ void __launch_bounds__(kWarps * 32) warp_vote_kernel(Points pts) {
 
 GpuPlan<Points> plan(const SkylineProblem& p, const Params&, const DeviceCaps&) {
   GpuPlan<Points> out;
-  Widths::first([&](int w) { return w >= p.d(); }, [&](auto width) {
+  with_width(p.d(), [&](auto width) {
     constexpr int D = decltype(width)::value;
     const std::size_t smem = kWarps * 32 * D * sizeof(float);
     allow_shared_memory(warp_vote_kernel<D>, smem);
