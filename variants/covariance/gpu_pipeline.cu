@@ -36,7 +36,35 @@ __global__ void centre_strided_kernel(const float* data, const float* sums, floa
   for (int j = 0; j < n; ++j) x[r * n + j] = data[r * n + j] - sums[j] * inv_m;
 }
 
+// Padded rows: block (x, y) writes columns 256 x .. of rows y, y + gridDim.y, ...; columns
+// n .. ld - 1 are zeros. With tf32, values are rounded to nearest TF32 (low 13 bits zero).
+__global__ void centre_padded_kernel(const float* data, const float* sums, float* x,
+                                     std::int64_t m, int n, int ld, float inv_m, bool tf32) {
+  const int c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c >= ld) return;
+  const float mean = c < n ? sums[c] * inv_m : 0.f;
+  for (std::int64_t r = blockIdx.y; r < m; r += gridDim.y) {
+    float v = c < n ? data[r * n + c] - mean : 0.f;
+    if (tf32) {
+      std::uint32_t t;
+      asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(t) : "f"(v));
+      v = __uint_as_float(t & 0xffffe000u);
+    }
+    x[r * ld + c] = v;
+  }
+}
+
 }  // namespace
+
+void launch_centre_padded(const float* data, const float* sums, float* x, std::int64_t m,
+                          std::int64_t n, std::int64_t ld, bool tf32) {
+  const int threads = 256;
+  const float inv_m = static_cast<float>(1.0 / double(m));
+  const dim3 grid(unsigned((ld + threads - 1) / threads),
+                  unsigned(m < std::int64_t(kMaxGridY) ? m : kMaxGridY));
+  centre_padded_kernel<<<grid, threads>>>(data, sums, x, m, int(n), int(ld), inv_m, tf32);
+  LADDER_CUDA_LAUNCH("centre_padded_kernel");
+}
 
 void launch_column_sums(const float* data, float* sums, std::int64_t m, std::int64_t n) {
   const int threads = 256;

@@ -4,6 +4,10 @@
 //   centre:     X = D - mu, with the coalesced (thread per element, row-major order) or the
 //               strided (thread per row) mapping, chosen by the `centring` parameter,
 //   covariance: the step's own kernel(s), reading X and writing the full n x n matrix.
+// X is m x n as given (Layout::plain), or (Layout::padded) its rows are padded with zeros to
+// a multiple of 4 floats, so that every row starts 16-byte aligned whatever n is, and
+// (Layout::padded_tf32) its values are rounded to TF32 as they are written, for a step that
+// feeds them to tensor cores as they are.
 // The run's time is the whole pipeline; each stage's median is recorded as well. A step's plan
 // does its set-up (handles, occupancy queries) once, before anything is timed.
 #pragma once
@@ -23,7 +27,14 @@ struct DeviceData {
   const float* x;
   float* cov;  // n x n, every entry must be written
   std::int64_t m, n;
+  std::int64_t ld;  // X's row stride: n, or n rounded up to a multiple of 4 (padded layouts)
 };
+
+enum class Layout { plain, padded, padded_tf32 };
+
+inline std::int64_t row_stride(std::int64_t n, Layout layout) {
+  return layout == Layout::plain ? n : (n + 3) / 4 * 4;
+}
 
 using Plan = GpuPlan<DeviceData>;
 using Planner = GpuPlanner<CovProblem, DeviceData>;
@@ -34,17 +45,22 @@ using GpuStep = Step<CovProblem, Planner>;
 void launch_column_sums(const float* data, float* sums, std::int64_t m, std::int64_t n);
 void launch_centre(const float* data, const float* sums, float* x, std::int64_t m,
                    std::int64_t n, bool strided);
+// The padded layouts: X with row stride ld, zeros past n, optionally rounded to TF32.
+void launch_centre_padded(const float* data, const float* sums, float* x, std::int64_t m,
+                          std::int64_t n, std::int64_t ld, bool tf32);
 
 class Pipeline : public GpuInstance<float> {
  public:
-  Pipeline(const CovProblem& p, Plan plan, bool strided)
+  Pipeline(const CovProblem& p, Plan plan, bool strided, Layout layout)
       : GpuInstance<float>(std::size_t(p.n * p.n), {std::size_t(p.n), std::size_t(p.n)}),
         p_(p),
         plan_(std::move(plan)),
         strided_(strided),
+        layout_(layout),
+        ld_(row_stride(p.n, layout)),
         data_(p.data),
         sums_(p.n),
-        x_(p.data.size()) {}
+        x_(std::size_t(p.m * ld_)) {}
   std::map<std::string, double> facts() const override { return plan_.facts; }
 
  protected:
@@ -53,34 +69,50 @@ class Pipeline : public GpuInstance<float> {
     sums_.fill_bytes(0);
     launch_column_sums(data_.get(), sums_.get(), p_.m, p_.n);
     stage("centre");
-    launch_centre(data_.get(), sums_.get(), x_.get(), p_.m, p_.n, strided_);
+    if (layout_ == Layout::plain)
+      launch_centre(data_.get(), sums_.get(), x_.get(), p_.m, p_.n, strided_);
+    else
+      launch_centre_padded(data_.get(), sums_.get(), x_.get(), p_.m, p_.n, ld_,
+                           layout_ == Layout::padded_tf32);
     stage("covariance");
-    plan_.enqueue({x_.get(), out(), p_.m, p_.n});
+    plan_.enqueue({x_.get(), out(), p_.m, p_.n, ld_});
   }
 
  private:
   const CovProblem& p_;
   Plan plan_;
   bool strided_;
+  Layout layout_;
+  std::int64_t ld_;
   DeviceBuffer<float> data_, sums_, x_;
 };
 
 // Data, centred copy, output and column sums.
-inline double device_bytes(const CovProblem& p) {
-  return 4.0 * (2.0 * double(p.m) * double(p.n) + double(p.n) * double(p.n) + double(p.n));
+inline double device_bytes(const CovProblem& p, Layout layout) {
+  return 4.0 * (double(p.m) * double(p.n + row_stride(p.n, layout)) + double(p.n) * double(p.n) +
+                double(p.n));
 }
 
-inline VariantSpec gpu_step(GpuStep s) {
-  s.params.push_back({"centring", "coalesced",
-                      "centring thread mapping: coalesced (thread per element) or strided "
-                      "(thread per row)",
-                      ParamSpec::Kind::text, 0, 0, {"coalesced", "strided"}});
-  MakeInstance<CovProblem, Planner> make = [](const CovProblem& p, const Params& params,
-                                              const DeviceCaps& d, const Planner& plan) {
-    return std::make_unique<Pipeline>(p, plan(p, params, d), params.text("centring") == "strided");
+// A padded layout has no strided centring: its parameter offers the coalesced mapping only.
+inline VariantSpec gpu_step(GpuStep s, Layout layout = Layout::plain) {
+  if (layout == Layout::plain)
+    s.params.push_back({"centring", "coalesced",
+                        "centring thread mapping: coalesced (thread per element) or strided "
+                        "(thread per row)",
+                        ParamSpec::Kind::text, 0, 0, {"coalesced", "strided"}});
+  else
+    s.params.push_back({"centring", "coalesced",
+                        "centring thread mapping: coalesced (thread per element; this step's "
+                        "padded rows have no strided form)",
+                        ParamSpec::Kind::text, 0, 0, {"coalesced"}});
+  MakeInstance<CovProblem, Planner> make = [layout](const CovProblem& p, const Params& params,
+                                                    const DeviceCaps& d, const Planner& plan) {
+    return std::make_unique<Pipeline>(p, plan(p, params, d), params.text("centring") == "strided",
+                                      layout);
   };
-  return make_variant<CovProblem, Planner>("covariance", Backend::gpu, std::move(s), device_bytes,
-                                           make);
+  return make_variant<CovProblem, Planner>(
+      "covariance", Backend::gpu, std::move(s),
+      [layout](const CovProblem& p) { return device_bytes(p, layout); }, make);
 }
 
 }  // namespace ladder::cov

@@ -18,6 +18,7 @@
 #include <cstdint>
 
 #include "gpu_step.cuh"
+#include "triangle_tiles.cuh"
 
 namespace ladder::cov {
 namespace {
@@ -107,11 +108,8 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   __shared__ __align__(16) float sb[2][kK][kTile];  // [stage][row in k-tile][column j0 + c]
 
   // Lower-triangle tile of this block: b = ti (ti + 1) / 2 + tj.
-  const int b = blockIdx.x;
-  int ti = static_cast<int>((sqrtf(8.f * float(b) + 1.f) - 1.f) * 0.5f);
-  while ((ti + 1) * (ti + 2) / 2 <= b) ++ti;
-  while (ti * (ti + 1) / 2 > b) --ti;
-  const int tj = b - ti * (ti + 1) / 2;
+  int ti, tj;
+  triangle_tile(blockIdx.x, ti, tj);
   const int i0 = ti * kTile, j0 = tj * kTile;
 
   const std::int64_t r_begin = std::int64_t(blockIdx.y) * rows_per_slice;
@@ -201,10 +199,7 @@ bool vectorisable(const float* x, const float* cov, std::int64_t n) {
          reinterpret_cast<std::uintptr_t>(cov) % 16 == 0;
 }
 
-std::int64_t tiles_of(std::int64_t n) {
-  const std::int64_t t = (n + kTile - 1) / kTile;
-  return t * (t + 1) / 2;
-}
+std::int64_t tiles_of(std::int64_t n) { return triangle_tiles(n, kTile); }
 
 int blocks_per_sm(bool vec) {
   int blocks = 0;
@@ -217,27 +212,8 @@ int blocks_per_sm(bool vec) {
   return std::max(blocks, 1);
 }
 
-// Rows of X per slice: "split" slices when set, otherwise the smallest split (up to kMaxSplit,
-// each slice at least kMinSliceRows rows) whose blocks fill >= 95% of whole waves of resident
-// blocks, else the best found. Rounded up to a multiple of kK.
 std::int64_t rows_per_slice(std::int64_t m, std::int64_t n, std::int64_t split, int resident) {
-  if (split <= 0) {
-    const double tiles = double(tiles_of(n)), slots = double(resident);
-    double best_fill = 0;
-    split = 1;
-    for (std::int64_t s = 1; s <= kMaxSplit && (s == 1 || m / s >= kMinSliceRows); ++s) {
-      const double blocks = tiles * double(s);
-      const double fill = blocks / (std::ceil(blocks / slots) * slots);
-      if (fill > best_fill + 1e-9) {
-        best_fill = fill;
-        split = s;
-      }
-      if (fill >= 0.95) break;
-    }
-  }
-  split = std::max<std::int64_t>(1, std::min(split, m));
-  const std::int64_t rows = (m + split - 1) / split;
-  return std::max<std::int64_t>(kK, (rows + kK - 1) / kK * kK);
+  return slice_rows(m, tiles_of(n), split, resident, kK, kMinSliceRows, kMaxSplit);
 }
 
 // The split and the occupancy are decided here, before anything is timed. The pipeline's

@@ -173,11 +173,12 @@ class CovStudy : public Study {
     return {{"m", double(p.m)}, {"n", double(p.n)}, {"max_variance", p.max_variance}};
   }
 
-  // One row, a prime, tile edges +-1 and a size past several tiles.
+  // One row, a prime, tile edges +-1, a size past several 32-wide tiles and a prime past
+  // two 128-wide ones (three tile rows of the triangle, the last one ragged).
   std::vector<Params> test_points() const override {
     std::vector<Params> out;
     for (std::int64_t m : {1, 7, 1000})
-      for (std::int64_t n : {1, 31, 33, 100}) {
+      for (std::int64_t n : {1, 31, 33, 100, 257}) {
         Params& p = out.emplace_back();
         p.set("m", std::to_string(m));
         p.set("n", std::to_string(n));

@@ -1,0 +1,23 @@
+// Step 10: 3xTF32, FP32 accuracy from TF32 tensor cores. Step 9 rounds every operand to a
+// 10-bit mantissa; here each is also kept as the TF32 of its rounding error (x = hi + lo, lo
+// carrying the next 11 bits), and every product is taken as lo*hi + hi*lo + hi*hi, dropping
+// only lo*lo (about 2^-22 of it). Three tensor-core products per tile instead of one, still
+// several times the FP32 pipes' rate, and validated against the FP32 tolerance.
+#include "mma_syrk.cuh"
+
+namespace ladder::cov {
+namespace {
+
+const Registrar registrar{gpu_step(
+    {.name = "mma_3xtf32",
+     .step = 10,
+     .label = "3xTF32 mma.sync",
+     .change = "operands split into TF32 high and low parts, three tensor-core products: FP32 "
+               "accuracy",
+     .precision = Precision::fp32,
+     .params = {mma::split_param()},
+     .plan = mma::plan<true>},
+    Layout::padded)};
+
+}  // namespace
+}  // namespace ladder::cov

@@ -1,0 +1,272 @@
+// The tensor-core lower-triangle product that steps 9 (TF32) and 10 (3xTF32) instantiate,
+// written with mma.sync (m16n8k8, TF32 inputs, FP32 accumulators) rather than taken from a
+// library. C = X^T X / m: the "A" operand is X^T (rows = features i, k = rows r of X) and the
+// "B" operand is X (k = r, columns = features j), so both come from the same row-major X.
+//
+// A block of 256 threads (8 warps, 2 x 4) owns a 128 x 128 tile of C on or below the
+// diagonal; a warp owns 64 x 32 of it, 4 x 4 mma tiles of 16 x 8, 64 accumulators a thread.
+// Each k-tile is 16 rows of X: the tile's two column strips are copied into shared memory
+// with cp.async, 16 bytes a copy (the pipeline pads X's rows to a multiple of 4 floats for
+// this, so every row starts 16-byte aligned whatever n is; zero-filled past the slice and
+// past the padded row), kStages k-tiles in flight, so the copies of later k-tiles overlap the
+// products of this one and one barrier per k-tile suffices. Shared rows are 136 floats: the
+// fragment reads (lane 4 g + t reads row t, column g) fall in 32 different banks.
+// Step 9's X is rounded to TF32 (round to nearest) by the centring stage as it is written, so
+// fragments go to the tensor cores as they are read. Step 10's X stays FP32 and each value is
+// split as it is read: hi = x with its low 13 bits cleared, lo = x - hi (exact), a product
+// taken as lo*hi + hi*lo + hi*hi; the dropped lo*lo and lo's own truncation are about 2^-21
+// of it. The tensor cores' own FP32 additions are not rounded to nearest (they truncate),
+// which over the ~25,000 k-steps of a long slice biases the sum by about 1e-3 of it,
+// TF32-sized; so step 10 sums each k-step's three products on the tensor cores and adds them
+// into the running sum with an ordinary FP32 add, which rounds.
+//
+// The m rows are split into slices (split-K) to fill whole waves; slices add their partial
+// sums into a zeroed C with atomics.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+
+#include "../../harness/shared_memory.cuh"
+#include "gpu_step.cuh"
+#include "triangle_tiles.cuh"
+
+namespace ladder::cov::mma {
+
+constexpr int kTile = 128;        // C tile edge
+constexpr int kK = 16;            // rows of X per k-tile
+constexpr int kLd = kTile + 8;    // shared row length: conflict-free fragment reads
+constexpr int kStages = 4;        // k-tiles in flight
+constexpr int kThreads = 256;     // 8 warps: 2 along i (64 each) x 4 along j (32 each)
+constexpr int kMinSliceRows = 2048;
+constexpr int kMaxSplit = 32;
+constexpr int kCopies = kK * kTile / 4 / kThreads;  // 16-byte copies of a strip a thread
+                                                    // issues per k-tile: 2
+constexpr int kStageFloats = 2 * kK * kLd;      // one k-tile: the i strip, then the j strip
+constexpr std::size_t kSmemBytes = std::size_t(kStages) * kStageFloats * sizeof(float);
+
+// D = A B + D for one 16 x 8 tile, k = 8.
+__device__ __forceinline__ void mma_tf32(float (&d)[4], const std::uint32_t (&a)[4],
+                                         const std::uint32_t (&b)[2]) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+      "{%8,%9}, {%0,%1,%2,%3};"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+// 16 bytes global -> shared (L2 only), or 16 zero bytes when !valid (nothing is read then).
+__device__ __forceinline__ void copy16(float* dst, const float* src, bool valid) {
+  const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src),
+               "r"(valid ? 16 : 0));
+}
+__device__ __forceinline__ void commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int kPending>
+__device__ __forceinline__ void wait_pending() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending));
+}
+
+// Where a thread's copies come from: float4 column tid % 32 of rows tid / 32 + 8h (h < 2) of
+// both strips; a warp copies one 512-byte row segment per copy. Pointers move kK rows a k-tile.
+struct Copier {
+  const float* src_i;  // row r0 + tid / 32 of the i strip (X itself when the column is out)
+  const float* src_j;
+  std::int64_t step;   // kK rows
+  std::int64_t left;   // rows of the slice from this thread's first row on
+  int ld8;             // 8 rows
+  bool ci, cj;         // the columns lie inside the padded row
+  int dst;             // offset in a stage
+
+  __device__ Copier(const float* x, std::int64_t r0, std::int64_t r_end, int i0, int j0,
+                    std::int64_t ld, int tid) {
+    const int row = tid >> 5, col = 4 * (tid & 31);
+    ci = i0 + col < ld;
+    cj = j0 + col < ld;
+    src_i = ci ? x + (r0 + row) * ld + i0 + col : x;
+    src_j = cj ? x + (r0 + row) * ld + j0 + col : x;
+    step = kK * ld;
+    ld8 = int(8 * ld);
+    left = r_end - r0 - row;
+    dst = row * kLd + col;
+  }
+  // The next k-tile into `to`.
+  __device__ __forceinline__ void copy(float* to) {
+#pragma unroll
+    for (int h = 0; h < kCopies; ++h) {
+      const bool in = left > 8 * h;
+      copy16(to + dst + 8 * h * kLd, src_i + (ci ? h * ld8 : 0), in && ci);
+      copy16(to + kK * kLd + dst + 8 * h * kLd, src_j + (cj ? h * ld8 : 0), in && cj);
+    }
+    if (ci) src_i += step;
+    if (cj) src_j += step;
+    left -= kK;
+  }
+};
+
+// The operand halves of one fragment value: as it is (TF32 already), or hi and lo.
+template <bool kSplit>
+__device__ __forceinline__ void operand(float v, std::uint32_t& hi, std::uint32_t& lo) {
+  hi = __float_as_uint(v);
+  if (kSplit) {
+    hi &= 0xffffe000u;
+    lo = __float_as_uint(v - __uint_as_float(hi));
+  }
+}
+
+// Adds (split-K) or writes v * inv_m at C[i][j], and at C[j][i] when mirrored.
+__device__ __forceinline__ void put(float* __restrict__ cov, int n, int i, int j, float v,
+                                    bool mirror, bool accumulate) {
+  if (i >= n || j >= n) return;
+  float* a = cov + std::int64_t(i) * n + j;
+  float* b = cov + std::int64_t(j) * n + i;
+  if (accumulate) {
+    atomicAdd(a, v);
+    if (mirror) atomicAdd(b, v);
+  } else {
+    *a = v;
+    if (mirror) *b = v;
+  }
+}
+
+// blockIdx.x: a lower-triangle tile; blockIdx.y: a slice of rows_per_slice rows of X.
+template <bool kSplit>
+__global__ void __launch_bounds__(kThreads, 2)
+    mma_syrk_kernel(const float* __restrict__ x, float* __restrict__ cov, std::int64_t m, int n,
+                    std::int64_t ld, std::int64_t rows_per_slice, float inv_m, bool accumulate) {
+  extern __shared__ __align__(16) float smem[];
+  int ti, tj;
+  triangle_tile(blockIdx.x, ti, tj);
+  const int i0 = ti * kTile, j0 = tj * kTile;
+  const std::int64_t r_begin = std::int64_t(blockIdx.y) * rows_per_slice;
+  const std::int64_t r_end = m < r_begin + rows_per_slice ? m : r_begin + rows_per_slice;
+  const int k_tiles = int((r_end - r_begin + kK - 1) / kK);
+
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  const int g = lane >> 2, t = lane & 3;
+  const int wi = (warp >> 2) * 64, wj = (warp & 3) * 32;
+
+  float acc[4][4][4];
+#pragma unroll
+  for (int a = 0; a < 4; ++a)
+#pragma unroll
+    for (int b = 0; b < 4; ++b)
+#pragma unroll
+      for (int c = 0; c < 4; ++c) acc[a][b][c] = 0.f;
+
+  // Prologue: k-tiles 0 .. kStages - 2 in flight (a group per k-tile, empty past the end).
+  Copier copier(x, r_begin, r_end, i0, j0, ld, tid);
+#pragma unroll
+  for (int s = 0; s < kStages - 1; ++s) {
+    if (s < k_tiles) copier.copy(smem + s * kStageFloats);
+    commit();
+  }
+
+  for (int kt = 0; kt < k_tiles; ++kt) {
+    wait_pending<kStages - 2>();  // this thread's copies of k-tile kt have landed
+    __syncthreads();  // everyone's have, and everyone is done with k-tile kt - 1's stage
+    const int next = kt + kStages - 1;  // into the stage k-tile kt - 1 used
+    if (next < k_tiles) copier.copy(smem + (next % kStages) * kStageFloats);
+    commit();
+
+    const float* sa = smem + (kt % kStages) * kStageFloats;
+    const float* sb = sa + kK * kLd;
+#pragma unroll
+    for (int kk = 0; kk < kK; kk += 8) {
+      // Fragments (PTX m16n8k8 .tf32): A row g / g + 8, column t / t + 4; B row t / t + 4,
+      // column g. Here A[i][k] = sa[k][i] and B[k][j] = sb[k][j].
+      const float* ra = sa + (kk + t) * kLd + wi + g;
+      const float* rb = sb + (kk + t) * kLd + wj + g;
+      std::uint32_t bh[4][2], bl[4][2];
+#pragma unroll
+      for (int nt = 0; nt < 4; ++nt) {
+        operand<kSplit>(rb[8 * nt], bh[nt][0], bl[nt][0]);
+        operand<kSplit>(rb[4 * kLd + 8 * nt], bh[nt][1], bl[nt][1]);
+      }
+#pragma unroll
+      for (int mt = 0; mt < 4; ++mt) {
+        std::uint32_t ah[4], al[4];
+        operand<kSplit>(ra[16 * mt], ah[0], al[0]);
+        operand<kSplit>(ra[16 * mt + 8], ah[1], al[1]);
+        operand<kSplit>(ra[4 * kLd + 16 * mt], ah[2], al[2]);
+        operand<kSplit>(ra[4 * kLd + 16 * mt + 8], ah[3], al[3]);
+#pragma unroll
+        for (int nt = 0; nt < 4; ++nt) {
+          if (kSplit) {  // small terms first, then one rounded add into the running sum
+            float part[4] = {0.f, 0.f, 0.f, 0.f};
+            mma_tf32(part, al, bh[nt]);
+            mma_tf32(part, ah, bl[nt]);
+            mma_tf32(part, ah, bh[nt]);
+#pragma unroll
+            for (int c = 0; c < 4; ++c) acc[mt][nt][c] += part[c];
+          } else {
+            mma_tf32(acc[mt][nt], ah, bh[nt]);
+          }
+        }
+      }
+    }
+  }
+  wait_pending<0>();  // no copy outlives the block (the trailing groups are empty)
+
+  // Accumulator c of tile (mt, nt): row g (c < 2) or g + 8, column 2 t + c % 2. A diagonal
+  // tile is computed whole, so it is written as it is; the others are mirrored as well.
+  const bool mirror = ti != tj;
+#pragma unroll
+  for (int mt = 0; mt < 4; ++mt)
+#pragma unroll
+    for (int nt = 0; nt < 4; ++nt)
+#pragma unroll
+      for (int c = 0; c < 4; ++c) {
+        const int i = i0 + wi + 16 * mt + g + (c >= 2 ? 8 : 0);
+        const int j = j0 + wj + 8 * nt + 2 * t + (c & 1);
+        put(cov, n, i, j, acc[mt][nt][c] * inv_m, mirror, accumulate);
+      }
+}
+
+template <bool kSplit>
+int blocks_per_sm() {
+  int blocks = 0;
+  LADDER_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, mma_syrk_kernel<kSplit>,
+                                                            kThreads, kSmemBytes));
+  return std::max(blocks, 1);
+}
+
+// The step's plan: shared-memory opt-in, occupancy and split decided before anything is timed.
+template <bool kSplit>
+Plan plan(const CovProblem& prob, const Params& p, const DeviceCaps& caps) {
+  constexpr std::size_t smem = kSmemBytes;
+  allow_shared_memory(mma_syrk_kernel<kSplit>, smem);
+  const int bps = blocks_per_sm<kSplit>();
+  const std::int64_t m = std::max<std::int64_t>(prob.m, 1);  // m >= 1 by the study
+  const std::int64_t tiles = triangle_tiles(prob.n, kTile);
+  const std::int64_t rows = slice_rows(m, tiles, p.integer("split"), caps.sm_count * bps, kK,
+                                       kMinSliceRows, kMaxSplit);
+  const std::int64_t slices = (m + rows - 1) / rows;
+  Plan out;
+  out.facts = {{"tile", kTile},
+               {"warp_tile", 64 * 32},
+               {"k_tile", kK},
+               {"stages", kStages},
+               {"threads_per_block", kThreads},
+               {"smem_bytes_per_block", double(smem)},
+               {"blocks_per_sm", bps},
+               {"tiles", double(tiles)},
+               {"split", double(slices)},
+               {"products_per_mma_tile", kSplit ? 3.0 : 1.0}};
+  out.enqueue = [rows, slices, tiles](const DeviceData& d) {
+    const bool accumulate = slices > 1;
+    if (accumulate)
+      LADDER_CUDA(cudaMemsetAsync(d.cov, 0, sizeof(float) * std::size_t(d.n * d.n), 0));
+    const float inv_m = static_cast<float>(1.0 / double(d.m));
+    mma_syrk_kernel<kSplit><<<dim3(unsigned(tiles), unsigned(slices)), kThreads, smem>>>(
+        d.x, d.cov, d.m, int(d.n), d.ld, rows, inv_m, accumulate);
+    LADDER_CUDA_LAUNCH("mma_syrk_kernel");
+  };
+  return out;
+}
+
+inline ParamSpec split_param() {
+  return {"split", "0", "slices of the m rows (split-K, atomically summed); 0 = fill whole waves",
+          ParamSpec::Kind::integer, 0, 65535};
+}
+
+}  // namespace ladder::cov::mma
