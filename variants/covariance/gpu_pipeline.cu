@@ -36,21 +36,29 @@ __global__ void centre_strided_kernel(const float* data, const float* sums, floa
   for (int j = 0; j < n; ++j) x[r * n + j] = data[r * n + j] - sums[j] * inv_m;
 }
 
-// Padded rows: block (x, y) writes columns 256 x .. of rows y, y + gridDim.y, ...; columns
-// n .. ld - 1 are zeros. With tf32, values are rounded to nearest TF32 (low 13 bits zero).
+// Padded rows: thread x of block (x, y) writes columns 4c .. 4c + 3 (c = blockIdx.x *
+// blockDim.x + x) of rows y, y + gridDim.y, ... as one 16-byte store; columns n .. ld - 1 are
+// zeros. With tf32, values are rounded to nearest TF32 (low 13 bits zero).
 __global__ void centre_padded_kernel(const float* data, const float* sums, float* x,
                                      std::int64_t m, int n, int ld, float inv_m, bool tf32) {
-  const int c = blockIdx.x * blockDim.x + threadIdx.x;
+  const int c = 4 * (blockIdx.x * blockDim.x + threadIdx.x);
   if (c >= ld) return;
-  const float mean = c < n ? sums[c] * inv_m : 0.f;
+  float mean[4];
+#pragma unroll
+  for (int q = 0; q < 4; ++q) mean[q] = c + q < n ? sums[c + q] * inv_m : 0.f;
+#pragma unroll 2
   for (std::int64_t r = blockIdx.y; r < m; r += gridDim.y) {
-    float v = c < n ? data[r * n + c] - mean : 0.f;
-    if (tf32) {
-      std::uint32_t t;
-      asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(t) : "f"(v));
-      v = __uint_as_float(t & 0xffffe000u);
+    float v[4];
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+      v[q] = c + q < n ? data[r * n + c + q] - mean[q] : 0.f;
+      if (tf32) {
+        std::uint32_t t;
+        asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(t) : "f"(v[q]));
+        v[q] = __uint_as_float(t & 0xffffe000u);
+      }
     }
-    x[r * ld + c] = v;
+    *reinterpret_cast<float4*>(x + r * ld + c) = make_float4(v[0], v[1], v[2], v[3]);
   }
 }
 
@@ -58,9 +66,10 @@ __global__ void centre_padded_kernel(const float* data, const float* sums, float
 
 void launch_centre_padded(const float* data, const float* sums, float* x, std::int64_t m,
                           std::int64_t n, std::int64_t ld, bool tf32) {
-  const int threads = 256;
+  const int threads = 128;
   const float inv_m = static_cast<float>(1.0 / double(m));
-  const dim3 grid(unsigned((ld + threads - 1) / threads),
+  const std::int64_t quads = ld / 4;  // ld is a multiple of 4, X 16-byte aligned
+  const dim3 grid(unsigned((quads + threads - 1) / threads),
                   unsigned(m < std::int64_t(kMaxGridY) ? m : kMaxGridY));
   centre_padded_kernel<<<grid, threads>>>(data, sums, x, m, int(n), int(ld), inv_m, tf32);
   LADDER_CUDA_LAUNCH("centre_padded_kernel");

@@ -15,8 +15,9 @@ const Registrar registrar{gpu_step(
      .change = "operands split into TF32 high and low parts, three tensor-core products: FP32 "
                "accuracy",
      .precision = Precision::fp32,
-     .params = {mma::split_param()},
-     .plan = mma::plan<true>},
+     .params = mma::params("16"),
+     .plan = mma::plan<true>,
+     .limit = mma::limit},
     Layout::padded)};
 
 }  // namespace

@@ -16,8 +16,9 @@ const Registrar registrar{gpu_step(
      .change = "TF32 tensor cores by hand (mma.sync m16n8k8), lower-triangle 128x128 tiles, "
                "operands rounded once in shared memory",
      .precision = Precision::tf32,
-     .params = {mma::split_param()},
-     .plan = mma::plan<false>},
+     .params = mma::params("16"),
+     .plan = mma::plan<false>,
+     .limit = mma::limit},
     Layout::padded_tf32)};
 
 }  // namespace
