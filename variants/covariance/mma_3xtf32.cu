@@ -3,7 +3,7 @@
 // carrying the next 11 bits), and every product is taken as lo*hi + hi*lo + hi*hi, dropping
 // only lo*lo (about 2^-22 of it). Three tensor-core products per tile instead of one, still
 // several times the FP32 pipes' rate, and validated against the FP32 tolerance.
-#include "mma_syrk.cuh"
+#include "async_syrk.cuh"
 
 namespace ladder::cov {
 namespace {
@@ -15,9 +15,9 @@ const Registrar registrar{gpu_step(
      .change = "operands split into TF32 high and low parts, three tensor-core products: FP32 "
                "accuracy",
      .precision = Precision::fp32,
-     .params = mma::params("16"),
-     .plan = mma::plan<true>,
-     .limit = mma::limit},
+     .params = async::params("16"),
+     .plan = async::plan<async::MmaCore<true>>,
+     .limit = async::limit},
     Layout::padded)};
 
 }  // namespace

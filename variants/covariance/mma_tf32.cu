@@ -1,10 +1,10 @@
 // Step 9: TF32 tensor cores by hand. Step 6 is bound by the FP32 pipes (128 FMAs per clock per
 // SM); mma.sync on TF32 inputs does 1024 per clock per SM. The operands are rounded to TF32
-// (10-bit mantissa, round to nearest) once, as they are staged in shared memory, and the
-// products are accumulated in FP32, so the result carries TF32's error: validated against the
-// study's "tf32" tolerance. The kernel (mma_syrk.cuh) computes only lower-triangle tiles, so
-// it does half the work of the cuBLAS TF32 GEMM of step 8.
-#include "mma_syrk.cuh"
+// (10-bit mantissa, round to nearest) once, by the centring stage as it writes the padded
+// centred copy, and the products are accumulated in FP32, so the result carries TF32's error:
+// validated against the study's "tf32" tolerance. The kernel (async_syrk.cuh) computes only
+// lower-triangle tiles, half the work of the cuBLAS TF32 GEMM of step 8.
+#include "async_syrk.cuh"
 
 namespace ladder::cov {
 namespace {
@@ -16,9 +16,9 @@ const Registrar registrar{gpu_step(
      .change = "TF32 tensor cores by hand (mma.sync m16n8k8), lower-triangle 128x128 tiles, "
                "operands rounded once in shared memory",
      .precision = Precision::tf32,
-     .params = mma::params("16"),
-     .plan = mma::plan<false>,
-     .limit = mma::limit},
+     .params = async::params("16"),
+     .plan = async::plan<async::MmaCore<false>>,
+     .limit = async::limit},
     Layout::padded_tf32)};
 
 }  // namespace

@@ -1,13 +1,17 @@
-// The tensor-core lower-triangle product that steps 9 (TF32) and 10 (3xTF32) instantiate,
-// written with mma.sync (m16n8k8, TF32 inputs, FP32 accumulators) rather than taken from a
-// library. C = X^T X / m: the "A" operand is X^T (rows = features i, k = rows r of X) and the
-// "B" operand is X (k = r, columns = features j), so both come from the same row-major X.
+// The lower-triangle product that steps 9 (TF32), 10 (3xTF32) and 11 (FP32) instantiate: one
+// pipeline that feeds 128 x 128 tiles of C from shared memory, and a core per step that
+// multiplies a k-tile there: mma.sync tensor cores (m16n8k8, TF32 inputs, FP32 accumulators;
+// MmaCore) or FP32 FMAs on an 8 x 8 register tile per thread (FfmaCore). C = X^T X / m: the
+// "A" operand is X^T (rows = features i, k = rows r of X) and the "B" operand is X (k = r,
+// columns = features j), so both come from the same row-major X.
 //
-// A block of 256 threads (8 warps, 2 x 4) owns a 128 x 128 tile of C on or below the
-// diagonal; a warp owns 64 x 32 of it, 4 x 4 mma tiles of 16 x 8, 64 accumulators a thread.
+// A block of 256 threads owns a 128 x 128 tile of C on or below the diagonal. MmaCore: a warp
+// (8 of them, 2 x 4) owns 64 x 32 of it, 4 x 4 mma tiles of 16 x 8, 64 accumulators a thread.
+// FfmaCore: thread (ty, tx) of 16 x 16 owns rows 4 ty .. +3 and 64 + 4 ty .. +3 by the same
+// columns in tx, read as four 16-byte shared loads per row of X for 64 FMAs (step 6's core).
 // Only entries with i >= j are written (C[i][j], and C[j][i] too when i > j), so in a
-// diagonal tile the two warps wholly above the diagonal skip their products, and the tile's
-// two strips being the same, only one is copied. (A 256 x 128 tile of 16 warps, a quarter
+// diagonal tile the MmaCore warps wholly above the diagonal skip their products, and the
+// tile's two strips being the same, only one is copied. (A 256 x 128 tile of 16 warps, a quarter
 // less L2 traffic, ran 15% slower: one block per SM, a 16-warp barrier per k-tile.)
 // Each k-tile is 16 rows of X: the tile's two column strips are copied into shared memory
 // with cp.async, 16 bytes a copy (the pipeline pads X's rows to a multiple of 4 floats for
@@ -34,11 +38,11 @@
 #include "gpu_step.cuh"
 #include "triangle_tiles.cuh"
 
-namespace ladder::cov::mma {
+namespace ladder::cov::async {
 
 constexpr int kTile = 128;        // C tile edge
 constexpr int kLd = kTile + 8;    // shared row length: conflict-free fragment reads
-constexpr int kThreads = 256;     // 8 warps: 2 along i (64 each) x 4 along j (32 each)
+constexpr int kThreads = 256;
 constexpr int kMinSliceRows = 2048;
 constexpr int kMaxSplit = 32;
 
@@ -143,56 +147,33 @@ __device__ __forceinline__ void put(float* __restrict__ cov, int n, int i, int j
   }
 }
 
-// blockIdx.x: a lower-triangle tile; blockIdx.y: a slice of rows_per_slice rows of X.
-template <bool kSplit, int kK>
-__global__ void __launch_bounds__(kThreads, 2)
-    mma_syrk_kernel(const float* __restrict__ x, float* __restrict__ cov, std::int64_t m, int n,
-                    std::int64_t ld, std::int64_t rows_per_slice, float inv_m, bool accumulate) {
-  extern __shared__ __align__(16) float smem[];
-  constexpr int kStages = Depth<kK>::stages, kStageFloats = Depth<kK>::stage_floats;
-  int ti, tj;
-  triangle_tile(blockIdx.x, ti, tj);
-  const int i0 = ti * kTile, j0 = tj * kTile;
-  const std::int64_t r_begin = std::int64_t(blockIdx.y) * rows_per_slice;
-  const std::int64_t r_end = m < r_begin + rows_per_slice ? m : r_begin + rows_per_slice;
-  const int k_tiles = int((r_end - r_begin + kK - 1) / kK);
-
-  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  const int g = lane >> 2, t = lane & 3;
-  const int wi = (warp >> 2) * 64, wj = (warp & 3) * 32;
-  // A warp whose rows all lie above its columns' diagonal has nothing to write.
-  const bool active = i0 + wi + 63 >= j0 + wj;
-
+// The tensor-core core: warp (wi, wj) of 2 x 4, fragments read from shared memory as the
+// PTX m16n8k8 .tf32 layout has them (A row g / g + 8, column t / t + 4; B row t / t + 4,
+// column g; here A[i][k] = sa[k][i] and B[k][j] = sb[k][j]).
+template <bool kSplit>
+struct MmaCore {
+  static constexpr bool split = kSplit;
   float acc[4][4][4];
-#pragma unroll
-  for (int a = 0; a < 4; ++a)
-#pragma unroll
-    for (int b = 0; b < 4; ++b)
-#pragma unroll
-      for (int c = 0; c < 4; ++c) acc[a][b][c] = 0.f;
+  int g, t, wi, wj;
+  bool active;  // false: every row of the warp lies above its columns' diagonal
 
-  // Prologue: k-tiles 0 .. kStages - 2 in flight (a group per k-tile, empty past the end).
-  Copier<kK> copier(x, r_begin, r_end, i0, j0, ld, tid);
+  __device__ MmaCore(int tid, int i0, int j0) {
+    const int lane = tid & 31, warp = tid >> 5;
+    g = lane >> 2, t = lane & 3;
+    wi = (warp >> 2) * 64, wj = (warp & 3) * 32;
+    active = i0 + wi + 63 >= j0 + wj;
 #pragma unroll
-  for (int s = 0; s < kStages - 1; ++s) {
-    if (s < k_tiles) copier.copy(smem + s * kStageFloats);
-    commit();
+    for (int a = 0; a < 4; ++a)
+#pragma unroll
+      for (int b = 0; b < 4; ++b)
+#pragma unroll
+        for (int c = 0; c < 4; ++c) acc[a][b][c] = 0.f;
   }
 
-  for (int kt = 0; kt < k_tiles; ++kt) {
-    wait_pending<kStages - 2>();  // this thread's copies of k-tile kt have landed
-    __syncthreads();  // everyone's have, and everyone is done with k-tile kt - 1's stage
-    const int next = kt + kStages - 1;  // into the stage k-tile kt - 1 used
-    if (next < k_tiles) copier.copy(smem + (next % kStages) * kStageFloats);
-    commit();
-
-    const float* sa = smem + (kt % kStages) * kStageFloats;
-    const float* sb = ti == tj ? sa : sa + kK * kLd;
-    if (!active) continue;
+  template <int kK>
+  __device__ __forceinline__ void k_tile(const float* sa, const float* sb) {
 #pragma unroll
     for (int kk = 0; kk < kK; kk += 8) {
-      // Fragments (PTX m16n8k8 .tf32): A row g / g + 8, column t / t + 4; B row t / t + 4,
-      // column g. Here A[i][k] = sa[k][i] and B[k][j] = sb[k][j].
       const float* ra = sa + (kk + t) * kLd + wi + g;
       const float* rb = sb + (kk + t) * kLd + wj + g;
       std::uint32_t bh[4][2], bl[4][2];
@@ -224,36 +205,117 @@ __global__ void __launch_bounds__(kThreads, 2)
       }
     }
   }
-  wait_pending<0>();  // no copy outlives the block (the trailing groups are empty)
 
   // Accumulator c of tile (mt, nt): row g (c < 2) or g + 8, column 2 t + c % 2.
-  if (!active) return;
+  __device__ void store(float* cov, int n, int i0, int j0, float inv_m, bool accumulate) {
 #pragma unroll
-  for (int mt = 0; mt < 4; ++mt)
+    for (int mt = 0; mt < 4; ++mt)
 #pragma unroll
-    for (int nt = 0; nt < 4; ++nt)
+      for (int nt = 0; nt < 4; ++nt)
 #pragma unroll
-      for (int c = 0; c < 4; ++c) {
-        const int i = i0 + wi + 16 * mt + g + (c >= 2 ? 8 : 0);
-        const int j = j0 + wj + 8 * nt + 2 * t + (c & 1);
-        put(cov, n, i, j, acc[mt][nt][c] * inv_m, accumulate);
-      }
+        for (int c = 0; c < 4; ++c) {
+          const int i = i0 + wi + 16 * mt + g + (c >= 2 ? 8 : 0);
+          const int j = j0 + wj + 8 * nt + 2 * t + (c & 1);
+          put(cov, n, i, j, acc[mt][nt][c] * inv_m, accumulate);
+        }
+  }
+};
+
+// The FP32 core: an 8 x 8 outer product per row of X from two broadcast and two consecutive
+// 16-byte shared loads (a warp: two ty, sixteen tx; no bank conflicts).
+struct FfmaCore {
+  static constexpr bool split = false;
+  float acc[8][8];
+  int ty, tx;
+  bool active = true;
+
+  __device__ FfmaCore(int tid, int, int) : ty(tid >> 4), tx(tid & 15) {
+#pragma unroll
+    for (int a = 0; a < 8; ++a)
+#pragma unroll
+      for (int b = 0; b < 8; ++b) acc[a][b] = 0.f;
+  }
+
+  template <int kK>
+  __device__ __forceinline__ void k_tile(const float* sa, const float* sb) {
+#pragma unroll
+    for (int k = 0; k < kK; ++k) {
+      const float4 a0 = *reinterpret_cast<const float4*>(sa + k * kLd + 4 * ty);
+      const float4 a1 = *reinterpret_cast<const float4*>(sa + k * kLd + 64 + 4 * ty);
+      const float4 b0 = *reinterpret_cast<const float4*>(sb + k * kLd + 4 * tx);
+      const float4 b1 = *reinterpret_cast<const float4*>(sb + k * kLd + 64 + 4 * tx);
+      const float a[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+      const float b[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+#pragma unroll
+      for (int r = 0; r < 8; ++r)
+#pragma unroll
+        for (int c = 0; c < 8; ++c) acc[r][c] = fmaf(a[r], b[c], acc[r][c]);
+    }
+  }
+
+  // acc[r][c]: row 64 (r / 4) + 4 ty + r % 4, column 64 (c / 4) + 4 tx + c % 4.
+  __device__ void store(float* cov, int n, int i0, int j0, float inv_m, bool accumulate) {
+#pragma unroll
+    for (int r = 0; r < 8; ++r)
+#pragma unroll
+      for (int c = 0; c < 8; ++c)
+        put(cov, n, i0 + 64 * (r / 4) + 4 * ty + r % 4, j0 + 64 * (c / 4) + 4 * tx + c % 4,
+            acc[r][c] * inv_m, accumulate);
+  }
+};
+
+// blockIdx.x: a lower-triangle tile; blockIdx.y: a slice of rows_per_slice rows of X.
+template <class Core, int kK>
+__global__ void __launch_bounds__(kThreads, 2)
+    syrk_async_kernel(const float* __restrict__ x, float* __restrict__ cov, std::int64_t m, int n,
+                      std::int64_t ld, std::int64_t rows_per_slice, float inv_m, bool accumulate) {
+  extern __shared__ __align__(16) float smem[];
+  constexpr int kStages = Depth<kK>::stages, kStageFloats = Depth<kK>::stage_floats;
+  int ti, tj;
+  triangle_tile(blockIdx.x, ti, tj);
+  const int i0 = ti * kTile, j0 = tj * kTile;
+  const std::int64_t r_begin = std::int64_t(blockIdx.y) * rows_per_slice;
+  const std::int64_t r_end = m < r_begin + rows_per_slice ? m : r_begin + rows_per_slice;
+  const int k_tiles = int((r_end - r_begin + kK - 1) / kK);
+  const int tid = threadIdx.x;
+  Core core(tid, i0, j0);
+
+  // Prologue: k-tiles 0 .. kStages - 2 in flight (a group per k-tile, empty past the end).
+  Copier<kK> copier(x, r_begin, r_end, i0, j0, ld, tid);
+#pragma unroll
+  for (int s = 0; s < kStages - 1; ++s) {
+    if (s < k_tiles) copier.copy(smem + s * kStageFloats);
+    commit();
+  }
+
+  for (int kt = 0; kt < k_tiles; ++kt) {
+    wait_pending<kStages - 2>();  // this thread's copies of k-tile kt have landed
+    __syncthreads();  // everyone's have, and everyone is done with k-tile kt - 1's stage
+    const int next = kt + kStages - 1;  // into the stage k-tile kt - 1 used
+    if (next < k_tiles) copier.copy(smem + (next % kStages) * kStageFloats);
+    commit();
+    const float* sa = smem + (kt % kStages) * kStageFloats;
+    const float* sb = ti == tj ? sa : sa + kK * kLd;
+    if (core.active) core.template k_tile<kK>(sa, sb);
+  }
+  wait_pending<0>();  // no copy outlives the block (the trailing groups are empty)
+  if (core.active) core.store(cov, n, i0, j0, inv_m, accumulate);
 }
 
-template <bool kSplit, int kK>
+template <class Core, int kK>
 int blocks_per_sm() {
   int blocks = 0;
   LADDER_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &blocks, mma_syrk_kernel<kSplit, kK>, kThreads, Depth<kK>::smem_bytes));
+      &blocks, syrk_async_kernel<Core, kK>, kThreads, Depth<kK>::smem_bytes));
   return std::max(blocks, 1);
 }
 
 // The step's plan: shared-memory opt-in, occupancy and split decided before anything is timed.
-template <bool kSplit, int kK>
+template <class Core, int kK>
 Plan plan_depth(const CovProblem& prob, const Params& p, const DeviceCaps& caps) {
   constexpr std::size_t smem = Depth<kK>::smem_bytes;
-  allow_shared_memory(mma_syrk_kernel<kSplit, kK>, smem);
-  const int bps = blocks_per_sm<kSplit, kK>();
+  allow_shared_memory(syrk_async_kernel<Core, kK>, smem);
+  const int bps = blocks_per_sm<Core, kK>();
   const std::int64_t m = std::max<std::int64_t>(prob.m, 1);  // m >= 1 by the study
   const std::int64_t tiles = triangle_tiles(prob.n, kTile);
   const std::int64_t rows = slice_rows(m, tiles, p.integer("split"), caps.sm_count * bps, kK,
@@ -261,7 +323,6 @@ Plan plan_depth(const CovProblem& prob, const Params& p, const DeviceCaps& caps)
   const std::int64_t slices = (m + rows - 1) / rows;
   Plan out;
   out.facts = {{"tile", kTile},
-               {"warp_tile", 64 * 32},
                {"k_tile", kK},
                {"stages", Depth<kK>::stages},
                {"threads_per_block", kThreads},
@@ -269,24 +330,24 @@ Plan plan_depth(const CovProblem& prob, const Params& p, const DeviceCaps& caps)
                {"blocks_per_sm", bps},
                {"tiles", double(tiles)},
                {"split", double(slices)},
-               {"products_per_mma_tile", kSplit ? 3.0 : 1.0}};
+               {"products_per_term", Core::split ? 3.0 : 1.0}};
   out.enqueue = [rows, slices, tiles](const DeviceData& d) {
     const bool accumulate = slices > 1;
     if (accumulate)
       LADDER_CUDA(cudaMemsetAsync(d.cov, 0, sizeof(float) * std::size_t(d.n * d.n), 0));
     const float inv_m = static_cast<float>(1.0 / double(d.m));
-    mma_syrk_kernel<kSplit, kK><<<dim3(unsigned(tiles), unsigned(slices)), kThreads, smem>>>(
+    syrk_async_kernel<Core, kK><<<dim3(unsigned(tiles), unsigned(slices)), kThreads, smem>>>(
         d.x, d.cov, d.m, int(d.n), d.ld, rows, inv_m, accumulate);
-    LADDER_CUDA_LAUNCH("mma_syrk_kernel");
+    LADDER_CUDA_LAUNCH("syrk_async_kernel");
   };
   return out;
 }
 
-template <bool kSplit>
+template <class Core>
 Plan plan(const CovProblem& prob, const Params& p, const DeviceCaps& caps) {
   Plan out;
   KTiles::exactly(p.integer("k_tile"),
-                  [&](auto k) { out = plan_depth<kSplit, decltype(k)::value>(prob, p, caps); },
+                  [&](auto k) { out = plan_depth<Core, decltype(k)::value>(prob, p, caps); },
                   "k_tile");
   return out;
 }
@@ -309,4 +370,4 @@ inline std::vector<ParamSpec> params(const char* k_tile) {
            ParamSpec::Kind::integer, 16, 32, KTiles::choices()}};
 }
 
-}  // namespace ladder::cov::mma
+}  // namespace ladder::cov::async
