@@ -14,7 +14,7 @@ const Registrar registrar{gpu_step(
      .step = 9,
      .label = "TF32 mma.sync",
      .change = "TF32 tensor cores by hand (mma.sync m16n8k8), lower-triangle 128x128 tiles, "
-               "operands rounded once in shared memory",
+               "operands rounded to TF32 once, by the centring stage",
      .precision = Precision::tf32,
      .params = async::params("16"),
      .plan = async::plan<async::MmaCore<false>>,
