@@ -14,8 +14,8 @@ const Registrar registrar{gpu_step(
     {.name = "async_blocked",
      .step = 11,
      .label = "FP32, cp.async pipeline",
-     .change = "register blocking fed by 16-byte cp.async from padded rows, four k-tiles in "
-               "flight",
+     .change = "register blocking fed by 16-byte cp.async from padded rows, three k-tiles of "
+               "32 rows in flight",
      .params = async::params("32"),
      .plan = async::plan<async::FfmaCore>,
      .limit = async::limit},
