@@ -36,6 +36,7 @@
 
 #include "../../harness/shared_memory.cuh"
 #include "gpu_step.cuh"
+#include "outer_product.cuh"
 #include "triangle_tiles.cuh"
 
 namespace ladder::cov::async {
@@ -221,8 +222,7 @@ struct MmaCore {
   }
 };
 
-// The FP32 core: an 8 x 8 outer product per row of X from two broadcast and two consecutive
-// 16-byte shared loads (a warp: two ty, sixteen tx; no bank conflicts).
+// The FP32 core: step 6's 8 x 8 outer product per row of X (outer_product.cuh).
 struct FfmaCore {
   static constexpr bool split = false;
   float acc[8][8];
@@ -239,18 +239,7 @@ struct FfmaCore {
   template <int kK>
   __device__ __forceinline__ void k_tile(const float* sa, const float* sb) {
 #pragma unroll
-    for (int k = 0; k < kK; ++k) {
-      const float4 a0 = *reinterpret_cast<const float4*>(sa + k * kLd + 4 * ty);
-      const float4 a1 = *reinterpret_cast<const float4*>(sa + k * kLd + 64 + 4 * ty);
-      const float4 b0 = *reinterpret_cast<const float4*>(sb + k * kLd + 4 * tx);
-      const float4 b1 = *reinterpret_cast<const float4*>(sb + k * kLd + 64 + 4 * tx);
-      const float a[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
-      const float b[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
-#pragma unroll
-      for (int r = 0; r < 8; ++r)
-#pragma unroll
-        for (int c = 0; c < 8; ++c) acc[r][c] = fmaf(a[r], b[c], acc[r][c]);
-    }
+    for (int k = 0; k < kK; ++k) outer_product_8x8(acc, sa + k * kLd, sb + k * kLd, ty, tx);
   }
 
   // acc[r][c]: row 64 (r / 4) + 4 ty + r % 4, column 64 (c / 4) + 4 tx + c % 4.

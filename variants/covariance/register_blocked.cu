@@ -18,6 +18,7 @@
 #include <cstdint>
 
 #include "gpu_step.cuh"
+#include "outer_product.cuh"
 #include "triangle_tiles.cuh"
 
 namespace ladder::cov {
@@ -141,18 +142,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
       pb = fetch<kVec>(x, r0 + kK, r_end, j0, n, tid);
     }
 #pragma unroll
-    for (int k = 0; k < kK; ++k) {
-      const float4 a0 = *reinterpret_cast<const float4*>(&sa[stage][k][4 * ty]);
-      const float4 a1 = *reinterpret_cast<const float4*>(&sa[stage][k][64 + 4 * ty]);
-      const float4 b0 = *reinterpret_cast<const float4*>(&sb[stage][k][4 * tx]);
-      const float4 b1 = *reinterpret_cast<const float4*>(&sb[stage][k][64 + 4 * tx]);
-      const float a[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
-      const float bv[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
-#pragma unroll
-      for (int i = 0; i < 8; ++i)
-#pragma unroll
-        for (int j = 0; j < 8; ++j) acc[i][j] = fmaf(a[i], bv[j], acc[i][j]);
-    }
+    for (int k = 0; k < kK; ++k) outer_product_8x8(acc, sa[stage][k], sb[stage][k], ty, tx);
     if (more) {  // the other buffer: nobody reads it until after the barrier below
       stash<kVec>(sa[stage ^ 1], pa, tid);
       stash<kVec>(sb[stage ^ 1], pb, tid);
