@@ -43,7 +43,6 @@ namespace ladder::cov::async {
 
 constexpr int kTile = 128;        // C tile edge
 constexpr int kLd = kTile + 8;    // shared row length: conflict-free fragment reads
-constexpr int kThreads = 256;
 constexpr int kMinSliceRows = 2048;
 constexpr int kMaxSplit = 32;
 
@@ -51,7 +50,7 @@ constexpr int kMaxSplit = 32;
 // from one: k-tiles in flight (as many as two blocks per SM leave shared memory for), 16-byte
 // copies of a strip a thread issues per k-tile, and the shared memory of a block.
 using KTiles = CompiledSet<16, 32>;
-template <int kK>
+template <int kK, int kThreads>
 struct Depth {
   static constexpr int stages = kK == 16 ? 4 : 3;
   static constexpr int copies = kK * kTile / 4 / kThreads;
@@ -81,15 +80,17 @@ __device__ __forceinline__ void wait_pending() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending));
 }
 
-// Where a thread's copies come from: float4 column tid % 32 of rows tid / 32 + 8h of both
-// strips; a warp copies one 512-byte row segment per copy. Pointers move kK rows a k-tile.
-template <int kK>
+// Where a thread's copies come from: float4 column tid % 32 of rows tid / 32 + h kThreads / 32
+// of both strips; a warp copies one 512-byte row segment per copy. Pointers move kK rows a
+// k-tile.
+template <int kK, int kThreads>
 struct Copier {
+  static constexpr int kRows = kThreads / 32;  // rows a pass of the block covers
   const float* src_i;  // row r0 + tid / 32 of the i strip (X itself when the column is out)
   const float* src_j;
   std::int64_t step;   // kK rows
   std::int64_t left;   // rows of the slice from this thread's first row on
-  int ld8;             // 8 rows
+  int ld_pass;         // kRows rows
   bool ci, cj;         // the columns lie inside the padded row
   bool diagonal;
   int dst;             // offset in a stage
@@ -103,18 +104,18 @@ struct Copier {
     src_i = ci ? x + (r0 + row) * ld + i0 + col : x;
     src_j = cj ? x + (r0 + row) * ld + j0 + col : x;
     step = kK * ld;
-    ld8 = int(8 * ld);
+    ld_pass = int(kRows * ld);
     left = r_end - r0 - row;
     dst = row * kLd + col;
   }
   // The next k-tile into `to`.
   __device__ __forceinline__ void copy(float* to) {
 #pragma unroll
-    for (int h = 0; h < Depth<kK>::copies; ++h) {
-      const bool in = left > 8 * h;
-      copy16(to + dst + 8 * h * kLd, src_i + (ci ? h * ld8 : 0), in && ci);
+    for (int h = 0; h < Depth<kK, kThreads>::copies; ++h) {
+      const bool in = left > kRows * h;
+      copy16(to + dst + kRows * h * kLd, src_i + (ci ? h * ld_pass : 0), in && ci);
       if (!diagonal)
-        copy16(to + kK * kLd + dst + 8 * h * kLd, src_j + (cj ? h * ld8 : 0), in && cj);
+        copy16(to + kK * kLd + dst + kRows * h * kLd, src_j + (cj ? h * ld_pass : 0), in && cj);
     }
     if (ci) src_i += step;
     if (cj) src_j += step;
@@ -148,25 +149,29 @@ __device__ __forceinline__ void put(float* __restrict__ cov, int n, int i, int j
   }
 }
 
-// The tensor-core core: warp (wi, wj) of 2 x 4, fragments read from shared memory as the
-// PTX m16n8k8 .tf32 layout has them (A row g / g + 8, column t / t + 4; B row t / t + 4,
-// column g; here A[i][k] = sa[k][i] and B[k][j] = sb[k][j]).
-template <bool kSplit>
+// The tensor-core core: a warp owns 64 rows by 8 kNT columns, 4 x kNT mma tiles (kNT = 4:
+// eight warps, 2 x 4, a block of 256 threads; kNT = 8: four warps, 2 x 2, 128 threads, which
+// read 32 shared words per 32 mma instead of 48 at twice the registers). Fragments are read
+// from shared memory as the PTX m16n8k8 .tf32 layout has them (A row g / g + 8, column
+// t / t + 4; B row t / t + 4, column g; here A[i][k] = sa[k][i] and B[k][j] = sb[k][j]).
+template <bool kSplit, int kNT>
 struct MmaCore {
   static constexpr bool split = kSplit;
-  float acc[4][4][4];
+  static constexpr int warps_j = kTile / (8 * kNT), threads = 64 * warps_j;
+  static constexpr int min_blocks = 2;
+  float acc[4][kNT][4];
   int g, t, wi, wj;
   bool active;  // false: every row of the warp lies above its columns' diagonal
 
   __device__ MmaCore(int tid, int i0, int j0) {
     const int lane = tid & 31, warp = tid >> 5;
     g = lane >> 2, t = lane & 3;
-    wi = (warp >> 2) * 64, wj = (warp & 3) * 32;
+    wi = (warp / warps_j) * 64, wj = (warp % warps_j) * 8 * kNT;
     active = i0 + wi + 63 >= j0 + wj;
 #pragma unroll
     for (int a = 0; a < 4; ++a)
 #pragma unroll
-      for (int b = 0; b < 4; ++b)
+      for (int b = 0; b < kNT; ++b)
 #pragma unroll
         for (int c = 0; c < 4; ++c) acc[a][b][c] = 0.f;
   }
@@ -177,9 +182,9 @@ struct MmaCore {
     for (int kk = 0; kk < kK; kk += 8) {
       const float* ra = sa + (kk + t) * kLd + wi + g;
       const float* rb = sb + (kk + t) * kLd + wj + g;
-      std::uint32_t bh[4][2], bl[4][2];
+      std::uint32_t bh[kNT][2], bl[kNT][2];
 #pragma unroll
-      for (int nt = 0; nt < 4; ++nt) {
+      for (int nt = 0; nt < kNT; ++nt) {
         operand<kSplit>(rb[8 * nt], bh[nt][0], bl[nt][0]);
         operand<kSplit>(rb[4 * kLd + 8 * nt], bh[nt][1], bl[nt][1]);
       }
@@ -191,7 +196,7 @@ struct MmaCore {
         operand<kSplit>(ra[4 * kLd + 16 * mt], ah[2], al[2]);
         operand<kSplit>(ra[4 * kLd + 16 * mt + 8], ah[3], al[3]);
 #pragma unroll
-        for (int nt = 0; nt < 4; ++nt) {
+        for (int nt = 0; nt < kNT; ++nt) {
           if (kSplit) {  // small terms first, then one rounded add into the running sum
             float part[4] = {0.f, 0.f, 0.f, 0.f};
             mma_tf32(part, al, bh[nt]);
@@ -212,7 +217,7 @@ struct MmaCore {
 #pragma unroll
     for (int mt = 0; mt < 4; ++mt)
 #pragma unroll
-      for (int nt = 0; nt < 4; ++nt)
+      for (int nt = 0; nt < kNT; ++nt)
 #pragma unroll
         for (int c = 0; c < 4; ++c) {
           const int i = i0 + wi + 16 * mt + g + (c >= 2 ? 8 : 0);
@@ -225,6 +230,7 @@ struct MmaCore {
 // The FP32 core: step 6's 8 x 8 outer product per row of X (outer_product.cuh).
 struct FfmaCore {
   static constexpr bool split = false;
+  static constexpr int threads = 256, min_blocks = 2;
   float acc[8][8];
   int ty, tx;
   bool active = true;
@@ -255,11 +261,12 @@ struct FfmaCore {
 
 // blockIdx.x: a lower-triangle tile; blockIdx.y: a slice of rows_per_slice rows of X.
 template <class Core, int kK>
-__global__ void __launch_bounds__(kThreads, 2)
+__global__ void __launch_bounds__(Core::threads, Core::min_blocks)
     syrk_async_kernel(const float* __restrict__ x, float* __restrict__ cov, std::int64_t m, int n,
                       std::int64_t ld, std::int64_t rows_per_slice, float inv_m, bool accumulate) {
   extern __shared__ __align__(16) float smem[];
-  constexpr int kStages = Depth<kK>::stages, kStageFloats = Depth<kK>::stage_floats;
+  using D = Depth<kK, Core::threads>;
+  constexpr int kStages = D::stages, kStageFloats = D::stage_floats;
   int ti, tj;
   triangle_tile(blockIdx.x, ti, tj);
   const int i0 = ti * kTile, j0 = tj * kTile;
@@ -270,7 +277,7 @@ __global__ void __launch_bounds__(kThreads, 2)
   Core core(tid, i0, j0);
 
   // Prologue: k-tiles 0 .. kStages - 2 in flight (a group per k-tile, empty past the end).
-  Copier<kK> copier(x, r_begin, r_end, i0, j0, ld, tid);
+  Copier<kK, Core::threads> copier(x, r_begin, r_end, i0, j0, ld, tid);
 #pragma unroll
   for (int s = 0; s < kStages - 1; ++s) {
     if (s < k_tiles) copier.copy(smem + s * kStageFloats);
@@ -295,14 +302,15 @@ template <class Core, int kK>
 int blocks_per_sm() {
   int blocks = 0;
   LADDER_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &blocks, syrk_async_kernel<Core, kK>, kThreads, Depth<kK>::smem_bytes));
+      &blocks, syrk_async_kernel<Core, kK>, Core::threads, Depth<kK, Core::threads>::smem_bytes));
   return std::max(blocks, 1);
 }
 
 // The step's plan: shared-memory opt-in, occupancy and split decided before anything is timed.
 template <class Core, int kK>
 Plan plan_depth(const CovProblem& prob, const Params& p, const DeviceCaps& caps) {
-  constexpr std::size_t smem = Depth<kK>::smem_bytes;
+  using D = Depth<kK, Core::threads>;
+  constexpr std::size_t smem = D::smem_bytes;
   allow_shared_memory(syrk_async_kernel<Core, kK>, smem);
   const int bps = blocks_per_sm<Core, kK>();
   const std::int64_t m = std::max<std::int64_t>(prob.m, 1);  // m >= 1 by the study
@@ -313,8 +321,8 @@ Plan plan_depth(const CovProblem& prob, const Params& p, const DeviceCaps& caps)
   Plan out;
   out.facts = {{"tile", kTile},
                {"k_tile", kK},
-               {"stages", Depth<kK>::stages},
-               {"threads_per_block", kThreads},
+               {"stages", D::stages},
+               {"threads_per_block", Core::threads},
                {"smem_bytes_per_block", double(smem)},
                {"blocks_per_sm", bps},
                {"tiles", double(tiles)},
@@ -325,7 +333,7 @@ Plan plan_depth(const CovProblem& prob, const Params& p, const DeviceCaps& caps)
     if (accumulate)
       LADDER_CUDA(cudaMemsetAsync(d.cov, 0, sizeof(float) * std::size_t(d.n * d.n), 0));
     const float inv_m = static_cast<float>(1.0 / double(d.m));
-    syrk_async_kernel<Core, kK><<<dim3(unsigned(tiles), unsigned(slices)), kThreads, smem>>>(
+    syrk_async_kernel<Core, kK><<<dim3(unsigned(tiles), unsigned(slices)), Core::threads, smem>>>(
         d.x, d.cov, d.m, int(d.n), d.ld, rows, inv_m, accumulate);
     LADDER_CUDA_LAUNCH("syrk_async_kernel");
   };
@@ -341,11 +349,23 @@ Plan plan(const CovProblem& prob, const Params& p, const DeviceCaps& caps) {
   return out;
 }
 
+// The tensor-core steps also choose the warp tile's width (the `warp_columns` parameter).
+using WarpColumns = CompiledSet<32, 64>;
+template <bool kSplit>
+Plan mma_plan(const CovProblem& prob, const Params& p, const DeviceCaps& caps) {
+  Plan out;
+  WarpColumns::exactly(p.integer("warp_columns"), [&](auto w) {
+    out = plan<MmaCore<kSplit, decltype(w)::value / 8>>(prob, p, caps);
+  }, "warp_columns");
+  return out;
+}
+
 // Shared memory and the tile count per grid dimension.
 inline std::string limit(const CovProblem& prob, const Params& p, const DeviceCaps& caps) {
   std::string why;
   KTiles::exactly(p.integer("k_tile"), [&](auto k) {
-    why = shared_memory_reason(Depth<decltype(k)::value>::smem_bytes, "the k-tile stages", caps);
+    why = shared_memory_reason(Depth<decltype(k)::value, 256>::smem_bytes, "the k-tile stages",
+                               caps);
   }, "k_tile");
   if (why.empty() && triangle_tiles(prob.n, kTile) > 2147483647)
     why = "more than 2^31 - 1 tiles of the triangle";
@@ -357,6 +377,14 @@ inline std::vector<ParamSpec> params(const char* k_tile) {
            ParamSpec::Kind::integer, 0, 65535},
           {"k_tile", k_tile, "rows of X per k-tile (" + KTiles::text() + ")",
            ParamSpec::Kind::integer, 16, 32, KTiles::choices()}};
+}
+
+inline std::vector<ParamSpec> mma_params(const char* k_tile, const char* warp_columns) {
+  auto out = params(k_tile);
+  out.push_back({"warp_columns", warp_columns,
+                 "columns of C per warp (" + WarpColumns::text() + "; 64: 4 warps a block)",
+                 ParamSpec::Kind::integer, 32, 64, WarpColumns::choices()});
+  return out;
 }
 
 }  // namespace ladder::cov::async

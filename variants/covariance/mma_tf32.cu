@@ -16,8 +16,8 @@ const Registrar registrar{gpu_step(
      .change = "TF32 tensor cores by hand (mma.sync m16n8k8), lower-triangle 128x128 tiles, "
                "operands rounded to TF32 once, by the centring stage",
      .precision = Precision::tf32,
-     .params = async::params("16"),
-     .plan = async::plan<async::MmaCore<false>>,
+     .params = async::mma_params("16", "32"),
+     .plan = async::mma_plan<false>,
      .limit = async::limit},
     Layout::padded_tf32)};
 
