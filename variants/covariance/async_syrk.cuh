@@ -5,20 +5,20 @@
 // "A" operand is X^T (rows = features i, k = rows r of X) and the "B" operand is X (k = r,
 // columns = features j), so both come from the same row-major X.
 //
-// A block of 256 threads owns a 128 x 128 tile of C on or below the diagonal. MmaCore: a warp
-// (8 of them, 2 x 4) owns 64 x 32 of it, 4 x 4 mma tiles of 16 x 8, 64 accumulators a thread.
-// FfmaCore: thread (ty, tx) of 16 x 16 owns rows 4 ty .. +3 and 64 + 4 ty .. +3 by the same
-// columns in tx, read as four 16-byte shared loads per row of X for 64 FMAs (step 6's core).
+// A block owns a 128 x 128 tile of C on or below the diagonal. MmaCore: a warp owns 64 rows
+// by 32 or 64 columns of it (4 x 4 or 4 x 8 mma tiles of 16 x 8; 8 or 4 warps a block).
+// FfmaCore (256 threads): thread (ty, tx) of 16 x 16 owns rows 4 ty .. +3 and 64 + 4 ty .. +3
+// by the same columns in tx, four 16-byte shared loads per row of X for 64 FMAs (step 6's).
 // Only entries with i >= j are written (C[i][j], and C[j][i] too when i > j), so in a
 // diagonal tile the MmaCore warps wholly above the diagonal skip their products, and the
-// tile's two strips being the same, only one is copied. (A 256 x 128 tile of 16 warps, a quarter
-// less L2 traffic, ran 15% slower: one block per SM, a 16-warp barrier per k-tile.)
-// Each k-tile is 16 rows of X: the tile's two column strips are copied into shared memory
-// with cp.async, 16 bytes a copy (the pipeline pads X's rows to a multiple of 4 floats for
-// this, so every row starts 16-byte aligned whatever n is; zero-filled past the slice and
-// past the padded row), kStages k-tiles in flight, so the copies of later k-tiles overlap the
-// products of this one and one barrier per k-tile suffices. Shared rows are 136 floats: the
-// fragment reads (lane 4 g + t reads row t, column g) fall in 32 different banks.
+// tile's two strips being the same, only one is copied. (A 256 x 128 tile of 16 warps, a
+// quarter less L2 traffic, ran 15% slower: one block per SM, a 16-warp barrier per k-tile.)
+// Each k-tile is 16 or 32 rows of X (`k_tile`): the tile's two column strips are copied into
+// shared memory with cp.async, 16 bytes a copy (the pipeline pads X's rows to a multiple of 4
+// floats for this, so every row starts 16-byte aligned whatever n is; zero-filled past the
+// slice and past the padded row), 4 or 3 k-tiles in flight, so the copies of later k-tiles
+// overlap the products of this one and one barrier per k-tile suffices. Shared rows are 136
+// floats: the fragment reads (lane 4 g + t reads row t, column g) fall in 32 different banks.
 // Step 9's X is rounded to TF32 (round to nearest) by the centring stage as it is written, so
 // fragments go to the tensor cores as they are read. Step 10's X stays FP32 and each value is
 // split as it is read: hi = x with its low 13 bits cleared, lo = x - hi (exact), a product
@@ -48,7 +48,8 @@ constexpr int kMaxSplit = 32;
 
 // The k-tile depths compiled (rows of X per k-tile, the `k_tile` parameter) and what follows
 // from one: k-tiles in flight (as many as two blocks per SM leave shared memory for), 16-byte
-// copies of a strip a thread issues per k-tile, and the shared memory of a block.
+// copies of a strip a thread of a kThreads block issues per k-tile, and a block's shared
+// memory.
 using KTiles = CompiledSet<16, 32>;
 template <int kK, int kThreads>
 struct Depth {
