@@ -14,6 +14,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "../../harness/compiled_set.hpp"
 #include "../../harness/gpu_instance.cuh"
@@ -93,18 +94,14 @@ inline double device_bytes(const CovProblem& p, Layout layout) {
                 double(p.n));
 }
 
-// A padded layout has no strided centring: its parameter offers the coalesced mapping only.
+// A padded layout has no strided centring: its `centring` offers the coalesced mapping only.
 inline VariantSpec gpu_step(GpuStep s, Layout layout = Layout::plain) {
-  if (layout == Layout::plain)
-    s.params.push_back({"centring", "coalesced",
-                        "centring thread mapping: coalesced (thread per element) or strided "
-                        "(thread per row)",
-                        ParamSpec::Kind::text, 0, 0, {"coalesced", "strided"}});
-  else
-    s.params.push_back({"centring", "coalesced",
-                        "centring thread mapping: coalesced (thread per element; this step's "
-                        "padded rows have no strided form)",
-                        ParamSpec::Kind::text, 0, 0, {"coalesced"}});
+  std::vector<std::string> mappings{"coalesced"};
+  if (layout == Layout::plain) mappings.push_back("strided");
+  s.params.push_back({"centring", "coalesced",
+                      "centring thread mapping: coalesced (thread per element) or, unless the "
+                      "rows are padded, strided (thread per row)",
+                      ParamSpec::Kind::text, 0, 0, mappings});
   MakeInstance<CovProblem, Planner> make = [layout](const CovProblem& p, const Params& params,
                                                     const DeviceCaps& d, const Planner& plan) {
     return std::make_unique<Pipeline>(p, plan(p, params, d), params.text("centring") == "strided",
