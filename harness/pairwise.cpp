@@ -7,8 +7,10 @@ namespace ladder {
 std::vector<ParamSpec> query_params() {
   using K = ParamSpec::Kind;
   return {{"query", "0", "index of the (first) series used as a query", K::integer, 0, 1 << 30},
-          {"queries", "1", "number of queries: series query .. query+queries-1", K::integer, 1,
-           4096}};
+          {"queries", "1",
+           "number of queries: series query .. query+queries-1 (query 0 and queries = the "
+           "number of series: the set against itself)",
+           K::integer, 1, 1 << 24}};
 }
 
 void check_queries(const Params& p, std::int64_t entries) {

@@ -23,6 +23,10 @@ struct PairwiseProblem : Problem {
   std::int64_t num_queries() const { return static_cast<std::int64_t>(query_index.size()); }
   const float* query(std::int64_t k) const { return queries.data() + k * n(); }
   std::size_t output_size() const { return static_cast<std::size_t>(num_queries() * entries()); }
+  // The queries are every subject in order: the output is the set's distance matrix.
+  bool queries_are_subjects() const {
+    return num_queries() == entries() && !query_index.empty() && query_index.front() == 0;
+  }
   // Q x entries; a single query gives a flat vector of distances.
   std::vector<std::size_t> shape() const {
     if (num_queries() == 1) return {std::size_t(entries())};

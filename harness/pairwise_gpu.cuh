@@ -1,6 +1,6 @@
 // The GPU side of queries x series studies (DTW, TWED): subjects and queries are uploaded once
 // when a step is prepared (time-major when the step asks), and each timed run launches the
-// step once per query.
+// step once per query, or once for all queries when the step asks.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -12,9 +12,11 @@
 
 namespace ladder {
 
-// What one launch sees: one query against every subject. `series` is entries x n, or
-// n x entries for steps that ask for time-major subjects. `scratch` is the step's own global
-// memory, when it asks for some. `args` are the study's own (a band, a stiffness...).
+// What one launch sees: `queries` queries from query number `first_query` on (one, unless the
+// step asks for all at once) against every subject; `query` and `dist` point at the first
+// one's values and row of distances. `series` is entries x n, or n x entries for steps that
+// ask for time-major subjects. `scratch` is the step's own global memory, when it asks for
+// some. `args` are the study's own (a band, a stiffness...).
 template <class Args>
 struct PairLaunch {
   const float* query;
@@ -24,6 +26,8 @@ struct PairLaunch {
   std::int64_t n;
   std::int64_t entries;
   Args args;
+  std::int64_t first_query = 0;
+  std::int64_t queries = 1;
 };
 
 // What a step's plan returns, after its set-up: the launch, and how it wants the data.
@@ -31,6 +35,7 @@ template <class Args>
 struct PairPlan {
   std::function<void(const PairLaunch<Args>&)> enqueue;
   bool time_major = false;
+  bool all_queries = false;  // one launch for every query instead of one per query
   std::map<std::string, double> facts = {};
 };
 
@@ -71,12 +76,16 @@ class PairwiseGpu : public GpuInstance<float> {
 
  protected:
   void enqueue() override {
-    for (std::int64_t q = 0; q < p_.num_queries(); ++q)
-      plan_.enqueue({queries_.get() + q * p_.n(), series_.get(), out() + q * p_.entries(),
-                     scratch_.get(), p_.n(), p_.entries(), args_});
+    if (plan_.all_queries) return launch(0, p_.num_queries());
+    for (std::int64_t q = 0; q < p_.num_queries(); ++q) launch(q, 1);
   }
 
  private:
+  void launch(std::int64_t first, std::int64_t count) {
+    plan_.enqueue({queries_.get() + first * p_.n(), series_.get(), out() + first * p_.entries(),
+                   scratch_.get(), p_.n(), p_.entries(), args_, first, count});
+  }
+
   const PairwiseProblem& p_;
   PairPlan<Args> plan_;
   Args args_;

@@ -152,7 +152,7 @@ class DtwStudy : public Study {
   }
 
   // n and entries at sizes 1, primes and around the warp and tile edges; several queries with
-  // Gaussian noise; banded points.
+  // Gaussian noise; banded points; sets against themselves.
   std::vector<Params> test_points() const override {
     std::vector<Params> out;
     auto add = [&](std::int64_t n, std::int64_t entries, int queries, int band, const char* noise) {
@@ -170,6 +170,10 @@ class DtwStudy : public Study {
     add(45, 301, 5, -1, "gaussian");
     for (std::int64_t n : {1, 37, 130})
       for (int band : {0, 3, 50}) add(n, 257, 2, band, "uniform");
+    // A set against itself (the all-pairs triangle), ragged in every block and stream.
+    add(37, 53, 53, -1, "uniform");
+    add(2, 41, 41, -1, "uniform");
+    add(130, 21, 21, 5, "gaussian");
     return out;
   }
 

@@ -206,12 +206,15 @@ Plan warp_wavefront_plan(const DtwProblem& p, int lanes, float scale) {
 
 // Lanes per series for the sub-warp steps. "auto": the fewest (at least 4) that keep
 // C <= 16 cells per lane.
-inline int lanes_for(std::int64_t n, const Params& params) {
-  const std::string v = params.text("lanes");
-  if (v != "auto") return std::stoi(v);
+inline int auto_lanes(std::int64_t n) {
   int g = 4;
   while (g < 32 && g * 16 < n) g *= 2;
   return g;
+}
+
+inline int lanes_for(std::int64_t n, const Params& params) {
+  const std::string v = params.text("lanes");
+  return v == "auto" ? auto_lanes(n) : std::stoi(v);
 }
 
 inline ParamSpec lanes_param() {

@@ -1,0 +1,93 @@
+// The launches of the stream wavefront kernel (steps 13 and 14), compiled once for both.
+#include <algorithm>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include "stream_wavefront.cuh"
+#include "warp_wavefront.cuh"
+
+namespace ladder::dtw {
+namespace {
+
+template <int G, int C, bool Banded>
+std::function<void(const DeviceData&)> enqueue_stream(
+    std::shared_ptr<DeviceBuffer<float2>> stream, int chunk, bool symmetric) {
+  constexpr int kPerWarp = 32 / G * subjects_per_group(C);
+  static_assert(kStreamChunk % kPerWarp == 0, "the triangle's chunks must hold whole blocks");
+  return [stream, chunk, symmetric](const DeviceData& d) {
+    const int n = static_cast<int>(d.n);
+    const StreamLaunch a{stream->get() + d.first_query * (n + 1),
+                         d.series,
+                         d.dist,
+                         d.queries,
+                         d.entries,
+                         n,
+                         d.args.band,
+                         chunk,
+                         symmetric};
+    const std::int64_t units = stream_units(a.queries, a.entries, a.chunk, kPerWarp, symmetric);
+    const std::int64_t blocks = (units + kWarpBlock / 32 - 1) / (kWarpBlock / 32);
+    if (blocks > 0x7fffffff) throw std::logic_error("dtw_stream_kernel: grid too large");
+    dtw_stream_kernel<G, C, Banded><<<static_cast<unsigned>(blocks), kWarpBlock>>>(a);
+    LADDER_CUDA_LAUNCH("dtw_stream_kernel");
+  };
+}
+
+// Calls f(G, C) as compile-time constants: auto_lanes(n) lanes, the fewest cells per lane
+// that cover n. Only these seven shapes are compiled.
+template <class F>
+void stream_shape(std::int64_t n, F&& f) {
+  using std::integral_constant;
+  if (n <= 16) return f(integral_constant<int, 4>{}, integral_constant<int, 4>{});
+  if (n <= 32) return f(integral_constant<int, 4>{}, integral_constant<int, 8>{});
+  if (n <= 64) return f(integral_constant<int, 4>{}, integral_constant<int, 16>{});
+  if (n <= 128) return f(integral_constant<int, 8>{}, integral_constant<int, 16>{});
+  if (n <= 256) return f(integral_constant<int, 16>{}, integral_constant<int, 16>{});
+  if (n <= 512) return f(integral_constant<int, 32>{}, integral_constant<int, 16>{});
+  if (n <= 1024) return f(integral_constant<int, 32>{}, integral_constant<int, 32>{});
+  throw std::logic_error("stream wavefront: no compiled shape for n = " + std::to_string(n));
+}
+
+
+// Queries per stream. Long streams pay the fill and drain least often, but a few queries
+// against a small set would then give the GPU too few warps: halve the stream until the
+// launch has four waves of warps (16 resident per SM), down to one query. The triangle keeps
+// whole subject blocks per stream.
+int stream_chunk(const DtwProblem& p, int per_warp, bool symmetric, const DeviceCaps& d) {
+  int chunk = kStreamChunk;
+  const std::int64_t waves = 4 * std::int64_t(std::max(d.sm_count, 1)) * 16;
+  while (!symmetric && chunk > 1 &&
+         stream_units(p.num_queries(), p.entries(), chunk, per_warp, false) < waves)
+    chunk /= 2;
+  return chunk;
+}
+
+}  // namespace
+
+Plan stream_plan(const DtwProblem& p, bool all_queries, const DeviceCaps& d) {
+  auto stream = std::make_shared<DeviceBuffer<float2>>(query_stream(p.queries, p.n()));
+  const bool symmetric = all_queries && p.queries_are_subjects();
+  Plan out;
+  out.all_queries = all_queries;
+  stream_shape(p.n(), [&](auto g, auto c) {
+    constexpr int G = decltype(g)::value, C = decltype(c)::value;
+    static_assert(G * C <= 32 * CellsPerLane::largest(), "beyond warp_length_limit");
+    const int chunk = all_queries ? stream_chunk(p, 32 / G * subjects_per_group(C), symmetric, d) : 1;
+    out.enqueue = p.banded() ? enqueue_stream<G, C, true>(stream, chunk, symmetric)
+                             : enqueue_stream<G, C, false>(stream, chunk, symmetric);
+    out.facts = {{"lanes", G},
+                 {"cells_per_lane", C},
+                 {"subjects_per_group", subjects_per_group(C)},
+                 {"queries_per_stream", chunk},
+                 {"triangle", symmetric ? 1 : 0}};
+  });
+  return out;
+}
+
+std::string stream_limit(const DtwProblem& p, const Params&, const DeviceCaps&) {
+  return warp_length_limit(p.n(), auto_lanes(p.n()));
+}
+
+}  // namespace ladder::dtw
