@@ -54,6 +54,13 @@ void stream_launch(StreamLaunch a) {
   dtw_stream_kernel<G, C, Banded, KQ><<<unsigned((units + 7) / 8), 256>>>(a);
 }
 
+template <int G, int C, int S, bool Banded = false>
+void subject_launch(SubjectStreamLaunch a) {
+  const std::int64_t per = 32 / G * S * std::int64_t(a.chunk);
+  const std::int64_t units = (a.entries + per - 1) / per;
+  dtw_subject_stream_kernel<G, C, S, Banded><<<unsigned((units + 7) / 8), 256>>>(a);
+}
+
 struct Set {
   int n; std::int64_t entries;
   std::vector<float> data;
@@ -96,6 +103,23 @@ int main(int argc, char** argv) {
           if (bad) std::printf("n %d entries %lld sym %d chunk %d: %d bad\n", n, (long long)entries, sym, chunk, bad);
           fails += bad;
         }
+        for (int chunk : {1, 3, 16}) for (int band : {n, 3}) {  // subject streams, query 5 % entries
+          const std::int64_t qi = 5 % entries;
+          SubjectStreamLaunch b{s.d_data + qi * n, s.d_data, s.d_out, entries, n, band, chunk};
+          CK(cudaMemset(s.d_out, 0xff, entries * 4));
+          if (band < n) { if (n <= 64) subject_launch<4, 16, 2, true>(b); else if (n <= 128) subject_launch<8, 16, 2, true>(b); else subject_launch<16, 16, 2, true>(b); }
+          else { if (n <= 64) subject_launch<4, 16, 2>(b); else if (n <= 128) subject_launch<8, 16, 2>(b); else subject_launch<16, 16, 2>(b); }
+          CK(cudaGetLastError()); CK(cudaDeviceSynchronize());
+          std::vector<float> row(entries), rows(2 * (n + 1));
+          CK(cudaMemcpy(row.data(), s.d_out, entries * 4, cudaMemcpyDeviceToHost));
+          int bad = 0;
+          for (std::int64_t e = 0; e < entries; ++e) {
+            float want = dtw_two_rows(&s.data[qi * n], &s.data[e * n], n, rows.data(), band);
+            if (!(std::fabs(row[e] - want) <= 1e-5 + 4 * n * 0x1p-24 * std::fabs(want))) ++bad;
+          }
+          if (bad) std::printf("subject stream n %d entries %lld chunk %d band %d: %d bad\n", n, (long long)entries, chunk, band, bad);
+          fails += bad;
+        }
         if (n >= 31) {  // banded, square
           StreamLaunch a{s.d_stream, s.d_data, s.d_out, entries, entries, n, 3, 16, false};
           if (n <= 64) stream_launch<4, 16, true>(a); else if (n <= 128) stream_launch<8, 16, true>(a); else stream_launch<16, 16, true>(a);
@@ -127,7 +151,14 @@ int main(int argc, char** argv) {
     StreamLaunch a{s.d_stream, s.d_data, s.d_out, 1, entries, n, n, 16, false};
     report("stream G8 C16 Q=1", median_ms([&] { stream_launch<8, 16>(a); }));
     report("stream G8 C16 Q=1 kQ4", median_ms([&] { stream_launch<8, 16, false, 4>(a); }));
-    report("stream G32 C32 Q=1 (S1)", median_ms([&] { stream_launch<32, 32>(a); }));
+    for (int chunk : {8, 16}) {
+      SubjectStreamLaunch b{s.d_q, s.d_data, s.d_out, entries, n, n, chunk};
+      char name[64];
+      std::snprintf(name, sizeof name, "subject stream S2 chunk %d", chunk);
+      report(name, median_ms([&] { subject_launch<8, 16, 2>(b); }));
+      std::snprintf(name, sizeof name, "subject stream S3 chunk %d", chunk);
+      report(name, median_ms([&] { subject_launch<8, 16, 3>(b); }));
+    }
   }
   if (argc == 1) {
     const std::int64_t N = 8192;
@@ -143,11 +174,7 @@ int main(int argc, char** argv) {
     report("per-query subwarp", median_ms([&] {
       for (std::int64_t q = 0; q < N; ++q)
         dtw_warp_wavefront_kernel<float, 8, 16, false><<<unsigned((N * 8 + 255) / 256), 256>>>(s.d_q + q * n, s.d_data, s.d_out + q * N, N, n, n, 1.f); }, 3));
-    report("per-query stream Q=1", median_ms([&] {
-      for (std::int64_t q = 0; q < N; ++q) {
-        StreamLaunch a{s.d_stream + q * (n + 1), s.d_data, s.d_out + q * N, 1, N, n, n, 16, false};
-        stream_launch<8, 16>(a); } }, 3));
-    for (int chunk : {8, 16, 32, 64}) {
+    for (int chunk : {16}) {
       StreamLaunch sq{s.d_stream, s.d_data, s.d_out, N, N, n, n, chunk, false};
       StreamLaunch tri{s.d_stream, s.d_data, s.d_out, N, N, n, n, chunk, true};
       char name[64];

@@ -1,4 +1,4 @@
-// Step 14 (beyond the notes): every query in one launch. Steps 4-13 launch once per query,
+// Step 15 (beyond the notes): every query in one launch. Steps 4-14 launch once per query,
 // so Q queries against a small set run Q short kernels that fill the GPU poorly, and every
 // series pays the wavefront's fill and drain (G - 1 idle steps per group) for every query.
 // Here a warp aligns its subjects against a stream of up to 16 queries (fewer when that
@@ -15,7 +15,7 @@ namespace {
 
 const Registrar registrar{gpu_step(
     {.name = "all_pairs",
-     .step = 14,
+     .step = 15,
      .label = "all queries, one launch",
      .change = "one launch for all queries, streams of queries per warp, one triangle "
                "when the queries are the set",

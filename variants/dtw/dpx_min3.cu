@@ -5,7 +5,7 @@
 // like their bit patterns as integers: `__vimin3_s32` on the bits replaces both FP32 mins,
 // bit-identically. With the min chain shorter, each group of lanes takes two subjects at
 // once, so every lane has two independent dependency chains and each shuffle and loop step
-// serves twice the cells. Still one launch per query (step 14 changes that). Kernel:
+// serves twice the cells. Still one launch per query (step 15 changes that). Kernel:
 // stream_wavefront.cuh. Supports the Sakoe-Chiba band and n <= 1024.
 #include "stream_wavefront.cuh"
 

@@ -1,4 +1,4 @@
-// The launches of the stream wavefront kernel (steps 13 and 14), compiled once for both.
+// The launches of the stream wavefront kernels (steps 13-15), compiled once for all three.
 #include <algorithm>
 #include <memory>
 #include <stdexcept>
@@ -51,17 +51,37 @@ void stream_shape(std::int64_t n, F&& f) {
 }
 
 
-// Queries per stream. Long streams pay the fill and drain least often, but a few queries
-// against a small set would then give the GPU too few warps: halve the stream until the
-// launch has four waves of warps (16 resident per SM), down to one query. The triangle keeps
-// whole subject blocks per stream.
-int stream_chunk(const DtwProblem& p, int per_warp, bool symmetric, const DeviceCaps& d) {
-  int chunk = kStreamChunk;
+// Halves `chunk` (down to 1) while `units(chunk)` gives fewer than four waves of warps
+// (16 resident per SM): long streams pay the fill and drain least often, but a small launch
+// needs short ones to give every SM work.
+template <class Units>
+int fill_gpu(int chunk, Units units, const DeviceCaps& d) {
   const std::int64_t waves = 4 * std::int64_t(std::max(d.sm_count, 1)) * 16;
-  while (!symmetric && chunk > 1 &&
-         stream_units(p.num_queries(), p.entries(), chunk, per_warp, false) < waves)
-    chunk /= 2;
+  while (chunk > 1 && units(chunk) < waves) chunk /= 2;
   return chunk;
+}
+
+// Queries per stream (fill_gpu); the triangle keeps whole subject blocks per stream.
+int stream_chunk(const DtwProblem& p, int per_warp, bool symmetric, const DeviceCaps& d) {
+  if (symmetric) return kStreamChunk;
+  return fill_gpu(kStreamChunk, [&](int c) {
+    return stream_units(p.num_queries(), p.entries(), c, per_warp, false);
+  }, d);
+}
+
+template <int G, int C, bool Banded>
+std::function<void(const DeviceData&)> enqueue_subject_stream(int chunk) {
+  constexpr int S = subjects_per_group(C);
+  return [chunk](const DeviceData& d) {
+    const SubjectStreamLaunch a{d.query, d.series, d.dist, d.entries, static_cast<int>(d.n),
+                                d.args.band, chunk};
+    const std::int64_t per_warp = std::int64_t(32 / G * S) * chunk;
+    const std::int64_t warps = (d.entries + per_warp - 1) / per_warp;
+    const std::int64_t blocks = (warps + kWarpBlock / 32 - 1) / (kWarpBlock / 32);
+    if (blocks > 0x7fffffff) throw std::logic_error("dtw_subject_stream_kernel: grid too large");
+    dtw_subject_stream_kernel<G, C, S, Banded><<<static_cast<unsigned>(blocks), kWarpBlock>>>(a);
+    LADDER_CUDA_LAUNCH("dtw_subject_stream_kernel");
+  };
 }
 
 }  // namespace
@@ -82,6 +102,24 @@ Plan stream_plan(const DtwProblem& p, bool all_queries, const DeviceCaps& d) {
                  {"subjects_per_group", subjects_per_group(C)},
                  {"queries_per_stream", chunk},
                  {"triangle", symmetric ? 1 : 0}};
+  });
+  return out;
+}
+
+Plan subject_stream_plan(const DtwProblem& p, const DeviceCaps& d) {
+  Plan out;
+  stream_shape(p.n(), [&](auto g, auto c) {
+    constexpr int G = decltype(g)::value, C = decltype(c)::value;
+    constexpr int kChains = 32 / G * subjects_per_group(C);
+    const int chunk = fill_gpu(kStreamChunk, [&](int ch) {
+      return (p.entries() + std::int64_t(kChains) * ch - 1) / (std::int64_t(kChains) * ch);
+    }, d);
+    out.enqueue = p.banded() ? enqueue_subject_stream<G, C, true>(chunk)
+                             : enqueue_subject_stream<G, C, false>(chunk);
+    out.facts = {{"lanes", G},
+                 {"cells_per_lane", C},
+                 {"subjects_per_group", subjects_per_group(C)},
+                 {"subjects_per_stream", chunk}};
   });
   return out;
 }

@@ -1,4 +1,4 @@
-// The kernel of steps 13 and 14: the sub-warp register wavefront of steps 10-12
+// The kernels of steps 13-15: the sub-warp register wavefront of steps 10-12
 // (warp_wavefront.cuh: lane l of a group of G owns C columns and computes row t - l at step
 // t, receiving the cell to its left and the query value from lane l - 1 by shuffles), with
 // three changes aimed at the instruction issue limit.
@@ -16,10 +16,12 @@
 //     +inf, which becomes the next row's D[0][0]. So the state resets itself as the
 //     separator travels along the wavefront, with no per-lane branch; the G - 1 fill and
 //     drain steps are paid once per stream instead of once per query.
-// One launch covers Q queries (a stream of up to `chunk` queries per warp and unit). When the
+// dtw_stream_kernel: one launch covers Q queries (a stream of up to `chunk` queries per warp
+// and unit; steps 13 and 15). When the
 // queries are the subjects themselves (the distance matrix of a set against itself), only
 // pairs (i, j) with j <= i are computed and each is written to both places: DTW with squared
 // costs is symmetric, D(a, b) computes exactly the transposed cells of D(b, a).
+// dtw_subject_stream_kernel (step 14, at the end): one query, streams of subjects.
 #pragma once
 #include <cmath>
 
@@ -27,11 +29,13 @@
 
 namespace ladder::dtw {
 
-// The plan of steps 13 and 14 (stream_wavefront.cu): lanes per group by the sub-warp rule
-// (auto_lanes), the fewest cells per lane that cover n; `all_queries`: one launch for every
-// query, streams of up to kStreamChunk queries, the triangle when the queries are the
-// subjects.
+// The plans of steps 13-15 (stream_wavefront.cu): lanes per group by the sub-warp rule
+// (auto_lanes), the fewest cells per lane that cover n. stream_plan: the subjects in
+// registers, `all_queries`: one launch for every query, streams of up to kStreamChunk
+// queries, the triangle when the queries are the subjects (steps 13 and 15).
+// subject_stream_plan: the query in registers, streams of subjects (step 14).
 Plan stream_plan(const DtwProblem& p, bool all_queries, const DeviceCaps& d);
+Plan subject_stream_plan(const DtwProblem& p, const DeviceCaps& d);
 std::string stream_limit(const DtwProblem& p, const Params&, const DeviceCaps&);
 constexpr int kStreamChunk = 16;
 
@@ -235,6 +239,169 @@ __global__ void __launch_bounds__(256, 2) dtw_stream_kernel(StreamLaunch a) {
     if (t + k < total) checked_step(t + k, in_now[k], true);
   // Drain: lanes past the end of the stream keep their cells.
   for (t = total; t < total + G - 1; ++t) checked_step(t, stream_row(0.f), t - lane < total);
+}
+
+}  // namespace ladder::dtw
+
+namespace ladder::dtw {
+
+// The other way round (step 14): one query against many subjects. The query is the column
+// series, held in the registers of every group of the warp; each of the warp's chains (S per
+// group) streams its own run of `chunk` consecutive subjects as rows, separated the same way
+// (a +inf row, lane 0's wall 0). With one query there is no query stream to amortise the
+// fill and drain over; a stream of subjects does it instead. Rows come from global memory:
+// lane 0 of each group loads the row values of its chains; subjects are contiguous, so a
+// chain's rows are too, and a separator is a step that loads nothing.
+struct SubjectStreamLaunch {
+  const float* query;   // n values
+  const float* series;  // entries x n
+  float* dist;          // entries
+  std::int64_t entries;
+  int n;
+  int band;
+  int chunk;  // subjects per chain and unit
+};
+
+template <int G, int C, int S, bool Banded>
+__global__ void __launch_bounds__(256, 2) dtw_subject_stream_kernel(SubjectStreamLaunch a) {
+  constexpr int kChains = 32 / G * S;  // chains per warp
+  constexpr int kQ = 4;                // row values loaded per block of steps
+  const int lane = threadIdx.x % G;
+  const int n = a.n;
+  const int owner = (n - 1) / C;
+  const int owner_k = (n - 1) % C;
+  const std::int64_t unit = (std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+  const std::int64_t first = unit * kChains * a.chunk;
+  if (first >= a.entries) return;
+  const int chain0 = threadIdx.x % 32 / G * S;  // this group's first chain
+  auto subject = [&](int i, int j) { return first + std::int64_t(chain0 + i) * a.chunk + j; };
+
+  float cols[C], prev[S][C], up_left[S], last[S], v[S];
+#pragma unroll
+  for (int k = 0; k < C; ++k) cols[k] = lane * C + k < n ? a.query[lane * C + k] : 0.f;
+#pragma unroll
+  for (int i = 0; i < S; ++i) {
+#pragma unroll
+    for (int k = 0; k < C; ++k) prev[i][k] = INFINITY;
+    up_left[i] = lane == 0 ? 0.f : INFINITY;
+    last[i] = INFINITY;
+    v[i] = 0.f;
+  }
+  int row = -lane - 1;  // banded kernels only
+
+  // in[i]: chain i's row value and lane 0's wall for this step.
+  auto step = [&](const float2 (&in)[S], bool update) {
+    float from_left[S], v_from_left[S];
+#pragma unroll
+    for (int i = 0; i < S; ++i) {
+      from_left[i] = __shfl_up_sync(0xffffffffu, last[i], 1, G);
+      v_from_left[i] = __shfl_up_sync(0xffffffffu, v[i], 1, G);
+    }
+    if (Banded) row = row == n ? 0 : row + 1;
+#pragma unroll
+    for (int i = 0; i < S; ++i) v[i] = lane == 0 ? in[i].x : v_from_left[i];
+    if (!update) return;
+    float diag[S], run[S];
+#pragma unroll
+    for (int i = 0; i < S; ++i) {
+      run[i] = lane == 0 ? in[i].y : from_left[i];
+      diag[i] = up_left[i];
+      up_left[i] = run[i];
+    }
+#pragma unroll
+    for (int k = 0; k < C; ++k) {
+#pragma unroll
+      for (int i = 0; i < S; ++i) {
+        const float d = v[i] - cols[k];
+        float cur = fmaf(d, d, min3(diag[i], prev[i][k], run[i]));
+        if (Banded) {
+          const int off = row - (lane * C + k);
+          if (off > a.band || -off > a.band) cur = INFINITY;
+        }
+        diag[i] = prev[i][k];
+        prev[i][k] = cur;
+        run[i] = cur;
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < S; ++i) last[i] = prev[i][C - 1];
+  };
+
+  int t = 0;
+  int next_store = n - 1 + owner;
+  int stored = 0;
+  auto checked_step = [&](const float2 (&in)[S], bool update) {
+    step(in, update);
+    if (t == next_store && stored < a.chunk) {
+      if (lane == owner) {
+#pragma unroll
+        for (int i = 0; i < S; ++i) {
+          float result = prev[i][0];
+#pragma unroll
+          for (int k = 1; k < C; ++k) result = select(k == owner_k, prev[i][k], result);
+          const std::int64_t e = subject(i, stored);
+          if (e < a.entries) a.dist[e] = result;
+        }
+      }
+      next_store += n + 1;
+      ++stored;
+    }
+    ++t;
+  };
+
+  for (int j = 0; j < a.chunk; ++j) {
+    const float* rows[S];  // chain i's subject j (a valid series past the end: never stored)
+#pragma unroll
+    for (int i = 0; i < S; ++i) {
+      const std::int64_t e = subject(i, j);
+      rows[i] = a.series + (e < a.entries ? e : a.entries - 1) * n;
+    }
+    // Row values a block ahead: the next block's loads are in flight while this one runs.
+    float ahead[kQ][S];
+    auto load = [&](int r) {
+#pragma unroll
+      for (int k = 0; k < kQ; ++k)
+#pragma unroll
+        for (int i = 0; i < S; ++i) ahead[k][i] = r + k < n ? rows[i][r + k] : 0.f;
+    };
+    load(0);
+    int r = 0;
+    for (; r + kQ <= n; r += kQ) {
+      float2 in[kQ][S];
+#pragma unroll
+      for (int k = 0; k < kQ; ++k)
+#pragma unroll
+        for (int i = 0; i < S; ++i) in[k][i] = stream_row(ahead[k][i]);
+      if (r + 2 * kQ <= n) load(r + kQ);
+      if (t + kQ <= next_store) {
+#pragma unroll
+        for (int k = 0; k < kQ; ++k) {
+          step(in[k], true);
+          ++t;
+        }
+      } else {
+#pragma unroll
+        for (int k = 0; k < kQ; ++k) checked_step(in[k], true);
+      }
+    }
+    for (; r < n; ++r) {
+      float2 in[S];
+#pragma unroll
+      for (int i = 0; i < S; ++i) in[i] = stream_row(rows[i][r]);
+      checked_step(in, true);
+    }
+    if (j + 1 < a.chunk) {
+      float2 sep[S];
+#pragma unroll
+      for (int i = 0; i < S; ++i) sep[i] = stream_separator();
+      checked_step(sep, true);
+    }
+  }
+  const int total = t;
+  float2 idle[S];
+#pragma unroll
+  for (int i = 0; i < S; ++i) idle[i] = stream_row(0.f);
+  while (t < total + G - 1) checked_step(idle, t - lane < total);
 }
 
 }  // namespace ladder::dtw
