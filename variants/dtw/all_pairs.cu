@@ -7,7 +7,7 @@
 // stream. When the queries are the subjects (query 0, queries = entries: the distance matrix
 // of the set against itself, as in 1-NN leave-one-out) only the lower triangle is computed
 // and each distance is written twice: with squared costs DTW is symmetric. Same kernel as
-// step 13 (stream_wavefront.cuh).
+// step 13 (stream_wavefront.cuh); a single query runs step 14's subject streams.
 #include "stream_wavefront.cuh"
 
 namespace ladder::dtw {
