@@ -1,4 +1,4 @@
-// Development probe for DTW steps 13-14 (not built by CMake): times the stream wavefront
+// Development probe for DTW steps 13-15 (not built by CMake): times the stream wavefront
 // kernel against the sub-warp kernel of step 11 at the notes' size, and the all-pairs mode
 // against one launch per query, on one GPU in one process. Checks sampled outputs against
 // the sequential two-row DTW.

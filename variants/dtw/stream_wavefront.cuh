@@ -86,6 +86,50 @@ __device__ __forceinline__ float select(bool c, float a, float b) {
   return r;
 }
 
+// One wavefront step of a lane's S chains: C cells of each chain's row, left to right.
+// `left[i]` is the cell just left of the lane's columns in chain i's row (the wall for lane
+// 0), `cost(i, k)` the difference whose square is cell k's cost; `row` and `col0` (the lane's
+// first column) place the cells for the band. Cell k of every chain before cell k + 1 of
+// any: S independent dependency chains side by side.
+template <int C, int S, bool Banded, class Cost>
+__device__ __forceinline__ void advance_rows(float (&prev)[S][C], float (&up_left)[S],
+                                             float (&last)[S], const float (&left)[S],
+                                             Cost cost, int row, int col0, int band) {
+  float diag[S], run[S];
+#pragma unroll
+  for (int i = 0; i < S; ++i) {
+    run[i] = left[i];
+    diag[i] = up_left[i];
+    up_left[i] = left[i];
+  }
+#pragma unroll
+  for (int k = 0; k < C; ++k) {
+#pragma unroll
+    for (int i = 0; i < S; ++i) {
+      const float d = cost(i, k);
+      float cur = fmaf(d, d, min3(diag[i], prev[i][k], run[i]));
+      if (Banded) {
+        const int off = row - (col0 + k);
+        if (off > band || -off > band) cur = INFINITY;
+      }
+      diag[i] = prev[i][k];
+      prev[i][k] = cur;
+      run[i] = cur;
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < S; ++i) last[i] = prev[i][C - 1];
+}
+
+// cells[k] for a run-time k, by selects (see select()).
+template <int C>
+__device__ __forceinline__ float pick(const float (&cells)[C], int k) {
+  float result = cells[0];
+#pragma unroll
+  for (int c = 1; c < C; ++c) result = select(c == k, cells[c], result);
+  return result;
+}
+
 // The work list. Unit (c, b) is query chunk c against subject block b (kPerWarp subjects).
 // Square: every chunk against every block. Triangle: chunk c against the blocks that hold
 // a subject j <= its last query, i.e. the first m * (c + 1) blocks with m = chunk / kPerWarp;
@@ -161,31 +205,11 @@ __global__ void __launch_bounds__(256, 2) dtw_stream_kernel(StreamLaunch a) {
     q = lane == 0 ? in.x : q_from_left;
     if (Banded) row = row == n ? 0 : row + 1;
     if (!update) return;
-    float diag[S], run[S];
+    float left[S];
 #pragma unroll
-    for (int i = 0; i < S; ++i) {
-      run[i] = lane == 0 ? in.y : from_left[i];
-      diag[i] = up_left[i];
-      up_left[i] = run[i];
-    }
-    // Cell k of both subjects before cell k + 1 of either: two chains side by side.
-#pragma unroll
-    for (int k = 0; k < C; ++k) {
-#pragma unroll
-      for (int i = 0; i < S; ++i) {
-        const float d = q - s[i][k];
-        float cur = fmaf(d, d, min3(diag[i], prev[i][k], run[i]));
-        if (Banded) {
-          const int off = row - (lane * C + k);
-          if (off > a.band || -off > a.band) cur = INFINITY;
-        }
-        diag[i] = prev[i][k];
-        prev[i][k] = cur;
-        run[i] = cur;
-      }
-    }
-#pragma unroll
-    for (int i = 0; i < S; ++i) last[i] = prev[i][C - 1];
+    for (int i = 0; i < S; ++i) left[i] = lane == 0 ? in.y : from_left[i];
+    advance_rows<C, S, Banded>(prev, up_left, last, left,
+                               [&](int i, int k) { return q - s[i][k]; }, row, lane * C, a.band);
   };
 
   // After step `next_store`, lane `owner` holds D[n][n] of query `j` (its row n - 1 of that
@@ -197,9 +221,7 @@ __global__ void __launch_bounds__(256, 2) dtw_stream_kernel(StreamLaunch a) {
     if (lane == owner) {
 #pragma unroll
       for (int i = 0; i < S; ++i) {
-        float result = prev[i][0];
-#pragma unroll
-        for (int k = 1; k < C; ++k) result = select(k == owner_k, prev[i][k], result);
+        const float result = pick(prev[i], owner_k);
         const std::int64_t e = e0 + i;
         if (e >= a.entries || (a.symmetric && e > j)) continue;
         a.dist[j * a.entries + e] = result;
@@ -301,30 +323,12 @@ __global__ void __launch_bounds__(256, 2) dtw_subject_stream_kernel(SubjectStrea
 #pragma unroll
     for (int i = 0; i < S; ++i) v[i] = lane == 0 ? in[i].x : v_from_left[i];
     if (!update) return;
-    float diag[S], run[S];
+    float left[S];
 #pragma unroll
-    for (int i = 0; i < S; ++i) {
-      run[i] = lane == 0 ? in[i].y : from_left[i];
-      diag[i] = up_left[i];
-      up_left[i] = run[i];
-    }
-#pragma unroll
-    for (int k = 0; k < C; ++k) {
-#pragma unroll
-      for (int i = 0; i < S; ++i) {
-        const float d = v[i] - cols[k];
-        float cur = fmaf(d, d, min3(diag[i], prev[i][k], run[i]));
-        if (Banded) {
-          const int off = row - (lane * C + k);
-          if (off > a.band || -off > a.band) cur = INFINITY;
-        }
-        diag[i] = prev[i][k];
-        prev[i][k] = cur;
-        run[i] = cur;
-      }
-    }
-#pragma unroll
-    for (int i = 0; i < S; ++i) last[i] = prev[i][C - 1];
+    for (int i = 0; i < S; ++i) left[i] = lane == 0 ? in[i].y : from_left[i];
+    advance_rows<C, S, Banded>(prev, up_left, last, left,
+                               [&](int i, int k) { return v[i] - cols[k]; }, row, lane * C,
+                               a.band);
   };
 
   int t = 0;
@@ -336,11 +340,8 @@ __global__ void __launch_bounds__(256, 2) dtw_subject_stream_kernel(SubjectStrea
       if (lane == owner) {
 #pragma unroll
         for (int i = 0; i < S; ++i) {
-          float result = prev[i][0];
-#pragma unroll
-          for (int k = 1; k < C; ++k) result = select(k == owner_k, prev[i][k], result);
           const std::int64_t e = subject(i, stored);
-          if (e < a.entries) a.dist[e] = result;
+          if (e < a.entries) a.dist[e] = pick(prev[i], owner_k);
         }
       }
       next_store += n + 1;
