@@ -323,12 +323,32 @@ __global__ void __launch_bounds__(256, 2) dtw_subject_stream_kernel(SubjectStrea
 #pragma unroll
     for (int i = 0; i < S; ++i) v[i] = lane == 0 ? in[i].x : v_from_left[i];
     if (!update) return;
-    float left[S];
+    // advance_rows' loop written out: through advance_rows this kernel measured 1.5% slower
+    // (2.53 against 2.49 ms at 2^20 x 128, same H100), the other kernel no different.
+    float diag[S], run[S];
 #pragma unroll
-    for (int i = 0; i < S; ++i) left[i] = lane == 0 ? in[i].y : from_left[i];
-    advance_rows<C, S, Banded>(prev, up_left, last, left,
-                               [&](int i, int k) { return v[i] - cols[k]; }, row, lane * C,
-                               a.band);
+    for (int i = 0; i < S; ++i) {
+      run[i] = lane == 0 ? in[i].y : from_left[i];
+      diag[i] = up_left[i];
+      up_left[i] = run[i];
+    }
+#pragma unroll
+    for (int k = 0; k < C; ++k) {
+#pragma unroll
+      for (int i = 0; i < S; ++i) {
+        const float d = v[i] - cols[k];
+        float cur = fmaf(d, d, min3(diag[i], prev[i][k], run[i]));
+        if (Banded) {
+          const int off = row - (lane * C + k);
+          if (off > a.band || -off > a.band) cur = INFINITY;
+        }
+        diag[i] = prev[i][k];
+        prev[i][k] = cur;
+        run[i] = cur;
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < S; ++i) last[i] = prev[i][C - 1];
   };
 
   int t = 0;
