@@ -155,11 +155,7 @@ __device__ __forceinline__ void put(float* __restrict__ cov, int n, int i, int j
 // read 32 shared words per 32 mma instead of 48 at twice the registers). Fragments are read
 // from shared memory as the PTX m16n8k8 .tf32 layout has them (A row g / g + 8, column
 // t / t + 4; B row t / t + 4, column g; here A[i][k] = sa[k][i] and B[k][j] = sb[k][j]).
-// 3xTF32 (kSplit): the products of kChain k-steps are summed on the tensor cores (small terms
-// first), then added into the running sum with one FP32 add. The tensor cores' additions
-// truncate, so their sums must stay short next to the running sum: a chain of 1 or 2
-// k-steps keeps FP32-level error, and 2 halves the FP32 adds.
-template <bool kSplit, int kNT, int kChain = 1>
+template <bool kSplit, int kNT>
 struct MmaCore {
   static constexpr bool split = kSplit;
   static constexpr int warps_j = kTile / (8 * kNT), threads = 64 * warps_j;
@@ -183,7 +179,6 @@ struct MmaCore {
 
   template <int kK>
   __device__ __forceinline__ void k_tile(const float* sa, const float* sb) {
-    if constexpr (kSplit && kChain > 1) return k_tile_chained<kK>(sa, sb);
 #pragma unroll
     for (int kk = 0; kk < kK; kk += 8) {
       const float* ra = sa + (kk + t) * kLd + wi + g;
@@ -213,51 +208,6 @@ struct MmaCore {
           } else {
             mma_tf32(acc[mt][nt], ah, bh[nt]);
           }
-        }
-      }
-    }
-  }
-
-  // 3xTF32 with kChain k-steps per FP32 add: every mt's A fragments of the chain are held,
-  // then each (mt, nt) sums its 3 * kChain products on the tensor cores.
-  template <int kK>
-  __device__ __forceinline__ void k_tile_chained(const float* sa, const float* sb) {
-    static_assert(kK % (8 * kChain) == 0, "a k-tile must hold whole chains");
-#pragma unroll
-    for (int kk = 0; kk < kK; kk += 8 * kChain) {
-      std::uint32_t ah[kChain][4][4], al[kChain][4][4];
-#pragma unroll
-      for (int s = 0; s < kChain; ++s) {
-        const float* ra = sa + (kk + 8 * s + t) * kLd + wi + g;
-#pragma unroll
-        for (int mt = 0; mt < 4; ++mt) {
-          operand<true>(ra[16 * mt], ah[s][mt][0], al[s][mt][0]);
-          operand<true>(ra[16 * mt + 8], ah[s][mt][1], al[s][mt][1]);
-          operand<true>(ra[4 * kLd + 16 * mt], ah[s][mt][2], al[s][mt][2]);
-          operand<true>(ra[4 * kLd + 16 * mt + 8], ah[s][mt][3], al[s][mt][3]);
-        }
-      }
-#pragma unroll
-      for (int nt = 0; nt < kNT; ++nt) {
-        std::uint32_t bh[kChain][2], bl[kChain][2];
-#pragma unroll
-        for (int s = 0; s < kChain; ++s) {
-          const float* rb = sb + (kk + 8 * s + t) * kLd + wj + g;
-          operand<true>(rb[8 * nt], bh[s][0], bl[s][0]);
-          operand<true>(rb[4 * kLd + 8 * nt], bh[s][1], bl[s][1]);
-        }
-#pragma unroll
-        for (int mt = 0; mt < 4; ++mt) {
-          float part[4] = {0.f, 0.f, 0.f, 0.f};
-#pragma unroll
-          for (int s = 0; s < kChain; ++s) {
-            mma_tf32(part, al[s][mt], bh[s]);
-            mma_tf32(part, ah[s][mt], bl[s]);
-          }
-#pragma unroll
-          for (int s = 0; s < kChain; ++s) mma_tf32(part, ah[s][mt], bh[s]);
-#pragma unroll
-          for (int c = 0; c < 4; ++c) acc[mt][nt][c] += part[c];
         }
       }
     }
@@ -402,18 +352,11 @@ Plan plan(const CovProblem& prob, const Params& p, const DeviceCaps& caps) {
 
 // The tensor-core steps also choose the warp tile's width (the `warp_columns` parameter).
 using WarpColumns = CompiledSet<32, 64>;
-using TcChain = CompiledSet<1, 2>;
 template <bool kSplit>
 Plan mma_plan(const CovProblem& prob, const Params& p, const DeviceCaps& caps) {
   Plan out;
   WarpColumns::exactly(p.integer("warp_columns"), [&](auto w) {
-    if constexpr (kSplit) {
-      TcChain::exactly(p.integer("tc_chain"), [&](auto c) {
-        out = plan<MmaCore<true, decltype(w)::value / 8, decltype(c)::value>>(prob, p, caps);
-      }, "tc_chain");
-    } else {
-      out = plan<MmaCore<false, decltype(w)::value / 8>>(prob, p, caps);
-    }
+    out = plan<MmaCore<kSplit, decltype(w)::value / 8>>(prob, p, caps);
   }, "warp_columns");
   return out;
 }
@@ -442,17 +385,6 @@ inline std::vector<ParamSpec> mma_params(const char* k_tile, const char* warp_co
   out.push_back({"warp_columns", warp_columns,
                  "columns of C per warp (" + WarpColumns::text() + "; 64: 4 warps a block)",
                  ParamSpec::Kind::integer, 32, 64, WarpColumns::choices()});
-  return out;
-}
-
-// Step 10 also chooses how many k-steps the tensor cores sum before each FP32 add.
-inline std::vector<ParamSpec> mma_split_params(const char* k_tile, const char* warp_columns,
-                                               const char* tc_chain) {
-  auto out = mma_params(k_tile, warp_columns);
-  out.push_back({"tc_chain", tc_chain,
-                 "k-steps whose products the tensor cores sum before one FP32 add (" +
-                     TcChain::text() + ")",
-                 ParamSpec::Kind::integer, 1, 2, TcChain::choices()});
   return out;
 }
 

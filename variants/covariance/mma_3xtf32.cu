@@ -18,7 +18,7 @@ const Registrar registrar{gpu_step(
      .change = "operands split into TF32 high and low parts, three tensor-core products: FP32 "
                "accuracy",
      .precision = Precision::fp32,
-     .params = async::mma_split_params("32", "64", "1"),
+     .params = async::mma_params("32", "64"),
      .plan = async::mma_plan<true>,
      .limit = async::limit},
     Layout::padded)};
