@@ -2,7 +2,7 @@
 // kernel against the sub-warp kernel of step 11 at the notes' size, and the all-pairs mode
 // against one launch per query, on one GPU in one process. Checks sampled outputs against
 // the sequential two-row DTW.
-//   nvcc -std=c++17 -O3 -arch=sm_90 -I.. dtw_ilp_probe.cu -o probe && ./probe
+//   nvcc -std=c++17 -O3 -arch=sm_90 -I.. dtw_stream_probe.cu -o probe && ./probe
 #include <algorithm>
 #include <cstdio>
 #include <random>
