@@ -38,6 +38,8 @@ DeviceReport probe_device(int index) {
   d.caps.present = true;
   d.caps.index = index;
   d.caps.sm_count = prop.multiProcessorCount;
+  d.caps.cc_major = prop.major;
+  d.caps.cc_minor = prop.minor;
   d.caps.smem_per_block_optin = prop.sharedMemPerBlockOptin;
   d.caps.l2_bytes = static_cast<std::size_t>(prop.l2CacheSize);
   LADDER_CUDA(cudaDeviceGetAttribute(&d.caps.clock_khz, cudaDevAttrClockRate, index));

@@ -32,6 +32,7 @@ struct DeviceCaps {
   bool present = false;
   int index = 0;
   int sm_count = 0;
+  int cc_major = 0, cc_minor = 0;        // compute capability (arch-specific code needs it exact)
   int clock_khz = 0;                     // maximum SM clock
   std::size_t smem_per_block_optin = 0;  // dynamic shared memory a block may request
   std::size_t l2_bytes = 0;

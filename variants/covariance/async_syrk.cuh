@@ -134,22 +134,6 @@ __device__ __forceinline__ void operand(float v, std::uint32_t& hi, std::uint32_
   }
 }
 
-// Entry (i, j), i >= j, of the product: added (split-K) or written, v * inv_m, at C[i][j]
-// and at C[j][i].
-__device__ __forceinline__ void put(float* __restrict__ cov, int n, int i, int j, float v,
-                                    bool accumulate) {
-  if (i >= n || i < j) return;
-  float* a = cov + std::int64_t(i) * n + j;
-  float* b = cov + std::int64_t(j) * n + i;
-  if (accumulate) {
-    atomicAdd(a, v);
-    if (i != j) atomicAdd(b, v);
-  } else {
-    *a = v;
-    *b = v;
-  }
-}
-
 // The tensor-core core: a warp owns 64 rows by 8 kNT columns, 4 x kNT mma tiles (kNT = 4:
 // eight warps, 2 x 4, a block of 256 threads; kNT = 8: four warps, 2 x 2, 128 threads, which
 // read 32 shared words per 32 mma instead of 48 at twice the registers). Fragments are read

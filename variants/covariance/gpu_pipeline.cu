@@ -7,6 +7,13 @@ namespace {
 constexpr int kMeanRows = 1024;        // rows per chunk in the mean kernel
 constexpr unsigned kMaxGridY = 65535;  // the grid's y dimension limit
 
+// v rounded to nearest TF32 (10-bit mantissa), its low 13 bits zero.
+__device__ __forceinline__ float round_tf32(float v) {
+  std::uint32_t t;
+  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(t) : "f"(v));
+  return __uint_as_float(t & 0xffffe000u);
+}
+
 // Block (x, y) sums chunks y, y + gridDim.y, ... of kMeanRows rows for its 256 columns, so any
 // m fits the y dimension's limit.
 __global__ void column_sums_kernel(const float* data, float* sums, std::int64_t m, int n) {
@@ -52,17 +59,50 @@ __global__ void centre_padded_kernel(const float* data, const float* sums, float
 #pragma unroll
     for (int q = 0; q < 4; ++q) {
       v[q] = c + q < n ? data[r * n + c + q] - mean[q] : 0.f;
-      if (tf32) {
-        std::uint32_t t;
-        asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(t) : "f"(v[q]));
-        v[q] = __uint_as_float(t & 0xffffe000u);
-      }
+      if (tf32) v[q] = round_tf32(v[q]);
     }
     *reinterpret_cast<float4*>(x + r * ld + c) = make_float4(v[0], v[1], v[2], v[3]);
   }
 }
 
+// X^T through shared memory: block (x, y) of 32 x 8 threads moves 32 rows x 32 columns of D
+// at a time (rows 32 y, 32 (y + gridDim.y), ... up to the padded row length ld), reading rows
+// and writing rows of X^T 128 bytes a warp. Rows of X^T past m are zeros.
+__global__ void centre_transposed_kernel(const float* data, const float* sums, float* xt,
+                                         float* xt_lo, std::int64_t m, int n, std::int64_t ld,
+                                         float inv_m) {
+  __shared__ float tile[32][33];  // 33: the column reads fall in 32 banks
+  const int c0 = blockIdx.x * 32, tx = threadIdx.x, ty = threadIdx.y;
+  const float mean = c0 + tx < n ? sums[c0 + tx] * inv_m : 0.f;
+  for (std::int64_t r0 = std::int64_t(blockIdx.y) * 32; r0 < ld;
+       r0 += std::int64_t(gridDim.y) * 32) {
+    for (int k = ty; k < 32; k += 8) {
+      const std::int64_t r = r0 + k;
+      tile[k][tx] = r < m && c0 + tx < n ? data[r * n + c0 + tx] - mean : 0.f;
+    }
+    __syncthreads();
+    for (int k = ty; k < 32; k += 8) {
+      const std::int64_t c = c0 + k, r = r0 + tx;
+      if (c >= n || r >= ld) continue;
+      const float v = tile[tx][k], hi = round_tf32(v);
+      xt[c * ld + r] = hi;
+      if (xt_lo) xt_lo[c * ld + r] = round_tf32(v - hi);  // v - hi is exact
+    }
+    __syncthreads();
+  }
+}
+
 }  // namespace
+
+void launch_centre_transposed(const float* data, const float* sums, float* xt, float* xt_lo,
+                              std::int64_t m, std::int64_t n, std::int64_t ld) {
+  const float inv_m = static_cast<float>(1.0 / double(m));
+  const std::int64_t row_tiles = (ld + 31) / 32;
+  const dim3 grid(unsigned((n + 31) / 32),
+                  unsigned(row_tiles < std::int64_t(kMaxGridY) ? row_tiles : kMaxGridY));
+  centre_transposed_kernel<<<grid, dim3(32, 8)>>>(data, sums, xt, xt_lo, m, int(n), ld, inv_m);
+  LADDER_CUDA_LAUNCH("centre_transposed_kernel");
+}
 
 void launch_centre_padded(const float* data, const float* sums, float* x, std::int64_t m,
                           std::int64_t n, std::int64_t ld, bool tf32) {

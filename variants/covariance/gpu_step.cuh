@@ -7,7 +7,10 @@
 // X is m x n as given (Layout::plain), or (Layout::padded) its rows are padded with zeros to
 // a multiple of 4 floats, so that every row starts 16-byte aligned whatever n is, and
 // (Layout::padded_tf32) its values are rounded to TF32 as they are written, for a step that
-// feeds them to tensor cores as they are.
+// feeds them to tensor cores as they are. The transposed layouts write X^T instead (n rows of
+// m values, each row padded with zeros to a multiple of 4 floats), rounded to TF32, for
+// tensor-core instructions that read both operands with k contiguous (Hopper's wgmma on TF32);
+// Layout::transposed_split also writes the TF32 of each value's rounding error, X^T_lo.
 // The run's time is the whole pipeline; each stage's median is recorded as well. A step's plan
 // does its set-up (handles, occupancy queries) once, before anything is timed.
 #pragma once
@@ -23,18 +26,29 @@
 
 namespace ladder::cov {
 
-// What a covariance launch sees: the centred data X (m x n, row-major) and the output.
+// What a covariance launch sees: the centred data X (m x n, row-major, or X^T for the
+// transposed layouts) and the output.
 struct DeviceData {
   const float* x;
   float* cov;  // n x n, every entry must be written
   std::int64_t m, n;
-  std::int64_t ld;  // X's row stride: n, or n rounded up to a multiple of 4 (padded layouts)
+  std::int64_t ld;  // the row stride of x: n, or n (m when transposed) rounded up to 4
+  const float* x_lo = nullptr;  // Layout::transposed_split: X^T's rounding errors, stride ld
 };
 
-enum class Layout { plain, padded, padded_tf32 };
+enum class Layout { plain, padded, padded_tf32, transposed, transposed_split };
 
-inline std::int64_t row_stride(std::int64_t n, Layout layout) {
-  return layout == Layout::plain ? n : (n + 3) / 4 * 4;
+inline bool transposed(Layout layout) {
+  return layout == Layout::transposed || layout == Layout::transposed_split;
+}
+
+// The row stride of the centred copy, and how many floats the copy (each of its arrays) holds.
+inline std::int64_t row_stride(const CovProblem& p, Layout layout) {
+  if (layout == Layout::plain) return p.n;
+  return ((transposed(layout) ? p.m : p.n) + 3) / 4 * 4;
+}
+inline std::int64_t copy_floats(const CovProblem& p, Layout layout) {
+  return (transposed(layout) ? p.n : p.m) * row_stride(p, layout);
 }
 
 using Plan = GpuPlan<DeviceData>;
@@ -49,6 +63,10 @@ void launch_centre(const float* data, const float* sums, float* x, std::int64_t 
 // The padded layouts: X with row stride ld, zeros past n, optionally rounded to TF32.
 void launch_centre_padded(const float* data, const float* sums, float* x, std::int64_t m,
                           std::int64_t n, std::int64_t ld, bool tf32);
+// The transposed layouts: X^T with row stride ld (zeros past m), rounded to TF32, and when
+// x_lo is set, the TF32 of each value's rounding error there.
+void launch_centre_transposed(const float* data, const float* sums, float* xt, float* xt_lo,
+                              std::int64_t m, std::int64_t n, std::int64_t ld);
 
 class Pipeline : public GpuInstance<float> {
  public:
@@ -58,10 +76,11 @@ class Pipeline : public GpuInstance<float> {
         plan_(std::move(plan)),
         strided_(strided),
         layout_(layout),
-        ld_(row_stride(p.n, layout)),
+        ld_(row_stride(p, layout)),
         data_(p.data),
         sums_(p.n),
-        x_(std::size_t(p.m * ld_)) {}
+        x_(std::size_t(copy_floats(p, layout))),
+        x_lo_(layout == Layout::transposed_split ? std::size_t(copy_floats(p, layout)) : 0) {}
   std::map<std::string, double> facts() const override { return plan_.facts; }
 
  protected:
@@ -72,11 +91,13 @@ class Pipeline : public GpuInstance<float> {
     stage("centre");
     if (layout_ == Layout::plain)
       launch_centre(data_.get(), sums_.get(), x_.get(), p_.m, p_.n, strided_);
+    else if (transposed(layout_))
+      launch_centre_transposed(data_.get(), sums_.get(), x_.get(), x_lo_.get(), p_.m, p_.n, ld_);
     else
       launch_centre_padded(data_.get(), sums_.get(), x_.get(), p_.m, p_.n, ld_,
                            layout_ == Layout::padded_tf32);
     stage("covariance");
-    plan_.enqueue({x_.get(), out(), p_.m, p_.n, ld_});
+    plan_.enqueue({x_.get(), out(), p_.m, p_.n, ld_, x_lo_.get()});
   }
 
  private:
@@ -85,13 +106,14 @@ class Pipeline : public GpuInstance<float> {
   bool strided_;
   Layout layout_;
   std::int64_t ld_;
-  DeviceBuffer<float> data_, sums_, x_;
+  DeviceBuffer<float> data_, sums_, x_, x_lo_;
 };
 
-// Data, centred copy, output and column sums.
+// Data, centred copy (or copies), output and column sums.
 inline double device_bytes(const CovProblem& p, Layout layout) {
-  return 4.0 * (double(p.m) * double(p.n + row_stride(p.n, layout)) + double(p.n) * double(p.n) +
-                double(p.n));
+  const double copies = layout == Layout::transposed_split ? 2 : 1;
+  return 4.0 * (double(p.m) * double(p.n) + copies * double(copy_floats(p, layout)) +
+                double(p.n) * double(p.n) + double(p.n));
 }
 
 // A padded layout has no strided centring: its `centring` offers the coalesced mapping only.

@@ -47,4 +47,20 @@ inline std::int64_t slice_rows(std::int64_t m, std::int64_t tiles, std::int64_t 
   return std::max<std::int64_t>(k_tile, (rows + k_tile - 1) / k_tile * k_tile);
 }
 
+// Entry (i, j), i >= j, of a tile's product: added (split-K) or written, v * inv_m, at C[i][j]
+// and at C[j][i]; entries past n or above the diagonal are not stored.
+__device__ __forceinline__ void put(float* __restrict__ cov, int n, int i, int j, float v,
+                                    bool accumulate) {
+  if (i >= n || i < j) return;
+  float* a = cov + std::int64_t(i) * n + j;
+  float* b = cov + std::int64_t(j) * n + i;
+  if (accumulate) {
+    atomicAdd(a, v);
+    if (i != j) atomicAdd(b, v);
+  } else {
+    *a = v;
+    *b = v;
+  }
+}
+
 }  // namespace ladder::cov

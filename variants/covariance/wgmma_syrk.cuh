@@ -1,0 +1,398 @@
+// The lower-triangle product of steps 12 (TF32) and 13 (3xTF32) on Hopper's own tensor-core
+// path: wgmma (a warpgroup's asynchronous matrix multiply, operands read straight from shared
+// memory) fed by TMA (the copy engine that moves a whole 2-D box of global memory into shared
+// memory, swizzled, and signals an mbarrier). Steps 9-10 read every fragment into registers
+// with shared loads and were held by that traffic (the MIO queue); here no thread touches an
+// operand.
+//
+// TF32 wgmma reads both operands with k contiguous, so the centring stage writes X^T (rows =
+// features, k = rows of X; Layout::transposed). A 128 x 128 tile of C on or below the diagonal
+// takes, per k-tile of 32 rows of X, two strips of X^T, 128 features x 32 values each: one
+// 128-byte row per feature, which TMA lays out in the 128-byte swizzle wgmma reads without
+// bank conflicts. A block is two consumer warpgroups (64 rows of the tile each, one
+// m64n128k8 wgmma per 8 rows of X) and a producer warp whose one thread issues the TMA copies
+// into a ring of stages: "full" barriers (TMA bytes landed) and "empty" barriers (both
+// warpgroups' wgmma done with a stage). The strips past n or past m are zero-filled by TMA, so
+// any shape works. A diagonal tile copies its one strip once.
+//
+// kSplit (3xTF32): the stage also holds the strips of X^T_lo (each value's rounding error,
+// TF32), and each k-tile's products lo*hi + hi*lo + hi*hi are summed on the tensor cores into
+// a fresh accumulator, then added into the running sum with an FP32 add, which rounds (the
+// tensor cores' own additions truncate: over a slice's thousands of k-steps that bias would
+// be TF32-sized; steps 9-10 found the same).
+//
+// The m rows are split into slices (split-K) to fill whole waves; slices add their partial
+// sums into a zeroed C with atomics.
+#pragma once
+#include <cuda.h>
+#include <cudaTypedefs.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "../../harness/compiled_set.hpp"
+#include "../../harness/shared_memory.cuh"
+#include "gpu_step.cuh"
+#include "triangle_tiles.cuh"
+
+namespace ladder::cov::wgmma {
+
+constexpr int kTile = 128;                       // C tile edge; 64 rows per warpgroup
+constexpr int kK = 32;                           // rows of X per k-tile: 128 bytes a feature
+constexpr int kStripBytes = kTile * kK * 4;      // one strip of a stage, 16 KiB
+constexpr int kConsumers = 256;                  // two warpgroups
+constexpr int kThreads = kConsumers + 32;        // and the producer warp
+constexpr int kMinSliceRows = 2048, kMaxSplit = 32;
+
+// A block's shared memory: kStages stages of kSplit ? 4 : 2 strips (i hi, j hi, i lo, j lo),
+// and how many blocks an SM's 228 KiB hold.
+template <bool kSplit, int kStages>
+struct Shape {
+  static constexpr int strips = kSplit ? 4 : 2;
+  static constexpr int stages = kStages;
+  static constexpr std::size_t stage_bytes = std::size_t(strips) * kStripBytes;
+  static constexpr std::size_t smem_bytes = stages * stage_bytes + 1024;  // + 1 KiB alignment
+  static constexpr int blocks_per_sm = 228 * 1024 / (smem_bytes + 1024) >= 2 ? 2 : 1;
+};
+
+// The settings compiled: stages for step 12; k-tiles summed on the tensor cores before each
+// FP32 add for step 13 (whose four-strip stages fit three to a block).
+using StageSet = CompiledSet<3, 4, 6>;
+using ChunkSet = CompiledSet<1, 2, 4, 8>;
+constexpr int kSplitStages = 3;
+
+__device__ __forceinline__ std::uint32_t smem_addr(const void* p) {
+  return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
+}
+
+// mbarriers: init, wait for a phase's completion (by its parity), arrive, expect TMA bytes.
+__device__ __forceinline__ void bar_init(std::uint64_t* bar, unsigned count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(bar)), "r"(count));
+}
+__device__ __forceinline__ void bar_wait(std::uint64_t* bar, unsigned parity) {
+  unsigned done = 0;
+  do {
+    asm volatile(
+        "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+        "selp.u32 %0, 1, 0, p;\n}\n"
+        : "=r"(done)
+        : "r"(smem_addr(bar)), "r"(parity)
+        : "memory");
+  } while (!done);
+}
+__device__ __forceinline__ void bar_arrive(std::uint64_t* bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_addr(bar)) : "memory");
+}
+__device__ __forceinline__ void bar_expect(std::uint64_t* bar, unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(bar)),
+               "r"(bytes)
+               : "memory");
+}
+
+// TMA: the box at (row r of X, feature f) of X^T into dst; its bytes are counted on bar.
+__device__ __forceinline__ void tma_load(void* dst, const CUtensorMap* map, std::uint64_t* bar,
+                                         int r, int f) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+      " [%0], [%1, {%2, %3}], [%4];" ::"r"(smem_addr(dst)),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(r), "r"(f), "r"(smem_addr(bar))
+      : "memory");
+}
+
+// wgmma's shared-memory operand descriptor for a strip in the 128-byte swizzle: rows of 128
+// bytes, 8-row groups 1024 bytes apart (the stride field), layout type 1 = 128B swizzle. The
+// k-step s of a k-tile starts 32 s bytes into the row: the descriptor's address moves by 2 s
+// (in 16-byte units) and the hardware applies the swizzle to the address it forms.
+__device__ __forceinline__ std::uint64_t descriptor(const void* strip) {
+  return std::uint64_t((smem_addr(strip) & 0x3FFFF) >> 4) | (std::uint64_t(1) << 16) |
+         (std::uint64_t(1024 >> 4) << 32) | (std::uint64_t(1) << 62);
+}
+
+__device__ __forceinline__ void mma_fence() {
+  asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+}
+__device__ __forceinline__ void mma_commit() {
+  asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+}
+template <int kPending>
+__device__ __forceinline__ void mma_wait() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(kPending) : "memory");
+}
+
+// D (64 x 128, FP32, this warpgroup's registers) = A B + (scale_d ? D : 0), k = 8; A: 64
+// features x 8 rows of X, B: 128 features x 8 rows, both from shared memory.
+__device__ __forceinline__ void mma(float (&d)[64], std::uint64_t a, std::uint64_t b,
+                                    int scale_d) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+      "}, %64, %65, p, 1, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
+        "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),
+        "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]),
+        "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]),
+        "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]),
+        "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+        "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]),
+        "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]),
+        "+f"(d[63])
+      : "l"(a), "l"(b), "r"(scale_d));
+}
+
+// Keeps the compiler from moving accumulator reads or writes across an asynchronous wgmma.
+__device__ __forceinline__ void pin(float (&d)[64]) {
+#pragma unroll
+  for (int q = 0; q < 64; ++q) asm volatile("" : "+f"(d[q])::"memory");
+}
+
+// The producer thread: every k-tile of the slice into the ring, once its stage is free.
+template <bool kSplit, int kStages>
+__device__ void produce(const CUtensorMap* hi, const CUtensorMap* lo, unsigned char* smem,
+                        std::uint64_t* full, std::uint64_t* empty, int k_tiles,
+                        std::int64_t r_begin, int i0, int j0) {
+  using S = Shape<kSplit, kStages>;
+  const bool diagonal = i0 == j0;
+  const unsigned bytes = unsigned(diagonal ? S::strips / 2 : S::strips) * kStripBytes;
+  for (int kt = 0; kt < k_tiles; ++kt) {
+    const int s = kt % S::stages;
+    if (kt >= S::stages) bar_wait(&empty[s], (kt / S::stages + 1) & 1);
+    unsigned char* st = smem + s * S::stage_bytes;
+    const int r = int(r_begin + std::int64_t(kt) * kK);
+    bar_expect(&full[s], bytes);
+    tma_load(st, hi, &full[s], r, i0);
+    if (!diagonal) tma_load(st + kStripBytes, hi, &full[s], r, j0);
+    if (kSplit) {
+      tma_load(st + 2 * kStripBytes, lo, &full[s], r, i0);
+      if (!diagonal) tma_load(st + 3 * kStripBytes, lo, &full[s], r, j0);
+    }
+  }
+}
+
+// One warpgroup's products over the slice: rows i0 + 64 wg .. + 63 of the tile by its 128
+// columns, into `sum`. kChunk = 0 (TF32): the tensor cores accumulate into sum itself. kChunk
+// > 0 (3xTF32): every kChunk k-tiles' products are summed on the tensor cores into `part`, which
+// is then added into sum in FP32. A stage is released once the products reading it are done:
+// the previous k-tile's, after this one's are issued (so the tensor cores always have work
+// queued), except at a chunk's end, where all are waited for. A warpgroup whose rows all lie
+// past n (the last tile row) skips the products but still takes part in the barriers.
+template <bool kSplit, int kStages, int kChunk>
+__device__ void consume(unsigned char* smem, std::uint64_t* full, std::uint64_t* empty,
+                        int k_tiles, int wg, bool diagonal, bool idle, float (&sum)[64]) {
+  using S = Shape<kSplit, kStages>;
+  float part[kChunk > 0 ? 64 : 1];
+#pragma unroll
+  for (int q = 0; q < 64; ++q) sum[q] = 0.f;
+  float(&acc)[64] = *reinterpret_cast<float(*)[64]>(kChunk > 0 ? part : sum);
+  int pending = -1;  // the stage of the previous k-tile, while its products may be running
+  for (int kt = 0; kt < k_tiles; ++kt) {
+    const int s = kt % kStages;
+    bar_wait(&full[s], (kt / kStages) & 1);
+    if (idle) {
+      bar_arrive(&empty[s]);
+      continue;
+    }
+    const unsigned char* st = smem + s * S::stage_bytes;
+    const std::uint64_t a_hi = descriptor(st + wg * 64 * 128);
+    const std::uint64_t b_hi = descriptor(diagonal ? st : st + kStripBytes);
+    mma_fence();
+    pin(acc);
+    if (kSplit) {
+      const std::uint64_t a_lo = descriptor(st + 2 * kStripBytes + wg * 64 * 128);
+      const std::uint64_t b_lo = descriptor(st + (diagonal ? 2 : 3) * kStripBytes);
+      const bool fresh = kChunk > 0 && kt % kChunk == 0;  // part starts over
+#pragma unroll
+      for (int k = 0; k < kK / 8; ++k) {  // small terms first
+        mma(acc, a_lo + 2 * k, b_hi + 2 * k, !(fresh && k == 0));
+        mma(acc, a_hi + 2 * k, b_lo + 2 * k, 1);
+        mma(acc, a_hi + 2 * k, b_hi + 2 * k, 1);
+      }
+    } else {
+#pragma unroll
+      for (int k = 0; k < kK / 8; ++k) mma(acc, a_hi + 2 * k, b_hi + 2 * k, 1);
+    }
+    mma_commit();
+    if (kChunk > 0 && (kt % kChunk == kChunk - 1 || kt == k_tiles - 1)) {
+      mma_wait<0>();
+      pin(acc);
+#pragma unroll
+      for (int q = 0; q < 64; ++q) sum[q] += part[kChunk > 0 ? q : 0];
+      if (pending >= 0) bar_arrive(&empty[pending]);
+      bar_arrive(&empty[s]);
+      pending = -1;
+    } else {
+      mma_wait<1>();
+      if (pending >= 0) bar_arrive(&empty[pending]);
+      pending = s;
+    }
+  }
+  mma_wait<0>();
+  pin(sum);
+}
+
+// blockIdx.x: a lower-triangle tile; blockIdx.y: a slice of rows_per_slice rows of X.
+template <bool kSplit, int kStages, int kChunk>
+__global__ void __launch_bounds__(kThreads, (Shape<kSplit, kStages>::blocks_per_sm))
+    syrk_wgmma_kernel(const __grid_constant__ CUtensorMap hi,
+                      const __grid_constant__ CUtensorMap lo, float* __restrict__ cov, std::int64_t m, int n, std::int64_t rows_per_slice,
+                      float inv_m, bool accumulate) {
+#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  __trap();  // built for sm_90a only; the step's limit keeps other devices from launching it
+#else
+  using S = Shape<kSplit, kStages>;
+  extern __shared__ unsigned char smem_raw[];
+  __shared__ std::uint64_t full[S::stages], empty[S::stages];
+  // The 128-byte swizzle repeats every 1024 bytes; stages start on that boundary.
+  unsigned char* smem = smem_raw + ((1024 - smem_addr(smem_raw) % 1024) % 1024);
+  int ti, tj;
+  triangle_tile(blockIdx.x, ti, tj);
+  const int i0 = ti * kTile, j0 = tj * kTile;
+  const std::int64_t r_begin = std::int64_t(blockIdx.y) * rows_per_slice;
+  const std::int64_t r_end = m < r_begin + rows_per_slice ? m : r_begin + rows_per_slice;
+  const int k_tiles = int((r_end - r_begin + kK - 1) / kK);
+  const int tid = threadIdx.x;
+  if (tid == 0) {
+    for (int s = 0; s < S::stages; ++s) {
+      bar_init(&full[s], 1);
+      bar_init(&empty[s], kConsumers);
+    }
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  __syncthreads();
+  if (tid >= kConsumers) {  // the producer warp: one thread issues every copy
+    if (tid == kConsumers) produce<kSplit, kStages>(&hi, &lo, smem, full, empty, k_tiles, r_begin, i0, j0);
+    return;
+  }
+  const int wg = tid / 128, warp = (tid % 128) / 32, lane = tid % 32;
+  float sum[64];
+  consume<kSplit, kStages, kChunk>(smem, full, empty, k_tiles, wg, i0 == j0, i0 + 64 * wg >= n, sum);
+  // Accumulator q: row 16 warp + lane / 4 (+ 8 when q % 4 >= 2), column 8 (q / 4) + 2 (lane
+  // % 4) + q % 2 of the warpgroup's 64 x 128.
+#pragma unroll
+  for (int q = 0; q < 64; ++q) {
+    const int i = i0 + 64 * wg + 16 * warp + lane / 4 + 8 * ((q >> 1) & 1);
+    const int j = j0 + 8 * (q >> 2) + 2 * (lane % 4) + (q & 1);
+    put(cov, n, i, j, sum[q] * inv_m, accumulate);
+  }
+#endif
+}
+
+// X^T (m values a row, row stride ld floats, n rows) as TMA sees it: boxes of 32 values x 128
+// rows, 128-byte swizzle, zeros outside. The driver's encoder is reached through the runtime,
+// so nothing links libcuda.
+inline CUtensorMap tensor_map(const float* xt, std::int64_t m, std::int64_t n, std::int64_t ld) {
+  static const auto encode = [] {
+    void* fn = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    LADDER_CUDA(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000,
+                                                 cudaEnableDefault, &found));
+    if (found != cudaDriverEntryPointSuccess || fn == nullptr)
+      throw std::runtime_error("the CUDA driver has no cuTensorMapEncodeTiled");
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
+  }();
+  CUtensorMap map;
+  const cuuint64_t dims[2] = {cuuint64_t(m), cuuint64_t(n)};
+  const cuuint64_t strides[1] = {cuuint64_t(ld) * sizeof(float)};
+  const cuuint32_t box[2] = {kK, kTile}, unit[2] = {1, 1};
+  const CUresult r = encode(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(xt),
+                            dims, strides, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                            CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS)
+    throw std::runtime_error("cuTensorMapEncodeTiled failed (CUresult " + std::to_string(int(r)) +
+                             ")");
+  return map;
+}
+
+// The step's plan: shared-memory opt-in, occupancy and split decided before anything is timed.
+template <bool kSplit, int kStages, int kChunk>
+Plan plan_setting(const CovProblem& prob, const Params& p, const DeviceCaps& caps) {
+  using S = Shape<kSplit, kStages>;
+  constexpr auto kernel = syrk_wgmma_kernel<kSplit, kStages, kChunk>;
+  allow_shared_memory(kernel, S::smem_bytes);
+  int bps = 0;
+  LADDER_CUDA(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, kernel, kThreads, S::smem_bytes));
+  bps = std::max(bps, 1);
+  const std::int64_t m = std::max<std::int64_t>(prob.m, 1);
+  const std::int64_t tiles = triangle_tiles(prob.n, kTile);
+  const std::int64_t rows = slice_rows(m, tiles, p.integer("split"), caps.sm_count * bps, kK,
+                                       kMinSliceRows, kMaxSplit);
+  const std::int64_t slices = (m + rows - 1) / rows;
+  Plan out;
+  out.facts = {{"tile", kTile},
+               {"k_tile", kK},
+               {"stages", kStages},
+               {"threads_per_block", kThreads},
+               {"smem_bytes_per_block", double(S::smem_bytes)},
+               {"blocks_per_sm", bps},
+               {"tiles", double(tiles)},
+               {"split", double(slices)},
+               {"products_per_term", kSplit ? 3.0 : 1.0}};
+  if (kSplit) out.facts["chunk"] = kChunk;
+  out.enqueue = [rows, slices, tiles, kernel](const DeviceData& d) {
+    const CUtensorMap hi = tensor_map(d.x, d.m, d.n, d.ld);
+    const CUtensorMap lo = kSplit ? tensor_map(d.x_lo, d.m, d.n, d.ld) : hi;
+    const bool accumulate = slices > 1;
+    if (accumulate)
+      LADDER_CUDA(cudaMemsetAsync(d.cov, 0, sizeof(float) * std::size_t(d.n * d.n), 0));
+    const float inv_m = static_cast<float>(1.0 / double(d.m));
+    kernel<<<dim3(unsigned(tiles), unsigned(slices)), kThreads, S::smem_bytes>>>(
+        hi, lo, d.cov, d.m, int(d.n), rows, inv_m, accumulate);
+    LADDER_CUDA_LAUNCH("syrk_wgmma_kernel");
+  };
+  return out;
+}
+
+template <bool kSplit>
+Plan plan(const CovProblem& prob, const Params& p, const DeviceCaps& caps) {
+  Plan out;
+  if constexpr (kSplit)
+    ChunkSet::exactly(p.integer("chunk"), [&](auto c) {
+      out = plan_setting<true, kSplitStages, decltype(c)::value>(prob, p, caps);
+    }, "chunk");
+  else
+    StageSet::exactly(p.integer("stages"), [&](auto st) {
+      out = plan_setting<false, decltype(st)::value, 0>(prob, p, caps);
+    }, "stages");
+  return out;
+}
+
+// wgmma and TMA as compiled here (sm_90a) run on compute capability 9.0 only.
+template <bool kSplit>
+std::string limit(const CovProblem& prob, const Params& p, const DeviceCaps& caps) {
+  if (caps.cc_major != 9 || caps.cc_minor != 0)
+    return "needs a compute capability 9.0 GPU (Hopper wgmma and TMA, built for sm_90a); this "
+           "one is " + std::to_string(caps.cc_major) + "." + std::to_string(caps.cc_minor);
+  std::size_t smem = Shape<true, kSplitStages>::smem_bytes;
+  if constexpr (!kSplit)
+    StageSet::exactly(p.integer("stages"), [&](auto st) {
+      smem = Shape<false, decltype(st)::value>::smem_bytes;
+    }, "stages");
+  std::string why = shared_memory_reason(smem, "the TMA stages", caps);
+  if (why.empty() && triangle_tiles(prob.n, kTile) > 2147483647)
+    why = "more than 2^31 - 1 tiles of the triangle";
+  return why;
+}
+
+inline std::vector<ParamSpec> params(bool split, const char* fallback) {
+  std::vector<ParamSpec> out{
+      {"split", "0", "slices of the m rows (split-K, atomically summed); 0 = fill whole waves",
+       ParamSpec::Kind::integer, 0, 65535}};
+  if (split)
+    out.push_back({"chunk", fallback,
+                   "k-tiles summed on the tensor cores before each FP32 add (" +
+                       ChunkSet::text() + ")",
+                   ParamSpec::Kind::integer, 1, 8, ChunkSet::choices()});
+  else
+    out.push_back({"stages", fallback, "k-tiles in the TMA ring (" + StageSet::text() + ")",
+                   ParamSpec::Kind::integer, 3, 6, StageSet::choices()});
+  return out;
+}
+
+}  // namespace ladder::cov::wgmma
