@@ -24,10 +24,12 @@ __device__ __forceinline__ void triangle_tile(int b, int& ti, int& tj) {
 }
 
 // Rows of X per slice: `split` slices when set, otherwise the smallest split (up to
-// max_split, each slice at least min_rows rows) whose `tiles` x split blocks fill >= 95% of
-// whole waves of `resident` blocks, else the best found. Rounded up to a multiple of k_tile.
+// max_split, each slice at least min_rows rows) whose `tiles` x split blocks fill at least
+// min_fill of whole waves of `resident` blocks, else the best found. Rounded up to a multiple
+// of k_tile.
 inline std::int64_t slice_rows(std::int64_t m, std::int64_t tiles, std::int64_t split,
-                               int resident, int k_tile, std::int64_t min_rows, int max_split) {
+                               int resident, int k_tile, std::int64_t min_rows, int max_split,
+                               double min_fill = 0.95) {
   if (split <= 0) {
     const double slots = double(resident);
     double best_fill = 0;
@@ -39,7 +41,7 @@ inline std::int64_t slice_rows(std::int64_t m, std::int64_t tiles, std::int64_t 
         best_fill = fill;
         split = s;
       }
-      if (fill >= 0.95) break;
+      if (fill >= min_fill) break;
     }
   }
   split = std::max<std::int64_t>(1, std::min(split, m));
