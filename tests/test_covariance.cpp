@@ -5,6 +5,8 @@
 
 #include <cmath>
 #include <fstream>
+#include <string>
+#include <utility>
 
 #include "datagen/base/errors.hpp"
 #include "datagen/npy.hpp"
@@ -133,6 +135,37 @@ TEST(CovStudy, WorkAndTolerance) {
   Tolerance t = study.tolerance(*prob, v);
   EXPECT_GT(t.rel, 0);
   EXPECT_LT(t.rel, 1e-3);
+}
+
+// The wgmma steps are built for sm_90a alone: any other compute capability gets a reason, not
+// a launch; a 9.0 device with room runs them. Their device memory counts X^T's copies.
+TEST(CovWgmmaSteps, NeedComputeCapability90) {
+  auto prob = generated(1000, 100);
+  const auto& p = problem_as<CovProblem>(*prob);
+  DeviceCaps caps;
+  caps.present = true;
+  caps.sm_count = 132;
+  caps.smem_per_block_optin = 227 * 1024;
+  caps.global_mem_free = std::size_t(80) << 30;
+  for (const char* id : {"covariance/wgmma_tf32", "covariance/wgmma_3xtf32"}) {
+    const VariantSpec& v = *registry().variant(id);
+    const Params params = resolve(*registry().study("covariance"), &v, Params{});
+    for (auto [major, minor] : {std::pair{8, 0}, {8, 9}, {10, 0}, {12, 0}}) {
+      caps.cc_major = major;
+      caps.cc_minor = minor;
+      EXPECT_NE(v.supports(p, params, caps).find("compute capability 9.0"), std::string::npos)
+          << id << " on " << major << "." << minor;
+    }
+    caps.cc_major = 9;
+    caps.cc_minor = 0;
+    EXPECT_EQ(v.supports(p, params, caps), "") << id;
+    caps.smem_per_block_optin = 96 * 1024;  // the four-stage ring does not fit
+    EXPECT_NE(v.supports(p, params, caps), "") << id;
+    caps.smem_per_block_optin = 227 * 1024;
+    caps.global_mem_free = 1000 * 100 * 4;  // the data alone
+    EXPECT_NE(v.supports(p, params, caps), "") << id;
+    caps.global_mem_free = std::size_t(80) << 30;
+  }
 }
 
 }  // namespace
