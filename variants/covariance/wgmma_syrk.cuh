@@ -13,7 +13,11 @@
 // m64n128k8 wgmma per 8 rows of X) and a producer warp whose one thread issues the TMA copies
 // into a ring of stages: "full" barriers (TMA bytes landed) and "empty" barriers (both
 // warpgroups' wgmma done with a stage). The strips past n or past m are zero-filled by TMA, so
-// any shape works. A diagonal tile copies its one strip once.
+// any shape works. A diagonal tile copies its one strip once. Step 12 by default gives a block
+// two neighbouring tiles of a tile row (`columns` 256, m64n256k8): they share the i strip, so
+// a k-tile reads 48 KiB for two tiles instead of 64 KiB, and the L2 traffic that bounds the
+// step falls by a quarter (17% less time at the paper size). Step 13 holds two accumulators
+// per thread and stays at 128 columns.
 //
 // kSplit (3xTF32): the stage also holds the strips of X^T_lo (each value's rounding error,
 // TF32), and every `chunk` k-tiles' products lo*hi + hi*lo + hi*hi are summed on the tensor
@@ -53,20 +57,24 @@ constexpr int kConsumers = 256;                  // two warpgroups
 constexpr int kThreads = kConsumers + 32;        // and the producer warp
 constexpr int kMinSliceRows = 2048, kMaxSplit = 32;
 
-// A block's shared memory: kStages stages of kSplit ? 4 : 2 strips (i hi, j hi, i lo, j lo),
-// and how many blocks an SM's 228 KiB hold.
-template <bool kSplit, int kStages>
+// A block's shared memory: kStages stages of an i strip and a j strip of kN features (128 or
+// 256), and for kSplit their lo strips (i hi, j hi, i lo, j lo); how many blocks an SM's
+// 228 KiB hold.
+template <bool kSplit, int kStages, int kN = kTile>
 struct Shape {
-  static constexpr int strips = kSplit ? 4 : 2;
+  static constexpr std::size_t j_bytes = std::size_t(kN / kTile) * kStripBytes;
+  static constexpr std::size_t half_bytes = kStripBytes + j_bytes;  // i and j strips
   static constexpr int stages = kStages;
-  static constexpr std::size_t stage_bytes = std::size_t(strips) * kStripBytes;
+  static constexpr std::size_t stage_bytes = (kSplit ? 2 : 1) * half_bytes;
   static constexpr std::size_t smem_bytes = stages * stage_bytes + 1024;  // + 1 KiB alignment
   static constexpr int blocks_per_sm = 228 * 1024 / (smem_bytes + 1024) >= 2 ? 2 : 1;
 };
 
-// The settings compiled: stages for step 12; k-tiles summed on the tensor cores before each
-// FP32 add for step 13 (whose four-strip stages fit three to a block).
+// The settings compiled: stages and columns per block for step 12; k-tiles summed on the
+// tensor cores before each FP32 add for step 13 (whose four-strip stages fit three to a block,
+// and whose two accumulators a thread holds for 128 columns only).
 using StageSet = CompiledSet<3, 4, 6>;
+using ColumnSet = CompiledSet<128, 256>;
 using ChunkSet = CompiledSet<1, 2, 4, 8>;
 constexpr int kSplitStages = 3;
 
@@ -128,8 +136,8 @@ __device__ __forceinline__ void mma_wait() {
   asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(kPending) : "memory");
 }
 
-// D (64 x 128, FP32, this warpgroup's registers) = A B + (scale_d ? D : 0), k = 8; A: 64
-// features x 8 rows of X, B: 128 features x 8 rows, both from shared memory.
+// D (64 x 128 or 64 x 256, FP32, this warpgroup's registers) = A B + (scale_d ? D : 0), k = 8;
+// A: 64 features x 8 rows of X, B: 128 or 256 features x 8 rows, both from shared memory.
 __device__ __forceinline__ void mma(float (&d)[64], std::uint64_t a, std::uint64_t b,
                                     int scale_d) {
   asm volatile(
@@ -153,52 +161,104 @@ __device__ __forceinline__ void mma(float (&d)[64], std::uint64_t a, std::uint64
       : "l"(a), "l"(b), "r"(scale_d));
 }
 
+__device__ __forceinline__ void mma(float (&d)[128], std::uint64_t a, std::uint64_t b,
+                                    int scale_d) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 {"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "
+      "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "
+      "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "
+      "%96, %97, %98, %99, %100, %101, %102, %103, "
+      "%104, %105, %106, %107, %108, %109, %110, %111, "
+      "%112, %113, %114, %115, %116, %117, %118, %119, "
+      "%120, %121, %122, %123, %124, %125, %126, %127"
+      "}, %128, %129, p, 1, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+        "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+        "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+        "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+        "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+        "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+        "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+        "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+        "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+        "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+        "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]),
+        "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
+        "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]),
+        "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+        "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]),
+        "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]),
+        "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]),
+        "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
+        "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]),
+        "+f"(d[126]), "+f"(d[127])
+      : "l"(a), "l"(b), "r"(scale_d));
+}
+
 // Keeps the compiler from moving accumulator reads or writes across an asynchronous wgmma.
-__device__ __forceinline__ void pin(float (&d)[64]) {
+template <int kAcc>
+__device__ __forceinline__ void pin(float (&d)[kAcc]) {
 #pragma unroll
-  for (int q = 0; q < 64; ++q) asm volatile("" : "+f"(d[q])::"memory");
+  for (int q = 0; q < kAcc; ++q) asm volatile("" : "+f"(d[q])::"memory");
 }
 
 // The producer thread: a unit's k-tiles into the ring, once their stage is free. g0 is the
-// ring position (k-tiles through it so far) at the unit's start.
-template <bool kSplit, int kStages>
+// ring position (k-tiles through it so far) at the unit's start. A j strip of 256 features is
+// two 128-feature boxes, one after the other (the swizzle repeats every 8 rows). A diagonal
+// unit (j0 = i0) copies its i strip only.
+template <bool kSplit, int kStages, int kN>
 __device__ void produce(const CUtensorMap* hi, const CUtensorMap* lo, unsigned char* smem,
                         std::uint64_t* full, std::uint64_t* empty, int g0, int k_tiles,
                         std::int64_t r_begin, int i0, int j0) {
-  using S = Shape<kSplit, kStages>;
+  using S = Shape<kSplit, kStages, kN>;
   const bool diagonal = i0 == j0;
-  const unsigned bytes = unsigned(diagonal ? S::strips / 2 : S::strips) * kStripBytes;
+  const unsigned bytes = unsigned((kSplit ? 2 : 1) * (diagonal ? kStripBytes : S::half_bytes));
   for (int kt = 0; kt < k_tiles; ++kt) {
     const int g = g0 + kt, s = g % kStages;
     if (g >= kStages) bar_wait(&empty[s], (g / kStages + 1) & 1);
     unsigned char* st = smem + s * S::stage_bytes;
     const int r = int(r_begin + std::int64_t(kt) * kK);
     bar_expect(&full[s], bytes);
-    tma_load(st, hi, &full[s], r, i0);
-    if (!diagonal) tma_load(st + kStripBytes, hi, &full[s], r, j0);
-    if (kSplit) {
-      tma_load(st + 2 * kStripBytes, lo, &full[s], r, i0);
-      if (!diagonal) tma_load(st + 3 * kStripBytes, lo, &full[s], r, j0);
+#pragma unroll
+    for (int h = 0; h < (kSplit ? 2 : 1); ++h) {  // hi, then lo
+      unsigned char* half = st + h * S::half_bytes;
+      const CUtensorMap* map = h == 0 ? hi : lo;
+      tma_load(half, map, &full[s], r, i0);
+      if (diagonal) continue;
+#pragma unroll
+      for (int b = 0; b < kN / kTile; ++b)
+        tma_load(half + kStripBytes * (1 + b), map, &full[s], r, j0 + kTile * b);
     }
   }
 }
 
-// One warpgroup's products over a unit: rows i0 + 64 wg .. + 63 of the tile by its 128
-// columns, into `sum`. kChunk = 0 (TF32): the tensor cores accumulate into sum itself. kChunk
+// One warpgroup's products over a unit: rows i0 + 64 wg .. + 63 by its kN columns (kN / 2
+// accumulators a thread), into `sum`. A diagonal unit's j strip is its i strip; at kN = 256 its
+// second 128 columns lie above the diagonal and read whatever follows the i strip: computed,
+// never stored. kChunk = 0 (TF32): the tensor cores accumulate into sum itself. kChunk
 // > 0 (3xTF32): every kChunk k-tiles' products are summed on the tensor cores into `part`, which
 // is then added into sum in FP32. A stage is released once the products reading it are done:
 // the previous k-tile's, after this one's are issued (so the tensor cores always have work
 // queued), except at a chunk's or the unit's end, where all are waited for. A warpgroup whose
 // rows all lie past n (the last tile row) skips the products but still takes part in the
 // barriers. g0: the ring position at the unit's start.
-template <bool kSplit, int kStages, int kChunk>
+template <bool kSplit, int kStages, int kChunk, int kN>
 __device__ void consume(unsigned char* smem, std::uint64_t* full, std::uint64_t* empty, int g0,
-                        int k_tiles, int wg, bool diagonal, bool idle, float (&sum)[64]) {
-  using S = Shape<kSplit, kStages>;
-  float part[kChunk > 0 ? 64 : 1];
+                        int k_tiles, int wg, bool diagonal, bool idle, float (&sum)[kN / 2]) {
+  using S = Shape<kSplit, kStages, kN>;
+  constexpr int kAcc = kN / 2;
+  static_assert(kChunk == 0 || kN == kTile, "3xTF32 holds two accumulators: 128 columns only");
+  float part[kChunk > 0 ? kAcc : 1];
 #pragma unroll
-  for (int q = 0; q < 64; ++q) sum[q] = 0.f;
-  float(&acc)[64] = *reinterpret_cast<float(*)[64]>(kChunk > 0 ? part : sum);
+  for (int q = 0; q < kAcc; ++q) sum[q] = 0.f;
+  float(&acc)[kAcc] = *reinterpret_cast<float(*)[kAcc]>(kChunk > 0 ? part : sum);
   int pending = -1;  // the stage of the previous k-tile, while its products may be running
   for (int kt = 0; kt < k_tiles; ++kt) {
     const int g = g0 + kt, s = g % kStages;
@@ -213,8 +273,8 @@ __device__ void consume(unsigned char* smem, std::uint64_t* full, std::uint64_t*
     mma_fence();
     pin(acc);
     if (kSplit) {
-      const std::uint64_t a_lo = descriptor(st + 2 * kStripBytes + wg * 64 * 128);
-      const std::uint64_t b_lo = descriptor(st + (diagonal ? 2 : 3) * kStripBytes);
+      const std::uint64_t a_lo = descriptor(st + S::half_bytes + wg * 64 * 128);
+      const std::uint64_t b_lo = descriptor(st + S::half_bytes + (diagonal ? 0 : kStripBytes));
       const bool fresh = kChunk > 0 && kt % kChunk == 0;  // part starts over
 #pragma unroll
       for (int k = 0; k < kK / 8; ++k) {  // small terms first
@@ -235,7 +295,7 @@ __device__ void consume(unsigned char* smem, std::uint64_t* full, std::uint64_t*
       pin(acc);
       if (kChunk > 0) {
 #pragma unroll
-        for (int q = 0; q < 64; ++q) sum[q] += part[kChunk > 0 ? q : 0];
+        for (int q = 0; q < kAcc; ++q) sum[q] += part[kChunk > 0 ? q : 0];
       }
       if (pending >= 0) bar_arrive(&empty[pending]);
       bar_arrive(&empty[s]);
@@ -260,15 +320,16 @@ __device__ __forceinline__ void wait_for(const int* counter, int target) {
   }
 }
 
-// Unit u (tiles x slices of them, slice-major): its tile and its rows of X.
+// Unit u (`tiles` a slice, slice-major): its block of C (tile row and first tile column, from
+// the table the plan builds) and its rows of X.
 struct Unit {
   int i0, j0, k_tiles;
   std::int64_t r_begin;
-  __device__ Unit(int u, int tiles, std::int64_t m, std::int64_t rows_per_slice) {
-    int ti, tj;
-    triangle_tile(u % tiles, ti, tj);
-    i0 = ti * kTile;
-    j0 = tj * kTile;
+  __device__ Unit(int u, const int2* table, int tiles, std::int64_t m,
+                  std::int64_t rows_per_slice) {
+    const int2 t = table[u % tiles];
+    i0 = t.x * kTile;
+    j0 = t.y * kTile;
     r_begin = std::int64_t(u / tiles) * rows_per_slice;
     const std::int64_t r_end = m < r_begin + rows_per_slice ? m : r_begin + rows_per_slice;
     k_tiles = int((r_end - r_begin + kK - 1) / kK);
@@ -281,12 +342,12 @@ struct Unit {
 // producer starts round r's copies only once every producer has issued rounds < r: all blocks
 // then read the same rows of X^T at about the same time, and the strips they share are read
 // from DRAM once, not once per tile.
-template <bool kSplit, int kStages, int kChunk>
-__global__ void __launch_bounds__(kThreads, (Shape<kSplit, kStages>::blocks_per_sm))
+template <bool kSplit, int kStages, int kChunk, int kN>
+__global__ void __launch_bounds__(kThreads, (Shape<kSplit, kStages, kN>::blocks_per_sm))
     syrk_wgmma_kernel(const __grid_constant__ CUtensorMap hi,
                       const __grid_constant__ CUtensorMap lo, float* __restrict__ cov,
-                      std::int64_t m, int n, int tiles, int units, std::int64_t rows_per_slice,
-                      float inv_m, bool accumulate, int* progress) {
+                      std::int64_t m, int n, const int2* table, int tiles, int units,
+                      std::int64_t rows_per_slice, float inv_m, bool accumulate, int* progress) {
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
   __trap();  // built for sm_90a only; the step's limit keeps other devices from launching it
 #else
@@ -307,9 +368,9 @@ __global__ void __launch_bounds__(kThreads, (Shape<kSplit, kStages>::blocks_per_
   if (tid >= kConsumers) {  // the producer warp: one thread issues every copy
     if (tid != kConsumers) return;
     for (int u = blockIdx.x; u < units; u += gridDim.x) {
-      const Unit unit(u, tiles, m, rows_per_slice);
+      const Unit unit(u, table, tiles, m, rows_per_slice);
       if (progress) wait_for(progress, u - int(blockIdx.x));
-      produce<kSplit, kStages>(&hi, &lo, smem, full, empty, g, unit.k_tiles, unit.r_begin,
+      produce<kSplit, kStages, kN>(&hi, &lo, smem, full, empty, g, unit.k_tiles, unit.r_begin,
                                unit.i0, unit.j0);
       if (progress) atomicAdd(progress, 1);
       g += unit.k_tiles;
@@ -318,15 +379,15 @@ __global__ void __launch_bounds__(kThreads, (Shape<kSplit, kStages>::blocks_per_
   }
   const int wg = tid / 128, warp = (tid % 128) / 32, lane = tid % 32;
   for (int u = blockIdx.x; u < units; u += gridDim.x) {
-    const Unit unit(u, tiles, m, rows_per_slice);
-    float sum[64];
-    consume<kSplit, kStages, kChunk>(smem, full, empty, g, unit.k_tiles, wg,
-                                     unit.i0 == unit.j0, unit.i0 + 64 * wg >= n, sum);
+    const Unit unit(u, table, tiles, m, rows_per_slice);
+    float sum[kN / 2];
+    consume<kSplit, kStages, kChunk, kN>(smem, full, empty, g, unit.k_tiles, wg,
+                                         unit.i0 == unit.j0, unit.i0 + 64 * wg >= n, sum);
     g += unit.k_tiles;
     // Accumulator q: row 16 warp + lane / 4 (+ 8 when q % 4 >= 2), column 8 (q / 4) + 2
-    // (lane % 4) + q % 2 of the warpgroup's 64 x 128.
+    // (lane % 4) + q % 2 of the warpgroup's 64 x kN.
 #pragma unroll
-    for (int q = 0; q < 64; ++q) {
+    for (int q = 0; q < kN / 2; ++q) {
       const int i = unit.i0 + 64 * wg + 16 * warp + lane / 4 + 8 * ((q >> 1) & 1);
       const int j = unit.j0 + 8 * (q >> 2) + 2 * (lane % 4) + (q & 1);
       put(cov, n, i, j, sum[q] * inv_m, accumulate);
@@ -362,18 +423,31 @@ inline CUtensorMap tensor_map(const float* xt, std::int64_t m, std::int64_t n, s
   return map;
 }
 
-// The step's plan: shared-memory opt-in, occupancy and split decided before anything is timed.
-template <bool kSplit, int kStages, int kChunk>
+// The blocks of C a slice's units cover, row by row: (tile row, first tile column) of every
+// lower-triangle tile (kN = 128), or of every pair of neighbouring tiles in a tile row, the
+// diagonal tile alone when a row has an odd count (kN = 256: the pair shares its i strip).
+inline std::vector<int2> unit_table(std::int64_t n, int columns) {
+  std::vector<int2> out;
+  const int rows = int((n + kTile - 1) / kTile);
+  for (int ti = 0; ti < rows; ++ti)
+    for (int tj = 0; tj <= ti; tj += columns / kTile) out.push_back(make_int2(ti, tj));
+  return out;
+}
+
+// The step's plan: shared-memory opt-in, occupancy, split and the unit table, all before
+// anything is timed.
+template <bool kSplit, int kStages, int kChunk, int kN>
 Plan plan_setting(const CovProblem& prob, const Params& p, const DeviceCaps& caps) {
-  using S = Shape<kSplit, kStages>;
-  constexpr auto kernel = syrk_wgmma_kernel<kSplit, kStages, kChunk>;
+  using S = Shape<kSplit, kStages, kN>;
+  constexpr auto kernel = syrk_wgmma_kernel<kSplit, kStages, kChunk, kN>;
   allow_shared_memory(kernel, S::smem_bytes);
   int bps = 0;
   LADDER_CUDA(
       cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, kernel, kThreads, S::smem_bytes));
   bps = std::max(bps, 1);
   const std::int64_t m = std::max<std::int64_t>(prob.m, 1);
-  const std::int64_t tiles = triangle_tiles(prob.n, kTile);
+  const std::vector<int2> table = unit_table(prob.n, kN);
+  const std::int64_t tiles = std::int64_t(table.size());
   // Rounds of the lockstep schedule wait for each other, so a last round part-full costs its
   // share of the time: at the paper size, 99% fill (5 slices, 8 rounds) ran 5% faster than 95%
   // (3 slices, 4.8 rounds).
@@ -385,6 +459,7 @@ Plan plan_setting(const CovProblem& prob, const Params& p, const DeviceCaps& cap
   const std::int64_t blocks = lockstep ? std::min<std::int64_t>(units, caps.sm_count * bps) : units;
   Plan out;
   out.facts = {{"tile", kTile},
+               {"columns_per_block", kN},
                {"k_tile", kK},
                {"stages", kStages},
                {"threads_per_block", kThreads},
@@ -396,7 +471,9 @@ Plan plan_setting(const CovProblem& prob, const Params& p, const DeviceCaps& cap
                {"products_per_term", kSplit ? 3.0 : 1.0}};
   if (kSplit) out.facts["chunk"] = kChunk;
   auto progress = std::make_shared<DeviceBuffer<int>>(lockstep ? 1 : 0);
-  out.enqueue = [rows, slices, tiles, units, blocks, kernel, progress](const DeviceData& d) {
+  auto units_of_slice = std::make_shared<DeviceBuffer<int2>>(table);
+  out.enqueue = [rows, slices, tiles, units, blocks, kernel, progress,
+                 units_of_slice](const DeviceData& d) {
     const CUtensorMap hi = tensor_map(d.x, d.m, d.n, d.ld);
     const CUtensorMap lo = kSplit ? tensor_map(d.x_lo, d.m, d.n, d.ld) : hi;
     const bool accumulate = slices > 1;
@@ -415,7 +492,8 @@ Plan plan_setting(const CovProblem& prob, const Params& p, const DeviceCaps& cap
     config.dynamicSmemBytes = S::smem_bytes;
     config.attrs = &cooperative;
     config.numAttrs = 1;
-    LADDER_CUDA(cudaLaunchKernelEx(&config, kernel, hi, lo, d.cov, d.m, int(d.n), int(tiles),
+    LADDER_CUDA(cudaLaunchKernelEx(&config, kernel, hi, lo, d.cov, d.m, int(d.n),
+                                   static_cast<const int2*>(units_of_slice->get()), int(tiles),
                                    int(units), rows, inv_m, accumulate, progress->get()));
     LADDER_CUDA_LAUNCH("syrk_wgmma_kernel");
   };
@@ -427,11 +505,13 @@ Plan plan(const CovProblem& prob, const Params& p, const DeviceCaps& caps) {
   Plan out;
   if constexpr (kSplit)
     ChunkSet::exactly(p.integer("chunk"), [&](auto c) {
-      out = plan_setting<true, kSplitStages, decltype(c)::value>(prob, p, caps);
+      out = plan_setting<true, kSplitStages, decltype(c)::value, kTile>(prob, p, caps);
     }, "chunk");
   else
     StageSet::exactly(p.integer("stages"), [&](auto st) {
-      out = plan_setting<false, decltype(st)::value, 0>(prob, p, caps);
+      ColumnSet::exactly(p.integer("columns"), [&](auto c) {
+        out = plan_setting<false, decltype(st)::value, 0, decltype(c)::value>(prob, p, caps);
+      }, "columns");
     }, "stages");
   return out;
 }
@@ -445,7 +525,9 @@ std::string limit(const CovProblem& prob, const Params& p, const DeviceCaps& cap
   std::size_t smem = Shape<true, kSplitStages>::smem_bytes;
   if constexpr (!kSplit)
     StageSet::exactly(p.integer("stages"), [&](auto st) {
-      smem = Shape<false, decltype(st)::value>::smem_bytes;
+      ColumnSet::exactly(p.integer("columns"), [&](auto c) {
+        smem = Shape<false, decltype(st)::value, decltype(c)::value>::smem_bytes;
+      }, "columns");
     }, "stages");
   std::string why = shared_memory_reason(smem, "the TMA stages", caps);
   const std::int64_t split = p.integer("split");
@@ -469,9 +551,15 @@ inline std::vector<ParamSpec> params(bool split, const char* fallback) {
                    "k-tiles summed on the tensor cores before each FP32 add (" +
                        ChunkSet::text() + ")",
                    ParamSpec::Kind::integer, 1, 8, ChunkSet::choices()});
-  else
+  else {
     out.push_back({"stages", fallback, "k-tiles in the TMA ring (" + StageSet::text() + ")",
                    ParamSpec::Kind::integer, 3, 6, StageSet::choices()});
+    out.push_back({"columns", "256",
+                   "columns of C per block (" + ColumnSet::text() +
+                       "; 256: two neighbouring tiles share their i strip, a quarter less "
+                       "traffic, at most 4 stages)",
+                   ParamSpec::Kind::integer, 128, 256, ColumnSet::choices()});
+  }
   return out;
 }
 

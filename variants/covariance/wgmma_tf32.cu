@@ -4,10 +4,10 @@
 // shared memory in the 128-byte swizzle and wgmma reads them from there itself: a warpgroup
 // issues one instruction per 64 x 128 x 8 products, and no thread loads an operand. wgmma's
 // TF32 operands must have k contiguous, so the centring stage writes X^T (rounded to TF32, as
-// for step 9). Four stages in the ring (one block per SM) ran 2% faster on the H100 than three
-// (two blocks per SM) and 17% faster than six (`stages`). Blocks run in lockstep rounds so that
-// the tiles sharing a strip read it from L2 together (wgmma_syrk.cuh). Built for sm_90a:
-// compute capability 9.0 only.
+// for step 9). A block computes two neighbouring tiles (256 columns) that share their i strip,
+// a quarter less L2 traffic; four stages in the ring (one block per SM). Blocks run in lockstep
+// rounds so that the tiles sharing a strip read it from L2 together (wgmma_syrk.cuh). Built for
+// sm_90a: compute capability 9.0 only.
 #include "wgmma_syrk.cuh"
 
 namespace ladder::cov {
