@@ -10,14 +10,14 @@
 // takes, per k-tile of 32 rows of X, two strips of X^T, 128 features x 32 values each: one
 // 128-byte row per feature, which TMA lays out in the 128-byte swizzle wgmma reads without
 // bank conflicts. A block is two consumer warpgroups (64 rows of the tile each, one
-// m64n128k8 wgmma per 8 rows of X) and a producer warp whose one thread issues the TMA copies
-// into a ring of stages: "full" barriers (TMA bytes landed) and "empty" barriers (both
-// warpgroups' wgmma done with a stage). The strips past n or past m are zero-filled by TMA, so
-// any shape works. A diagonal tile copies its one strip once. Step 12 by default gives a block
-// two neighbouring tiles of a tile row (`columns` 256, m64n256k8): they share the i strip, so
-// a k-tile reads 48 KiB for two tiles instead of 64 KiB, and the L2 traffic that bounds the
-// step falls by a quarter (17% less time at the paper size). Step 13 holds two accumulators
-// per thread and stays at 128 columns.
+// m64n128k8 wgmma, or m64n256k8 at 256 columns, per 8 rows of X) and a producer warp whose one
+// thread issues the TMA copies into a ring of stages: "full" barriers (TMA bytes landed) and
+// "empty" barriers (both warpgroups' wgmma done with a stage). The strips past n or past m
+// are zero-filled by TMA, so any shape works. A diagonal tile copies its one strip once.
+// Step 12 by default gives a block two neighbouring tiles of a tile row (`columns` 256,
+// m64n256k8): they share the i strip, so a k-tile reads 48 KiB for two tiles instead of 64 KiB,
+// and the step's L2 traffic falls by a quarter (21% less covariance time at the paper size).
+// Step 13 holds two accumulators per thread and stays at 128 columns.
 //
 // kSplit (3xTF32): the stage also holds the strips of X^T_lo (each value's rounding error,
 // TF32), and every `chunk` k-tiles' products lo*hi + hi*lo + hi*hi are summed on the tensor
