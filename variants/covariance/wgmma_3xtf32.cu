@@ -4,9 +4,10 @@
 // X^T_lo, the TF32 of each rounding error), TMA copies four strips a k-tile, and every two
 // k-tiles' products lo*hi + hi*lo + hi*hi are summed by wgmma into a fresh accumulator, then
 // added into the running sum with a rounding FP32 add: FP32-level accuracy, validated against
-// the FP32 tolerance. Waiting for the tensor cores after every k-tile (`chunk` 1) ran 9%
-// slower on the H100, chunks of 4 and 8 1-3% slower than 2; every chunk's error stayed below
-// the FP32 steps'. Built for sm_90a: compute capability 9.0 only.
+// the FP32 tolerance. Waiting for the tensor cores after every k-tile (`chunk` 1) was the
+// slowest setting in every H100 run (3-20%); chunks of 2, 4 and 8 ran within 3% of each other,
+// 2 the fastest in three runs of four; every chunk's error stayed below the FP32 steps'. Built
+// for sm_90a: compute capability 9.0 only.
 #include "wgmma_syrk.cuh"
 
 namespace ladder::cov {
