@@ -6,10 +6,12 @@ CONFIG  ?= configs/default.json
 RESULTS ?= results/default.json
 FIGURES ?= results/figures
 V       ?=
+SCALE   ?= paper
+OUT     ?=
 # Profile at the clocks the benchmarks ran at (ncu would otherwise lock them to base).
 NCU_FLAGS ?= --set full --clock-control none
 
-.PHONY: all build run test figures profile deps clean
+.PHONY: all build run test reproduce figures profile deps clean
 
 all: build
 
@@ -32,6 +34,12 @@ run: build
 test: build
 	@scripts/deps.sh plots
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# Every study's paper experiments, the installed peers, every figure and REPORT.md:
+# make reproduce [SCALE=paper|quick] [OUT=DIR] (default results/reproduction/<gpu>/).
+reproduce: build
+	@scripts/deps.sh plots
+	$(BUILD)/ladder reproduce --scale $(SCALE) $(if $(OUT),--out $(OUT))
 
 figures:
 	@scripts/deps.sh plots

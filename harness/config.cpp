@@ -373,14 +373,103 @@ std::vector<Params> expand_axes(const json& product, const json& zip, const Para
   return points;
 }
 
+namespace {
+
+const std::set<std::string> kConfigFields{
+    "name",     "study",       "data",   "params",     "axes",        "zip",
+    "variants", "repetitions", "warmup", "validation", "description", "sweeps",
+    "timing",   "figures",     "reproduce"};
+
+std::string sweep_label(const json& sweeps, std::size_t i) {
+  const json& s = sweeps[i];
+  return s.is_object() && s.contains("label") && s["label"].is_string()
+             ? s["label"].get<std::string>()
+             : "sweep" + std::to_string(i + 1);
+}
+
+// {"label": changes or null, ...}: each sweep of that label merged with its changes, or
+// dropped.
+json patch_sweeps(const json& sweeps, const json& by_label, const std::string& where) {
+  if (!sweeps.is_array()) throw InputError(where + "sweeps' changes sweeps, but the config has none");
+  json out = sweeps;
+  for (const auto& [label, changes] : by_label.items()) {
+    if (!changes.is_null() && !changes.is_object())
+      throw InputError(where + "sweeps." + printable(label) + "' must be an object or null");
+    bool found = false;
+    json kept = json::array();
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      if (sweep_label(out, i) != label) {
+        kept.push_back(out[i]);
+        continue;
+      }
+      found = true;
+      if (changes.is_null()) continue;
+      json s = out[i];
+      s.merge_patch(changes);
+      kept.push_back(s);
+    }
+    if (!found) throw InputError(where + "sweeps' names '" + printable(label) + "', which no sweep is labelled");
+    out = kept;
+  }
+  return out;
+}
+
+const json* scale_block(const json& config, const std::string& scale) {
+  if (!config.is_object() || !config.contains("reproduce")) return nullptr;
+  const json& r = config["reproduce"];
+  if (!r.is_object())
+    throw InputError("'reproduce' must be an object (with optional 'paper' and 'quick' changes)");
+  for (const auto& [k, v] : r.items()) {
+    if (k != "paper" && k != "quick")
+      throw InputError("unknown field 'reproduce." + printable(k) + "' (scales are paper and quick)");
+    if (!v.is_object()) throw InputError("'reproduce." + k + "' must be an object");
+  }
+  return r.contains(scale) ? &r[scale] : nullptr;
+}
+
+}  // namespace
+
+bool is_paper_experiment(const json& config) {
+  return config.is_object() && config.contains("reproduce");
+}
+
+json apply_scale(const json& config, const std::string& scale) {
+  if (!scale.empty() && scale != "paper" && scale != "quick")
+    throw InputError("scale must be paper or quick, got '" + printable(scale) + "'");
+  const json* block = scale_block(config, scale.empty() ? "paper" : scale);
+  if (scale.empty()) return config;
+  json out = config;
+  out.erase("reproduce");
+  if (!block) return out;
+  const std::string where = "'reproduce." + scale + ".";
+  for (const auto& [k, v] : block->items()) {
+    if (!kConfigFields.count(k) || k == "name" || k == "study" || k == "reproduce" || k == "description")
+      throw InputError(where + printable(k) + "' is not a field a scale can change");
+    if (k == "sweeps" && v.is_object()) {
+      out["sweeps"] = patch_sweeps(config.value("sweeps", json()), v, where);
+    } else {
+      json patch = json::object();
+      patch[k] = v;
+      out.merge_patch(patch);
+    }
+  }
+  return out;
+}
+
 Config parse_config(const json& j, const std::string& base_dir) {
-  static const std::set<std::string> fields{
-      "name",     "study",       "data",   "params",     "axes",       "zip",
-      "variants", "repetitions", "warmup", "validation", "description", "sweeps",
-      "timing",   "figures"};
   if (!j.is_object()) throw InputError("config must be a JSON object");
   for (const auto& [k, v] : j.items())
-    if (!fields.count(k)) throw InputError("unknown config field '" + k + "'");
+    if (!kConfigFields.count(k)) throw InputError("unknown config field '" + k + "'");
+  // Each scale's changes are checked whatever the scale in use, so a bad quick block fails
+  // `ladder run` of the paper config too.
+  if (is_paper_experiment(j))
+    for (const char* scale : kScales) {
+      try {
+        parse_config(apply_scale(j, scale), base_dir);
+      } catch (const InputError& e) {
+        throw InputError(std::string("at the ") + scale + " scale: " + e.what());
+      }
+    }
 
   Config c;
   if (!j.contains("study") || !j["study"].is_string())
@@ -418,10 +507,20 @@ Config parse_config(const json& j, const std::string& base_dir) {
   return c;
 }
 
-Config load_config(const std::string& path) {
+Config load_config(const std::string& path, const std::string& scale) {
   json j = read_json_file(path, "config '" + printable(path, 80) + "'", kMaxDepth);
-  Config c = parse_config(j, fs::path(path).parent_path().string());
+  const std::string base_dir = fs::path(path).parent_path().string();
+  if (scale.empty()) {
+    Config c = parse_config(j, base_dir);
+    c.path = path;
+    return c;
+  }
+  if (scale == "quick" && !scale_block(j, "quick"))
+    throw InputError("config '" + printable(path, 80) + "' has no quick scale ('reproduce.quick')");
+  parse_config(j, base_dir);  // the config as written, both scales included, must be sound
+  Config c = parse_config(apply_scale(j, scale), base_dir);
   c.path = path;
+  c.scale = scale;
   return c;
 }
 

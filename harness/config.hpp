@@ -55,11 +55,26 @@ struct Config {
   PerBackend warmup{2, 2};
   Validation validation;
   TimingMode timing = TimingMode::hot;
+  std::string scale;        // "paper" or "quick" when loaded at a reproduction scale, else ""
   nlohmann::json resolved;  // the config as it will run, recorded in results
 };
 
-// Reads and checks a config file; throws InputError with a one-line reason.
-Config load_config(const std::string& path);
+// Reproduction scales. A config marks itself a paper experiment (one that `ladder reproduce`
+// runs) with a "reproduce" object; its optional "paper" and "quick" objects adjust the config
+// at that scale (see apply_scale).
+inline const char* const kScales[] = {"paper", "quick"};
+bool is_paper_experiment(const nlohmann::json& config);
+
+// The config as it runs at `scale`: the top-level fields of "reproduce".<scale> replace the
+// config's own (objects merged key by key, RFC 7386); its "sweeps" is either a list that
+// replaces the config's sweeps, or an object from sweep label to the changes of every sweep of
+// that label (null drops them). The result has no "reproduce" object left. An empty scale
+// leaves the config as it is. Throws InputError for a malformed block or a label no sweep has.
+nlohmann::json apply_scale(const nlohmann::json& config, const std::string& scale);
+
+// Reads and checks a config file, at a reproduction scale when `scale` is not empty; throws
+// InputError with a one-line reason.
+Config load_config(const std::string& path, const std::string& scale = "");
 // The same from parsed JSON; `base_dir` resolves relative data file paths.
 Config parse_config(const nlohmann::json& j, const std::string& base_dir);
 

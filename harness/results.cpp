@@ -100,7 +100,7 @@ json results_json(const RunReport& report) {
     runs.push_back(run_json(r));
     counts[to_string(r.status)] = counts.value(to_string(r.status), 0) + 1;
   }
-  return {{"schema_version", kSchemaVersion},
+  json out = {{"schema_version", kSchemaVersion},
           {"ladder", build_json()},
           {"host", host_json()},
           {"device", device_json(report.device, report.clock_start_mhz, report.clock_end_mhz)},
@@ -115,6 +115,9 @@ json results_json(const RunReport& report) {
           {"complete", report.runs.size() == report.planned && !report.finished_at.empty()},
           {"summary", counts},
           {"runs", runs}};
+  // Which reproduction scale the config ran at (`--scale`, `ladder reproduce`), when any.
+  if (!report.config.scale.empty()) out["scale"] = report.config.scale;
+  return out;
 }
 
 void write_results(const std::string& path, const RunReport& report) {

@@ -95,7 +95,8 @@ std::vector<std::string> data_param_names(const Study& s) {
 
 class Progress {
  public:
-  Progress(std::size_t total, bool quiet) : total_(total), quiet_(quiet), start_(Clock::now()) {}
+  Progress(std::size_t total, bool quiet, const RunOptions* o = nullptr)
+      : total_(total), quiet_(quiet), start_(Clock::now()), o_(o) {}
   void note(const std::string& what) const {
     if (!quiet_) fmt::print(stderr, "  {}\n", what);
   }
@@ -111,14 +112,17 @@ class Progress {
       if (r.work.rate(med) > 0) result += fmt::format("  {:.4g} {}", r.work.rate(med), r.work.unit);
     }
     if (!r.reason.empty()) result += "  (" + r.reason + ")";
-    fmt::print(stderr, "[{}/{}] {} {}: {}  [elapsed {:.0f}s, ~{:.0f}s left]\n", done_, total_,
-               r.variant->id(), r.point, result, elapsed, left);
+    const std::string label = o_ && !o_->progress_label.empty() ? o_->progress_label + " " : "";
+    const std::string tail = o_ && o_->progress_tail ? o_->progress_tail(done_, total_) : "";
+    fmt::print(stderr, "{}[{}/{}] {} {}: {}  [elapsed {:.0f}s, ~{:.0f}s left{}]\n", label, done_,
+               total_, r.variant->id(), r.point, result, elapsed, left, tail);
   }
 
  private:
   std::size_t total_, done_ = 0;
   bool quiet_;
   Clock::time_point start_;
+  const RunOptions* o_;
 };
 
 struct PointData {
@@ -158,7 +162,7 @@ class Runner {
   }
 
   void run() {
-    progress_ = Progress(report_.planned, o_.quiet);
+    progress_ = Progress(report_.planned, o_.quiet, &o_);
     for (std::size_t i = 0; i < c_.points.size(); ++i)
       for (const VariantSpec* v : selected_[i]) {
         report_.runs.push_back(run_one(c_.points[i], *v));

@@ -29,6 +29,11 @@ struct RunOptions {
   // the results file).
   std::function<void()> on_checked;
   std::function<void(const RunReport&)> on_run;
+  // When set, each progress line starts with progress_label and ends with what progress_tail
+  // returns for (runs done, runs planned): `ladder reproduce` adds the whole reproduction's
+  // place, elapsed time and estimate.
+  std::string progress_label;
+  std::function<std::string(std::size_t, std::size_t)> progress_tail;
 };
 
 // Summary statistics of the timed samples, as Google Benchmark computes them.

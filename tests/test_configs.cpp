@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "datagen/base/errors.hpp"
 
 #include "harness/config.hpp"
 #include "harness/runner.hpp"
@@ -21,6 +25,80 @@ TEST(Configs, EveryConfigLoads) {
     ++count;
   }
   EXPECT_GE(count, 2u * registry().studies().size());
+}
+
+// Every paper experiment loads at both reproduction scales, and the quick scale does change
+// it (its sizes are smaller: it must not silently be the paper scale).
+TEST(Configs, PaperExperimentsLoadAtBothScales) {
+  std::set<std::string> studies;
+  for (const auto& entry : fs::recursive_directory_iterator(kConfigs)) {
+    if (entry.path().extension() != ".json") continue;
+    const std::string path = entry.path().string();
+    const nlohmann::json j = nlohmann::json::parse(std::ifstream(path));
+    if (!is_paper_experiment(j)) continue;
+    Config paper, quick;
+    ASSERT_NO_THROW(paper = load_config(path, "paper")) << path;
+    ASSERT_NO_THROW(quick = load_config(path, "quick")) << path;
+    EXPECT_EQ(paper.scale, "paper");
+    EXPECT_EQ(quick.scale, "quick");
+    EXPECT_NE(paper.resolved, quick.resolved) << path << ": the quick scale changes nothing";
+    EXPECT_FALSE(quick.resolved.contains("reproduce")) << path;
+    studies.insert(paper.study->name());
+  }
+  EXPECT_EQ(studies.size(), registry().studies().size()) << "a study has no paper experiment";
+}
+
+nlohmann::json scaled_config(const char* reproduce) {
+  nlohmann::json j = {{"name", "t"}, {"study", "dtw"},
+                      {"data", {{"generator", "cbf"}, {"seed", 1}}},
+                      {"params", {{"entries", 50}}},
+                      {"repetitions", 3},
+                      {"sweeps", {{{"label", "a"}, {"axes", {{"n", {10, 20}}}}},
+                                  {{"label", "b"}, {"axes", {{"n", {30}}}}},
+                                  {{"label", "b"}, {"axes", {{"n", {40}}}}}}}};
+  j["reproduce"] = nlohmann::json::parse(reproduce);
+  return j;
+}
+
+TEST(Scales, PatchMergesFieldsAndSweepsByLabel) {
+  const auto j = scaled_config(R"({"quick": {"repetitions": 1, "params": {"entries": 9},
+                                             "sweeps": {"a": {"axes": {"n": [5]}}, "b": null}}})");
+  const auto q = apply_scale(j, "quick");
+  EXPECT_EQ(q["repetitions"], 1);
+  EXPECT_EQ(q["params"]["entries"], 9);
+  ASSERT_EQ(q["sweeps"].size(), 1u);  // both sweeps labelled b dropped
+  EXPECT_EQ(q["sweeps"][0]["axes"]["n"], nlohmann::json({5}));
+  EXPECT_EQ(q["data"]["seed"], 1);
+  nlohmann::json unmarked = j;
+  unmarked.erase("reproduce");
+  EXPECT_EQ(apply_scale(j, "paper"), unmarked);  // no paper block: as written
+  EXPECT_EQ(apply_scale(j, ""), j);
+  const Config c = parse_config(q, ".");
+  ASSERT_EQ(c.points.size(), 1u);
+  EXPECT_EQ(c.points[0].params.text("n"), "5");
+  EXPECT_EQ(c.points[0].params.text("entries"), "9");
+}
+
+TEST(Scales, SweepListReplacesTheSweeps) {
+  const auto q = apply_scale(scaled_config(R"({"quick": {"sweeps": [{"label": "z", "axes": {"n": [7]}}]}})"),
+                             "quick");
+  ASSERT_EQ(q["sweeps"].size(), 1u);
+  EXPECT_EQ(q["sweeps"][0]["label"], "z");
+}
+
+TEST(Scales, BadBlocksAreInputErrors) {
+  for (const char* bad : {R"({"quick": {"sweeps": {"c": {}}}})", R"({"quick": {"study": "eed"}})",
+                          R"({"quick": {"name": "x"}})", R"({"tiny": {}})", R"({"quick": 3})",
+                          R"({"quick": {"sweeps": {"a": 3}}})", R"([])"})
+    EXPECT_THROW(parse_config(scaled_config(bad), "."), InputError) << bad;
+  // A bad value inside a scale fails the config at any scale, named as that scale's.
+  try {
+    parse_config(scaled_config(R"({"quick": {"params": {"entries": 0}}})"), ".");
+    FAIL() << "entries 0 at the quick scale was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("quick"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(apply_scale(scaled_config("{}"), "huge"), InputError);
 }
 
 class SmokeConfig : public testing::TestWithParam<std::string> {};

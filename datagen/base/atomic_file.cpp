@@ -18,9 +18,14 @@ namespace {
 // async-signal-safe functions (unlink, signal, raise).
 char g_temp[4096];
 volatile std::sig_atomic_t g_writing = 0;
+// The handlers installed before ours (e.g. `ladder reproduce`'s), called after the clean-up.
+void (*g_previous_int)(int) = nullptr;
+void (*g_previous_term)(int) = nullptr;
 
 extern "C" void remove_temp_and_reraise(int sig) {
   if (g_writing) ::unlink(g_temp);
+  void (*previous)(int) = sig == SIGINT ? g_previous_int : g_previous_term;
+  if (previous) return previous(sig);
   std::signal(sig, SIG_DFL);
   std::raise(sig);
 }
@@ -33,6 +38,8 @@ void install_handlers_once() {
     struct sigaction old {};
     ::sigaction(sig, nullptr, &old);
     if (old.sa_handler == SIG_IGN) continue;  // a caller that ignores it keeps ignoring it
+    if (old.sa_handler != SIG_DFL && !(old.sa_flags & SA_SIGINFO))
+      (sig == SIGINT ? g_previous_int : g_previous_term) = old.sa_handler;
     struct sigaction sa {};
     sa.sa_handler = remove_temp_and_reraise;
     sigemptyset(&sa.sa_mask);

@@ -2,11 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <ctime>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "../../datagen/base/printable.hpp"
 #include "../config.hpp"
 #include "../results.hpp"
 #include "../runner.hpp"
@@ -19,19 +21,26 @@ using json = nlohmann::json;
 
 namespace {
 
+// Characters on screen, not bytes: a UTF-8 character (a "±") takes one column.
+std::size_t display_width(const std::string& s) {
+  return std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; });
+}
+
+}  // namespace
+
 // Columns as wide as their longest cell, so long ids never push the others out of line;
 // columns named in `right` are right-aligned (numbers).
 void print_table(const std::vector<std::string>& head, const std::vector<std::vector<std::string>>& rows,
                  const std::vector<bool>& right) {
   std::vector<std::size_t> width(head.size());
   for (std::size_t c = 0; c < head.size(); ++c) {
-    width[c] = head[c].size();
-    for (const auto& r : rows) width[c] = std::max(width[c], r[c].size());
+    width[c] = display_width(head[c]);
+    for (const auto& r : rows) width[c] = std::max(width[c], display_width(r[c]));
   }
   auto line = [&](const std::vector<std::string>& cells) {
     std::string out;
     for (std::size_t c = 0; c < cells.size(); ++c) {
-      const std::string pad(width[c] - cells[c].size(), ' ');
+      const std::string pad(width[c] - display_width(cells[c]), ' ');
       out += (c ? "  " : "") + (right[c] ? pad + cells[c] : cells[c] + (c + 1 < cells.size() ? pad : ""));
     }
     fmt::print("{}\n", out);
@@ -39,6 +48,8 @@ void print_table(const std::vector<std::string>& head, const std::vector<std::ve
   line(head);
   for (const auto& r : rows) line(r);
 }
+
+namespace {
 
 json param_json(const ParamSpec& s) {
   static const char* kinds[] = {"integer", "real", "text", "path"};
@@ -100,13 +111,13 @@ void print_summary(const RunReport& rep) {
   for (const auto& f : failures) fmt::print("  {}\n", f);
 }
 
+}  // namespace
+
 int integer_option(const Parsed& p, const std::string& name, int lo) {
   ParamSpec spec{"--" + name, "", "", ParamSpec::Kind::integer, double(lo), 100000};
   check_param(spec, p.get(name));
   return std::stoi(p.get(name));
 }
-
-}  // namespace
 
 int list(const Args& args) {
   Parsed p = parse_args(args, {}, {"json"});
@@ -140,10 +151,13 @@ int list(const Args& args) {
 int run(const Args& args) {
   Parsed p = parse_args(
       args,
-      {"out", "filter", "validate", "dump-outputs", "device", "repetitions", "warmup", "timing"},
+      {"out", "filter", "validate", "dump-outputs", "device", "repetitions", "warmup", "timing",
+       "scale"},
       {"profile", "quiet"});
   if (p.positional.size() != 1) throw InputError("run needs exactly one CONFIG file");
-  Config config = load_config(p.positional[0]);
+  if (p.has("scale") && p.get("scale") != "paper" && p.get("scale") != "quick")
+    throw InputError("--scale must be paper or quick, got '" + printable(p.get("scale")) + "'");
+  Config config = load_config(p.positional[0], p.get("scale"));
   // Command-line overrides of the config's counts (sanitizer runs want one repetition).
   // The recorded config says what ran, overrides included.
   if (p.has("repetitions")) {
@@ -218,39 +232,6 @@ int gen(const Args& args) {
   prepare_results_file(out);
   study->write_data(*problem, out);
   fmt::print("wrote {}\n", p.get("out"));
-  return 0;
-}
-
-int compare(const Args& args) {
-  Parsed p = parse_args(args, {}, {});
-  if (p.positional.size() != 2) throw InputError("compare needs two results files");
-  const json a = read_results(p.positional[0]), b = read_results(p.positional[1]);
-  // Runs without a timed median (skipped, unsupported) have no row.
-  auto medians = [](const json& j) {
-    std::map<std::string, double> m;
-    for (const auto& r : j["runs"]) {
-      const json timing = r.value("timing", json());
-      if (!timing.is_object() || !timing.value("median", json()).is_number()) continue;
-      // The sweep is part of the key: equal points in two sweeps are different runs.
-      const json sweep = r.value("sweep", json());
-      const std::string in = sweep.is_string() && !sweep.get<std::string>().empty()
-                                 ? " [" + sweep.get<std::string>() + "]"
-                                 : "";
-      m[r.value("study", "?") + "/" + r.value("variant", "?") + in + " " + r.value("point", "?")] =
-          timing["median"].get<double>();
-    }
-    return m;
-  };
-  const auto ma = medians(a), mb = medians(b);
-  std::map<std::string, std::pair<double, double>> rows;
-  for (const auto& [k, v] : ma) rows[k].first = v;
-  for (const auto& [k, v] : mb) rows[k].second = v;
-  std::vector<std::vector<std::string>> table;
-  auto cell = [](double x) { return x > 0 ? fmt::format("{:.4g}", x) : std::string("-"); };
-  for (const auto& [k, v] : rows)
-    table.push_back({k, cell(v.first), cell(v.second),
-                     v.first > 0 && v.second > 0 ? fmt::format("{:.2f}x", v.first / v.second) : "-"});
-  print_table({"variant [sweep] point", "A ms", "B ms", "A/B"}, table, {false, true, true, true});
   return 0;
 }
 

@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "args.hpp"
+
 namespace ladder::cli {
 
 using Args = std::vector<std::string>;
@@ -10,5 +12,14 @@ int list(const Args& args);
 int run(const Args& args);
 int gen(const Args& args);
 int compare(const Args& args);
+int reproduce(const Args& args);
+
+// The integer value of option --name, at least `lo`; throws InputError otherwise.
+int integer_option(const Parsed& p, const std::string& name, int lo);         // compare.cpp
+int export_results(const Args& args);  // compare.cpp: `ladder export` (`export` is a keyword)
+
+// A text table on stdout, columns as wide as their widest cell; `right` aligns numbers.
+void print_table(const std::vector<std::string>& head, const std::vector<std::vector<std::string>>& rows,
+                 const std::vector<bool>& right);
 
 }  // namespace ladder::cli

@@ -4,7 +4,9 @@
 //                     [--dump-outputs DIR] [--profile] [--device N] [--quiet]
 //                     [--repetitions N] [--warmup N] [--timing hot|cold]
 //   ladder gen STUDY [--generator NAME] [--PARAM VALUE ...] --out FILE
-//   ladder compare A.json B.json
+//   ladder compare A.json B.json [--csv]
+//   ladder export --csv RESULTS.json [--out FILE]
+//   ladder reproduce [--scale paper|quick] [--out DIR] [--configs DIR] [--no-peers]
 // Exit status: 0 all runs passed (or were validly unsupported or skipped), 1 a run failed
 // validation or errored, 2 bad input (one line on stderr, nothing written), 3 a CUDA error
 // outside any run (e.g. selecting the device), 4 an unexpected internal error.
@@ -26,7 +28,10 @@ constexpr const char* kUsage =
     "                         [--dump-outputs DIR] [--profile] [--device N] [--quiet]\n"
     "                         [--repetitions N] [--warmup N] [--timing hot|cold]\n"
     "       ladder gen STUDY [--generator NAME] [--PARAM VALUE ...] --out FILE\n"
-    "       ladder compare A.json B.json\n";
+    "       ladder compare A.json B.json [--csv]\n"
+    "       ladder export --csv RESULTS.json [--out FILE]\n"
+    "       ladder reproduce [--scale paper|quick] [--out DIR] [--configs DIR] [--device N]\n"
+    "                        [--no-peers] [--python EXE]\n";
 
 }  // namespace
 
@@ -43,6 +48,8 @@ int main(int argc, char** argv) {
     if (cmd == "run") return ladder::cli::run(args);
     if (cmd == "gen") return ladder::cli::gen(args);
     if (cmd == "compare") return ladder::cli::compare(args);
+    if (cmd == "reproduce") return ladder::cli::reproduce(args);
+    if (cmd == "export") return ladder::cli::export_results(args);
     throw ladder::InputError("unknown command '" + cmd + "' (try `ladder --help`)");
   } catch (const ladder::InputError& e) {
     fmt::print(stderr, "ladder: error: {}\n", e.what());

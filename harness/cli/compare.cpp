@@ -1,0 +1,337 @@
+// `ladder compare` and `ladder export`: results files read back for people, as a table of
+// speedups that tells a real difference from run-to-run noise, or as CSV for spreadsheets.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <tuple>
+
+#include "../../datagen/base/atomic_file.hpp"
+#include "../../datagen/base/errors.hpp"
+#include "../results.hpp"
+#include "args.hpp"
+#include "commands.hpp"
+#include "out_path.hpp"
+
+namespace ladder::cli {
+namespace {
+
+using json = nlohmann::json;
+
+// Two medians closer than this (relative) are noise whatever their samples say.
+constexpr double kNoiseFloor = 0.02;
+
+constexpr const char* kCompareHelp =
+    "usage: ladder compare A.json B.json [--csv]\n"
+    "One row per run (study/variant [sweep] point) in either file: each side's median time,\n"
+    "its spread (+-x%: half the range of the samples, max - min, relative to the median; n=1\n"
+    "for a single sample), a verdict and A/B = A's median / B's median (above 1: B is faster).\n"
+    "The verdict says how B compares with A: `noise` when the two ranges [min, max] of samples\n"
+    "overlap or the medians differ by less than 2%, else `faster` or `slower`. A run that\n"
+    "failed validation is marked INCORRECT (A), (B) or (A, B); a run that was not timed shows\n"
+    "its status instead of a time, and a run missing from one file shows -.\n"
+    "--csv writes the same rows as CSV (RFC 4180) on stdout, numbers at full precision:\n"
+    "study,variant,sweep,point,a_status,a_median_ms,a_min_ms,a_max_ms,a_samples,\n"
+    "b_status,b_median_ms,b_min_ms,b_max_ms,b_samples,speedup,verdict\n";
+
+constexpr const char* kExportHelp =
+    "usage: ladder export --csv RESULTS.json [--out FILE]\n"
+    "Writes one CSV (RFC 4180) line per run on stdout, or atomically to FILE: study, variant,\n"
+    "step, label, role, backend, precision, sweep, point, status, reason, median_ms, min_ms,\n"
+    "max_ms, mean_ms, stddev_ms, samples (how many), metric, metric_value, metric_unit,\n"
+    "pct_of_peak, validation_mode, checked, max_abs_error, max_rel_error, then param_NAME for\n"
+    "every parameter any run has (sorted; empty where a run lacks it). Empty cells are values\n"
+    "the run does not have (no timing for a skipped run). CSV is the only format.\n";
+
+// ---- CSV -------------------------------------------------------------------------------------
+
+// RFC 4180: a field holding a comma, a quote or a line break is quoted, its quotes doubled.
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+// RFC 4180 ends records with CRLF; spreadsheets and csv readers expect it.
+std::string csv_line(const std::vector<std::string>& cells) {
+  std::string out;
+  for (std::size_t i = 0; i < cells.size(); ++i) out += (i ? "," : "") + csv_field(cells[i]);
+  return out + "\r\n";
+}
+
+// Full precision: the shortest text that reads back as the same double.
+std::string full(double x) { return fmt::format("{}", x); }
+
+// ---- reading runs defensively ----------------------------------------------------------------
+// read_results checks only what every reader needs (names, a numeric median); anything else in
+// a hand-edited file may be missing or of another type, and reads as absent here.
+
+json member(const json& obj, const char* key) {
+  return obj.is_object() && obj.contains(key) ? obj[key] : json();
+}
+
+std::string text(const json& obj, const char* key) {
+  const json v = member(obj, key);
+  return v.is_string() ? v.get<std::string>() : "";
+}
+
+// A JSON value as one cell: text as is, numbers as the file has them, null or absent empty.
+std::string cell(const json& v) {
+  if (v.is_null()) return "";
+  return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+// ---- compare ---------------------------------------------------------------------------------
+
+// One run as compare sees it: its status and, when timed, its median and the range [lo, hi]
+// of its samples.
+struct Side {
+  std::string status;
+  bool timed = false;
+  double median = 0, lo = 0, hi = 0;
+  std::size_t samples = 0;
+};
+
+Side side_of(const json& run) {
+  Side s;
+  s.status = member(run, "status").is_string() ? text(run, "status") : "?";
+  const json t = member(run, "timing");
+  if (!t.is_object()) return s;  // read_results: an object has a numeric median
+  s.timed = true;
+  s.median = s.lo = s.hi = t["median"].get<double>();
+  // The range holds the median, the recorded min and max and every sample, whichever a
+  // (hand-made) file has.
+  auto widen = [&s](const json& x) {
+    if (!x.is_number()) return;
+    s.lo = std::min(s.lo, x.get<double>());
+    s.hi = std::max(s.hi, x.get<double>());
+  };
+  widen(member(t, "min"));
+  widen(member(t, "max"));
+  const json samples = member(t, "samples");
+  for (const json& x : samples.is_array() ? samples : json::array()) {
+    widen(x);
+    s.samples += x.is_number();
+  }
+  return s;
+}
+
+// A time a speedup can be taken of: measured (passed, or incorrect and marked so) and positive.
+bool comparable(const std::optional<Side>& s) {
+  return s && s->timed && (s->status == "passed" || s->status == "incorrect") &&
+         s->median > 0 && std::isfinite(s->median);
+}
+
+// Whether B differs from A beyond run-to-run noise. The rule: `noise` when the two sample
+// ranges [min, max] overlap, or when the medians differ by less than kNoiseFloor (2%).
+// Why ranges: if A's and B's samples came from one distribution, all n of one side would fall
+// below all m of the other with probability 2 n! m! / (n + m)! (5 and 5 samples: 0.8%; 3 and
+// 3: 10%), so disjoint ranges are evidence of a real difference (more so with more samples),
+// while overlapping ones are not. Why a floor: samples taken within one run do not show what
+// differs between runs (clocks, temperature, other tenants), and a run of one sample has a
+// range of one point, which would make every difference look real.
+std::string verdict(const std::optional<Side>& a, const std::optional<Side>& b) {
+  const bool bad_a = a && a->status == "incorrect", bad_b = b && b->status == "incorrect";
+  // A failed validation is said first: its time is no achievement.
+  if (bad_a && bad_b) return "INCORRECT (A, B)";
+  if (bad_a || bad_b) return bad_a ? "INCORRECT (A)" : "INCORRECT (B)";
+  if (!comparable(a) || !comparable(b)) return "";
+  const bool overlap = a->lo <= b->hi && b->lo <= a->hi;
+  const double ratio = a->median / b->median;
+  if (overlap || std::max(ratio, 1 / ratio) < 1 + kNoiseFloor) return "noise";
+  return ratio > 1 ? "faster" : "slower";
+}
+
+// A row: the run's key and what each file has for it.
+struct Row {
+  std::string study, variant, sweep, point;
+  std::optional<Side> a, b;
+  std::string key() const {
+    return study + "/" + variant + (sweep.empty() ? "" : " [" + sweep + "]") + " " + point;
+  }
+};
+
+// Rows in A's order, then B's runs that A lacks. A key repeated within one file (a sweep
+// listing a value twice) is told apart by " #2", " #3"... on its point, so the n-th
+// occurrence in A meets the n-th in B and no run is dropped.
+std::vector<Row> pair_runs(const json& a, const json& b) {
+  using Key = std::tuple<std::string, std::string, std::string, std::string>;
+  std::vector<Row> rows;
+  std::map<Key, std::size_t> index;  // key -> its row
+  auto add = [&](const json& file, bool is_a) {
+    std::map<Key, int> seen;
+    for (const json& run : file["runs"]) {
+      Row id{text(run, "study"), text(run, "variant"), text(run, "sweep"), text(run, "point"),
+             {}, {}};
+      if (const int n = ++seen[{id.study, id.variant, id.sweep, id.point}]; n > 1)
+        id.point += " #" + std::to_string(n);
+      const Key key{id.study, id.variant, id.sweep, id.point};
+      const auto [it, fresh] = index.try_emplace(key, rows.size());
+      if (fresh) rows.push_back(id);
+      (is_a ? rows[it->second].a : rows[it->second].b) = side_of(run);
+    }
+  };
+  add(a, true);
+  add(b, false);
+  return rows;
+}
+
+std::string speedup_cell(const Row& r) {
+  if (!comparable(r.a) || !comparable(r.b)) return "-";
+  const double ratio = r.a->median / r.b->median;
+  // Two decimals, as before; a ratio far below 1 keeps its digits (0.004x, not 0.00x).
+  return ratio >= 0.1 ? fmt::format("{:.2f}x", ratio) : fmt::format("{:.2g}x", ratio);
+}
+
+void print_comparison(const std::vector<Row>& rows) {
+  auto ms = [](const std::optional<Side>& s) -> std::string {
+    if (!s) return "-";
+    return s->timed ? fmt::format("{:.4g}", s->median) : s->status;
+  };
+  auto spread = [](const std::optional<Side>& s) -> std::string {
+    if (!s || !s->timed || !(s->median > 0)) return "";
+    if (s->samples == 1) return "n=1";
+    // GPU timings often vary by well under 1%: two decimals there, so ±0.04% is not ±0.0%.
+    const double pct = 50 * (s->hi - s->lo) / s->median;
+    return pct < 1 ? fmt::format("±{:.2f}%", pct) : fmt::format("±{:.1f}%", pct);
+  };
+  std::vector<std::vector<std::string>> table;
+  for (const Row& r : rows) {
+    const std::string v = verdict(r.a, r.b);
+    table.push_back({r.key(), ms(r.a), spread(r.a), ms(r.b), spread(r.b), v.empty() ? "-" : v,
+                     speedup_cell(r)});
+  }
+  // A/B stays the last column: scripts read the speedup at the end of a row.
+  print_table({"study/variant [sweep] point", "A ms", "A ±", "B ms", "B ±", "verdict", "A/B"},
+              table, {false, true, true, true, true, false, true});
+  fmt::print(
+      "\nA/B: A's median over B's (above 1: B is faster). ±: half the samples' range over the "
+      "median.\nverdict, of B against A: noise when the samples' ranges [min, max] overlap or "
+      "the medians\ndiffer by less than 2%, else faster or slower.\n");
+}
+
+void print_comparison_csv(const std::vector<Row>& rows) {
+  std::string out = csv_line({"study", "variant", "sweep", "point", "a_status", "a_median_ms",
+                              "a_min_ms", "a_max_ms", "a_samples", "b_status", "b_median_ms",
+                              "b_min_ms", "b_max_ms", "b_samples", "speedup", "verdict"});
+  auto side = [](const std::optional<Side>& s) -> std::vector<std::string> {
+    if (!s) return {"", "", "", "", ""};
+    if (!s->timed) return {s->status, "", "", "", ""};
+    return {s->status, full(s->median), full(s->lo), full(s->hi), std::to_string(s->samples)};
+  };
+  for (const Row& r : rows) {
+    std::vector<std::string> cells = {r.study, r.variant, r.sweep, r.point};
+    for (const auto& s : {r.a, r.b}) {
+      const auto c = side(s);
+      cells.insert(cells.end(), c.begin(), c.end());
+    }
+    cells.push_back(comparable(r.a) && comparable(r.b) ? full(r.a->median / r.b->median) : "");
+    cells.push_back(verdict(r.a, r.b));
+    out += csv_line(cells);
+  }
+  fmt::print("{}", out);
+}
+
+// ---- export ----------------------------------------------------------------------------------
+
+const std::vector<std::string> kExportColumns = {
+    "study",     "variant",      "step",         "label",        "role",        "backend",
+    "precision", "sweep",        "point",        "status",       "reason",      "median_ms",
+    "min_ms",    "max_ms",       "mean_ms",      "stddev_ms",    "samples",     "metric",
+    "metric_value", "metric_unit", "pct_of_peak", "validation_mode", "checked", "max_abs_error",
+    "max_rel_error"};
+
+// The run's throughput metric: the one the run names, else (an older or hand-made file) the
+// first number in `metrics` that is not one of its companions.
+std::string metric_name(const json& run) {
+  if (const std::string m = text(run, "metric"); !m.empty()) return m;
+  static const std::set<std::string> companions{"work", "peak", "pct_of_peak"};
+  const json metrics = member(run, "metrics");
+  if (metrics.is_object())
+    for (const auto& [k, v] : metrics.items())
+      if (v.is_number() && !companions.count(k)) return k;
+  return "";
+}
+
+std::vector<std::string> export_row(const json& run, const std::set<std::string>& params) {
+  std::vector<std::string> cells;
+  for (const char* k : {"study", "variant", "step", "label", "role", "backend", "precision",
+                        "sweep", "point", "status", "reason"})
+    cells.push_back(cell(member(run, k)));
+  const json timing = member(run, "timing");
+  for (const char* k : {"median", "min", "max", "mean", "stddev"})
+    cells.push_back(cell(member(timing, k)));
+  const json samples = member(timing, "samples");
+  cells.push_back(samples.is_array() ? std::to_string(samples.size()) : "");
+  const std::string metric = metric_name(run);
+  const json metrics = member(run, "metrics");
+  cells.push_back(metric);
+  cells.push_back(metric.empty() ? "" : cell(member(metrics, metric.c_str())));
+  cells.push_back(cell(member(metrics, "unit")));
+  cells.push_back(cell(member(metrics, "pct_of_peak")));
+  const json validation = member(run, "validation");
+  for (const char* k : {"mode", "checked", "max_abs_error", "max_rel_error"})
+    cells.push_back(cell(member(validation, k)));
+  const json values = member(run, "params");
+  for (const std::string& p : params) cells.push_back(cell(member(values, p.c_str())));
+  return cells;
+}
+
+std::string export_csv(const json& results) {
+  // A column for every parameter any run has: sweeps vary different ones.
+  std::set<std::string> params;
+  for (const json& run : results["runs"])
+    if (const json values = member(run, "params"); values.is_object())
+      for (const auto& [k, v] : values.items()) params.insert(k);
+  std::vector<std::string> head = kExportColumns;
+  for (const std::string& p : params) head.push_back("param_" + p);
+  std::string out = csv_line(head);
+  for (const json& run : results["runs"]) out += csv_line(export_row(run, params));
+  return out;
+}
+
+}  // namespace
+
+int compare(const Args& args) {
+  Parsed p = parse_args(args, {}, {"csv", "help"});
+  if (p.has("help")) {
+    fmt::print("{}", kCompareHelp);
+    return 0;
+  }
+  if (p.positional.size() != 2) throw InputError("compare needs two results files");
+  const json a = read_results(p.positional[0]), b = read_results(p.positional[1]);
+  const std::vector<Row> rows = pair_runs(a, b);
+  if (p.has("csv"))
+    print_comparison_csv(rows);
+  else
+    print_comparison(rows);
+  return 0;
+}
+
+int export_results(const Args& args) {
+  Parsed p = parse_args(args, {"out"}, {"csv", "help"});
+  if (p.has("help")) {
+    fmt::print("{}", kExportHelp);
+    return 0;
+  }
+  if (!p.has("csv")) throw InputError("export needs --csv (CSV is the only format)");
+  if (p.positional.size() != 1) throw InputError("export needs exactly one results file");
+  // The --out path is checked before reading and created only once everything is checked.
+  const std::string out = p.has("out") ? results_target(p.get("out")) : "";
+  const std::string csv = export_csv(read_results(p.positional[0]));
+  if (out.empty()) {
+    fmt::print("{}", csv);
+    return 0;
+  }
+  prepare_results_file(out);
+  write_file_atomically(out, csv);
+  fmt::print("wrote {}\n", p.get("out"));
+  return 0;
+}
+
+}  // namespace ladder::cli

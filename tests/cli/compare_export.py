@@ -1,0 +1,309 @@
+#!/usr/bin/env python3
+"""`ladder compare` and `ladder export --csv` on two results files written here by hand.
+
+    compare_export.py LADDER SCRATCH_ROOT
+
+The files hold runs whose verdict is known in advance: overlapping sample ranges (noise,
+although the medians differ by 9%), disjoint ranges within 2% (noise by the floor), a clear
+speedup (faster) and slowdown (slower), single samples on both sides, a skipped run, a run
+that failed validation, runs in one file only and equal points in two sweeps; a parameter
+value and a reason hold commas, quotes and a line break to test CSV quoting. Checks:
+
+- `compare A B` exits 0 with one row per key, the right verdict and A/B in each, the status
+  for an untimed run, `-` for a side that lacks the run, INCORRECT for a failed validation;
+- `compare A B --csv` is RFC 4180 CSV (CRLF) of 16 columns that reads back with the csv
+  module to the exact medians, ranges, sample counts, speedups and verdicts;
+- `export --csv A` has the 25 fixed columns plus a sorted param_ column per parameter, one
+  row per run, values read back exactly (quoted fields included), empty where absent;
+- `export --csv A --out FILE` writes the same bytes to FILE.
+"""
+import copy
+import csv
+import io
+import json
+import os
+import sys
+import tempfile
+
+from clitest import finish, run_ladder
+
+problems = []
+
+
+def check(ok, message):
+    if not ok:
+        problems.append(message)
+    return ok
+
+
+def timing(samples):
+    s = sorted(samples)
+    n = len(s)
+    median = s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+    mean = sum(s) / n
+    return {"unit": "ms", "mode": "hot", "warmup": 1, "samples": samples, "median": median,
+            "min": s[0], "max": s[-1], "mean": mean, "stddev": 0.0, "cv": 0.0}
+
+
+def run(variant, point, status="passed", samples=None, sweep="", params=None, reason=""):
+    r = {"study": "dtw", "variant": variant, "step": 1, "label": variant + " label",
+         "role": "step", "change": "", "backend": "cpu", "precision": "fp32",
+         "metric": "gcups", "point": point, "sweep": sweep,
+         "params": params if params is not None else {"n": point.split("=")[1]},
+         "status": status, "reason": reason, "data": {}, "extras": {}, "facts": {},
+         "validation": {"mode": "full", "checked": 10, "failures": 0,
+                        "max_abs_error": 0.0, "max_rel_error": None,
+                        "tolerance": {"abs": 0, "rel": 0, "rule": "exact"}}}
+    if samples:
+        r["timing"] = timing(samples)
+        r["metrics"] = {"gcups": 1000.0 / r["timing"]["median"], "unit": "GCUPS", "work": 1e6,
+                        "peak": 100.0, "peak_rule": "x", "pct_of_peak": 12.5}
+    else:
+        r["timing"] = None
+        r["metrics"] = {}
+    return r
+
+
+def results(runs):
+    return {"schema_version": 1, "ladder": {}, "host": {}, "device": {}, "config": {},
+            "runs": runs}
+
+
+COMMA = 'a,b "quoted"\nnext line'
+REASON = "2 of 10 outputs outside tolerance; first: i=3, got 1.5"
+
+# key -> (A run or None, B run or None, verdict, expected A/B speedup or None)
+CASES = {}
+
+
+def case(a, b, verdict):
+    key = (a or b)["variant"], (a or b)["sweep"], (a or b)["point"]
+    speedup = None
+    if a and b and a["timing"] and b["timing"]:
+        speedup = a["timing"]["median"] / b["timing"]["median"]
+    CASES[key] = (a, b, verdict, speedup)
+
+
+def build():
+    # Ranges overlap (A max 11.0 >= B min 10.8) although the medians differ by 9%: noise.
+    case(run("overlap", "n=128", samples=[10.0, 9.0, 11.0, 10.5, 9.5]),
+         run("overlap", "n=128", samples=[10.8, 10.9, 11.5, 12.0, 10.85]), "noise")
+    # Disjoint ranges, medians 1% apart: noise by the 2% floor.
+    case(run("floor", "n=128", samples=[10.0, 10.01, 10.02]),
+         run("floor", "n=128", samples=[10.1, 10.11, 10.12]), "noise")
+    case(run("fast", "n=128", samples=[20.0, 19.5, 20.5, 20.2, 19.8]),
+         run("fast", "n=128", samples=[10.0, 9.8, 10.2, 10.1, 9.9]), "faster")
+    case(run("slow", "n=128", samples=[20.0, 19.5, 20.5, 20.2, 19.8]),
+         run("slow", "n=128", samples=[25.0, 24.5, 25.5, 25.2, 24.8]), "slower")
+    # One sample each: 1% apart is noise, 20% apart is not.
+    case(run("one", "n=64", samples=[5.0]), run("one", "n=64", samples=[5.05]), "noise")
+    case(run("one", "n=256", samples=[5.0]), run("one", "n=256", samples=[6.0]), "slower")
+    case(run("gpu", "n=128", status="skipped", reason="no CUDA device"),
+         run("gpu", "n=128", status="skipped", reason="no CUDA device"), "")
+    # B failed validation but looks 2x faster: marked, never a plain speedup.
+    case(run("broken", "n=128", samples=[5.0, 5.1, 4.9, 5.05, 4.95]),
+         run("broken", "n=128", status="incorrect", samples=[2.5, 2.4, 2.6, 2.55, 2.45],
+             reason=REASON + "\nsecond line"), "INCORRECT (B)")
+    # Equal points in two sweeps are two keys; one run only in A, one only in B.
+    case(run("sweeps", "n=32", sweep="s1", samples=[1.0, 1.1, 0.9]),
+         run("sweeps", "n=32", sweep="s1", samples=[1.0, 1.05, 0.95]), "noise")
+    case(run("sweeps", "n=32", sweep="s2", samples=[2.0, 2.1, 1.9]),
+         run("sweeps", "n=32", sweep="s2", samples=[1.0, 1.1, 0.9]), "faster")
+    case(run("only_a", "n=128", samples=[3.0, 3.1, 2.9], params={"n": "128", "note": COMMA}),
+         None, "")
+    case(None, run("only_b", "n=128", samples=[3.0, 3.1, 2.9]), "")
+    a = [c[0] for c in CASES.values() if c[0]]
+    b = [c[1] for c in CASES.values() if c[1]]
+    return results(a), results(b)
+
+
+def display_key(variant, sweep, point):
+    return "dtw/%s%s %s" % (variant, " [%s]" % sweep if sweep else "", point)
+
+
+def check_table(out):
+    lines = out.splitlines()
+    check(lines and lines[0].split()[:2] == ["study/variant", "[sweep]"],
+          "compare: the header is %r" % (lines[:1],))
+    check(any("above 1: B is faster" in l for l in lines), "compare: no legend for A/B")
+    legend = " ".join(l for l in lines if not l.startswith("dtw/"))
+    check("overlap" in legend and "2%" in legend, "compare: no legend for noise")
+    for (variant, sweep, point), (a, b, verdict, speedup) in CASES.items():
+        key = display_key(variant, sweep, point)
+        rows = [l for l in lines if l.startswith(key + " ")]
+        if not check(len(rows) == 1, "compare: %d rows for %s, expected 1" % (len(rows), key)):
+            continue
+        cells = rows[0][len(key):].split()
+        want_ratio = "%.2fx" % speedup if speedup is not None else "-"
+        check(cells[-1] == want_ratio,
+              "compare: %s ends with %r, expected A/B %r" % (key, cells[-1], want_ratio))
+        if verdict:
+            check(verdict in rows[0], "compare: %s lacks verdict %r: %r" % (key, verdict, rows[0]))
+        for word in ("noise", "faster", "slower", "INCORRECT"):
+            if word not in verdict:
+                check(word not in cells, "compare: %s says %r: %r" % (key, word, rows[0]))
+        if a is None or b is None:
+            check(" - " in rows[0], "compare: %s, missing from one file, shows no '-'" % key)
+        for side in (a, b):
+            if side and not side["timing"]:
+                check(side["status"] in cells, "compare: %s does not show status %r: %r"
+                      % (key, side["status"], rows[0]))
+        if a and b and a["timing"] and b["timing"] and len(a["timing"]["samples"]) > 1:
+            pct = 50 * (a["timing"]["max"] - a["timing"]["min"]) / a["timing"]["median"]
+            spread = ("±%.2f%%" if pct < 1 else "±%.1f%%") % pct
+            check(spread in cells, "compare: %s does not show A's spread %s: %r"
+                  % (key, spread, rows[0]))
+
+
+COMPARE_HEAD = ["study", "variant", "sweep", "point", "a_status", "a_median_ms", "a_min_ms",
+                "a_max_ms", "a_samples", "b_status", "b_median_ms", "b_min_ms", "b_max_ms",
+                "b_samples", "speedup", "verdict"]
+
+
+def parse_csv(raw, what):
+    """Rows of raw CSV bytes; checks every record ends with CRLF."""
+    text = raw.decode("utf-8")
+    check(text.endswith("\r\n"), "%s: does not end with CRLF" % what)
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    check(all("\r" not in c for r in rows for c in r), "%s: a stray CR in a field" % what)
+    return rows
+
+
+def side_cells(run):
+    if run is None:
+        return ["", "", "", "", ""]
+    t = run["timing"]
+    if not t:
+        return [run["status"], "", "", "", ""]
+    return [run["status"], t["median"], t["min"], t["max"], str(len(t["samples"]))]
+
+
+def same(cell, want):
+    """A CSV cell equals `want`: floats exactly (full precision), text as is."""
+    if isinstance(want, float):
+        try:
+            return float(cell) == want
+        except ValueError:
+            return False
+    return cell == want
+
+
+def check_compare_csv(raw):
+    rows = parse_csv(raw, "compare --csv")
+    if not check(rows and rows[0] == COMPARE_HEAD, "compare --csv: header %r" % rows[:1]):
+        return
+    check(len(rows) == 1 + len(CASES),
+          "compare --csv: %d data rows, expected %d" % (len(rows) - 1, len(CASES)))
+    check(all(len(r) == len(COMPARE_HEAD) for r in rows), "compare --csv: ragged rows")
+    by_key = {(r[1], r[2], r[3]): r for r in rows[1:]}
+    for key, (a, b, verdict, speedup) in CASES.items():
+        r = by_key.get(key)
+        if not check(r is not None, "compare --csv: no row for %s" % (key,)):
+            continue
+        want = ["dtw", key[0], key[1], key[2]] + side_cells(a) + side_cells(b) + \
+            [speedup if speedup is not None else "", verdict]
+        for name, cell, w in zip(COMPARE_HEAD, r, want):
+            check(same(cell, w), "compare --csv: %s %s is %r, expected %r" % (key, name, cell, w))
+
+
+EXPORT_HEAD = ["study", "variant", "step", "label", "role", "backend", "precision", "sweep",
+               "point", "status", "reason", "median_ms", "min_ms", "max_ms", "mean_ms",
+               "stddev_ms", "samples", "metric", "metric_value", "metric_unit", "pct_of_peak",
+               "validation_mode", "checked", "max_abs_error", "max_rel_error"]
+
+
+def check_export(raw, runs):
+    rows = parse_csv(raw, "export --csv")
+    head = EXPORT_HEAD + ["param_n", "param_note"]
+    if not check(rows and rows[0] == head, "export --csv: header %r, expected %r"
+                 % (rows[:1], head)):
+        return
+    check(len(rows) == 1 + len(runs),
+          "export --csv: %d data rows, expected %d" % (len(rows) - 1, len(runs)))
+    for r, run in zip(rows[1:], runs):
+        if not check(len(r) == len(head), "export --csv: a row of %d cells" % len(r)):
+            continue
+        cell = dict(zip(head, r))
+        what = "export --csv: %s %s" % (run["variant"], run["point"])
+        t = run["timing"] or {}
+        want = {"study": "dtw", "variant": run["variant"], "step": "1", "sweep": run["sweep"],
+                "point": run["point"], "status": run["status"], "reason": run["reason"],
+                "median_ms": t.get("median", ""), "min_ms": t.get("min", ""),
+                "max_ms": t.get("max", ""), "mean_ms": t.get("mean", ""),
+                "samples": str(len(t["samples"])) if t else "", "metric": "gcups",
+                "metric_value": run["metrics"].get("gcups", ""),
+                "metric_unit": run["metrics"].get("unit", ""),
+                "pct_of_peak": run["metrics"].get("pct_of_peak", ""),
+                "validation_mode": "full", "checked": "10", "max_abs_error": 0.0,
+                "max_rel_error": "", "param_n": run["params"]["n"],
+                "param_note": run["params"].get("note", "")}
+        for name, w in want.items():
+            check(same(cell[name], w), "%s: %s is %r, expected %r" % (what, name, cell[name], w))
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: compare_export.py LADDER SCRATCH_ROOT")
+    ladder = os.path.abspath(sys.argv[1])
+    os.makedirs(sys.argv[2], exist_ok=True)
+    a, b = build()
+    with tempfile.TemporaryDirectory(prefix="compare.", dir=sys.argv[2]) as work:
+        fa, fb = os.path.join(work, "a.json"), os.path.join(work, "b.json")
+        for path, data in ((fa, a), (fb, b)):
+            with open(path, "w") as f:
+                json.dump(data, f, indent=1)
+
+        proc = run_ladder([ladder, "compare", fa, fb], work)
+        if check(proc.returncode == 0 and not proc.stderr,
+                 "compare exited %d: %r" % (proc.returncode, proc.stderr)):
+            out = proc.stdout.decode()
+            print(out)
+            check_table(out)
+
+        proc = run_ladder([ladder, "compare", fa, fb, "--csv"], work)
+        if check(proc.returncode == 0 and not proc.stderr,
+                 "compare --csv exited %d: %r" % (proc.returncode, proc.stderr)):
+            check_compare_csv(proc.stdout)
+
+        # A file against itself: every timed run is noise at 1.00x.
+        proc = run_ladder([ladder, "compare", fa, fa, "--csv"], work)
+        if check(proc.returncode == 0, "compare A A exited %d" % proc.returncode):
+            for r in parse_csv(proc.stdout, "compare A A --csv")[1:]:
+                if r[5]:
+                    want = "INCORRECT (A, B)" if r[4] == "incorrect" else "noise"
+                    check(r[15] == want and float(r[14]) == 1.0,
+                          "compare A A: %s is %r at %r" % (r[:4], r[15], r[14]))
+
+        proc = run_ladder([ladder, "export", "--csv", fa], work)
+        if check(proc.returncode == 0 and not proc.stderr,
+                 "export --csv exited %d: %r" % (proc.returncode, proc.stderr)):
+            check_export(proc.stdout, a["runs"])
+            exported = proc.stdout
+            out = os.path.join(work, "sub", "a.csv")
+            proc = run_ladder([ladder, "export", "--csv", fa, "--out", out], work)
+            if check(proc.returncode == 0 and os.path.isfile(out),
+                     "export --out exited %d or wrote nothing" % proc.returncode):
+                with open(out, "rb") as f:
+                    check(f.read() == exported, "export --out wrote other bytes than stdout")
+                check(b"csv" not in proc.stderr, "export --out: %r on stderr" % proc.stderr)
+
+        # A results file whose runs lack the optional fields still exports and compares.
+        bare = copy.deepcopy(a)
+        for r in bare["runs"]:
+            for k in ("params", "validation", "metrics", "metric", "step", "status"):
+                r.pop(k, None)
+            if r.get("timing"):
+                r["timing"] = {"median": r["timing"]["median"], "samples": "not a list"}
+        fbare = os.path.join(work, "bare.json")
+        with open(fbare, "w") as f:
+            json.dump(bare, f)
+        for cmd in (["export", "--csv", fbare], ["compare", fbare, fa, "--csv"],
+                    ["compare", fa, fbare]):
+            proc = run_ladder([ladder] + cmd, work)
+            check(proc.returncode == 0 and not proc.stderr,
+                  "%s exited %d: %r" % (" ".join(cmd[:2]), proc.returncode, proc.stderr))
+    finish(problems)
+
+
+if __name__ == "__main__":
+    main()
