@@ -19,8 +19,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+# "reproduce" (the per-scale changes `ladder reproduce` makes) is accepted and ignored: a peer
+# runs the config as written.
 CONFIG_FIELDS = {"name", "study", "data", "params", "axes", "zip", "variants", "repetitions",
-                 "warmup", "validation", "description", "sweeps", "timing", "figures"}
+                 "warmup", "validation", "description", "sweeps", "timing", "figures",
+                 "reproduce"}
 SWEEP_FIELDS = {"label", "axes", "zip", "params", "variants", "figures", "data", "validation",
                 "repetitions", "warmup"}
 

@@ -360,13 +360,17 @@ def sha256(path):
     return h.hexdigest()
 
 
-def fetch_sdist(given, cache, quiet):
-    """The sdist: --sdist, else the cached one, else `pip download` into the cache."""
+def fetch_sdist(given, cache, quiet, fetch=True):
+    """The sdist: --sdist, else the cached one, else `pip download` into the cache (unless
+    fetch is False: --no-fetch)."""
     if given:
         if not Path(given).is_file():
             raise PeerError(f"--sdist {given}: no such file")
         return Path(given)
     path = cache / SDIST
+    if not path.is_file() and not fetch:
+        raise PeerError(f"no {SDIST} in {cache} and --no-fetch was given (run python3 "
+                        "peers/cutwed.py --build-only where the network is reachable)")
     if not path.is_file():
         cache.mkdir(parents=True, exist_ok=True)
         note(f"fetching {SDIST} with pip into {cache}", quiet)
@@ -422,9 +426,10 @@ def unpack(sdist, into):
     return into / "src"
 
 
-def build_library(sdist, cache, quiet, arch=None):
-    """libcutwed.so for this GPU, built once per (sdist, arch, nvcc) into the cache: both
-    precisions come from src/cuTWED.cu, which includes cuTWED_core.h once per REAL_t."""
+def build_plan(sdist, cache, arch=None):
+    """(nvcc, the toolkit's library folder, libcutwed.so's place, the build's record): where
+    build_library keeps the library of this sdist for this GPU (or --arch) and nvcc, built or
+    not; it needs nvcc (PeerError without it), never the network."""
     nvcc, release, libdir = nvcc_info()
     arch, digest = gpu_arch(arch), sha256(sdist)
     flags = NVCC_FLAGS + [f"-gencode=arch=compute_{arch},code=sm_{arch}"]
@@ -434,6 +439,14 @@ def build_library(sdist, cache, quiet, arch=None):
     info = {"sdist": sdist.name, "sdist_sha256": digest, "arch": f"sm_{arch}",
             "nvcc": release, "flags": flags, "library": str(lib.relative_to(ROOT))
             if lib.is_relative_to(ROOT) else str(lib)}
+    return nvcc, libdir, lib, info
+
+
+def build_library(sdist, cache, quiet, arch=None):
+    """libcutwed.so for this GPU, built once per (sdist, arch, nvcc) into the cache: both
+    precisions come from src/cuTWED.cu, which includes cuTWED_core.h once per REAL_t."""
+    nvcc, libdir, lib, info = build_plan(sdist, cache, arch)
+    folder, flags, arch, release = lib.parent, info["flags"], info["arch"][3:], info["nvcc"]
     if lib.is_file():
         return lib, info
     note(f"building {lib} (sm_{arch}, nvcc {release})", quiet)
@@ -799,6 +812,8 @@ def parse_args(argv):
     p.add_argument("--ladder", default=str(ROOT / "build" / "ladder"), help="ladder binary")
     p.add_argument("--sdist", help=f"{SDIST} (default: pip download into peers/cache/)")
     p.add_argument("--cache", default=str(CACHE), help="sdist and build cache folder")
+    p.add_argument("--no-fetch", action="store_true",
+                   help="never run pip: use --sdist or the cached sdist, or stop (exit 2)")
     p.add_argument("--repetitions", type=int, help="timed calls per run (default: config's GPU)")
     p.add_argument("--warmup", type=int, help="untimed calls first (default: config's GPU)")
     p.add_argument("--max-cells", type=float, default=2.0 ** 33,
@@ -857,7 +872,7 @@ def setup(args):
     if not args.dry_run_fake:
         state["no_gpu"] = has_gpu()
         if not state["no_gpu"]:
-            sdist = fetch_sdist(args.sdist, Path(args.cache), args.quiet)
+            sdist = fetch_sdist(args.sdist, Path(args.cache), args.quiet, not args.no_fetch)
             state["library"], state["peer"]["build"] = build_library(
                 sdist, Path(args.cache), args.quiet, args.arch)
             state["build"]["cuda_arch"] = state["peer"]["build"]["arch"].replace("sm_", "")
@@ -874,8 +889,8 @@ def main(argv):
     args = parse_args(argv)
     try:
         if args.build_only:
-            lib, _ = build_library(fetch_sdist(args.sdist, Path(args.cache), args.quiet),
-                                   Path(args.cache), args.quiet, args.arch)
+            sdist = fetch_sdist(args.sdist, Path(args.cache), args.quiet, not args.no_fetch)
+            lib, _ = build_library(sdist, Path(args.cache), args.quiet, args.arch)
             print(lib)
             return 0
         points, state = setup(args)

@@ -60,10 +60,15 @@ def note(text, quiet=False):
 
 # ---- RapidFuzz -------------------------------------------------------------------------------
 
+def target_folder(version, cache):
+    """peers/cache/rapidfuzz-VERSION-pyXY/: where locate() looks first and pip installs."""
+    return Path(cache) / f"rapidfuzz-{version}-{eed.python_tag()}"
+
+
 def locate(version, cache, install, quiet):
     """The rapidfuzz module: from peers/cache/rapidfuzz-VERSION-pyXY/ when there, else the
     environment's, else pip-installed into that folder (unless install is False)."""
-    target = Path(cache) / f"rapidfuzz-{version}-{eed.python_tag()}"
+    target = target_folder(version, cache)
     if target.is_dir() and str(target) not in sys.path:
         sys.path.insert(0, str(target))
     try:

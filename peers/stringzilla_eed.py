@@ -89,9 +89,15 @@ def from_source(version):
 
 
 def folders(cache, target, version):
+    """(the download folder, the install folder of this Python) in the cache."""
     base = Path(cache) / "stringzillas"
     return (base / f"{target}-{version}-download",
             base / f"{target}-{version}-{eed.python_tag()}")
+
+
+def built(folder):
+    """Whether install() finished in the install folder (its marker file)."""
+    return (folder / ".complete").is_file()
 
 
 def fetch(cache, target, version, quiet):
@@ -122,11 +128,16 @@ def fetch(cache, target, version, quiet):
     return download
 
 
-def install(cache, target, version, quiet):
-    """The folder holding stringzilla and stringzillas, installed (and built) once."""
+def install(cache, target, version, quiet, fetching=True):
+    """The folder holding stringzilla and stringzillas, installed (and built) once; without
+    fetching (--no-fetch), only from what the cache already holds."""
     download, folder = folders(cache, target, version)
-    if (folder / ".complete").is_file():
+    if built(folder):
         return folder
+    if not download.is_dir() and not fetching:
+        raise NoDevice(f"stringzillas-{target} {version} is neither built in {folder} nor "
+                       f"downloaded in {download}, and --no-fetch was given (run python3 "
+                       "peers/stringzilla_eed.py --fetch-only where the network is reachable)")
     if not download.is_dir():
         download = fetch(cache, target, version, quiet)
     shutil.rmtree(folder, ignore_errors=True)
@@ -331,6 +342,9 @@ def parse_args(argv):
                    help="download the packages into the cache (here, with network), stop")
     p.add_argument("--build-only", action="store_true",
                    help="fetch if needed, install (build) into the cache, stop")
+    p.add_argument("--no-fetch", action="store_true",
+                   help="never download: use what the cache holds (a build, or downloaded "
+                        "sources to build offline) or stop (exit 2)")
     p.add_argument("--repetitions", type=int, help="timed calls per run (default: config's GPU)")
     p.add_argument("--warmup", type=int, help="untimed calls first (default: config's GPU)")
     p.add_argument("--copies", choices=("in", "out"), default="in",
@@ -357,7 +371,7 @@ def open_library(args):
         why = common.has_gpu()
         if why:
             raise NoDevice(why)
-    folder = install(args.cache, args.target, args.szs_version, args.quiet)
+    folder = install(args.cache, args.target, args.szs_version, args.quiet, not args.no_fetch)
     sz, szs = import_library(folder, args.target, args.szs_version)
     return Library(sz, szs, args.target, args.gpu), folder
 
@@ -413,11 +427,14 @@ def main(argv):
     args = parse_args(argv)
 
     def fetch_or_build_only():
+        if args.fetch_only and args.no_fetch:
+            raise PeerError("--fetch-only and --no-fetch contradict each other")
         if args.fetch_only:
             print(fetch(args.cache, args.target, args.szs_version, args.quiet))
             return 0
         if args.build_only:  # no device needed: build here, run on a GPU machine later
-            print(install(args.cache, args.target, args.szs_version, args.quiet))
+            print(install(args.cache, args.target, args.szs_version, args.quiet,
+                          not args.no_fetch))
             return 0
         return None
 

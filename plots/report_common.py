@@ -166,14 +166,14 @@ def fmt_seconds(s):
         return f"{s * 1e6:.3g} us"
     if s < 1:
         return f"{s * 1e3:.3g} ms"
-    return f"{s:.3g} s"
+    return f"{s:,.0f} s" if s >= 1000 else f"{s:.3g} s"
 
 
 def fmt_ratio(x):
-    """'12.3x', '0.84x', '-' for None."""
+    """'12.3x', '0.84x', '2,839x', '-' for None."""
     if x is None or not math.isfinite(x):
         return "-"
-    return f"{x:.3g}x"
+    return f"{x:,.0f}x" if x >= 1000 else f"{x:.3g}x"
 
 
 def fmt_pct(x):

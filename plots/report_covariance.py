@@ -1,0 +1,329 @@
+"""The covariance section of REPORT.md (seed 001, the covariance lecture notes): the
+chunk_size sweep of the shared-memory tiled step (covariance-chunk-sweep) with the notes' CGMA
+and our resident blocks per SM, the two early exits beside the notes' savings, and our ladder
+beside cuBLAS (covariance-paper) as context. The notes' facts are
+plots/data/covariance_notes.json; the sweep is read as covariance_chunk_sweep.py draws it.
+"""
+import math
+from pathlib import Path
+
+import common
+import covariance_chunk_sweep as chunk_sweep
+import ladder
+import report_common as rc
+
+TARGET = "Covariance chunk_size sweep (seed 001)"
+SWEEP_CONFIG, LADDER_CONFIG, LADDER_SWEEP = "covariance-chunk-sweep", "covariance-paper", "ladder"
+NOTES = rc.read_json(Path(__file__).resolve().parent / "data" / "covariance_notes.json")
+EXIT_CHUNK = NOTES["kernel"]["default_chunk_size"]  # the notes state none for the exits' savings
+WITHIN = 2.0  # a saving reproduces within this factor of the notes'
+NOISE = 0.05  # a saving under 5% of the time without the exit counts as none
+SIZE_TOLERANCE = 0.05  # the notes round m = 202,599 to 200,000
+WARP = 32
+OTHER = {"block": "thread", "thread": "block"}
+FIGURES = (("covariance_chunk_sweep", "chunk_size sweep of the tiled step"),
+           ("covariance_ladder", "Covariance ladder"))
+
+
+# ---- reading the sweep ----------------------------------------------------------------------
+
+def settings(ctx):
+    """{(block_exit, thread_exit): {chunk_size: run}}, as the chunk-sweep figure groups them."""
+    return chunk_sweep.settings_of([r for r in ctx.runs(SWEEP_CONFIG)
+                                    if chunk_sweep.chunk(r) is not None])
+
+
+def fact(run, key):
+    return common.number(((run or {}).get("facts") or {}).get(key))
+
+
+def warps_per_sm(run):
+    """Resident warps per SM: blocks x warps per block (a block of 4 threads takes a warp)."""
+    blocks, threads = fact(run, "blocks_per_sm"), fact(run, "threads_per_block")
+    return blocks * math.ceil(threads / WARP) if blocks and threads else None
+
+
+def cgma(chunk):
+    """The notes' flops per global-memory byte of a tile (a multiply-add is one flop)."""
+    return chunk / 8
+
+
+def not_comparable(ctx, default):
+    """Why our times cannot stand beside the notes' ('' when they can): the quick scale, or
+    a size other than the notes' 2475 features x ~200,000 entries."""
+    data = next(((r.get("data") or {}) for r in default.values() if r.get("data")), {})
+    m, n = common.number(data.get("m")), common.number(data.get("n"))
+    size = f"m={m:g}, n={n:g}" if m and n else "an unknown size"
+    if ctx.quick:
+        return f"quick scale: {size}, the notes' m~{NOTES['data']['m']:,}, so times are not comparable"
+    if m and n and (n != NOTES["data"]["n"]
+                    or abs(m / NOTES["data"]["m"] - 1) > SIZE_TOLERANCE):
+        return f"this sweep has {size}, the notes m~{NOTES['data']['m']:,}, n={NOTES['data']['n']}"
+    return ""
+
+
+def doublings(default):
+    """[(smaller chunk, larger chunk, time gain, blocks/SM before, after)] between consecutive
+    chunk sizes with a passed time."""
+    timed = [(c, default[c]) for c in sorted(default) if rc.seconds(default[c]) is not None]
+    return [(a, b, rc.seconds(ra) / rc.seconds(rb), fact(ra, "blocks_per_sm"), fact(rb, "blocks_per_sm"))
+            for (a, ra), (b, rb) in zip(timed, timed[1:])]
+
+
+def steps_text(steps):
+    """'2->4: 6.77x (32 blocks/SM), 8->16: 1.57x (32->8 blocks/SM)'."""
+    def blocks(before, after):
+        return f"{before:g}" if before == after else f"{before:g}->{after:g}"
+    return ", ".join(f"{a:g}->{b:g}: {rc.fmt_ratio(g)} ({blocks(x, y)} blocks/SM)"
+                     for a, b, g, x, y in steps)
+
+
+def saving(by_setting, chunk, which, other_state="on"):
+    """(seconds the `which` exit ('block' or 'thread') saves at `chunk`, seconds without it,
+    why not) with the other exit `other_state`: the time with it off minus with it on."""
+    on = ("on", other_state) if which == "block" else (other_state, "on")
+    off = ("off", other_state) if which == "block" else (other_state, "off")
+    runs = [by_setting.get(key, {}).get(chunk) for key in (on, off)]
+    t_on, t_off = (rc.seconds(r) for r in runs)
+    if t_on is None or t_off is None:
+        missing = runs[0] if t_on is None else runs[1]
+        return None, None, (f"chunk {chunk:g}, {which} exit {'on' if t_on is None else 'off'}: "
+                            f"{rc.not_run_why(missing)}")
+    return t_off - t_on, t_off, ""
+
+
+def saving_text(by_setting, chunk, which, other_state="on"):
+    saved, without, _why = saving(by_setting, chunk, which, other_state)
+    if saved is None:
+        return "-"
+    return f"{round(saved * 1000)} ms ({round(100 * saved / without)}%)"
+
+
+# ---- claims ---------------------------------------------------------------------------------
+
+def no_steps_why(default):
+    """Why a claim on the chunk doublings cannot be judged."""
+    untimed = [r for r in default.values() if rc.seconds(r) is None]
+    if not default:
+        return f"{SWEEP_CONFIG}: not in the results"
+    if untimed:
+        return f"chunk {chunk_sweep.chunk(untimed[0]):g}: {rc.not_run_why(untimed[0])}"
+    return "no two timed chunk sizes of the right kind"
+
+
+def cgma_claim(default):
+    """Reproduces when every chunk doubling that keeps resident blocks per SM is faster."""
+    claim = "larger chunk_size (higher CGMA) is faster while resident blocks per SM hold"
+    seed = "chunk 2 -> 8: CGMA 0.25 -> 1, faster"
+    steps = [s for s in doublings(default) if s[3] is not None and s[3] == s[4]]
+    if not steps:
+        return rc.Claim(TARGET, claim, seed, "-", rc.NOT_MEASURED, no_steps_why(default))
+    verdict = rc.REPRODUCES if all(g > 1 for _a, _b, g, _x, _y in steps) else rc.DOES_NOT
+    return rc.Claim(TARGET, claim, seed, steps_text(steps), verdict)
+
+
+def occupancy_claim(default):
+    """Reproduces when a doubling that cuts resident blocks per SM is slower; partly when it
+    is faster, but by less than every doubling that keeps them."""
+    claim = "larger tiles cut resident blocks per SM (occupancy), which can outweigh the reuse"
+    seed = "trade-off: reuse vs occupancy"
+    steps = [s for s in doublings(default) if s[3] is not None and s[4] is not None]
+    cut = [s for s in steps if s[4] < s[3]]
+    kept = [s for s in steps if s[4] == s[3]]
+    if not cut or not kept:
+        return rc.Claim(TARGET, claim, seed, steps_text(steps) or "-", rc.NOT_MEASURED,
+                        no_steps_why(default))
+    worst_cut, least_kept = min(s[2] for s in cut), min(s[2] for s in kept)
+    if worst_cut < 1:
+        verdict, why = rc.REPRODUCES, ""
+    elif max(s[2] for s in cut) < least_kept:
+        verdict, why = rc.PARTLY, occupancy_why(default)
+    else:
+        verdict, why = rc.DOES_NOT, occupancy_why(default)
+    return rc.Claim(TARGET, claim, seed, steps_text(steps), verdict, why)
+
+
+def occupancy_why(default):
+    """What residency looks like here, from the runs' facts: warps per SM at each chunk (the
+    notes' concern) and the largest tile's shared memory (their cause)."""
+    warps = {c: warps_per_sm(r) for c, r in sorted(default.items()) if warps_per_sm(r)}
+    smem = fact(default[max(default)], "smem_bytes_per_block")
+    text = ("fewer but larger blocks: resident warps per SM "
+            + ", ".join(f"{w:g}" for w in warps.values()) + " at chunk "
+            + ", ".join(f"{c:g}" for c in warps))
+    if smem is not None:
+        text += f"; the largest tile takes {bytes_text(smem)} of shared memory per block"
+    return text
+
+
+def bytes_text(n):
+    return f"{n / 1024:g} KB" if n >= 1024 else f"{n:g} B"
+
+
+def exit_claim(by_setting, which, mismatch):
+    """The notes' saving of one early exit, at their kernel's default chunk_size with the other
+    exit on (their kernel has both): within WITHIN reproduces; a saving of NOISE or more of the
+    time is partly; less does not reproduce."""
+    notes = NOTES["early_exits"][which]
+    claim = f"{which}-level early exit saves ~{notes['saves_ms']} ms"
+    saved, without, why = saving(by_setting, EXIT_CHUNK, which)
+    ours = "-" if saved is None else f"{-round(saved * 1000):+d} ms at chunk {EXIT_CHUNK}"
+    if saved is None or mismatch:
+        return rc.Claim(TARGET, claim, notes["text"], ours, rc.NOT_MEASURED, why or mismatch)
+    if rc.verdict_of_ratio(saved * 1000, notes["saves_ms"], WITHIN) == rc.REPRODUCES:
+        return rc.Claim(TARGET, claim, notes["text"], ours, rc.REPRODUCES)
+    verdict = rc.PARTLY if saved >= NOISE * without else rc.DOES_NOT
+    other, _without, _why = saving(by_setting, EXIT_CHUNK, which, other_state="off")
+    why = [f"with the {OTHER[which]} exit off it saves {other * 1000:.0f} ms"
+           if other is not None else "",
+           f"our chunk-{EXIT_CHUNK} kernel takes {without * 1000:.0f} ms without it; "
+           f"the notes state no GPU or size"]
+    if which == "thread":  # why the saving vanishes beside the block exit: no work is left
+        why.insert(0, "with the block exit on, only diagonal tiles hold threads above the diagonal")
+    return rc.Claim(TARGET, claim, notes["text"], ours, verdict, "; ".join(w for w in why if w))
+
+
+def claims(by_setting, mismatch):
+    default = by_setting.get(chunk_sweep.DEFAULT, {})
+    return [cgma_claim(default), occupancy_claim(default),
+            exit_claim(by_setting, "block", mismatch), exit_claim(by_setting, "thread", mismatch)]
+
+
+# ---- tables ---------------------------------------------------------------------------------
+
+def time_cell(run):
+    """'316.6 ms', '316.6 ms (incorrect)', or why there is no time."""
+    ms = common.median_ms(run) if run else None
+    if ms is None:
+        return rc.not_run_why(run)
+    return common.format_time(ms) + ("" if run.get("status") == "passed" else f" ({run.get('status')})")
+
+
+def number_cell(value):
+    return "-" if value is None else f"{value:g}"
+
+
+def chunk_table(default):
+    rows, previous = [], None
+    for c in sorted(default):
+        run = default[c]
+        smem = fact(run, "smem_bytes_per_block")
+        rows.append([f"{c:g}", time_cell(run), common.rate_text(run) or "-", f"{cgma(c):g}",
+                     number_cell(fact(run, "blocks_per_sm")),
+                     number_cell(fact(run, "threads_per_block")),
+                     number_cell(warps_per_sm(run)),
+                     "-" if smem is None else bytes_text(smem),
+                     rc.fmt_ratio(rc.ratio(rc.seconds(previous), rc.seconds(run))) if previous else "-"])
+        previous = run
+    return rc.md_table(["chunk_size", "median time", "GFLOP/s", "CGMA (notes: chunk/8)",
+                        "resident blocks/SM", "threads/block", "resident warps/SM",
+                        "shared memory/block", "gain over the chunk above"], rows)
+
+
+def exits_table(by_setting, chunks):
+    rows = [[f"{c:g}"] + [saving_text(by_setting, c, which, state)
+                          for which in ("block", "thread") for state in ("on", "off")]
+            for c in chunks]
+    notes = NOTES["early_exits"]
+    rows.append(["notes (chunk_size not stated)", f"{notes['block']['saves_ms']} ms",
+                 "-", f"{notes['thread']['saves_ms']} ms", "-"])
+    return rc.md_table(["chunk_size", "block exit saves (thread exit on)",
+                        "block exit saves (thread exit off)", "thread exit saves (block exit on)",
+                        "thread exit saves (block exit off)"], rows)
+
+
+def ladder_section(ctx):
+    """Our ladder at the paper size beside the fastest peer of each precision: context, since
+    the notes give no cuBLAS number."""
+    shown = [run for run, _name in ladder.rows(ctx.runs(LADDER_CONFIG, sweep=LADDER_SWEEP))]
+    if not shown:
+        return f"`{LADDER_CONFIG}` has no runs in sweep `{LADDER_SWEEP}` here.\n"
+    peers = ladder.best_peers(shown, by_metric=True)
+
+    def versus(run):
+        peer = peers.get(run.get("precision"))
+        speed = rc.ratio(rc.seconds(peer), rc.seconds(run)) if peer and peer is not run else None
+        return f"{rc.fmt_ratio(speed)} {common.label(peer)}" if speed else "-"
+    rows = [[run.get("step", "?"), f"{common.label(run)} (`{run.get('variant')}`)",
+             common.role(run), run.get("precision") or "fp32", time_cell(run),
+             common.rate_text(run) or "-", versus(run)] for run in shown]
+    table = rc.md_table(["step", "variant", "role", "precision", "median time",
+                         "GFLOP/s, % of limit", "speed vs the fastest peer of its precision"],
+                        rows)
+    best = []
+    for precision, peer in peers.items():
+        steps = [r for r in shown if common.role(r) != "peer" and r.get("precision") == precision
+                 and rc.seconds(r) is not None]
+        if steps and rc.seconds(peer):
+            top = min(steps, key=rc.seconds)
+            best.append(f"{precision}: {common.label(top)} {rc.fmt_seconds(rc.seconds(top))}, "
+                        f"{rc.fmt_ratio(rc.seconds(peer) / rc.seconds(top))} the speed of "
+                        f"{common.label(peer)} ({rc.fmt_seconds(rc.seconds(peer))})")
+    over = any((common.number((r.get("metrics") or {}).get("pct_of_peak")) or 0) > 100
+               for r in shown)
+    return (table + "\nSpeed: the peer's median time over ours. Our fastest step of each "
+            "precision: " + ("; ".join(best) or "none timed beside a peer") + "."
+            + (" A % of limit above 100 is a step on tensor cores measured against the "
+               "CUDA-core FP32 limit." if over else "") + "\n")
+
+
+def figures(ctx):
+    parts = []
+    for prefix, caption in FIGURES:
+        for path in ctx.figures(prefix):
+            point = Path(path).stem[len(prefix):].strip("_").replace("_", ", ")
+            parts.append(rc.md_figure(path, f"{caption}: {point}" if point else caption))
+    return "\n".join(parts) or "No covariance figure was drawn.\n"
+
+
+# ---- the section ----------------------------------------------------------------------------
+
+RULES = f"""\
+How the claims are judged. CGMA: **reproduces** when every chunk doubling that keeps the
+resident blocks per SM is faster. Occupancy: **reproduces** when a doubling that cuts the
+resident blocks per SM is slower; **partly** when it is still faster, but by less than every
+doubling that keeps them (the reuse pays less); otherwise it does not reproduce. Each early
+exit is judged at chunk_size {EXIT_CHUNK}, the notes' kernel's default, with the other exit on
+as in their kernel: **reproduces** within {WITHIN:g}x of the notes' saving, **partly** when it
+saves at least {NOISE:.0%} of the time without it, else it does not reproduce; not measured at
+the quick scale, whose sizes are smaller.
+"""
+
+
+def intro(ctx, mismatch):
+    results = ctx.results(SWEEP_CONFIG)
+    if results is None:
+        return f"`{SWEEP_CONFIG}` has no results in this directory, so the sweep was not measured.\n"
+    device = (results.get("device") or {}).get("name") or "host without a GPU"
+    return (f"The notes compute C = D^T D / m with chunk_size x chunk_size shared-memory tiles; "
+            f"{NOTES['data']['text']}. They give the CGMA of a tile (chunk_size / 8 flop/byte) "
+            f"and argue: {NOTES['statements']['occupancy_trade_off']} The early exits' savings "
+            f"come from the textbook's code ({NOTES['early_exits']['conditions']}). "
+            f"{NOTES['not_given']} Ours: the tiled step of `{SWEEP_CONFIG}` on the {device}, "
+            f"each early exit on and off."
+            + (f" **Our times are not comparable with the notes': {mismatch}.**" if mismatch else "")
+            + "\n")
+
+
+def section(ctx):
+    by_setting = settings(ctx)
+    default = by_setting.get(chunk_sweep.DEFAULT, {})
+    mismatch = not_comparable(ctx, default)
+    chunks = sorted({c for at in by_setting.values() for c in at})
+    body = "\n".join([
+        intro(ctx, mismatch),
+        "### chunk_size sweep, both early exits on\n",
+        chunk_table(default) if default else "No run with both exits on.\n",
+        "CGMA counts a multiply-add as one flop, GFLOP/s two. Resident blocks per SM are the "
+        "occupancy calculator's, as the run reports them; resident warps = blocks x "
+        "ceil(threads / 32).\n",
+        "### The early exits\n",
+        "Time saved = median time with the exit off minus with it on (percent of the time "
+        "with it off).\n",
+        exits_table(by_setting, chunks) if chunks else "No run of the sweep.\n",
+        RULES,
+        "### The ladder beside cuBLAS (context, not a claim)\n",
+        ladder_section(ctx),
+        "### Figures\n",
+        figures(ctx)])
+    return rc.Section("Covariance chunk_size sweep", body, claims(by_setting, mismatch))

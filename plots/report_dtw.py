@@ -1,0 +1,244 @@
+"""The DTW section of REPORT.md (seed 000, the DTW lecture notes): the notes' Titan X times
+beside ours at their point (sweep `notes` of dtw-paper), the gains between their steps, our
+whole ladder there, and the DTW figures. The notes' numbers are plots/data/dtw_notes.json,
+read through dtw_paper.py, whose figure shows the same comparison.
+"""
+from pathlib import Path
+
+import common
+import dtw_paper
+import ladder
+import report_common as rc
+
+TARGET = "DTW ladder (seed 000)"
+CONFIG, SWEEP = "dtw-paper", "notes"
+NOTES = dtw_paper.NOTES
+NOTES_CORES = 32  # the notes' OpenMP host
+WITHIN = 2.0  # a time or a gain reproduces within this factor of the notes'
+
+# What the notes say about two of their steps: (slower step, faster step, the claim).
+GAINS = (("naive", "thread_local", "thread-local DP rows ~11x faster than naive"),
+         ("thread_local", "shared", "DP rows in shared memory ~4.3x faster than thread-local"),
+         ("naive", "openmp", "naive CUDA ~10x slower than 32-core OpenMP"),
+         ("openmp", "thread_local", "thread-local only slightly faster than 32-core OpenMP"))
+# The notes' measured times (OpenMP's is implied): (step, its name in the claim).
+TIMED = (("naive", "naive kernel"), ("thread_local", "thread-local kernel"),
+         ("shared", "shared-memory kernel"))
+FIGURES = (("dtw_paper", "The ladder beside the notes' Titan X times"),
+           ("dtw_ladder", "DTW ladder"),
+           ("dtw_length_sweep", "GCUPS against series length"))
+
+
+def notes_seconds(variant):
+    return NOTES["seconds"][variant]["value"]
+
+
+def notes_cells():
+    """Cells of the notes' problem (n x n per query-series pair), for their GCUPS."""
+    data = NOTES["data"]
+    return data["entries"] * data["queries"] * data["n"] ** 2
+
+
+def not_comparable(ctx, runs):
+    """Why our times cannot stand beside the notes' ('' when they can): another scale or
+    another point. Untimed runs are left out: a skipped run says nothing about the point."""
+    mismatch = dtw_paper.notes_mismatch([r for r in runs if common.median_ms(r)])
+    if ctx.quick:
+        return f"quick scale: {mismatch or 'reduced sizes'}, so times are not comparable"
+    return mismatch
+
+
+def name(at, variant):
+    run = at.get(variant)
+    return common.label(run) if run else variant
+
+
+def missing_why(at, *variants):
+    """'naive: skipped: no CUDA device' for the first of `variants` without a usable time."""
+    for v in variants:
+        if rc.seconds(at.get(v)) is None:
+            return f"{v}: {rc.not_run_why(at.get(v))}"
+    return ""
+
+
+def faster_than_notes(at, variant):
+    """'18.2x' (ours faster) or '0.5x': the notes' time over ours."""
+    return rc.fmt_ratio(rc.ratio(notes_seconds(variant), rc.seconds(at.get(variant))))
+
+
+def hardware(results):
+    """(GPU name, host cores) of our runs."""
+    device = ((results or {}).get("device") or {}).get("name") or "host without a GPU"
+    cores = ((results or {}).get("host") or {}).get("cores", "?")
+    return device, cores
+
+
+# ---- claims ---------------------------------------------------------------------------------
+
+def gain_verdict(ours, seed):
+    """REPRODUCES within WITHIN of the notes' gain, PARTLY when the step is faster but by a
+    factor outside that, DOES_NOT when it is not faster at all."""
+    if rc.verdict_of_ratio(ours, seed, WITHIN) == rc.REPRODUCES:
+        return rc.REPRODUCES
+    return rc.PARTLY if ours > 1 else rc.DOES_NOT
+
+
+def gain_claim(at, slower, faster, claim, comparable, results):
+    seed = notes_seconds(slower) / notes_seconds(faster)
+    ours = rc.ratio(rc.seconds(at.get(slower)), rc.seconds(at.get(faster)))
+    if ours is None:
+        return rc.Claim(TARGET, claim, rc.fmt_ratio(seed), "-", rc.NOT_MEASURED,
+                        missing_why(at, slower, faster))
+    verdict = gain_verdict(ours, seed)
+    device, cores = hardware(results)
+    why = ""
+    if verdict != rc.REPRODUCES:
+        # Which of the two steps moved: each step against its own time in the notes.
+        why = (f"on the {device} our {name(at, slower)} runs {faster_than_notes(at, slower)} "
+               f"and our {name(at, faster)} {faster_than_notes(at, faster)} faster than the "
+               f"notes' on the {NOTES['device']}"
+               if comparable else
+               f"other hardware: {NOTES['device']} and {NOTES_CORES} cores vs the {device} "
+               f"and {cores} cores")
+        if comparable and "openmp" in (slower, faster):
+            why += f" (our OpenMP on {cores} cores, the notes' on {NOTES_CORES})"
+    return rc.Claim(TARGET, claim, rc.fmt_ratio(seed), rc.fmt_ratio(ours), verdict, why)
+
+
+def time_claim(at, variant, words, mismatch, results):
+    notes = NOTES["seconds"][variant]
+    ours = rc.seconds(at.get(variant))
+    claim = f"{words} takes {notes['text']} (2^20 x 128, Titan X)"
+    if ours is None or mismatch:
+        return rc.Claim(TARGET, claim, notes["text"], rc.fmt_seconds(ours), rc.NOT_MEASURED,
+                        missing_why(at, variant) or mismatch)
+    verdict = rc.verdict_of_ratio(ours, notes["value"], WITHIN)
+    why = ("" if verdict == rc.REPRODUCES else
+           f"different GPU: {hardware(results)[0]} vs {NOTES['device']}; "
+           f"ours is {faster_than_notes(at, variant)} faster")
+    return rc.Claim(TARGET, claim, notes["text"], rc.fmt_seconds(ours), verdict, why)
+
+
+def claims(at, mismatch, results):
+    return ([gain_claim(at, *gain, comparable=not mismatch, results=results) for gain in GAINS]
+            + [time_claim(at, v, words, mismatch, results) for v, words in TIMED])
+
+
+# ---- tables ---------------------------------------------------------------------------------
+
+def time_text(run):
+    """'1.64 s', '1.64 s (incorrect)', or why there is no time."""
+    ms = common.median_ms(run) if run else None
+    if ms is None:
+        return rc.not_run_why(run)
+    status = run.get("status")
+    return rc.fmt_seconds(ms / 1000) + ("" if status == "passed" else f" ({status})")
+
+
+def gcups_text(run):
+    value = common.metric_value(run) if run else None
+    return "-" if value is None else common.format_value(value)
+
+
+def limit_text(run):
+    pct = common.number((run.get("metrics") or {}).get("pct_of_peak"))
+    return "-" if pct is None else f"{pct:.1f}% of {common.limit_name(run)}"
+
+
+def notes_table(at, comparable):
+    """The notes' four steps: their time and GCUPS beside ours, and each step's gain over
+    the row above, in the notes and ours."""
+    rows, previous = [], None
+    for variant, notes in NOTES["seconds"].items():
+        run, ours = at.get(variant), rc.seconds(at.get(variant))
+        gain_notes = gain_ours = "-"
+        if previous:
+            gain_notes = rc.fmt_ratio(notes_seconds(previous) / notes["value"])
+            gain_ours = rc.fmt_ratio(rc.ratio(rc.seconds(at.get(previous)), ours))
+        rows.append([name(at, variant), notes["text"],
+                     common.format_value(notes_cells() / notes["value"] / 1e9),
+                     time_text(run), gcups_text(run),
+                     rc.fmt_ratio(rc.ratio(ours, notes["value"])) if comparable else "-",
+                     gain_notes, gain_ours])
+        previous = variant
+    return rc.md_table(["step", "notes (Titan X)", "notes GCUPS", "ours", "our GCUPS",
+                        "ours / notes (time)", "notes: gain over the row above",
+                        "ours: gain over the row above"], rows)
+
+
+def ladder_table(shown):
+    """Every step at the notes' point, with the gain over the previous timed step."""
+    gains = [text for text, _colour in dtw_paper.speedups(shown)]
+    rows = [[run.get("step", "?"), f"{common.label(run)} (`{run.get('variant')}`)",
+             f"{run.get('backend', '?').upper()}, {run.get('precision') or 'fp32'}",
+             time_text(run), gcups_text(run), limit_text(run), gain]
+            for run, gain in zip(shown, gains)]
+    return rc.md_table(["step", "variant", "backend, precision", "median time", "GCUPS",
+                        "% of limit", "gain over the previous timed step"], rows)
+
+
+def past_the_notes(at, shown):
+    """One sentence: how far our fastest step at the point goes past the notes' last step."""
+    timed = [r for r in shown if rc.seconds(r) is not None]
+    if not timed:
+        return "No step at this point was timed.\n"
+    best = min(timed, key=rc.seconds)
+    shared = rc.ratio(rc.seconds(at.get("shared")), rc.seconds(best))
+    limit = f", {limit_text(best)}" if limit_text(best) != "-" else ""
+    return (f"Our fastest step at this point is {common.label(best)} "
+            f"({rc.fmt_seconds(rc.seconds(best))}{limit})"
+            + (f", {rc.fmt_ratio(shared)} faster than our shared-memory step, the notes' last."
+               if shared and best is not at.get("shared") else ".") + "\n")
+
+
+def figures(ctx):
+    parts = []
+    for prefix, caption in FIGURES:
+        for path in ctx.figures(prefix):
+            point = Path(path).stem[len(prefix):].strip("_").replace("_", ", ")
+            parts.append(rc.md_figure(path, f"{caption}: {point}" if point else caption))
+    return "\n".join(parts) or "No DTW figure was drawn.\n"
+
+
+# ---- the section ----------------------------------------------------------------------------
+
+RULES = f"""\
+How the claims are judged: a gain between two steps (time of the slower over time of the
+faster) **reproduces** when ours lies within {WITHIN:g}x of the notes' (half to twice it),
+is **partly** reproduced when the step is faster but by a factor outside that, and **does
+not reproduce** when it is not faster. An absolute time reproduces within {WITHIN:g}x of the
+notes'; on another GPU generation that is not expected (the gains are what can carry over).
+Absolute times are not measured at the quick scale, whose sizes are smaller.
+"""
+
+
+def section(ctx):
+    results = ctx.results(CONFIG)
+    runs = ctx.runs(CONFIG, sweep=SWEEP)
+    shown = [run for run, _name in ladder.rows(runs)]
+    at = {run.get("variant"): run for run in shown}
+    mismatch = not_comparable(ctx, runs) if runs else ""
+    device, cores = hardware(results)
+    if results is None:
+        intro = f"`{CONFIG}` has no results in this directory, so nothing here was measured.\n"
+    elif not runs:
+        intro = f"`{CONFIG}` has no runs in sweep `{SWEEP}` (the notes' point).\n"
+    else:
+        intro = (f"The notes time one query against 2^20 CBF series of length 128 on a "
+                 f"{NOTES['device']}; ours is sweep `{SWEEP}` of `{CONFIG}` on the {device} "
+                 f"(OpenMP on {cores} cores). {NOTES['remarks']}"
+                 + (f" **Our times are not comparable with the notes': {mismatch}.**"
+                    if mismatch else "") + "\n")
+    body = "\n".join([
+        intro,
+        "### The notes' steps beside ours\n",
+        notes_table(at, comparable=not mismatch),
+        "GCUPS: cells (n x n per query-series pair) / median time. 'ours / notes' below 1 means "
+        "ours is faster.\n",
+        "### Our whole ladder in sweep `notes`\n",
+        ladder_table(shown) if shown else "No run at this point.\n",
+        past_the_notes(at, shown),
+        RULES,
+        "### Figures\n",
+        figures(ctx)])
+    return rc.Section("DTW ladder", body, claims(at, mismatch, results))

@@ -1,0 +1,379 @@
+"""REPORT.md's EED section: Kim, Na and Sim (2015) beside the runs of config eed-paper.
+
+The paper's Tables 1-4 (GTX 660, lengths 100 and 1000) stand beside ours with the ratio, and
+each claim of its text (data/eed_paper.json, "claims") is judged by a rule stated in the
+section. The numbers and the choice of our runs come from eed_paper.py, which draws the same
+comparison as figures.
+"""
+import dataclasses
+import math
+
+import common
+import eed_paper as ep
+import report_common as rc
+
+CONFIG = "eed-paper"
+STUDY = "eed"
+# A speed-up reproduces when its gain (ratio - 1) lies within this factor of the paper's: the
+# paper's GPU (2012) is ten years older than an H100, so only the size of an effect can carry
+# over.
+BAND = 2.0
+# A ratio below this is no gain: timing noise.
+NOISE = 1.05
+# "Their lines overlap": the slowest of the steps at most this many times the fastest. The
+# paper's own three values differ by up to 1.65x at length 100.
+OVERLAP = 2.0
+TARGETS = ("EED Fig. 5", "EED Table 1", "EED Fig. 6", "EED Table 2", "EED Fig. 7",
+           "EED Table 3", "EED Table 4")
+# Why a claim does not reproduce here, where we know (shown for 'partly' and 'does not').
+WHY = {
+    "prep_parallel": "H_CUDA's forward preprocessing (a thread per row scans A from its start "
+                     "in global memory) grows with n here; sH_CUDA's backward scan in shared "
+                     "memory stays flat",
+    "prep_overlap": "the forward scans (pH_CUDA parallel, H_CUDA) grow with n on the H100, "
+                    "sH_CUDA's backward scan in shared memory does not; the paper credits the "
+                    "cache for its flat forward scan",
+    "sh_vs_ph": "pH_CUDA runs the pairs one after another on one block, one SM of the H100's "
+                "132 (the GTX 660 has 5), sH_CUDA a block per pair: the gap grows with the "
+                "number of SMs",
+    "sh_vs_h": "the H100's 50 MB L2 (GTX 660: 384 KB) serves H_CUDA's global-memory table, so "
+               "its kernel is about as fast as sH_CUDA's; sH_CUDA gains mostly in "
+               "preprocessing",
+    "h_vs_ph_one": "for one pair both are a single block in global memory here; the paper's "
+                   "pH_CUDA was the program of its ref. [10]",
+    "sh_vs_ph_one": "one pair of length 100 takes ~0.1 ms on the H100, mostly launch and copy "
+                    "latency (cudaMemcpy-dominated); at 1000 the H100's caches serve pH_CUDA's "
+                    "global-memory table, so shared memory gains less than on the GTX 660",
+    "multi_block": "100 blocks fill 100 of the H100's 132 SMs (the GTX 660 has 5): one pair "
+                   "at a time leaves most of the GPU idle, so the gain grows with the SM count",
+    "t4_vs_ph": "our compute stage stands in for the paper's printed-on-device times; "
+                "pH_CUDA's one block uses one SM of the H100's 132 (the GTX 660 has 5)",
+    "t4_sh_slower": "the two kernels take about the same time here: the H100's 50 MB L2 "
+                    "serves H_CUDA's global table, and no cost of setting up sH_CUDA's shared "
+                    "memory (0.71 ms on the GTX 660, the paper says) shows",
+}
+TABLE_WHY = {
+    1: "the forward scans read A from global memory, a thread per row",
+    4: "pH_CUDA's one block runs on one SM",
+}
+# The peers of configs/eed/paper.json: which distance each computes.
+PEERS = {"peer_rapidfuzz": "RapidFuzz (Damerau-Levenshtein on the CPU: the same distance as "
+                           "EED with unit costs)",
+         "peer_stringzilla_levenshtein": "StringZilla (Levenshtein on the GPU: no swaps, a "
+                                         "different and simpler distance)"}
+QUICK_WHY = ("quick scale: reduced sizes and repetitions, so absolute times are shown but not "
+             "judged")
+MAX_IMAGES = 8  # more figures of one kind than this are listed as links
+
+
+# ---- our values beside the paper's ------------------------------------------------------------
+
+def method(step):
+    """'sH_CUDA', 'pH_CUDA serial': the paper's name of a step (variant and preprocessing)."""
+    name = {"ph_cuda": "pH_CUDA", "h_cuda": "H_CUDA", "sh_cuda": "sH_CUDA"}.get(
+        step["variant"], step["variant"])
+    return f"{name} {step['prep']}" if step.get("prep") == "serial" else name
+
+
+def our_ms(runs, table, step, n):
+    """(ms, run): our value beside one of the paper's table rows at length n (the table's
+    stage or total, as eed_paper compares them); ms is None when the run has none."""
+    row = ep.paper_row(table, step["variant"], step.get("prep"))
+    value = ep.table_value(table)
+    run = ep.ours_at(runs, row, n, value) if row else None
+    return (value(run) if run and run.get("status") == "passed" else None), run
+
+
+def missing_why(run):
+    return ep.why_not(run, 90) if run else "not in the results"
+
+
+def our_length(runs, table, step, n):
+    """The paper's length n when we ran it, else our nearest (at quick scale the lengths may
+    be others)."""
+    row = ep.paper_row(table, step["variant"], step.get("prep"))
+    ns = {ep.n_of(r) for r in ep.in_sweep(runs, row["sweep"]) if ep.n_of(r)} if row else set()
+    if n in ns or not ns:
+        return n
+    return min(ns, key=lambda x: abs(math.log(x / n)))
+
+
+def ratios_of(runs, claim):
+    """[(label, ratio)] of the claim's times slower / faster at each length, and [missing
+    text] where one of the two is not timed."""
+    table, found, missing = claim["table"], [], []
+    if claim["kind"] == "multi_block":
+        pairs = [(claim["step"], claim["step"])]
+    else:
+        pairs = [(claim["slower"], fast) for fast in claim["faster"]]
+    for slow, fast in pairs:
+        for paper_n in claim["lengths"]:
+            n = our_length(runs, table, fast, paper_n)
+            label = f"{method(fast)} n={n:g}" if len(pairs) > 1 else f"n={n:g}"
+            t_fast, run_fast = our_ms(runs, table, fast, n)
+            if claim["kind"] == "multi_block":  # this many single pairs against them at once
+                t_one, run_slow = our_ms(runs, claim["one_pair_table"], slow, n)
+                count = common.number(((run_fast or {}).get("data") or {}).get("pairs"))
+                t_slow = t_one * count if t_one and count else None
+            else:
+                t_slow, run_slow = our_ms(runs, table, slow, n)
+            if t_slow and t_fast:
+                found.append((label, t_slow / t_fast))
+            else:
+                missing.append((label, missing_why(run_fast if t_slow else run_slow)))
+    return found, missing
+
+
+def spreads_of(runs, claim):
+    """[(label, slowest / fastest)] of the claim's steps at each length, and [missing]."""
+    found, missing = [], []
+    for paper_n in claim["lengths"]:
+        n = our_length(runs, claim["table"], claim["steps"][0], paper_n)
+        got = [our_ms(runs, claim["table"], step, n) for step in claim["steps"]]
+        absent = [run for ms, run in got if not ms]
+        if absent:
+            missing.append((f"n={n:g}", missing_why(absent[0])))
+        else:
+            times = [ms for ms, _run in got]
+            found.append((f"n={n:g}", max(times) / min(times)))
+    return found, missing
+
+
+# ---- verdicts ---------------------------------------------------------------------------------
+
+def speedup_band(lo, hi):
+    """The ratios whose gain (ratio - 1) is within a factor BAND of the seed's range."""
+    return 1 + (lo - 1) / BAND, 1 + (hi - 1) * BAND
+
+
+def speedup_verdict(ratios, lo, hi):
+    """Every ratio in speedup_band(lo, hi): reproduces; every one a gain (at least NOISE) but
+    some outside that band: partly; one below NOISE: does not reproduce; none: not
+    measured."""
+    if not ratios:
+        return rc.NOT_MEASURED
+    if any(r < NOISE for r in ratios):
+        return rc.DOES_NOT
+    low, high = speedup_band(lo, hi)
+    return rc.REPRODUCES if all(low <= r <= high for r in ratios) else rc.PARTLY
+
+
+def overlap_verdict(spreads):
+    """Slowest / fastest at most OVERLAP at every length: reproduces; at some: partly."""
+    if not spreads:
+        return rc.NOT_MEASURED
+    within = sum(s <= OVERLAP for s in spreads)
+    return (rc.REPRODUCES if within == len(spreads) else rc.PARTLY if within
+            else rc.DOES_NOT)
+
+
+def times_verdict(pairs):
+    """pairs: [(paper ms, our ms)]. Each of ours at most the paper's: reproduces; some:
+    partly; none: does not (an H100 should not be slower than a GTX 660)."""
+    if not pairs:
+        return rc.NOT_MEASURED
+    faster = sum(ours <= paper for paper, ours in pairs)
+    return (rc.REPRODUCES if faster == len(pairs) else rc.PARTLY if faster else rc.DOES_NOT)
+
+
+def range_text(lo, hi):
+    return f"{lo:g}x" if lo == hi else f"{lo:g}-{hi:g}x"
+
+
+def why_of(verdict, known, missing, note=""):
+    """The claim's one line: the known reason when it does not (fully) reproduce; the points
+    not timed, [(where, why)], grouped by why; the scale, when it matters."""
+    parts = [known if verdict in (rc.PARTLY, rc.DOES_NOT) else ""]
+    parts += common.missing_footnotes(missing, len(missing) if verdict == rc.NOT_MEASURED else 0)
+    return "; ".join(p for p in parts + [note] if p)
+
+
+def quick_note(ctx, runs, claim):
+    """At quick scale a relative claim is judged at the lengths we ran (the paper's, or the
+    nearest), with fewer repetitions: say which."""
+    if not ctx.quick:
+        return ""
+    step = (claim.get("steps") or claim.get("faster") or [claim.get("step")])[0]
+    ours = [our_length(runs, claim["table"], step, n) for n in claim["lengths"]]
+    if ours == claim["lengths"]:
+        return "quick scale: at the paper's lengths, with fewer repetitions"
+    return (f"quick scale: judged at n = {', '.join(f'{n:g}' for n in ours)}, the paper's "
+            f"n = {', '.join(f'{n:g}' for n in claim['lengths'])}")
+
+
+def ratio_claim(ctx, runs, claim):
+    """A claim of the paper's text (speed-up, overlap or multi-block) judged on our runs."""
+    if claim["kind"] == "overlap":
+        found, missing = spreads_of(runs, claim)
+        verdict = overlap_verdict([s for _l, s in found])
+        seed = "about equal"
+        ours = "; ".join(f"{l}: slowest {rc.fmt_ratio(s)} the fastest" for l, s in found)
+    else:
+        found, missing = ratios_of(runs, claim)
+        lo, hi = claim["range"]
+        verdict = speedup_verdict([r for _l, r in found], lo, hi)
+        band = speedup_band(lo, hi)
+        seed = f"{range_text(lo, hi)} (band {band[0]:.3g}-{band[1]:.3g}x)"
+        ours = "; ".join(f"{l}: {rc.fmt_ratio(r)}" for l, r in found)
+    return rc.Claim(claim["target"], claim["claim"], seed, ours or "-", verdict,
+                    why_of(verdict, WHY.get(claim["id"], ""), missing,
+                           quick_note(ctx, runs, claim)))
+
+
+def times_claim(ctx, runs, table):
+    """The paper's times of one table at lengths 100 and 1000 against ours."""
+    t = ep.TABLES[table]
+    unit = ep.TO_MS[t["unit"]]
+    pairs, slower, missing = [], [], []
+    for row in t["rows"]:
+        for i, n in enumerate(ep.NOTES["lengths"]):
+            ours, run = our_ms(runs, table, row, n)
+            where = f"{row['method']} n={n:g}"
+            if ours is None:
+                missing.append((where, missing_why(run)))
+                continue
+            paper = row["values"][i] * unit
+            pairs.append((paper, ours))
+            if ours > paper:
+                slower.append(f"{where} ({rc.fmt_ratio(ours / paper)} the GTX 660's)")
+    every = [v * unit for row in t["rows"] for v in row["values"]]
+    seed = f"{ep.ms_text(min(every))} to {ep.ms_text(max(every))}"
+    what = f"'{t['stage']}' stage" if t.get("stage") else "total, copies included"
+    claim = (f"GTX 660 times at n = 100 and 1000, {t['title']} "
+             f"(ours: {what})")
+    ours = "-"
+    if pairs:
+        mine = [o for _p, o in pairs]
+        ours = (f"{ep.ms_text(min(mine))} to {ep.ms_text(max(mine))}; "
+                f"{sum(o <= p for p, o in pairs)} of {len(pairs)} no slower")
+    pool = [r for r in runs if r.get("sweep") in {row["sweep"] for row in t["rows"]}
+            and not ep.is_peer(r)]
+    differs = ep.mismatch(pool, t["pairs"])
+    if ctx.quick:
+        return rc.Claim(f"EED Table {table}", claim, seed, ours, rc.NOT_MEASURED, QUICK_WHY)
+    if differs:
+        return rc.Claim(f"EED Table {table}", claim, seed, ours, rc.NOT_MEASURED, differs)
+    verdict = times_verdict(pairs)
+    known = "slower than the GTX 660: " + ", ".join(slower) + (
+        f" ({TABLE_WHY[table]})" if table in TABLE_WHY else "")
+    return rc.Claim(f"EED Table {table}", claim, seed, ours, verdict,
+                    why_of(verdict, known, missing))
+
+
+def claims_of(ctx, runs):
+    """Every claim, in the order of TARGETS (the paper's figures beside their tables)."""
+    claims = [times_claim(ctx, runs, t["table"]) for t in ep.NOTES["tables"]]
+    claims += [ratio_claim(ctx, runs, c) for c in ep.NOTES["claims"]]
+    return sorted(claims, key=lambda c: TARGETS.index(c.target) if c.target in TARGETS
+                  else len(TARGETS))
+
+
+# ---- the section's text -----------------------------------------------------------------------
+
+RULES = f"""How the claims are judged:
+- **Speed-ups** ("A ~X-Yx faster than B"): our time of B over our time of A, at the paper's
+  lengths 100 and 1000 (at quick scale, the nearest lengths we ran). *Reproduces* when the
+  gain of every ratio (ratio - 1) lies within a factor of {BAND:g} of the paper's, i.e. the
+  ratio lies in the band 1 + (X-1)/{BAND:g} to 1 + {BAND:g}(Y-1) shown beside the paper's
+  value (the GTX 660 of 2012 and the H100 are ten years apart: only the size of an effect
+  can carry over); *partly* when every ratio is a gain (at least {NOISE:g}x, the timing
+  noise) but some lie outside the band; *does not reproduce* when one is below {NOISE:g}x.
+- **Fig. 5's overlapping lines**: the slowest of the three parallel preprocessings at most
+  {OVERLAP:g}x the fastest, at each length (the paper's own differ by up to 1.65x).
+  *Reproduces* at both lengths, *partly* at one.
+- **Absolute times** (Tables 1-4): the paper's GTX 660 (5 SMs) is far smaller than an H100,
+  so ours should be no slower. *Reproduces* when each of our times is at most the paper's,
+  *partly* when some are, *does not reproduce* when none is. Not judged at quick scale.
+- Table 4's times were printed on the device (no copy back); ours beside them is the
+  `compute` stage (the kernels alone). Table 1's is the `preprocess` stage, Tables 2 and 3
+  the median total with the copies, as the paper's.
+- Any claim with no timed run is *not measured*, with the run's status (e.g. skipped: no
+  CUDA device).
+"""
+
+
+def md_figures(ctx, prefix, caption):
+    """The figures whose names start with prefix: images, or links when there are more than
+    MAX_IMAGES; several are told apart by the parts of their names not all of them share."""
+    paths = ctx.figures(prefix)
+    if not paths:
+        return f"*{caption}: no figure in this directory.*\n"
+    parts = [p.rsplit("/", 1)[-1][len(prefix):-len(".png")].strip("_").split("_") for p in paths]
+    shared = set.intersection(*map(set, parts)) if len(parts) > 1 else set()
+    names = ["_".join(t for t in name if t not in shared) for name in parts]
+    if len(paths) == 1:
+        return rc.md_figure(paths[0], caption)
+    if len(paths) <= MAX_IMAGES:
+        return "\n".join(rc.md_figure(p, f"{caption}: {n}") for n, p in zip(names, paths))
+    links = ", ".join(f"[{n}]({p})" for n, p in zip(names, paths))
+    return f"{caption} ({len(paths)} figures): {links}\n"
+
+
+def paper_table(runs):
+    rows, notes = ep.paper_rows(runs)
+    text = rc.md_table(ep.PAPER_COLUMNS, [cells for cells, _kind in rows])
+    return text + "".join(f"\n- {n}" for n in notes) + ("\n" if notes else "")
+
+
+def throughput_table(ctx, runs):
+    peer_runs = [r for _name, results in ctx.peer_results(CONFIG)
+                 for r in results.get("runs", []) if r.get("study") == STUDY]
+    header, rows, notes = ep.throughput_rows(runs + peer_runs)
+    if not rows:
+        return "No run of the throughput sweeps.\n" + "".join(f"\n- {n}" for n in notes)
+    return (rc.md_table(header, rows) + "".join(f"\n- {n}" for n in notes)
+            + ("\n" if notes else ""))
+
+
+def peers_text(ctx):
+    states = ctx.peer_states(STUDY)
+    if not states:
+        return "No peer was run for this study (RapidFuzz and StringZilla are its peers).\n"
+    lines = []
+    for peer, state, why in states:
+        what = PEERS.get(peer, peer)
+        lines.append(f"- {what}: {state}" + (f": {why}" if why else ""))
+    return ("Peers (where they ran, their rows are in the table above, and StringZilla's "
+            "100-pair times in Fig. 6):\n\n" + "\n".join(lines) + "\n")
+
+
+def body(ctx, runs):
+    source = ep.NOTES
+    parts = [
+        f"Source: {source['source']}\n",
+        f"The paper times three GPU methods on a {source['device']} "
+        f"(CPU {source['cpu']}): pH_CUDA (one block for everything), H_CUDA (a block per "
+        "pair) and sH_CUDA (a block per pair, shared memory), for 100 random pairs (Fig. 5: "
+        "the preprocessing; Fig. 6: the whole computation) and for one pair (Fig. 7). Our "
+        f"config `{CONFIG}` runs the same experiments on the same kind of data (alphabet 10, "
+        f"unit costs) with the later steps of our ladder beside them. {source['restored']}\n",
+        RULES,
+        "### The paper's Tables 1-4 beside ours\n",
+        "GTX 660 / ours above 1: faster here. Time ratio rows: sH_CUDA's time over pH_CUDA's "
+        "or H_CUDA's (below 1: sH_CUDA is faster).\n",
+        paper_table(runs),
+        md_figures(ctx, "eed_fig5", "Fig. 5: preprocessing of 100 pairs against the length"),
+        md_figures(ctx, "eed_fig6", "Fig. 6: 100 pairs, every step"),
+        md_figures(ctx, "eed_fig7", "Fig. 7: one pair, every step"),
+        md_figures(ctx, "eed_tables", "Tables 1-4 and the throughput, as a figure"),
+        "### Throughput and peers\n",
+        throughput_table(ctx, runs),
+        peers_text(ctx),
+        "### Ladders\n",
+        md_figures(ctx, "eed_ladder", "The ladder at each point"),
+    ]
+    if ctx.quick:
+        parts.insert(1, "**Quick scale:** the sizes are smaller than the paper's; absolute "
+                        "times are shown but not judged, ratios are judged at the sizes run.\n")
+    return "\n".join(parts)
+
+
+def section(ctx):
+    runs = ctx.runs(CONFIG)
+    claims = claims_of(ctx, runs)
+    if ctx.results(CONFIG) is None:
+        why = f"config {CONFIG} has no results in this directory"
+        text = f"Config `{CONFIG}` has no results in this directory: nothing was measured.\n"
+        return rc.Section("Extended edit distance (EED)", text + "\n" + RULES,
+                          [dataclasses.replace(c, why=why) for c in claims])
+    return rc.Section("Extended edit distance (EED)", body(ctx, runs), claims)

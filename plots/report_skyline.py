@@ -1,0 +1,371 @@
+"""REPORT.md's skyline section: Min, Han and Lee (2010) beside the runs of config skyline-paper.
+
+The seed's text gives its Fig. 11 only as gains between steps (data/skyline_seed.json), so those
+are judged, per distribution, by a rule stated in the section; our times per d and step, the
+skyline sizes beside the expected sizes and Fig. 11c's pairs (d beside d + 1) are shown beside
+them. The choice of runs and the gains come from skyline_paper.py, which draws the same figures.
+"""
+import dataclasses
+import math
+
+import report_common as rc
+import skyline_paper as sp
+
+CONFIG = "skyline-paper"
+SEED_SWEEP = "fig11"  # the sweep of configs/skyline/paper.json that is the seed's Fig. 11
+TITLE = "Skyline queries"
+PANELS = {"independent": "Skyline Fig. 11a", "anticorrelated": "Skyline Fig. 11b"}
+FIG11C = "Skyline Fig. 11c"
+FIG11C_DIST = "anticorrelated"  # the seed's Fig. 11c is drawn on anti-correlated data
+# A gain reproduces when ours is within this factor of the seed's: the Tesla C1060 (2008) is
+# fourteen years older than an H100, so only the size of an effect can carry over.
+FACTOR = 2.0
+# A time reduction under this many percent is no gain (timing noise: the nested-loop steps
+# are timed once); "slower" means more than 1 + NOISE_PCT / 100 times the time.
+NOISE_PCT = 5.0
+SLOWER = 1 + NOISE_PCT / 100
+# Skyline sizes: the count of one random data set spreads around its expectation; a Poisson
+# count's spread is its square root, and 5% covers the rest.
+SIZE_SIGMAS, SIZE_REL = 3.0, 0.05
+SIZE_D = (2, 8, 12, 16)  # the d whose expected sizes the study's brief quotes
+README = "variants/skyline/README.md"
+# Why a gain does not reproduce on Hopper, from the study's profiles (README).
+WHY = {
+    ("naive", "apc"): "tile copies are a small share of the work, and Hopper's L1 serves the "
+                      f"naive step's strided copies ({README})",
+    ("apc", "dwe"): "the branch-free test reads all d attributes of every pair, while naive's "
+                    "early exits are cheap on Hopper (74% uniform branches) and read about 2 "
+                    f"({README})",
+    ("dwe", "alr"): "ALR removes DWE's bank conflicts entirely, but what that saves depends on "
+                    "the stride and on how many lanes are still active: most at d = 16, little "
+                    f"at odd d or on independent data ({README})",
+    ("naive", "alr"): "\"no test that compares every attribute twice, as the seed's DWE and ALR "
+                      "do, can be 3x naive here, with or without bank conflicts\": on Hopper "
+                      f"compares issue at half rate ({README})",
+    "dwe_even": "on independent data most lanes are dominated early, so few are left to "
+                f"collide in the banks ({README})",
+}
+MAX_IMAGES = 8  # more figures of one kind than this are listed as links
+
+
+# ---- the seed's data set ----------------------------------------------------------------------
+
+def seed_data(runs):
+    """(point, runs) of the data set that holds the seed's Fig. 11 sweep (n = 10^6 at paper
+    scale), with the other sweeps at the same n; ((), []) when there is none."""
+    sets = sp.data_sets(runs)
+    if not sets:
+        return (), []
+    return max(sets.items(), key=lambda item: sum(r.get("sweep") == SEED_SWEEP for r in item[1]))
+
+
+def n_text(point):
+    n = sp.common.number(dict(point).get("n"))
+    return f"{n:,.0f}" if n is not None else "?"
+
+
+def missing_why(at, steps, dist):
+    """Why no gain between steps could be formed: the status of a run that did not pass, or
+    that the step did not run."""
+    for v in steps:
+        runs = list(at.get(v, {}).values())
+        if not runs:
+            return f"no run of {sp.name_of(v)} on {sp.DIST_TEXT.get(dist, dist)} data"
+        failed = next((r for r in runs if not sp.seconds(r)), None)
+        if failed is not None and not any(sp.seconds(r) for r in runs):
+            return f"{sp.name_of(v)}: {sp.why_not(failed, 80)}"
+    return "no d where both ran"
+
+
+# ---- verdicts ---------------------------------------------------------------------------------
+
+def gain_verdict(ours, seed):
+    """ours, seed: time reductions in percent. Within a factor FACTOR of the seed's (seed /
+    FACTOR to FACTOR x seed, at most 100%): reproduces; a gain (at least NOISE_PCT) but
+    outside that: partly; less: does not reproduce; None: not measured."""
+    if ours is None:
+        return rc.NOT_MEASURED
+    if ours < NOISE_PCT:
+        return rc.DOES_NOT
+    return rc.REPRODUCES if seed / FACTOR <= ours <= min(100.0, seed * FACTOR) else rc.PARTLY
+
+
+def count_verdict(held, total):
+    """A statement checked at several d: reproduces at every one, partly at some."""
+    if not total:
+        return rc.NOT_MEASURED
+    return rc.REPRODUCES if held == total else rc.PARTLY if held else rc.DOES_NOT
+
+
+def size_close(ours, expected):
+    return abs(ours - expected) <= max(SIZE_REL * expected, SIZE_SIGMAS * math.sqrt(expected))
+
+
+def why_of(verdict, known, missing="", note=""):
+    """The one line: the known reason when it does not (fully) reproduce, what kept it from
+    being measured, and the scale note."""
+    parts = [known if verdict in (rc.PARTLY, rc.DOES_NOT) else "", missing, note]
+    return "; ".join(p for p in parts if p)
+
+
+# ---- claims -----------------------------------------------------------------------------------
+
+def gain_claims(table, gain, dist, note):
+    """The seed's gain `gain` on one distribution, and for DWE its exception (slower than
+    naive at d = 8 and 16)."""
+    before, after, seed = gain["from"], gain["to"], gain[dist]
+    at = table.get(dist, {})
+    except_d = gain.get("except_d", ())
+    by_d = {d: r for d, r in sp.reductions(at, before, after).items() if d not in except_d}
+    ours = 100 * sp.mean(by_d.values()) if by_d else None
+    verdict = gain_verdict(ours, seed)
+    claim = f"{sp.name_of(after)} ~{seed}% faster than {sp.name_of(before)}"
+    if except_d:
+        claim += f" (except d = {', '.join(map(str, except_d))})"
+    if gain.get("note"):
+        claim += f" ({gain['note']})"
+    text = f"{sp.pct(ours / 100)} ({sp.d_text(by_d)})" if by_d else "-"
+    missing = "" if by_d else missing_why(at, (before, after), dist)
+    band = f"{seed / FACTOR:g}-{min(100.0, seed * FACTOR):g}%"
+    claims = [rc.Claim(PANELS[dist], claim, f"{seed}% faster (band {band})", text, verdict,
+                       why_of(verdict, WHY.get((before, after), ""), missing, note))]
+    if except_d:
+        claims.append(slower_claim(at, after, except_d, dist, note))
+    return claims
+
+
+def slower_claim(at, step, ds, dist, note):
+    """The seed's exception: `step` slower than naive at each of `ds` (bank conflicts)."""
+    checked, held = [], 0
+    for d in ds:
+        t, t0 = (sp.seconds(at.get(v, {}).get(d)) for v in (step, "naive"))
+        if t and t0:
+            checked.append(f"d={d}: {t / t0:.2f}x naive's time")
+            held += t > t0 * SLOWER
+    verdict = count_verdict(held, len(checked))
+    missing = "" if checked else missing_why(at, (step, "naive"), dist)
+    return rc.Claim(PANELS[dist], f"{sp.name_of(step)} slower than naive at d = "
+                    f"{', '.join(map(str, ds))} (bank conflicts)", "slower",
+                    "; ".join(checked) or "-", verdict,
+                    why_of(verdict, "", missing, note))
+
+
+def fig11c_claims(table, note):
+    """Fig. 11c on anti-correlated data: DWE slower at an even d than at d + 1 (bank
+    conflicts), ALR (odd stride) not."""
+    at = table.get(FIG11C_DIST, {})
+    claims = []
+    for step, claim, slower in (
+            ("dwe", "anti-correlated: DWE slower at an even d than at d + 1 (bank "
+                    "conflicts)", True),
+            ("alr", "anti-correlated: ALR's padding removes it, no slower at an even d than "
+                    "at d + 1", False)):
+        checked, held = [], 0
+        for d in sp.pairs_of(at):
+            t0, t1 = (sp.seconds(at.get(step, {}).get(x)) for x in (d, d + 1))
+            if t0 and t1:
+                checked.append(f"time at d={d + 1} / at d={d}: {t1 / t0:.2f}x")
+                held += (t0 > t1 * SLOWER) if slower else (t0 <= t1 * SLOWER)
+        verdict = count_verdict(held, len(checked))
+        missing = "" if checked else (missing_why(at, (step,), FIG11C_DIST)
+                                      if not any(sp.seconds(r) for r in at.get(step, {}).values())
+                                      else "no even d with d + 1 among the runs")
+        known = WHY["dwe_even"] if step == "dwe" else ""
+        claims.append(rc.Claim(FIG11C, claim,
+                               "slower" if slower else "no slower", "; ".join(checked) or "-",
+                               verdict, why_of(verdict, known, missing, note)))
+    return claims
+
+
+def size_claim(point, runs, quick):
+    """Our skyline sizes of the independent points beside the expected sizes."""
+    found, _clashes = sp.sizes(runs)
+    ours = found.get(sp.EXPECTED["distribution"], {})
+    expected = {int(d): v for d, v in sp.EXPECTED["sizes"].items()}
+    claim = (f"skyline size of {sp.EXPECTED['n']:,} independent points: about "
+             + ", ".join(f"{sp.count_text(expected[d])} at d = {d}" for d in SIZE_D))
+    ds = sorted(set(ours) & set(expected))
+    seed = "; ".join(f"d={d}: {sp.count_text(expected[d])}" for d in ds) or "-"
+    why = sp.expected_applies(point, runs) if point else "no run of the seed's data set"
+    if why and quick:
+        why = f"quick scale: {why}"
+    if why or not ds:
+        return rc.Claim(PANELS["independent"], claim, seed, "-", rc.NOT_MEASURED,
+                        why or "no passed run reports a skyline size of independent points")
+    text = "; ".join(f"d={d}: {ours[d]:,.0f} ({ours[d] / expected[d] - 1:+.1%})" for d in ds)
+    off = [d for d in ds if not size_close(ours[d], expected[d])]
+    verdict = count_verdict(len(ds) - len(off), len(ds))
+    absent = [d for d in SIZE_D if d not in ours]
+    why = [f"off at d = {', '.join(map(str, off))}" if off else "",
+           f"not measured at d = {', '.join(map(str, absent))}" if absent else ""]
+    return rc.Claim(PANELS["independent"], claim, seed, text, verdict,
+                    "; ".join(w for w in why if w))
+
+
+def quick_note(ctx, point):
+    """At quick scale the gains are judged at the sizes run: say which."""
+    if not ctx.quick:
+        return ""
+    n = sp.common.number(dict(point).get("n"))
+    if n == sp.EXPECTED["n"]:
+        return "quick scale: the seed's n, fewer repetitions"
+    return f"quick scale: n = {n_text(point)}, the seed's {sp.EXPECTED['n']:,}"
+
+
+def claims_of(ctx, point, runs):
+    table, _counts = sp.best_runs(runs)
+    note = quick_note(ctx, point)
+    claims = []
+    for dist in PANELS:
+        for gain in sp.SEED["gains"]:
+            claims += gain_claims(table, gain, dist, note)
+        if dist == sp.EXPECTED["distribution"]:
+            claims.append(size_claim(point, runs, ctx.quick))
+    return claims + fig11c_claims(table, note)
+
+
+# ---- the section's text -----------------------------------------------------------------------
+
+RULES = f"""How the claims are judged:
+- **Gains**: {sp.SEED['gain_rule']} Ours is the mean of that reduction over the d where
+  both steps passed (without d = 8 and 16 for DWE against APC, as the seed). It
+  *reproduces* when it lies within a factor of {FACTOR:g} of the seed's (half to twice, at most
+  100%: the Tesla C1060 of 2008 and the H100 are fourteen years apart, only the size of an
+  effect can carry over); *partly* when the step gains at least {NOISE_PCT:g}% (the timing
+  noise: the nested loops are timed once) but more or less than that; *does not reproduce*
+  below.
+- **Statements at several d** (DWE slower than naive at d = 8 and 16; Fig. 11c's even d
+  against d + 1, judged on anti-correlated data as the seed's panel): "slower" means more
+  than {SLOWER:g}x the time. *Reproduces* when it holds at every d we ran, *partly* at some,
+  *does not reproduce* at none.
+- **Skyline sizes** (independent points): *reproduces* when ours is within {SIZE_REL:.0%} or
+  {SIZE_SIGMAS:g} square roots (whichever is more; a random count's spread) of the expected
+  size at every d we ran, *partly* at some d; judged only where the expected sizes apply
+  (n = {sp.EXPECTED['n']:,}, plain points).
+- The seed's figure values are not in its text, so its absolute times are not compared.
+- Any claim with no passed run is *not measured*, with the runs' status (e.g. skipped: no
+  CUDA device).
+"""
+
+
+def md_figures(ctx, prefix, caption):
+    """The figures whose names start with prefix: images, or links when there are more than
+    MAX_IMAGES; several are told apart by the parts of their names not all of them share."""
+    paths = ctx.figures(prefix)
+    if not paths:
+        return f"*{caption}: no figure in this directory.*\n"
+    parts = [p.rsplit("/", 1)[-1][len(prefix):-len(".png")].strip("_").split("_") for p in paths]
+    shared = set.intersection(*map(set, parts)) if len(parts) > 1 else set()
+    names = ["_".join(t for t in name if t not in shared) for name in parts]
+    if len(paths) == 1:
+        return rc.md_figure(paths[0], caption)
+    if len(paths) <= MAX_IMAGES:
+        return "\n".join(rc.md_figure(p, f"{caption}: {n}") for n, p in zip(names, paths))
+    links = ", ".join(f"[{n}]({p})" for n, p in zip(names, paths))
+    return f"{caption} ({len(paths)} figures): {links}\n"
+
+
+def gains_table(table):
+    columns, rows = sp.gain_rows(table)
+    header = ["time reduction"] + [f"{sp.DIST_TEXT.get(s, s)}: {who}" for s, who in columns]
+    return rc.md_table(header, [cells for cells, _colours in rows])
+
+
+def cell(run):
+    """Our median time, or the run's status ('skipped', 'incorrect', '-' for none)."""
+    if run is None:
+        return "-"
+    t = sp.seconds(run)
+    return rc.fmt_seconds(t) if t else (run.get("status") or "no timing")
+
+
+def times_tables(point, runs, seed_set):
+    """A table per distribution of one data set: time per step and d, the skyline size,
+    and the expected size where it applies; then why runs were not timed."""
+    table, _counts = sp.best_runs(runs)
+    found, clashes = sp.sizes(runs)
+    expected = {int(d): v for d, v in sp.EXPECTED["sizes"].items()}
+    applies = not sp.expected_applies(point, runs)
+    parts = []
+    for dist in sp.distributions(table):
+        at = table[dist]
+        ds = sorted({d for at_d in at.values() for d in at_d})
+        rows = [[sp.label_of(runs, v)] + [cell(at[v].get(d)) for d in ds]
+                for v in sp.variants_of(runs) if v in at]
+        sizes = found.get(dist, {})
+        rows.append(["skyline size"] + [f"{sizes[d]:,.0f}" if d in sizes else "-" for d in ds])
+        if applies and dist == sp.EXPECTED["distribution"]:
+            rows.append(["expected size"] + [f"{expected[d]:,.0f}" if d in expected else "-"
+                                             for d in ds])
+        panel = ({"independent": " (the seed's Fig. 11a)", "anticorrelated":
+                  " (the seed's Fig. 11b)"}.get(dist, " (not in the seed)") if seed_set else "")
+        parts.append(f"**{sp.DIST_TEXT.get(dist, dist)}, n = {n_text(point)}{panel}**, median "
+                     "time (the fastest passed setting where a step ran several):\n\n"
+                     + rc.md_table(["step"] + [f"d = {d}" for d in ds], rows))
+    notes = sp.not_drawn_notes(table) + [f"runs disagree on the skyline size at {c}"
+                                         for c in clashes]
+    parts += ["".join(f"- {n.replace('not drawn:', 'not timed:')}\n" for n in notes)]
+    return "\n".join(p for p in parts if p)
+
+
+def fig11c_table(runs):
+    """DWE and ALR at each even d beside d + 1, per distribution."""
+    table, _counts = sp.best_runs([r for r in runs if sp.variant(r) in sp.FIG11C_STEPS])
+    rows = []
+    for dist in sp.distributions(table):
+        at = table[dist]
+        for d in sp.pairs_of(at):
+            for v in sp.FIG11C_STEPS:
+                t0, t1 = (sp.seconds(at.get(v, {}).get(x)) for x in (d, d + 1))
+                rows.append([sp.DIST_TEXT.get(dist, dist), sp.name_of(v), str(d),
+                             rc.fmt_seconds(t0), rc.fmt_seconds(t1),
+                             rc.fmt_ratio(t1 / t0) if t0 and t1 else "-"])
+    if not rows:
+        return "No DWE or ALR run at an even d and at d + 1.\n"
+    return rc.md_table(["distribution", "step", "d", "time at d", "time at d + 1",
+                        "d + 1 / d"], rows)
+
+
+def body(ctx, point, runs, all_runs):
+    table, _counts = sp.best_runs(runs)
+    parts = [
+        f"Source: {sp.SEED['source']}\n",
+        "The seed runs a nested-loop skyline on a Tesla C1060 over 1,000,000 points (Fig. 11: "
+        "time against d, (a) independent, (b) anti-correlated, (c) DWE at an even d beside "
+        "d + 1) and reports the gain of each step: APC (coalesced loads) over naive, DWE "
+        "(branch-free test) over APC, ALR (rows padded to an odd stride) over DWE. Our config "
+        f"`{CONFIG}` runs those steps and our later ones on the same generator's data.\n",
+        RULES,
+        f"### Fig. 11a and 11b: gains, n = {n_text(point)}\n",
+        gains_table(table),
+        md_figures(ctx, "skyline_fig11_", "Fig. 11: time against d per step, with the gains"),
+        "### Times per d and step\n",
+    ]
+    parts += [times_tables(p, group, p == point) for p, group in sp.data_sets(all_runs).items()]
+    parts += [
+        "### Skyline sizes\n",
+        md_figures(ctx, "skyline_sizes", "Skyline size against d, beside the expected size "
+                                         "for 10^6 independent points"),
+        "### Fig. 11c: DWE and ALR at an even d beside d + 1\n",
+        fig11c_table(runs),
+        md_figures(ctx, "skyline_fig11c", "Fig. 11c: DWE and ALR at d and d + 1"),
+        "### Ladders\n",
+        md_figures(ctx, "skyline_ladder", "The ladder at each point"),
+    ]
+    if ctx.quick:
+        parts.insert(1, "**Quick scale:** the sizes are smaller than the seed's; gains are "
+                        "judged at the sizes run, the expected skyline sizes only at n = "
+                        f"{sp.EXPECTED['n']:,}.\n")
+    return "\n".join(parts)
+
+
+def section(ctx):
+    all_runs = [r for r in ctx.runs(CONFIG) if r.get("study") == "skyline"]
+    point, runs = seed_data(all_runs)
+    claims = claims_of(ctx, point, runs)
+    if ctx.results(CONFIG) is None:
+        why = f"config {CONFIG} has no results in this directory"
+        text = f"Config `{CONFIG}` has no results in this directory: nothing was measured.\n"
+        return rc.Section(TITLE, text + "\n" + RULES,
+                          [dataclasses.replace(c, why=why) for c in claims])
+    return rc.Section(TITLE, body(ctx, point, runs, all_runs), claims)

@@ -1,0 +1,580 @@
+"""The TWED section of REPORT.md (seed 002: G. Wright 2020, cuTWED). Four targets, each the
+seed's numbers beside ours with the ratio ours / seed, then the claims, judged by the rules
+the section states:
+
+- TWED Fig. 9a: one pair's wall time against N (config twed-paper, sweep pair);
+- TWED Fig. 9b: the speedup over the sequential CPU reference against N, and its trend;
+- TWED Fig. 10: the large-scale times (sweep large);
+- TWED Table 2: the validation sets (config twed-validation).
+
+The seed's numbers (data/twed_notes.json) and the choice of runs (the best FP64 GPU step at
+each N, cuTWED's runs) come from twed_paper.py and twed_table2.py, so that the report says
+what the figures draw. cuTWED measured here comes from the peer's results files.
+"""
+import re
+from pathlib import Path
+
+import common
+import report_common as rc
+import twed_paper as tp
+import twed_table2 as t2
+
+PAPER, VALIDATION = "twed-paper", "twed-validation"
+T9A, T9B, T10, T2 = "TWED Fig. 9a", "TWED Fig. 9b", "TWED Fig. 10", "TWED Table 2"
+SEED_HW = f"a {tp.NOTES['device']} against one core of a {tp.NOTES['cpu']}"
+
+# An absolute time reproduces when ours is at most this many times the seed's (a rate: at
+# least the seed's over this): other hardware, so only the order of the time is expected.
+SLOWER_OK = 2.0
+# The trend tolerates a dip this small from one N to the next: timing noise.
+DIP_OK = 0.95
+# Launch-bound time grows with the 2N+1 diagonals (2x per doubling of N), compute-bound time
+# with the N^2 cells (4x): growth up to this means the launches dominate.
+LAUNCH_BOUND_GROWTH = 2.5
+# "Would roughly double": the whole matrix over the triangle within 25% of 2.
+TRIANGLE_GAIN, TRIANGLE_WITHIN = 2.0, 1.25
+# The large-N times the seed's text quotes (13.9 s and 214 s); Table 3 has the others.
+QUOTED_LARGE = (262144, 1048576)
+QUICK_WHY = "quick scale: our sizes are smaller than the seed's, so absolute times are not judged"
+RULES = (
+    "How the claims are judged. *Times* (twed.c, cuTWED, Fig. 10): reproduces when ours is at "
+    f"most {SLOWER_OK:g}x the seed's at every N compared, partly when at some, does not when at "
+    f"none (the seed ran {SEED_HW}; other hardware, so only the order of the time is "
+    "expected). *Speedups* (Fig. 9b, Table 2): ours is our sequential reference over our best "
+    "FP64 GPU step at the same size; reproduces when it is at least the seed's. The seed's "
+    "speedup is a GPU-over-CPU ratio that depends on both of its machines, as ours does on "
+    "ours, so a higher speedup here says our pair of machines and steps is at least as far "
+    "apart, not that a step is faster. *Trend*: reproduces when our speedup rises from the "
+    f"smallest to the largest N and never falls below {DIP_OK:g}x the one before. *Launch "
+    "overhead*: reproduces when our itwed (a launch per diagonal) at its smallest N takes "
+    f"within {SLOWER_OK:g}x of the seed's time per diagonal and at most "
+    f"{LAUNCH_BOUND_GROWTH:g}x as long at 2N (a launch-bound time doubles with the "
+    "diagonals, a compute-bound one quadruples with the cells). *cuTWED's factor of two left*: "
+    "reproduces when cuTWED run here takes at least 2x our best FP64 GPU step at every N, on "
+    "the same GPU. *Triangle*: reproduces when our best step on the whole matrix takes "
+    f"{TRIANGLE_GAIN / TRIANGLE_WITHIN:g}x to {TRIANGLE_GAIN * TRIANGLE_WITHIN:g}x as long as "
+    "on the triangle, on every set with both. At quick scale the absolute times are shown but "
+    "not judged; speedups, trends and the launch overhead (a launch costs the same whatever "
+    "N) are.\n")
+
+
+# ---- runs ------------------------------------------------------------------------------------
+
+def all_runs(ctx, config):
+    """Ours and cuTWED's runs of a config, as the figures see them (peers folded in)."""
+    peers = [r for _, results in ctx.peer_results(config) for r in results.get("runs") or []]
+    return ctx.runs(config) + peers
+
+
+def peer_fp64(runs):
+    return tp.by_n([r for r in runs if tp.is_peer(r) and r.get("precision") == "fp64"])
+
+
+def ours_gpu_fp64(runs):
+    return [r for r in runs if r.get("backend") == "gpu" and not tp.is_peer(r)
+            and r.get("precision") == "fp64"]
+
+
+def pair_view(runs):
+    """{name: {N: run}} of the single-pair sweep (not 'large'), with 'ns' our sizes (not
+    cuTWED's)."""
+    small = [r for r in tp.pair_mode(runs) if r.get("sweep") != tp.LARGE]
+    view = {name: tp.variant_runs(small, name) for name in ("seq_full", "seq_itwed", "itwed")}
+    view.update(best=tp.best_gpu(small), peer=peer_fp64(small), runs=small,
+                ns=sorted({tp.n_of(r) for r in small if tp.n_of(r) and not tp.is_peer(r)}))
+    return view
+
+
+def gpu_why(runs, n=None, missing="not in the results"):
+    """Why none of our FP64 GPU steps (at N) has a time: the first one's status ('skipped: no
+    CUDA device'); `missing` when there is no such step, or when one of them was timed."""
+    at = [r for r in ours_gpu_fp64(runs) if n is None or tp.n_of(r) == n]
+    if not at or any(rc.seconds(r) for r in at):
+        return missing
+    return rc.not_run_why(at[0])
+
+
+def none_timed(name, by_n):
+    """'itwed: skipped: no CUDA device' from the first of a variant's runs {N: run}."""
+    return f"{name}: {rc.not_run_why(next(iter(by_n.values()), None))}"
+
+
+def reference(view, n):
+    """(our sequential reference run at N, its name): seq_full (twed.c's full matrix) where
+    it ran, else seq_itwed (linear memory, faster than seq_full wherever both ran, so the
+    speedup over it is a lower bound)."""
+    full = view["seq_full"].get(n)
+    if rc.seconds(full) or not rc.seconds(view["seq_itwed"].get(n)):
+        return full, "seq_full"
+    return view["seq_itwed"][n], "seq_itwed"
+
+
+def missing_config(ctx, name):
+    """Why a config has no results ('' when it has)."""
+    if ctx.results(name) is not None:
+        return ""
+    c = next((c for c in ctx.manifest.get("configs", []) if c.get("name") == name), None)
+    if c is None:
+        return f"config {name} is not in this reproduction"
+    return f"config {name}: {c.get('state', '?')}" + (f" ({c['why']})" if c.get("why") else "")
+
+
+# ---- text ------------------------------------------------------------------------------------
+
+def fmt_n(n):
+    return f"{n:,.0f}"
+
+
+def cell(run):
+    """A run's median time, or what happened to it ('-' when there is no such run)."""
+    s = rc.seconds(run)
+    return rc.fmt_seconds(s) if s else (run.get("status", "?") if run else "-")
+
+
+def named(run):
+    """'wavefront: 15.3 ms' for a best step, its status otherwise."""
+    return f"{run.get('variant')}: {cell(run)}" if rc.seconds(run) else cell(run)
+
+
+def span(points, unit=rc.fmt_seconds):
+    """'30.1 ms .. 130 s (N = 1,024 .. 65,536)' of [(N, value)]."""
+    if not points:
+        return "-"
+    (n0, v0), (n1, v1) = points[0], points[-1]
+    if n0 == n1:
+        return f"{unit(v0)} (N = {fmt_n(n0)})"
+    return f"{unit(v0)} .. {unit(v1)} (N = {fmt_n(n0)} .. {fmt_n(n1)})"
+
+
+def ratio_span(ratios):
+    lo, hi = min(ratios), max(ratios)
+    return rc.fmt_ratio(lo) if lo == hi else f"{rc.fmt_ratio(lo)} .. {rc.fmt_ratio(hi)}"
+
+
+def untimed_notes(runs, names):
+    """A line per (variant, reason) of the untimed runs of the named variants, with their N."""
+    seen = {}
+    for r in runs:
+        if r.get("variant") in names and not rc.seconds(r) and tp.n_of(r):
+            seen.setdefault((r["variant"], rc.not_run_why(r)), []).append(fmt_n(tp.n_of(r)))
+    return "".join(f"- {name} at N = {', '.join(ns)}: {why}.\n" for (name, why), ns in seen.items())
+
+
+def figures(ctx, prefix, caption):
+    """The figures of a prefix, in the numbers' order (n1024 before n131072), captioned with
+    the point their file name carries."""
+    key = lambda f: [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", f)]
+    return "".join(rc.md_figure(f, f"{caption} {Path(f).stem[len(prefix):].strip('_')}".strip())
+                   + "\n" for f in sorted(ctx.figures(prefix), key=key))
+
+
+def peer_note(ctx):
+    """Whether cuTWED ran here, and on which device."""
+    states = ctx.peer_states("twed")
+    if not states:
+        return ("cuTWED (peers/cutwed.py) was not run in this reproduction: its columns are "
+                "empty and the claims that need it are not measured.\n")
+    said = dict.fromkeys(f"`{peer}` {state}" + (f" ({why})" if why else "")
+                         for peer, state, why in states)
+    devices = {(res.get("device") or {}).get("name") for c in (PAPER, VALIDATION)
+               for _, res in ctx.peer_results(c)} - {None, ""}
+    on = f", on {', '.join(sorted(devices))}" if devices else ""
+    return (f"cuTWED 2.0 (peers/cutwed.py): {'; '.join(said)}{on}. It is timed with the wall "
+            "clock around each call of its device-array API (twed_dev: its allocations and "
+            "launches included, the copies of the inputs not).\n")
+
+
+# ---- verdicts --------------------------------------------------------------------------------
+
+def verdict_all(oks):
+    """REPRODUCES when every point judged passes, PARTLY when some do, DOES_NOT when none,
+    NOT_MEASURED when there was nothing to judge."""
+    if not oks:
+        return rc.NOT_MEASURED
+    return rc.REPRODUCES if all(oks) else rc.PARTLY if any(oks) else rc.DOES_NOT
+
+
+def times_claim(ctx, target, claim, triples, why, missing):
+    """[(N, seed s, ours s)] judged by: ours <= SLOWER_OK x seed at every N where both are."""
+    both = [(n, a, b) for n, a, b in triples if a and b]
+    seed = span([(n, a) for n, a, _ in triples if a])
+    if not both:
+        why = f"quick scale: {missing}" if ctx.quick else missing
+        return rc.Claim(target, claim, seed, "-", rc.NOT_MEASURED, why)
+    ratios = [b / a for _, a, b in both]
+    ours = f"{span([(n, b) for n, _, b in both])}; ours/seed {ratio_span(ratios)}"
+    if ctx.quick:
+        return rc.Claim(target, claim, seed, ours, rc.NOT_MEASURED, QUICK_WHY)
+    return rc.Claim(target, claim, seed, ours, verdict_all([r <= SLOWER_OK for r in ratios]), why)
+
+
+# ---- TWED Fig. 9a: one pair's wall time ------------------------------------------------------
+
+def fig9a(ctx, view, seed, missing):
+    header = ["N", "seed: twed.c", "ours: seq_full", "ours/seed", "seed: cuTWED (P100)",
+              "ours: itwed", "ours/seed", "cuTWED here", "here/seed", "ours: best FP64 GPU step",
+              "cuTWED here / best"]
+    rows = []
+    for n in sorted(set(view["ns"]) | {n for n, p in seed.items() if p["twed_c_s"]}):
+        p = seed.get(n, {})
+        seq, itw, best, peer = (view[k].get(n) for k in ("seq_full", "itwed", "best", "peer"))
+        s = {k: rc.seconds(r) for k, r in (("seq", seq), ("itw", itw), ("best", best),
+                                           ("peer", peer))}
+        rows.append([fmt_n(n), rc.fmt_seconds(p.get("twed_c_s")), cell(seq),
+                     rc.fmt_ratio(rc.ratio(s["seq"], p.get("twed_c_s"))),
+                     rc.fmt_seconds(p.get("cutwed_s")), cell(itw),
+                     rc.fmt_ratio(rc.ratio(s["itw"], p.get("cutwed_s"))), cell(peer),
+                     rc.fmt_ratio(rc.ratio(s["peer"], p.get("cutwed_s"))),
+                     named(best) if best else gpu_why(view["runs"], n, "-"),
+                     rc.fmt_ratio(rc.ratio(s["peer"], s["best"]))])
+    body = ("### TWED Fig. 9a: one pair's wall time against N\n\n"
+            "The seed's Table 3 (the numbers of Fig. 9a): twed.c, Marteau's sequential C, "
+            "and cuTWED, one launch per anti-diagonal, FP64, N = nA = nB. Ours: seq_full "
+            "(twed.c's full DP matrix), itwed (cuTWED's structure: a launch per diagonal), "
+            "the fastest correct FP64 GPU step at each N, and cuTWED run here.\n\n"
+            + rc.md_table(header, rows) + "\n" + untimed_notes(view["runs"], ("seq_full", "itwed")))
+    in_fig = sorted(n for n, p in seed.items() if p["twed_c_s"])  # Fig. 9a's N
+
+    def triples(key, runs):
+        return [(n, seed.get(n, {}).get(key), rc.seconds(runs.get(n)))
+                for n in sorted(set(in_fig) | set(view["ns"]))]
+    peer_why = (none_timed("cuTWED here", view["peer"]) if view["peer"] else
+                "cuTWED was not run here")
+    claims = [
+        times_claim(ctx, T9A, "twed.c's time for one pair (one CPU core)",
+                    triples("twed_c_s", view["seq_full"]),
+                    f"ours: seq_full on one core of this host; the seed's: twed.c on a "
+                    f"{tp.NOTES['cpu']}",
+                    missing or none_timed("seq_full", view["seq_full"])),
+        times_claim(ctx, T9A, "cuTWED's time for one pair (P100); ours: itwed, its structure",
+                    triples("cutwed_s", view["itwed"]),
+                    "launch-bound at small N on either GPU: a launch per diagonal",
+                    missing or none_timed("itwed", view["itwed"])),
+        times_claim(ctx, T9A, "cuTWED's time for one pair (P100); ours: cuTWED rerun here",
+                    triples("cutwed_s", view["peer"]),
+                    "the same code on this GPU, timed around twed_dev (allocations included)",
+                    missing or peer_why),
+        factor_two_claim(view, missing),
+    ]
+    return body, claims
+
+
+def factor_two_claim(view, missing):
+    """The seed's summary: 'at least another factor of two left in optimizations'. Judged on
+    the same GPU: cuTWED here over our best FP64 GPU step at least 2 at every N."""
+    gains = [(n, rc.ratio(rc.seconds(view["peer"].get(n)), rc.seconds(r)))
+             for n, r in view["best"].items()]
+    gains = [(n, g) for n, g in gains if g]
+    claim = "cuTWED has at least another 2x left in optimizations"
+    if not gains:
+        why = missing or ("cuTWED was not run here" if not view["peer"] else
+                          f"no N with both timed ({none_timed('cuTWED here', view['peer'])})")
+        return rc.Claim(T9A, claim, ">= 2x", "-", rc.NOT_MEASURED, why)
+    ours = (f"cuTWED here / our best: {ratio_span([g for _, g in gains])} "
+            f"(N = {fmt_n(gains[0][0])} .. {fmt_n(gains[-1][0])})")
+    return rc.Claim(T9A, claim, ">= 2x", ours, verdict_all([g >= 2 for _, g in gains]),
+                    "same GPU: our best step runs a pair in one launch, cuTWED a launch per "
+                    "diagonal")
+
+
+# ---- TWED Fig. 9b: speedup over the CPU reference --------------------------------------------
+
+def speedups(view):
+    """{N: (our speedup, reference name, best run)} where both are timed."""
+    out = {}
+    for n, best in sorted(view["best"].items()):
+        ref, name = reference(view, n)
+        if rc.ratio(rc.seconds(ref), rc.seconds(best)):
+            out[n] = (rc.seconds(ref) / rc.seconds(best), name, best)
+    return out
+
+
+def fig9b(ctx, view, seed, missing):
+    ours = speedups(view)
+    rows = []
+    for n in sorted(set(view["ns"]) | {n for n, p in seed.items() if p["speedup"]}):
+        ref, name = reference(view, n)
+        p, peer = seed.get(n, {}), rc.seconds(view["peer"].get(n))
+        s, _, best = ours.get(n, (None, "", view["best"].get(n)))
+        rows.append([fmt_n(n), rc.fmt_ratio(p.get("speedup")), f"{name}: {cell(ref)}",
+                     named(best) if best else gpu_why(view["runs"], n, "-"), rc.fmt_ratio(s),
+                     rc.fmt_ratio(rc.ratio(s, p.get("speedup"))),
+                     rc.fmt_ratio(rc.ratio(rc.seconds(ref), peer))])
+    launch, launch_claim = launch_overhead(view, seed, missing)
+    body = ("### TWED Fig. 9b: speedup over the CPU reference against N\n\n"
+            f"The seed's speedup is twed.c over cuTWED ({SEED_HW}). Ours is our sequential "
+            "reference over our best FP64 GPU step, on one core of this host and this GPU: "
+            "seq_full (twed.c's algorithm) where it ran, else seq_itwed (marked as such: it "
+            "keeps three diagonals instead of the full matrix, and was faster than seq_full "
+            "wherever both ran, so the speedup over it is a lower bound). The last column is "
+            "cuTWED run here over the same reference: the seed's ratio, remeasured on our "
+            "machines; where it falls short of the seed's, this host's core is the faster "
+            "against this GPU (see the ours/seed columns of Fig. 9a).\n\n"
+            + rc.md_table(["N", "seed: speedup", "our reference", "ours: best FP64 GPU step",
+                           "ours: speedup", "ours/seed", "cuTWED here: speedup"], rows)
+            + "\n" + launch)
+    claims = [speedup_claim(view, ours, n, p["speedup"], missing)
+              for n, p in sorted(seed.items()) if p["speedup"]]
+    return body, claims + [trend_claim(ctx, view, ours, seed, missing), launch_claim]
+
+
+def speedup_claim(view, ours, n, seed_x, missing):
+    claim = f"{seed_x:g}x over twed.c at N = {fmt_n(n)}"
+    if n not in ours:
+        ref, name = reference(view, n)
+        why = (missing or (f"N = {fmt_n(n)} is not in sweep pair" if n not in view["ns"] else
+               f"{name}: {rc.not_run_why(ref)}" if not rc.seconds(ref) else
+               f"best FP64 GPU step: {gpu_why(view['runs'], n)}"))
+        return rc.Claim(T9B, claim, f"{seed_x:g}x", "-", rc.NOT_MEASURED, why)
+    x, name, best = ours[n]
+    text = f"{rc.fmt_ratio(x)} ({name} / {best.get('variant')})"
+    peer = rc.ratio(rc.seconds(reference(view, n)[0]), rc.seconds(view["peer"].get(n)))
+    context = f"; cuTWED here: {rc.fmt_ratio(peer)}" if peer else ""
+    if x >= seed_x:
+        return rc.Claim(T9B, claim, f"{seed_x:g}x", text, rc.REPRODUCES,
+                        f"{best.get('variant')} on this GPU vs {name} on one core here{context}")
+    if name != "seq_full":  # only a lower bound was measured, and it falls short
+        return rc.Claim(T9B, claim, f"{seed_x:g}x", text + " (lower bound)", rc.NOT_MEASURED,
+                        "seq_full did not run: the speedup over seq_itwed is only a lower bound")
+    return rc.Claim(T9B, claim, f"{seed_x:g}x", text, rc.DOES_NOT,
+                    f"{best.get('variant')} is only {rc.fmt_ratio(x)} faster than {name} here{context}")
+
+
+def trend_claim(ctx, view, ours, seed, missing):
+    """Speedup grows with N. Mixing references cannot fake it: where seq_itwed stands in, it is
+    faster than seq_full, which only lowers the later speedups."""
+    points = [(n, x) for n, (x, _, _) in sorted(ours.items())]
+    seed_pts = [(n, p["speedup"]) for n, p in sorted(seed.items()) if p["speedup"]]
+    seed_text = span(seed_pts, rc.fmt_ratio)
+    claim = "the speedup grows with N (launches dominate small N)"
+    if len(points) < 2:
+        return rc.Claim(T9B, claim, seed_text, span(points, rc.fmt_ratio), rc.NOT_MEASURED,
+                        missing or gpu_why(view["runs"], None, "fewer than two N with a speedup"))
+    xs = [x for _, x in points]
+    grows = xs[-1] > xs[0] and all(b >= DIP_OK * a for a, b in zip(xs, xs[1:]))
+    why = "our best step is not launch-bound, but a small pair leaves most of the GPU idle"
+    if ctx.quick:
+        why = "quick scale: our N are smaller than the seed's; " + why
+    return rc.Claim(T9B, claim, seed_text, span(points, rc.fmt_ratio),
+                    rc.REPRODUCES if grows else rc.DOES_NOT, why)
+
+
+def launch_overhead(view, seed, missing):
+    """'~3 us per diagonal dominates small N', of cuTWED's structure: the seed's cuTWED time at
+    its smallest N over its 2N+1 diagonals, beside our itwed (and cuTWED here) at our smallest
+    N. Reproduces when ours is within SLOWER_OK of the seed's per diagonal and grows at most
+    LAUNCH_BOUND_GROWTH x to 2N (linear in the diagonals, not the cells). Judged at quick
+    scale too: a launch costs the same whatever N."""
+    n0 = min((n for n, p in seed.items() if p["cutwed_s"]), default=None)
+    seed_us = seed[n0]["cutwed_s"] / (2 * n0 + 1) * 1e6 if n0 else None
+    seed_text = f"{seed_us:.2g} us per diagonal at N = {fmt_n(n0)}" if seed_us else "-"
+
+    def per_diagonal(runs):
+        timed = sorted(n for n, r in runs.items() if rc.seconds(r))
+        if not timed:
+            return None, None, None
+        n = timed[0]
+        growth = rc.ratio(rc.seconds(runs.get(2 * n)), rc.seconds(runs[n]))
+        return n, rc.seconds(runs[n]) / (2 * n + 1) * 1e6, growth
+
+    lines, claim = [], "a launch per diagonal, ~3 us each, dominates small N"
+    for label, runs in (("ours: itwed", view["itwed"]), ("cuTWED here", view["peer"])):
+        n, us, growth = per_diagonal(runs)
+        if us:
+            grew = f", {rc.fmt_ratio(growth)} at 2N" if growth else ""
+            lines.append(f"{label}: {us:.2g} us per diagonal at N = {fmt_n(n)}{grew}")
+    body = ("Launch overhead: the seed's cuTWED at its smallest N took "
+            f"{seed_text} ({tp.NOTES['device']}); " + ("; ".join(lines) or "nothing of ours timed")
+            + ". A launch-bound time doubles with N (the diagonals), a compute-bound one "
+              "quadruples (the cells).\n")
+    n, us, growth = per_diagonal(view["itwed"])
+    if not us or not seed_us:
+        why = missing or none_timed("itwed", view["itwed"])
+        return body, rc.Claim(T9B, claim, seed_text, "-", rc.NOT_MEASURED, why)
+    ours = f"itwed: {us:.2g} us per diagonal at N = {fmt_n(n)}" + (
+        f", {rc.fmt_ratio(growth)} at 2N" if growth else "")
+    ok = us <= SLOWER_OK * seed_us and us >= seed_us / SLOWER_OK and (
+        growth is None or growth <= LAUNCH_BOUND_GROWTH)
+    why = ("a launch per diagonal costs about the same on this GPU as on a P100" if ok else
+           "the per-diagonal time or its growth with N is not that of a launch-bound step")
+    return body, rc.Claim(T9B, claim, seed_text, ours,
+                          rc.REPRODUCES if ok else rc.DOES_NOT, why)
+
+
+# ---- TWED Fig. 10: large N -------------------------------------------------------------------
+
+def fig10(ctx, runs, seed, missing):
+    large = [r for r in tp.pair_mode(runs) if r.get("sweep") == tp.LARGE]
+    best, peer = tp.best_gpu(large), peer_fp64(large)
+    ns = sorted({tp.n_of(r) for r in large if tp.n_of(r)})
+    rows = []
+    for n in ns or [n for n, p in seed.items() if not p["twed_c_s"]]:
+        p, b, q = seed.get(n, {}), rc.seconds(best.get(n)), rc.seconds(peer.get(n))
+        rows.append([fmt_n(n), rc.fmt_seconds(p.get("cutwed_s")), gcells(n, p.get("cutwed_s")),
+                     named(best[n]) if n in best else gpu_why(large, n, "-"),
+                     rc.fmt_ratio(rc.ratio(b, p.get("cutwed_s"))), gcells(n, b),
+                     cell(peer.get(n)), rc.fmt_ratio(rc.ratio(q, p.get("cutwed_s")))])
+    why_none = missing or f"no run of sweep '{tp.LARGE}'"
+    body = ("### TWED Fig. 10: large-scale times\n\n"
+            "The seed ran cuTWED alone out to a million points a series (no CPU code fits "
+            "such a pair). Ours: the fastest correct FP64 GPU step of sweep "
+            f"'{tp.LARGE}' at each N, and cuTWED run here; G cells/s = N^2 / time. "
+            "Fig. 10b (host-to-device transfer overhead, cuTWED's host call against its "
+            "device call) is not remeasured: both the peer and our steps take device arrays.\n\n"
+            + rc.md_table(["N", "seed: cuTWED (P100)", "seed: G cells/s",
+                           "ours: best FP64 GPU step", "ours/seed", "ours: G cells/s",
+                           "cuTWED here", "here/seed"], rows)
+            + ("\n" if ns else f"\nNot measured: {why_none}.\n"))
+    claims = [times_claim(ctx, T10, f"cuTWED: {rc.fmt_seconds(seed[n]['cutwed_s'])} at N = {fmt_n(n)}",
+                          [(n, seed[n]["cutwed_s"], rc.seconds(best.get(n)))],
+                          "our best step: one launch per pair on this GPU; cuTWED's: a launch "
+                          "per diagonal on a P100",
+                          missing or gpu_why(large, n, f"N = {fmt_n(n)} is not in sweep "
+                                                          f"'{tp.LARGE}'"))
+              for n in QUOTED_LARGE if n in seed]
+    return body, claims + [throughput_claim(ctx, best, seed, gpu_why(large, None, why_none))]
+
+
+def gcells(n, s):
+    return f"{n * n / s / 1e9:.3g}" if s else "-"
+
+
+def throughput_claim(ctx, best, seed, why_none):
+    """'About 5 G cells/s' at the seed's largest N: ours at the largest N both have, judged
+    like a time (at least the seed's rate over SLOWER_OK)."""
+    both = [n for n in sorted(best) if seed.get(n, {}).get("cutwed_s")]
+    top = max((n for n, p in seed.items() if p["cutwed_s"]), default=None)
+    claim = "about 5 G cells/s at the largest N"
+    seed_text = (f"{gcells(top, seed[top]['cutwed_s'])} G cells/s at N = {fmt_n(top)}"
+                 if top else "-")
+    if not both:
+        why = f"quick scale: {why_none}" if ctx.quick else why_none
+        return rc.Claim(T10, claim, seed_text, "-", rc.NOT_MEASURED, why)
+    n = both[-1]
+    ours_rate, seed_rate = n * n / rc.seconds(best[n]), n * n / seed[n]["cutwed_s"]
+    ours = (f"{gcells(n, rc.seconds(best[n]))} G cells/s at N = {fmt_n(n)} "
+            f"({best[n].get('variant')})")
+    if ctx.quick:
+        return rc.Claim(T10, claim, seed_text, ours, rc.NOT_MEASURED, QUICK_WHY)
+    ok = ours_rate >= seed_rate / SLOWER_OK
+    return rc.Claim(T10, claim, seed_text, ours, rc.REPRODUCES if ok else rc.DOES_NOT,
+                    "one launch per pair on this GPU against a launch per diagonal on a P100")
+
+
+# ---- TWED Table 2: the validation sets -------------------------------------------------------
+
+def set_times(group):
+    """(seq_full run, our best FP64 GPU run, cuTWED here's FP64 run) of one point."""
+    seq = next((r for r in group if r.get("variant") == "seq_full"), None)
+    peer = next((r for r in group if tp.is_peer(r) and r.get("precision") == "fp64"), None)
+    return seq, t2.fastest(ours_gpu_fp64(group)), peer
+
+
+def table2(ctx, runs, missing):
+    rows, claims, gains = [], [], []
+    for entry in t2.NOTES["table2"]:
+        groups = t2.points_of(runs, entry["sweep"])
+        seed = [rc.fmt_seconds(entry["twed_c_s"]),
+                entry.get("cutwed_text") or rc.fmt_seconds(entry["cutwed_s"]),
+                rc.fmt_ratio(entry["speedup"])]
+        if not groups:
+            rows.append([entry["name"], missing or "not in this config", *seed] + ["-"] * 6)
+        for group in groups.values():
+            seq, best, peer = set_times(group)
+            s, b, q = rc.seconds(seq), rc.seconds(best), rc.seconds(peer)
+            rows.append([entry["name"], t2.point_text(group), *seed, cell(seq),
+                         named(best) if best else gpu_why(group, None, "-"),
+                         rc.fmt_ratio(rc.ratio(s, b)),
+                         rc.fmt_ratio(rc.ratio(rc.ratio(s, b), entry["speedup"])),
+                         cell(peer), rc.fmt_ratio(rc.ratio(q, b))])
+        if entry["speedup"]:
+            claims.append(set_claim(ctx, entry, groups, missing))
+        gain = triangle_gain(groups)
+        if gain:
+            gains.append((entry["name"], gain))
+    body = ("### TWED Table 2: the validation sets\n\n"
+            "The seed's seconds (twed.c computed only the upper triangle of a batch, cuTWED "
+            "the whole matrix) beside ours: seq_full, our best FP64 GPU step, our speedup "
+            "(seq_full over the best step, both in the same mode: batch is the whole matrix, "
+            "triangle i < j), and cuTWED run here over our best step (above 1: ours is faster). "
+            "Each speedup claim is judged on the batch point, the whole matrix on both sides "
+            "(the seed's ratio, half a matrix on the CPU against a whole one on the GPU, is the "
+            "lower by about 2x).\n\n"
+            + rc.md_table(["validation set", "our point", "seed: twed.c", "seed: cuTWED",
+                           "seed: speedup", "ours: seq_full", "ours: best FP64 GPU step",
+                           "ours: speedup", "ours/seed", "cuTWED here", "cuTWED here / ours"],
+                          rows))
+    why = missing or gpu_why(runs, None, "no set with both a batch and a triangle time")
+    return body, claims + [triangle_claim(gains, why)]
+
+
+def set_claim(ctx, entry, groups, missing):
+    """Our speedup on a set, at its batch point, at least the seed's."""
+    group = next((g for g in groups.values() if common.param(g[0], "mode") == "batch"),
+                 next(iter(groups.values()), []))
+    seed_x = f"{entry['speedup']:g}x"
+    claim = f"{entry['name']}: {seed_x} over twed.c"
+    seq, best, _ = set_times(group)
+    s, b = rc.seconds(seq), rc.seconds(best)
+    if not (s and b):
+        why = (missing or (f"sweep {entry['sweep']} is not in this config" if not group else
+               f"seq_full is not in sweep {entry['sweep']}" if seq is None else
+               f"seq_full: {rc.not_run_why(seq)}" if not s else
+               f"best FP64 GPU step: {gpu_why(group)}"))
+        if group and not s and b:  # say what the GPU did against cuTWED's seconds
+            why += (f"; our {best.get('variant')} took {rc.fmt_seconds(b)} against cuTWED's "
+                    f"{rc.fmt_seconds(entry['cutwed_s'])} on the {tp.NOTES['device']}")
+        return rc.Claim(T2, claim, seed_x, "-", rc.NOT_MEASURED, why)
+    ours = f"{rc.fmt_ratio(s / b)} ({t2.point_text(group)}, seq_full / {best.get('variant')})"
+    why = f"{best.get('variant')} on this GPU vs seq_full on one core here"
+    if ctx.quick:
+        why = (f"quick scale: our point is {t2.point_text(group)}, the seed's "
+               f"{entry['shape']}; {why}")
+    return rc.Claim(T2, claim, seed_x, ours, rc.REPRODUCES if s / b >= entry["speedup"] else
+                    rc.DOES_NOT, why)
+
+
+def triangle_gain(groups):
+    """Our best FP64 GPU time on the whole matrix over that on the triangle, else None."""
+    by_mode = {common.param(g[0], "mode"): rc.seconds(set_times(g)[1]) for g in groups.values()}
+    return rc.ratio(by_mode.get("batch"), by_mode.get("triangle"))
+
+
+def triangle_claim(gains, why_none):
+    """The seed: computing the triangle only 'would roughly double' the batch speedups. Judged:
+    whole matrix over triangle within TRIANGLE_WITHIN of 2 on every set that has both."""
+    claim = "computing the triangle only roughly doubles the batch speedup"
+    if not gains:
+        return rc.Claim(T2, claim, "~2x", "-", rc.NOT_MEASURED, why_none)
+    ours = "; ".join(f"{name}: {rc.fmt_ratio(g)}" for name, g in gains)
+    oks = [rc.verdict_of_ratio(g, TRIANGLE_GAIN, TRIANGLE_WITHIN) == rc.REPRODUCES
+           for _, g in gains]
+    return rc.Claim(T2, claim, "~2x (expected, not measured by the seed)", ours, verdict_all(oks),
+                    "our best step's time on the whole matrix over that on the triangle i < j")
+
+
+# ---- the section -----------------------------------------------------------------------------
+
+def section(ctx):
+    runs = all_runs(ctx, PAPER)
+    seed = {p["N"]: p for p in tp.paper_rows()}
+    view, missing = pair_view(runs), missing_config(ctx, PAPER)
+    mismatch = tp.paper_mismatch(runs)
+    parts, claims = [], []
+    for body, more in (fig9a(ctx, view, seed, missing), fig9b(ctx, view, seed, missing),
+                       fig10(ctx, runs, seed, missing),
+                       table2(ctx, all_runs(ctx, VALIDATION), missing_config(ctx, VALIDATION))):
+        parts.append(body)
+        claims += more
+    intro = (f"{tp.NOTES['source']} {tp.NOTES['remarks']}\n\n"
+             + (f"**The seed's numbers are for {tp.NOTES['data']}; {mismatch}.**\n\n"
+                if mismatch else "")
+             + peer_note(ctx) + "\n" + RULES + "\n")
+    figs = (figures(ctx, "twed_paper", "Fig. 9a, 9b and 10 beside ours: (a) wall time, "
+                    "(b) speedup over the sequential reference, (c) large N;")
+            + figures(ctx, "twed_table2", "Table 2 beside ours"))
+    ladders = figures(ctx, "twed_ladder", "TWED ladder at")
+    body = (intro + "\n".join(parts) + "\n### TWED figures\n\n"
+            + (figs or "No figure was drawn (matplotlib missing, or no run to draw).\n")
+            + ("\n#### Ladders\n\n" + ladders if ladders else ""))
+    return rc.Section("Time Warp Edit Distance (TWED)", body, claims)

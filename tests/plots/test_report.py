@@ -1,0 +1,133 @@
+"""Tests of plots/report.py: the whole report from the committed H100 reference runs, from a
+folder of runs without a GPU, and its refusals.
+
+Run: python3 tests/plots/test_report.py   (exits non-zero on failure)
+"""
+import json
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PLOTS = ROOT / "plots"
+sys.path.insert(0, str(PLOTS))
+import report  # noqa: E402
+import report_common as rc  # noqa: E402
+
+REFERENCE = ROOT / "results" / "reference" / "h100"
+PAPER_FILES = ["dtw-paper", "covariance-paper", "covariance-chunk-sweep", "twed-paper",
+               "twed-paper-cutwed", "twed-validation", "twed-validation-cutwed", "eed-paper",
+               "eed-paper-rapidfuzz", "eed-paper-stringzilla", "skyline-paper"]
+# The issue's twelve targets, by the names the sections give them.
+TARGETS = ["DTW ladder", "chunk_size", "Fig. 9a", "Fig. 9b", "Fig. 10", "Table 2", "Fig. 5",
+           "Fig. 6", "Fig. 7", "Table 1", "Table 3", "Fig. 11a", "Fig. 11b", "Fig. 11c"]
+
+
+def manifest_for(tmp, files, scale="paper"):
+    """A manifest as `ladder reproduce` writes it, over copies of `files` (no figures drawn)."""
+    configs, peers = [], []
+    for f in files:
+        results = json.loads(Path(f).read_text(encoding="utf-8"))
+        (Path(tmp) / Path(f).name).write_text(json.dumps(results), encoding="utf-8")
+        name = results["config"]["name"]
+        study = results["runs"][0]["study"]
+        if all(r.get("role") == "peer" for r in results["runs"]):
+            peers.append({"study": study, "peer": results["runs"][0]["variant"], "config": name,
+                          "results": Path(f).name, "state": "ran", "why": ""})
+        else:
+            configs.append({"study": study, "name": name, "path": results.get("config_path"),
+                            "results": Path(f).name, "state": "ran", "elapsed_s": 1.0})
+    first = json.loads(Path(files[0]).read_text(encoding="utf-8"))
+    return {"scale": scale, "ladder": first["ladder"], "device": first["device"],
+            "host": first["host"], "started_at": first["started_at"],
+            "finished_at": first["finished_at"], "elapsed_s": 12.0, "configs": configs,
+            "peers": peers, "figures": []}
+
+
+def skipped(results):
+    """The results as a machine without a GPU would have them."""
+    for r in results["runs"]:
+        if r.get("backend") == "gpu":
+            r.update(status="skipped", reason="no CUDA device", timing=None, metrics={})
+    results["device"] = {"present": False, "absent_reason": "no CUDA device"}
+    return results
+
+
+class WholeReport(unittest.TestCase):
+    def build(self, files, scale="paper", edit=None):
+        with tempfile.TemporaryDirectory() as tmp:
+            if edit:
+                edited = []
+                for f in files:
+                    results = edit(json.loads(Path(f).read_text(encoding="utf-8")))
+                    path = Path(tmp) / "src" / Path(f).name
+                    path.parent.mkdir(exist_ok=True)
+                    path.write_text(json.dumps(results), encoding="utf-8")
+                    edited.append(path)
+                files = edited
+            manifest = manifest_for(tmp, files, scale)
+            ctx = rc.Context(tmp, manifest)
+            sections = [report.section_of(s, ctx) for s in report.STUDIES]
+            return report.build(ctx), sections
+
+    def test_reference_runs_cover_every_target(self):
+        text, sections = self.build([REFERENCE / f"{f}.json" for f in PAPER_FILES])
+        self.assertNotIn("section failed", text)
+        self.assertNotIn("No report section", text)
+        for target in TARGETS:
+            self.assertIn(target, text, f"target {target!r} missing from the report")
+        for s in sections:
+            self.assertTrue(s.claims, f"section {s.title!r} makes no claim")
+        verdicts = {c.verdict for s in sections for c in s.claims}
+        self.assertIn(rc.REPRODUCES, verdicts)
+        self.assertIn("NVIDIA H100", text)
+        self.assertIn("## Summary", text)
+
+    def test_without_a_gpu_gpu_claims_are_not_measured(self):
+        text, sections = self.build([REFERENCE / f"{f}.json" for f in PAPER_FILES
+                                     if "cutwed" not in f and "rapidfuzz" not in f
+                                     and "stringzilla" not in f], edit=skipped)
+        self.assertNotIn("section failed", text)
+        self.assertIn("no GPU", text)
+        claims = [c for s in sections for c in s.claims]
+        self.assertTrue(claims)
+        self.assertTrue(any(c.verdict == rc.NOT_MEASURED for c in claims))
+        # Nothing measured on a GPU can be judged to reproduce.
+        for c in claims:
+            if c.verdict == rc.REPRODUCES:
+                self.assertNotIn("GPU", c.target)
+
+    def test_an_empty_reproduction_still_reports(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            manifest = {"scale": "quick", "configs": [], "peers": [], "figures": []}
+            text = report.build(rc.Context(tmp, manifest))
+        self.assertIn("quick", text)
+        self.assertNotIn("section failed", text)
+
+
+class CommandLine(unittest.TestCase):
+    def run_report(self, *args):
+        return subprocess.run([sys.executable, str(PLOTS / "report.py"), *args],
+                              capture_output=True, text=True, timeout=300)
+
+    def test_missing_manifest_is_refused(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            done = self.run_report(tmp)
+            self.assertEqual(done.returncode, 2)
+            self.assertIn("reproduction.json", done.stderr)
+            self.assertFalse((Path(tmp) / "REPORT.md").exists())
+
+    def test_report_is_written_whole(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            (Path(tmp) / "reproduction.json").write_text(json.dumps(
+                {"scale": "paper", "configs": [], "peers": [], "figures": []}), encoding="utf-8")
+            done = self.run_report(tmp)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            self.assertEqual(sorted(p.name for p in Path(tmp).iterdir()),
+                             ["REPORT.md", "reproduction.json"])
+
+
+if __name__ == "__main__":
+    unittest.main()

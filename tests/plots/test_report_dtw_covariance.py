@@ -1,0 +1,266 @@
+"""Tests of the DTW and covariance sections of REPORT.md (plots/report_dtw.py,
+plots/report_covariance.py): their claims and verdicts on the committed H100 reference runs,
+on the same runs with every GPU run skipped (no GPU), at the quick scale, and with runs or
+whole configs missing.
+
+Run: python3 tests/plots/test_report_dtw_covariance.py   (exits non-zero on failure)
+"""
+import copy
+import json
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "plots"))
+import report  # noqa: E402
+import report_common as rc  # noqa: E402
+import report_covariance  # noqa: E402
+import report_dtw  # noqa: E402
+
+REFERENCE = ROOT / "results" / "reference" / "h100"
+DTW, COV_SWEEP, COV_LADDER = "dtw-paper", "covariance-chunk-sweep", "covariance-paper"
+FIGURES = ["figures/dtw_paper_entries1048576_n128_queries1.png",
+           "figures/dtw_length_sweep_entries65536_queries1.png",
+           "figures/covariance_chunk_sweep_tiled_m202599_n2475.png"]
+
+
+def reference(name):
+    return json.loads((REFERENCE / f"{name}.json").read_text(encoding="utf-8"))
+
+
+def no_gpu(results):
+    """The results as a host without a GPU writes them: every GPU run skipped."""
+    results = copy.deepcopy(results)
+    results["device"] = {"present": False, "reason": "no CUDA device"}
+    for run in results["runs"]:
+        if run.get("backend") == "gpu":
+            run.update(status="skipped", reason="no CUDA device", timing=None, metrics={},
+                       facts={})
+    return results
+
+
+def scaled(results, key, value, time_factor):
+    """The results at a smaller size: `key` set to `value` in every run's data and params,
+    every time multiplied by time_factor (ratios between runs stay as they were)."""
+    results = copy.deepcopy(results)
+    for run in results["runs"]:
+        run["data"][key] = float(value)
+        run["params"][key] = str(value)
+        timing = run.get("timing") or {}
+        for field in ("median", "min", "max", "mean", "stddev"):
+            if timing.get(field) is not None:
+                timing[field] *= time_factor
+        if "samples" in timing:
+            timing["samples"] = [t * time_factor for t in timing["samples"]]
+    return results
+
+
+def set_median(results, ms, **match):
+    """Give the runs whose variant/params equal `match` the median time `ms`."""
+    for run in results["runs"]:
+        fields = {**run.get("params", {}), "variant": run.get("variant"), "sweep": run.get("sweep")}
+        if all(str(fields.get(k)) == str(v) for k, v in match.items()):
+            run["timing"]["median"] = ms
+
+
+class Sections(unittest.TestCase):
+    """A reproduction directory made of the given results files, read through rc.Context."""
+
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory()
+        self.dir = Path(self._tmp.name)
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def context(self, files, scale="paper", figures=()):
+        configs = []
+        for name, results in files.items():
+            (self.dir / f"{name}.json").write_text(json.dumps(results), encoding="utf-8")
+            configs.append({"name": name, "results": f"{name}.json", "state": "ran"})
+        return rc.Context(self.dir, {"scale": scale, "configs": configs, "peers": [],
+                                     "figures": list(figures)})
+
+    def verdicts(self, section):
+        """{claim text: (verdict, why)}, checking on the way that claims are not repeated."""
+        out = {c.claim: (c.verdict, c.why) for c in section.claims}
+        self.assertEqual(len(out), len(section.claims), "two claims share a text")
+        return out
+
+    def assertVerdict(self, verdicts, words, verdict):
+        """The one claim whose text contains `words` has `verdict`; returns its why."""
+        found = [(v, why) for claim, (v, why) in verdicts.items() if words in claim]
+        self.assertEqual(len(found), 1, f"{words!r} in {list(verdicts)}")
+        self.assertEqual(found[0][0], verdict, f"{words!r}: {found[0]}")
+        return found[0][1]
+
+
+class Dtw(Sections):
+    def section(self, results=None, **kwargs):
+        files = {DTW: results} if results is not None else {}
+        return report_dtw.section(self.context(files, **kwargs))
+
+    def test_paper(self):
+        section = self.section(reference(DTW), figures=FIGURES)
+        verdicts = self.verdicts(section)
+        self.assertEqual(len(verdicts), 7)
+        self.assertVerdict(verdicts, "~11x faster than naive", rc.REPRODUCES)  # 15.4x vs 11.1x
+        why = self.assertVerdict(verdicts, "~4.3x faster than thread-local", rc.PARTLY)  # 1.33x
+        self.assertIn("Titan X", why)
+        self.assertVerdict(verdicts, "~10x slower than 32-core OpenMP", rc.DOES_NOT)  # 0.61x
+        self.assertVerdict(verdicts, "slightly faster than 32-core OpenMP", rc.PARTLY)  # 25x
+        for words in ("~30 s", "~2.7 s", "~0.63 s"):  # an H100 is far faster than a Titan X
+            self.assertIn("different GPU", self.assertVerdict(verdicts, words, rc.DOES_NOT))
+        for text in ("### The notes' steps beside ours", "| CUDA naive | ~30 s | 0.573 | 1.64 s",
+                     "15.4x", "### Our whole ladder in sweep", "`subject_stream`", "% of FP16x2 limit",
+                     "within 2x", "](figures/dtw_paper_entries1048576_n128_queries1.png)",
+                     "](figures/dtw_length_sweep_entries65536_queries1.png)"):
+            self.assertIn(text, section.body)
+        self.assertNotIn("covariance_chunk_sweep", section.body)
+
+    def test_gain_rule(self):
+        self.assertEqual(report_dtw.gain_verdict(15.4, 11.1), rc.REPRODUCES)
+        self.assertEqual(report_dtw.gain_verdict(5.6, 11.1), rc.REPRODUCES)
+        self.assertEqual(report_dtw.gain_verdict(5.5, 11.1), rc.PARTLY)
+        self.assertEqual(report_dtw.gain_verdict(23, 11.1), rc.PARTLY)
+        self.assertEqual(report_dtw.gain_verdict(1.0, 4.3), rc.DOES_NOT)
+
+    def test_slower_shared_does_not_reproduce(self):
+        results = reference(DTW)
+        set_median(results, 200.0, variant="shared", sweep="notes")  # slower than thread-local
+        verdicts = self.verdicts(self.section(results))
+        self.assertVerdict(verdicts, "~4.3x faster than thread-local", rc.DOES_NOT)
+        self.assertVerdict(verdicts, "~11x faster than naive", rc.REPRODUCES)
+
+    def test_no_gpu(self):
+        section = self.section(no_gpu(reference(DTW)))
+        for claim, (verdict, why) in self.verdicts(section).items():
+            self.assertEqual(verdict, rc.NOT_MEASURED, claim)  # each claim needs a GPU step
+            self.assertIn("skipped: no CUDA device", why, claim)
+        self.assertIn("| OpenMP | ~3 s (implied) | 5.73 | 2.7 s", section.body)  # CPU still ran
+        self.assertIn("skipped: no CUDA device", section.body)
+        self.assertIn("No DTW figure was drawn", section.body)
+
+    def test_quick_scale(self):
+        quick = scaled(reference(DTW), "entries", 65536, 1 / 16)
+        verdicts = self.verdicts(self.section(quick, scale="quick"))
+        for words in ("~30 s", "~2.7 s", "~0.63 s"):
+            why = self.assertVerdict(verdicts, words, rc.NOT_MEASURED)
+            self.assertTrue(why.startswith("quick scale: "), why)
+            self.assertIn("entries=65536", why)
+        self.assertVerdict(verdicts, "~11x faster than naive", rc.REPRODUCES)  # ratios hold
+        self.assertVerdict(verdicts, "~4.3x faster than thread-local", rc.PARTLY)
+
+    def test_incorrect_and_missing_runs(self):
+        results = reference(DTW)
+        for run in results["runs"]:
+            if run["sweep"] == "notes" and run["variant"] == "thread_local":
+                run.update(status="incorrect", reason="3 of 4096 distances off")
+        results["runs"] = [r for r in results["runs"]
+                           if not (r["sweep"] == "notes" and r["variant"] == "shared")]
+        section = self.section(results)
+        verdicts = self.verdicts(section)
+        why = self.assertVerdict(verdicts, "~11x faster than naive", rc.NOT_MEASURED)
+        self.assertIn("thread_local: incorrect: 3 of 4096 distances off", why)
+        why = self.assertVerdict(verdicts, "~0.63 s", rc.NOT_MEASURED)
+        self.assertIn("not in the results", why)
+        self.assertIn("(incorrect)", section.body)
+
+    def test_config_missing(self):
+        section = self.section()
+        self.assertIn("has no results", section.body)
+        self.assertTrue(section.claims)
+        self.assertTrue(all(c.verdict == rc.NOT_MEASURED for c in section.claims))
+
+
+class Covariance(Sections):
+    def section(self, sweep=None, ladder=None, **kwargs):
+        files = {name: results for name, results in ((COV_SWEEP, sweep), (COV_LADDER, ladder))
+                 if results is not None}
+        return report_covariance.section(self.context(files, **kwargs))
+
+    def test_notes(self):
+        """The notes' CGMA values match the formula the section uses."""
+        for chunk, value in report_covariance.NOTES["cgma"]["values"].items():
+            self.assertEqual(report_covariance.cgma(float(chunk)), value)
+
+    def test_paper(self):
+        section = self.section(reference(COV_SWEEP), reference(COV_LADDER), figures=FIGURES)
+        verdicts = self.verdicts(section)
+        self.assertEqual(len(verdicts), 4)
+        self.assertVerdict(verdicts, "higher CGMA", rc.REPRODUCES)
+        why = self.assertVerdict(verdicts, "occupancy", rc.PARTLY)  # gains shrink, never < 1
+        self.assertIn("resident warps per SM 32, 32, 64, 64, 64", why)
+        why = self.assertVerdict(verdicts, "block-level early exit", rc.PARTLY)  # 151 vs 500 ms
+        self.assertIn("with the thread exit off it saves 326 ms", why)
+        why = self.assertVerdict(verdicts, "thread-level early exit", rc.DOES_NOT)  # ~0 ms
+        self.assertIn("with the block exit off it saves 173 ms", why)
+        ours = {c.claim: c.ours for c in section.claims}
+        self.assertEqual(ours["block-level early exit saves ~500 ms"], "-151 ms at chunk 8")
+        for text in ("| 2 | 7.69 s | 161 GFLOP/s, 0.2% of FP32 limit | 0.25 | 32 | 4 | 32 | 32 B",
+                     "| 8 | 151 ms (32%) | 326 ms (51%) |", "| notes (chunk_size not stated) | 500 ms",
+                     "cuBLAS SSYRK", "2.05x the speed of cuBLAS SSYRK", "not a claim",
+                     "](figures/covariance_chunk_sweep_tiled_m202599_n2475.png)"):
+            self.assertIn(text, section.body)
+        self.assertNotIn("dtw_paper", section.body)
+
+    def test_occupancy_reproduces_when_larger_tile_is_slower(self):
+        sweep = reference(COV_SWEEP)
+        set_median(sweep, 250.0, chunk_size=32, block_exit="on", thread_exit="on")
+        verdicts = self.verdicts(self.section(sweep))
+        self.assertVerdict(verdicts, "occupancy", rc.REPRODUCES)
+        self.assertVerdict(verdicts, "higher CGMA", rc.REPRODUCES)
+
+    def test_cgma_does_not_reproduce_when_a_larger_tile_is_slower_at_equal_blocks(self):
+        sweep = reference(COV_SWEEP)
+        set_median(sweep, 1200.0, chunk_size=8, block_exit="on", thread_exit="on")
+        verdicts = self.verdicts(self.section(sweep))
+        self.assertVerdict(verdicts, "higher CGMA", rc.DOES_NOT)
+
+    def test_no_gpu(self):
+        section = self.section(no_gpu(reference(COV_SWEEP)), no_gpu(reference(COV_LADDER)))
+        for claim, (verdict, why) in self.verdicts(section).items():
+            self.assertEqual(verdict, rc.NOT_MEASURED, claim)
+            self.assertIn("skipped: no CUDA device", why, claim)
+        self.assertIn("skipped: no CUDA device", section.body)
+        self.assertIn("none timed beside a peer", section.body)
+
+    def test_quick_scale(self):
+        quick = scaled(reference(COV_SWEEP), "m", 20000, 0.1)
+        verdicts = self.verdicts(self.section(quick, scale="quick"))
+        for words in ("block-level early exit", "thread-level early exit"):
+            why = self.assertVerdict(verdicts, words, rc.NOT_MEASURED)
+            self.assertTrue(why.startswith("quick scale: m=20000"), why)
+        self.assertVerdict(verdicts, "higher CGMA", rc.REPRODUCES)
+        self.assertVerdict(verdicts, "occupancy", rc.PARTLY)
+
+    def test_other_size_at_paper_scale(self):
+        verdicts = self.verdicts(self.section(scaled(reference(COV_SWEEP), "m", 20000, 0.1)))
+        why = self.assertVerdict(verdicts, "block-level early exit", rc.NOT_MEASURED)
+        self.assertIn("this sweep has m=20000", why)
+
+    def test_configs_missing(self):
+        section = self.section()
+        self.assertIn("has no results", section.body)
+        self.assertIn(f"`{COV_LADDER}` has no runs", section.body)
+        self.assertEqual(len(section.claims), 4)
+        self.assertTrue(all(c.verdict == rc.NOT_MEASURED for c in section.claims))
+
+
+class WholeReport(Sections):
+    def test_build(self):
+        """Both sections inside REPORT.md, none of them failed, their claims in the summary."""
+        ctx = self.context({DTW: reference(DTW), COV_SWEEP: reference(COV_SWEEP),
+                            COV_LADDER: reference(COV_LADDER)})
+        text = report.build(ctx)
+        self.assertNotIn("section failed", text)
+        self.assertIn("## DTW ladder (seed 000", text)
+        self.assertIn("## Covariance chunk_size sweep (seed 001", text)
+        self.assertIn("| DTW ladder | DTW ladder (seed 000) | thread-local DP rows ~11x faster "
+                      "than naive | reproduces |", text)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,359 @@
+"""Tests of plots/report_eed.py and plots/report_skyline.py, the EED and skyline sections of
+REPORT.md, on the committed H100 reference runs and on hand-edited copies of them (every GPU
+run skipped, sweeps left out, quick scale, a missing config, peers not installed, times edited
+so that a claim turns).
+
+Run: python3 tests/plots/test_report_eed_skyline.py   (exits non-zero on failure; no
+matplotlib needed)
+"""
+import copy
+import json
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "plots"))
+import report  # noqa: E402
+import report_common as rc  # noqa: E402
+import report_eed  # noqa: E402
+import report_skyline  # noqa: E402
+
+REFERENCE = ROOT / "results" / "reference" / "h100"
+RE, PA, NO, NM = rc.REPRODUCES, rc.PARTLY, rc.DOES_NOT, rc.NOT_MEASURED
+EED_PEERS = {"peer_rapidfuzz": "eed-paper-rapidfuzz.json",
+             "peer_stringzilla_levenshtein": "eed-paper-stringzilla.json"}
+
+# The verdicts on the H100 reference runs, by (target, start of the claim).
+EED_EXPECTED = {
+    ("EED Fig. 5", "H_CUDA's and sH_CUDA's preprocessing ~16-63x"): PA,
+    ("EED Fig. 5", "pH_CUDA (parallel), H_CUDA and sH_CUDA preprocess"): PA,
+    ("EED Table 1", "GTX 660 times"): PA,
+    ("EED Fig. 6", "sH_CUDA ~10-14x faster than pH_CUDA"): PA,
+    ("EED Fig. 6", "sH_CUDA ~2.6x faster than H_CUDA"): PA,
+    ("EED Table 2", "GTX 660 times"): RE,
+    ("EED Fig. 7", "H_CUDA ~1.4-1.6x faster than pH_CUDA"): NO,
+    ("EED Fig. 7", "sH_CUDA ~2.4-3.6x faster than pH_CUDA"): PA,
+    ("EED Fig. 7", "multi-block"): PA,
+    ("EED Table 3", "GTX 660 times"): RE,
+    ("EED Table 4", "GTX 660 times"): PA,
+    ("EED Table 4", "printed on the device: H_CUDA and sH_CUDA ~19-25x"): PA,
+    ("EED Table 4", "printed on the device: sH_CUDA ~1.5x slower"): NO,
+}
+SKYLINE_EXPECTED = {
+    **{(panel, claim): verdict
+       for panel, gains in (("Skyline Fig. 11a", (11, 28, 82, 78)),
+                            ("Skyline Fig. 11b", (12, 36, 83, 83)))
+       for claim, verdict in ((f"APC ~{gains[0]}% faster than naive", NO),
+                              (f"DWE ~{gains[1]}% faster than APC", NO),
+                              ("DWE slower than naive at d = 8, 16", RE),
+                              (f"ALR ~{gains[2]}% faster than DWE", PA),
+                              (f"ALR ~{gains[3]}% faster than naive", NO))},
+    ("Skyline Fig. 11a", "skyline size"): RE,
+    ("Skyline Fig. 11c", "anti-correlated: DWE slower"): RE,
+    ("Skyline Fig. 11c", "anti-correlated: ALR's padding"): RE,
+}
+# The claims on absolute times: not judged at quick scale.
+EED_ABSOLUTE = [(f"EED Table {t}", "GTX 660 times") for t in (1, 2, 3, 4)]
+ALR_REASON = "no test that compares every attribute twice"
+
+
+def load(name):
+    return json.loads((REFERENCE / name).read_text(encoding="utf-8"))
+
+
+def skip_gpu(results):
+    """Every GPU run as a host without a GPU writes it."""
+    for run in results["runs"]:
+        if run.get("backend") == "gpu":
+            run.update(status="skipped", reason="no CUDA device", timing=None, metrics={})
+    return results
+
+
+def without(results, *sweeps):
+    results["runs"] = [r for r in results["runs"] if r.get("sweep") not in sweeps]
+    return results
+
+
+def shrink(results, n):
+    """The skyline runs of 10^6 points relabelled as n points (quick scale's data)."""
+    for run in results["runs"]:
+        if run["params"].get("n") == "1000000":
+            run["params"]["n"], run["data"]["n"] = str(n), float(n)
+    return results
+
+
+def run_of(results, sweep, variant, **params):
+    return next(r for r in results["runs"] if r["sweep"] == sweep and r["variant"] == variant
+                and all(r["params"].get(k) == str(v) for k, v in params.items()))
+
+
+def set_ms(run, ms, stages=None):
+    run["timing"]["median"] = ms
+    if stages:
+        run["timing"]["stage_medians"].update(stages)
+
+
+def find(claims, target, start):
+    found = [c for c in claims if c.target == target and c.claim.startswith(start)]
+    if len(found) != 1:
+        raise AssertionError(f"{len(found)} claims of {target} start with {start!r}: "
+                             f"{[c.claim for c in claims if c.target == target]}")
+    return found[0]
+
+
+class Case(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.eed, cls.skyline = load("eed-paper.json"), load("skyline-paper.json")
+        cls.peers = {peer: load(f) for peer, f in EED_PEERS.items()}
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+
+    def context(self, eed=None, skyline=None, scale="paper", peers="ran", figures=()):
+        """A reproduction directory holding copies of the given results (None: that config
+        has no results), the EED peers in state `peers`."""
+        out = Path(self.tmp.name)
+        manifest = {"scale": scale, "configs": [], "peers": [], "figures": list(figures)}
+        for name, study, results in (("eed-paper", "eed", eed),
+                                     ("skyline-paper", "skyline", skyline)):
+            entry = {"study": study, "name": name, "state": "ran"}
+            if results is not None:
+                (out / f"{name}.json").write_text(json.dumps(results), encoding="utf-8")
+                entry["results"] = f"{name}.json"
+            manifest["configs"].append(entry)
+        for peer, results in self.peers.items():
+            entry = {"study": "eed", "peer": peer, "config": "eed-paper", "state": peers,
+                     "why": "" if peers == "ran" else "its Python module is not installed"}
+            if peers == "ran":
+                (out / EED_PEERS[peer]).write_text(json.dumps(results), encoding="utf-8")
+                entry["results"] = EED_PEERS[peer]
+            manifest["peers"].append(entry)
+        return rc.Context(out, manifest)
+
+    def ref(self, which):
+        return copy.deepcopy(self.eed if which == "eed" else self.skyline)
+
+    def sections(self, **kwargs):
+        ctx = self.context(**kwargs)
+        return report_eed.section(ctx), report_skyline.section(ctx)
+
+    def check_verdicts(self, claims, expected):
+        for (target, start), verdict in expected.items():
+            with self.subTest(target=target, claim=start):
+                self.assertEqual(find(claims, target, start).verdict, verdict)
+
+
+class OnTheReference(Case):
+    def test_every_target_and_claim_with_its_verdict(self):
+        eed, skyline = self.sections(eed=self.ref("eed"), skyline=self.ref("skyline"))
+        self.assertEqual(len(eed.claims), len(EED_EXPECTED))
+        self.assertEqual(len(skyline.claims), len(SKYLINE_EXPECTED))
+        self.check_verdicts(eed.claims, EED_EXPECTED)
+        self.check_verdicts(skyline.claims, SKYLINE_EXPECTED)
+        self.assertEqual({c.target for c in eed.claims}, set(report_eed.TARGETS))
+
+    def test_a_claim_that_does_not_fully_reproduce_says_why(self):
+        eed, skyline = self.sections(eed=self.ref("eed"), skyline=self.ref("skyline"))
+        for c in eed.claims + skyline.claims:
+            with self.subTest(target=c.target, claim=c.claim):
+                self.assertEqual(bool(c.why), c.verdict in (PA, NO))
+
+    def test_alr_against_naive_quotes_the_hopper_reason(self):
+        _eed, skyline = self.sections(skyline=self.ref("skyline"))
+        for panel, gain in (("Skyline Fig. 11a", 78), ("Skyline Fig. 11b", 83)):
+            claim = find(skyline.claims, panel, f"ALR ~{gain}% faster than naive")
+            self.assertIn(ALR_REASON, claim.why)
+
+    def test_the_papers_numbers_stand_beside_ours(self):
+        eed, skyline = self.sections(eed=self.ref("eed"), skyline=self.ref("skyline"))
+        # Table 2, sH_CUDA at n = 1000: the paper's 221 ms, ours 2.98 ms, 74.2x.
+        self.assertRegex(eed.body, r"\| sH_CUDA sh_cuda \| 10.2 ms \| 0.0938 ms \| 109x \| "
+                                   r"221 ms \| 2.98 ms \| 74.2x \|")
+        self.assertIn("RapidFuzz", eed.body)
+        self.assertIn("StringZilla (Levenshtein on the GPU: no swaps", eed.body)
+        # Our times per d and step, and the expected sizes beside ours.
+        self.assertRegex(skyline.body, r"\| 7  ALR \| 94.2 ms \| 303 ms \| 3.5 s \|")
+        self.assertIn("| expected size | 14 | 509 | 30,701 |", skyline.body)
+        self.assertIn("| anti-correlated | DWE | 8 | 5.67 s | 4.22 s | 0.744x |", skyline.body)
+
+    def test_figures_are_embedded_and_many_are_linked(self):
+        ladders = [f"figures/eed_ladder_n{n}_pairs100.png" for n in range(100, 1100, 100)]
+        figures = ["figures/eed_fig5.png", "figures/eed_fig6.png", "figures/eed_fig7.png",
+                   "figures/eed_tables.png", "figures/skyline_fig11_n1000000.png",
+                   "figures/skyline_sizes_n1000000.png", "figures/skyline_fig11c_n1000000.png",
+                   "figures/skyline_ladder_d2_n1000000.png",
+                   "figures/skyline_ladder_d8_n1000000.png"] + ladders
+        eed, skyline = self.sections(eed=self.ref("eed"), skyline=self.ref("skyline"),
+                                     figures=figures)
+        for name in ("eed_fig5", "eed_fig6", "eed_fig7", "eed_tables"):
+            self.assertIn(f"](figures/{name}.png)", eed.body)
+            self.assertIn("![", eed.body)
+        self.assertIn("[n1000](figures/eed_ladder_n1000_pairs100.png)", eed.body)
+        self.assertNotIn("![The ladder", eed.body)  # ten ladders: links, not images
+        for name in ("fig11_n1000000", "sizes_n1000000", "fig11c_n1000000",
+                     "ladder_d2_n1000000", "ladder_d8_n1000000"):
+            self.assertIn(f"](figures/skyline_{name}.png)", skyline.body)
+
+    def test_the_whole_report_holds_both_sections(self):
+        ctx = self.context(eed=self.ref("eed"), skyline=self.ref("skyline"))
+        text = report.build(ctx)
+        self.assertNotIn("section failed", text)
+        self.assertIn("## Extended edit distance (EED)", text)
+        self.assertIn("## Skyline queries", text)
+        self.assertIn("| Skyline queries | Skyline Fig. 11c |", text)
+
+
+class WithoutAGpu(Case):
+    def test_gpu_claims_are_not_measured_and_say_why(self):
+        eed, skyline = self.sections(eed=skip_gpu(self.ref("eed")),
+                                     skyline=skip_gpu(self.ref("skyline")), peers="not installed")
+        for c in eed.claims + skyline.claims:
+            if c.claim.startswith("skyline size"):
+                continue
+            with self.subTest(target=c.target, claim=c.claim):
+                self.assertEqual(c.verdict, NM)
+                self.assertIn("no CUDA device", c.why)
+        self.assertIn("| 4  naive nested loop | skipped |", skyline.body)
+        self.assertIn("not installed", eed.body)
+
+    def test_the_cpu_steps_still_give_the_skyline_sizes(self):
+        _eed, skyline = self.sections(skyline=skip_gpu(self.ref("skyline")))
+        size = find(skyline.claims, "Skyline Fig. 11a", "skyline size")
+        self.assertEqual(size.verdict, RE)  # the OpenMP runs at d = 2, 4 and 8
+        self.assertIn("not measured at d = 12, 16", size.why)
+
+
+class MissingSweeps(Case):
+    def test_the_sweeps_a_scale_leaves_out_change_nothing(self):
+        eed, skyline = self.sections(
+            eed=without(self.ref("eed"), "alphabet", "long"),
+            skyline=without(self.ref("skyline"), "cpu", "correlated", "scale", "sequential"))
+        self.check_verdicts(eed.claims, EED_EXPECTED)
+        self.check_verdicts(skyline.claims, SKYLINE_EXPECTED)
+        self.assertIn("no run of sweep 'long'", eed.body)
+
+    def test_a_missing_sweep_leaves_its_claims_not_measured(self):
+        eed, skyline = self.sections(eed=without(self.ref("eed"), "one_pair"),
+                                     skyline=without(self.ref("skyline"), "fig11"))
+        for c in eed.claims:
+            with self.subTest(target=c.target, claim=c.claim):
+                one_pair = c.target in ("EED Fig. 7", "EED Table 3")
+                self.assertEqual(c.verdict == NM, one_pair)
+        for c in skyline.claims:
+            with self.subTest(target=c.target, claim=c.claim):
+                if not c.claim.startswith("skyline size"):  # the OpenMP runs give sizes
+                    self.assertEqual(c.verdict, NM)
+                    self.assertIn("no run of", c.why)
+
+    def test_a_config_without_results(self):
+        eed, skyline = self.sections()
+        for c in eed.claims + skyline.claims:
+            with self.subTest(target=c.target, claim=c.claim):
+                self.assertEqual(c.verdict, NM)
+                self.assertIn("has no results", c.why)
+        self.assertEqual(len(eed.claims), len(EED_EXPECTED))
+        self.assertEqual(len(skyline.claims), len(SKYLINE_EXPECTED))
+
+
+class QuickScale(Case):
+    def test_absolute_times_are_not_judged_relative_claims_are(self):
+        eed = without(self.ref("eed"), "alphabet", "long")
+        eed["runs"] = [r for r in eed["runs"] if r["params"].get("n") not in ("200", "300")]
+        skyline = shrink(without(self.ref("skyline"), "cpu", "correlated", "scale"), 100000)
+        eed_section, skyline_section = self.sections(eed=eed, skyline=skyline, scale="quick")
+        for target, start in EED_ABSOLUTE:
+            claim = find(eed_section.claims, target, start)
+            self.assertEqual(claim.verdict, NM)
+            self.assertTrue(claim.why.startswith("quick scale"))
+            self.assertNotEqual(claim.ours, "-")  # shown, not judged
+        relative = {k: v for k, v in EED_EXPECTED.items() if k not in EED_ABSOLUTE}
+        self.check_verdicts(eed_section.claims, relative)
+        for key in relative:
+            self.assertIn("quick scale", find(eed_section.claims, *key).why)
+        size = find(skyline_section.claims, "Skyline Fig. 11a", "skyline size")
+        self.assertEqual(size.verdict, NM)
+        self.assertIn("quick scale", size.why)
+        gains = {k: v for k, v in SKYLINE_EXPECTED.items() if k[1] != "skyline size"}
+        self.check_verdicts(skyline_section.claims, gains)
+        self.assertIn("n = 100,000, the seed's 1,000,000",
+                      find(skyline_section.claims, "Skyline Fig. 11a", "APC ~11%").why)
+        self.assertIn("**Quick scale:**", eed_section.body)
+
+
+class ClaimsTurn(Case):
+    """Edited times move a claim across its rule: the rules are applied, not hard-coded."""
+
+    def test_sh_cuda_at_the_papers_gain_over_h_cuda(self):
+        eed = self.ref("eed")
+        h = run_of(eed, "pairs_100", "h_cuda", n=1000)
+        set_ms(run_of(eed, "pairs_100", "sh_cuda", n=1000), h["timing"]["median"] / 2.6)
+        section = report_eed.section(self.context(eed=eed))
+        self.assertEqual(find(section.claims, "EED Fig. 6", "sH_CUDA ~2.6x").verdict, RE)
+        set_ms(run_of(eed, "pairs_100", "sh_cuda", n=1000), h["timing"]["median"] * 1.2)
+        section = report_eed.section(self.context(eed=eed))
+        claim = find(section.claims, "EED Fig. 6", "sH_CUDA ~2.6x")
+        self.assertEqual(claim.verdict, NO)
+        self.assertIn("50 MB L2", claim.why)
+
+    def test_a_slower_time_than_the_gtx_660(self):
+        eed = self.ref("eed")
+        for variant in ("ph_cuda", "h_cuda", "sh_cuda"):
+            set_ms(run_of(eed, "one_pair", variant, n=1000), 30.0)  # the paper's worst: 23.4
+        claim = find(report_eed.section(self.context(eed=eed)).claims, "EED Table 3", "GTX")
+        self.assertEqual(claim.verdict, PA)
+        self.assertIn("H_CUDA n=1000", claim.why)
+
+    def test_alr_at_the_seeds_gain_over_dwe(self):
+        skyline = self.ref("skyline")
+        for run in skyline["runs"]:
+            if run["sweep"] == "fig11" and run["variant"] == "alr":
+                dwe = run_of(skyline, "fig11", "dwe", d=run["params"]["d"],
+                             distribution=run["params"]["distribution"])
+                set_ms(run, dwe["timing"]["median"] * 0.18)  # 82% faster
+        claims = report_skyline.section(self.context(skyline=skyline)).claims
+        self.assertEqual(find(claims, "Skyline Fig. 11a", "ALR ~82% faster than DWE").verdict,
+                         RE)
+        self.assertEqual(find(claims, "Skyline Fig. 11b", "ALR ~83% faster than DWE").verdict,
+                         RE)
+
+    def test_a_skyline_size_far_from_the_expected(self):
+        skyline = self.ref("skyline")
+        for run in skyline["runs"]:
+            if run["params"].get("d") == "12" and run["params"]["distribution"] == "independent":
+                run["extras"]["skyline_size"] = 200000.0
+        size = find(report_skyline.section(self.context(skyline=skyline)).claims,
+                    "Skyline Fig. 11a", "skyline size")
+        self.assertEqual(size.verdict, PA)
+        self.assertIn("off at d = 12", size.why)
+
+
+class Rules(unittest.TestCase):
+    def test_speedup_band_and_noise(self):
+        verdict = report_eed.speedup_verdict
+        self.assertEqual(report_eed.speedup_band(1.4, 1.6), (1.2, 2.2))
+        self.assertEqual(verdict([1.2, 2.2], 1.4, 1.6), RE)
+        self.assertEqual(verdict([1.19, 2.0], 1.4, 1.6), PA)
+        self.assertEqual(verdict([1.04, 2.0], 1.4, 1.6), NO)
+        self.assertEqual(verdict([], 1.4, 1.6), NM)
+
+    def test_gain_band_and_noise(self):
+        verdict = report_skyline.gain_verdict
+        self.assertEqual(verdict(14.0, 28), RE)
+        self.assertEqual(verdict(13.9, 28), PA)
+        self.assertEqual(verdict(4.9, 28), NO)
+        self.assertEqual(verdict(100.0, 82), RE)  # twice 82% is capped at 100%
+        self.assertEqual(verdict(None, 28), NM)
+
+    def test_overlap_and_times(self):
+        self.assertEqual(report_eed.overlap_verdict([1.9, 2.1]), PA)
+        self.assertEqual(report_eed.overlap_verdict([3.0]), NO)
+        self.assertEqual(report_eed.times_verdict([(1.0, 0.5), (1.0, 1.0)]), RE)
+        self.assertEqual(report_eed.times_verdict([(1.0, 2.0)]), NO)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,228 @@
+"""Tests of plots/report_twed.py, the TWED section of REPORT.md, on the committed H100 reference
+runs and on hand-edited copies of them (every GPU run skipped, no peer, quick scale, a missing
+config, a speedup that falls short).
+
+Run: python3 tests/plots/test_report_twed.py   (exits non-zero on failure; no matplotlib needed)
+"""
+import copy
+import json
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "plots"))
+import report_common as rc  # noqa: E402
+import report_twed  # noqa: E402
+
+REFERENCE = ROOT / "results" / "reference" / "h100"
+FILES = {"twed-paper": "twed-paper.json", "twed-validation": "twed-validation.json"}
+PEERS = {"twed-paper": "twed-paper-cutwed.json", "twed-validation": "twed-validation-cutwed.json"}
+RE, PA, NO, NM = rc.REPRODUCES, rc.PARTLY, rc.DOES_NOT, rc.NOT_MEASURED
+F9A, F9B, F10, T2 = "TWED Fig. 9a", "TWED Fig. 9b", "TWED Fig. 10", "TWED Table 2"
+
+# The verdicts on the H100 reference runs, by (target, start of the claim).
+EXPECTED = {
+    (F9A, "twed.c's time"): RE,
+    (F9A, "cuTWED's time for one pair (P100); ours: itwed"): RE,
+    (F9A, "cuTWED's time for one pair (P100); ours: cuTWED rerun"): RE,
+    (F9A, "cuTWED has at least another 2x"): RE,
+    **{(F9B, f"{x} over twed.c at N = {n}"): RE
+       for x, n in (("4.5x", "1,024"), ("11x", "2,048"), ("23x", "4,096"), ("42x", "8,192"),
+                    ("73x", "16,384"), ("117x", "32,768"), ("152x", "65,536"))},
+    (F9B, "the speedup grows with N"): RE,
+    (F9B, "a launch per diagonal"): RE,
+    (F10, "cuTWED: 13.9 s at N = 262,144"): RE,
+    (F10, "cuTWED: 214 s at N = 1,048,576"): RE,
+    (F10, "about 5 G cells/s"): RE,
+    (T2, "Synthetic Control: 22x"): RE,
+    (T2, "Pseudo Periodic: 107x"): NM,  # no sequential run in that sweep
+    (T2, "MNIST single query: 150x"): RE,
+    (T2, "computing the triangle only"): RE,
+}
+# The claims that compare absolute times, not judged at quick scale.
+ABSOLUTE = [(F9A, "twed.c's time"), (F9A, "cuTWED's time for one pair (P100); ours: itwed"),
+            (F9A, "cuTWED's time for one pair (P100); ours: cuTWED rerun"),
+            (F10, "cuTWED: 13.9 s"), (F10, "cuTWED: 214 s"), (F10, "about 5 G cells/s")]
+# The claims that need cuTWED measured here.
+PEER_CLAIMS = [(F9A, "cuTWED's time for one pair (P100); ours: cuTWED rerun"),
+               (F9A, "cuTWED has at least another 2x")]
+
+
+def load(name):
+    return json.loads((REFERENCE / name).read_text(encoding="utf-8"))
+
+
+def skip_gpu(results):
+    """Every GPU run as a host without a GPU writes it."""
+    for run in results["runs"]:
+        if run.get("backend") == "gpu":
+            run.update(status="skipped", reason="no CUDA device", timing=None, metrics={})
+    return results
+
+
+def run_of(results, variant, n):
+    return next(r for r in results["runs"]
+                if r["variant"] == variant and r["data"]["n"] == n)
+
+
+class Case(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.files = {name: load(f) for name, f in {**FILES, **{k + "+peer": v for k, v in
+                                                              PEERS.items()}}.items()}
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+
+    def section(self, ours=None, peers=None, scale="paper", peer_states=None, figures=()):
+        """The section of a reproduction directory holding copies of `ours` ({config: results})
+        and `peers` ({config: results}); peer_states overrides the manifest's peer entries."""
+        ours = {k: copy.deepcopy(self.files[k]) for k in FILES} if ours is None else ours
+        peers = ({k: copy.deepcopy(self.files[k + "+peer"]) for k in PEERS}
+                 if peers is None else peers)
+        out = Path(self.tmp.name)
+        manifest = {"scale": scale, "configs": [], "peers": [], "figures": list(figures)}
+        for name, results in ours.items():
+            (out / f"{name}.json").write_text(json.dumps(results))
+            manifest["configs"].append({"study": "twed", "name": name, "state": "ran",
+                                        "results": f"{name}.json"})
+        for name, results in peers.items():
+            (out / f"{name}-cutwed.json").write_text(json.dumps(results))
+            manifest["peers"].append({"study": "twed", "peer": "cutwed", "config": name,
+                                      "results": f"{name}-cutwed.json", "state": "ran",
+                                      "why": ""})
+        if peer_states is not None:
+            manifest["peers"] = peer_states
+        return report_twed.section(rc.Context(out, manifest))
+
+    def claim(self, section, target, start):
+        found = [c for c in section.claims if c.target == target and c.claim.startswith(start)]
+        self.assertEqual(len(found), 1,
+                         f"{target}: {start!r} in {[c.claim for c in section.claims]}")
+        return found[0]
+
+    def verdicts(self, section):
+        return {key: self.claim(section, *key).verdict for key in EXPECTED}
+
+
+class H100Reference(Case):
+    def test_targets_tables_and_figures(self):
+        s = self.section(figures=["figures/twed_paper_degree2_nu1.png", "figures/twed_table2.png",
+                                  "figures/twed_ladder_modepair_n1024.png", "figures/dtw_x.png"])
+        for heading in ("### TWED Fig. 9a", "### TWED Fig. 9b", "### TWED Fig. 10",
+                        "### TWED Table 2"):
+            self.assertIn(heading, s.body)
+        # The seed's numbers beside ours, with the ratios.
+        for text in ("| 1,024 | 30.1 ms | 19.4 ms | 0.645x | 6.7 ms | 9.55 ms |",
+                     "| 65,536 | 152x | seq_itwed: 43.4 s | wavefront: 15.3 ms |",
+                     "| 262,144 | 13.9 s | 4.96 | wavefront: 137 ms |",
+                     "| MNIST single query | batch 1x60000 n=28 | 30 s | 200 ms | 150x | 2.81 s |",
+                     "| MNIST all queries | not in this config |"):
+            self.assertIn(text, s.body)
+        for figure in ("(figures/twed_paper_degree2_nu1.png)", "(figures/twed_table2.png)",
+                       "(figures/twed_ladder_modepair_n1024.png)"):
+            self.assertIn(figure, s.body)
+        self.assertNotIn("dtw_x.png", s.body)
+        self.assertIn("How the claims are judged", s.body)
+
+    def test_verdicts(self):
+        s = self.section()
+        self.assertEqual(self.verdicts(s), EXPECTED)
+        self.assertEqual(len(s.claims), len(EXPECTED))
+        for c in s.claims:
+            self.assertTrue(c.why, f"{c.claim}: no why")
+        pseudo = self.claim(s, T2, "Pseudo Periodic")
+        self.assertIn("not in sweep pseudo_periodic", pseudo.why)
+        self.assertIn("147 s", pseudo.why)
+
+    def test_no_figures(self):
+        self.assertIn("No figure was drawn", self.section().body)
+
+
+class Edited(Case):
+    def test_every_gpu_run_skipped(self):
+        ours = {k: skip_gpu(copy.deepcopy(self.files[k])) for k in FILES}
+        peers = {k: skip_gpu(copy.deepcopy(self.files[k + "+peer"])) for k in PEERS}
+        s = self.section(ours, peers)
+        for key, verdict in self.verdicts(s).items():
+            # twed.c against seq_full runs on the CPU alone.
+            self.assertEqual(verdict, RE if key == (F9A, "twed.c's time") else NM, key)
+        # Each says why: the GPU runs were skipped (Pseudo Periodic has no CPU run at all).
+        for c in s.claims:
+            if c.verdict == NM and not c.claim.startswith("Pseudo Periodic"):
+                self.assertIn("skipped: no CUDA device", c.why, c.claim)
+        self.assertIn("| 1,024 | 30.1 ms | 19.4 ms | 0.645x | 6.7 ms | skipped |", s.body)
+
+    def test_no_peer_files(self):
+        s = self.section(peers={})
+        self.assertIn("was not run in this reproduction", s.body)
+        for key in PEER_CLAIMS:
+            c = self.claim(s, *key)
+            self.assertEqual(c.verdict, NM, key)
+            self.assertIn("cuTWED was not run here", c.why)
+        others = {k: v for k, v in self.verdicts(s).items() if k not in PEER_CLAIMS}
+        self.assertEqual(others, {k: v for k, v in EXPECTED.items() if k not in PEER_CLAIMS})
+
+    def test_peer_not_installed(self):
+        states = [{"study": "twed", "peer": "cutwed", "config": c, "state": "not installed",
+                   "why": "python module cuTWED not found"} for c in PEERS]
+        s = self.section(peers={}, peer_states=states)
+        self.assertIn("not installed (python module cuTWED not found)", s.body)
+        for key in PEER_CLAIMS:
+            self.assertEqual(self.claim(s, *key).verdict, NM, key)
+
+    def test_quick_scale(self):
+        # Quick sizes: the pair sweep up to N = 4096, no large sweep.
+        paper = copy.deepcopy(self.files["twed-paper"])
+        paper["runs"] = [r for r in paper["runs"] if r["data"]["n"] <= 4096]
+        s = self.section(ours={"twed-paper": paper,
+                               "twed-validation": copy.deepcopy(self.files["twed-validation"])},
+                         scale="quick")
+        for key in ABSOLUTE:
+            c = self.claim(s, *key)
+            self.assertEqual(c.verdict, NM, key)
+            self.assertTrue(c.why.startswith("quick scale"), c.why)
+        self.assertIn("no run of sweep 'large'", self.claim(s, F10, "about 5 G").why)
+        self.assertNotEqual(self.claim(s, F9A, "twed.c's time").ours, "-")  # shown, not judged
+        # Speedups and trends are still judged; sizes we did not run are not measured.
+        self.assertEqual(self.claim(s, F9B, "4.5x").verdict, RE)
+        self.assertEqual(self.claim(s, F9B, "the speedup grows").verdict, RE)
+        self.assertIn("quick scale", self.claim(s, F9B, "the speedup grows").why)
+        self.assertEqual(self.claim(s, F9B, "152x").verdict, NM)
+        self.assertIn("not in sweep pair", self.claim(s, F9B, "152x").why)
+        self.assertEqual(self.claim(s, T2, "MNIST").verdict, RE)
+        self.assertIn("quick scale", self.claim(s, T2, "MNIST").why)
+
+    def test_missing_validation_config(self):
+        s = self.section(ours={"twed-paper": copy.deepcopy(self.files["twed-paper"])},
+                         peers={"twed-paper": copy.deepcopy(self.files["twed-paper+peer"])})
+        for start in ("Synthetic Control", "MNIST", "computing the triangle"):
+            c = self.claim(s, T2, start)
+            self.assertEqual(c.verdict, NM)
+            self.assertIn("twed-validation is not in this reproduction", c.why)
+        self.assertEqual(self.claim(s, F9B, "152x").verdict, RE)
+
+    def test_a_short_speedup_does_not_reproduce(self):
+        paper = copy.deepcopy(self.files["twed-paper"])
+        # seq_full at N = 1024 as fast as 2x our best step: below the seed's 4.5x.
+        best_ms = run_of(paper, "wavefront", 1024)["timing"]["median"]
+        run_of(paper, "seq_full", 1024)["timing"]["median"] = 2 * best_ms
+        # seq_itwed (the lower bound) at N = 65536 short of 152x: cannot say, not measured.
+        run_of(paper, "seq_itwed", 65536)["timing"]["median"] = 10 * best_ms
+        # itwed far slower than cuTWED on the P100 at one N: the times reproduce only partly.
+        run_of(paper, "itwed", 2048)["timing"]["median"] = 1000.0
+        s = self.section(ours={"twed-paper": paper,
+                               "twed-validation": copy.deepcopy(self.files["twed-validation"])})
+        self.assertEqual(self.claim(s, F9B, "4.5x").verdict, NO)
+        self.assertEqual(self.claim(s, F9B, "152x").verdict, NM)
+        self.assertIn("lower bound", self.claim(s, F9B, "152x").why)
+        itwed = self.claim(s, F9A, "cuTWED's time for one pair (P100); ours: itwed")
+        self.assertEqual(itwed.verdict, PA)
+        self.assertEqual(self.claim(s, F9B, "the speedup grows").verdict, NO)
+
+
+if __name__ == "__main__":
+    unittest.main()
