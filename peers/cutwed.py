@@ -17,7 +17,8 @@ anti-diagonals and across pairs.
 
 Usage: python3 peers/cutwed.py CONFIG.json --out FILE.json [--ladder build/ladder]
            [--sdist FILE] [--repetitions N] [--warmup N] [--max-cells X] [--only-sweeps A,B]
-           [--validate full|sample:N|off] [--triangle tril|triu] [--dry-run-fake] [--quiet]
+           [--validate full|sample:N|off] [--triangle tril|triu] [--no-fetch]
+           [--dry-run-fake] [--quiet]
 Exit status: 0 when every run passed or is unsupported/skipped, 1 when a run failed or
 errored, 2 on bad input (one line on stderr). peers/README.md says more.
 """

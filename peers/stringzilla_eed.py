@@ -30,8 +30,8 @@ strings already moved there by the warm-up call(s).
 Usage: python3 peers/stringzilla_eed.py CONFIG.json --out FILE.json [--ladder build/ladder]
            [--repetitions N] [--warmup N] [--max-pairs N] [--max-n N] [--only-sweeps A,B]
            [--validate full|sample:N|off] [--max-cells X] [--copies in|out] [--gpu N]
-           [--szs-version V] [--target cuda|cpus] [--dump-outputs DIR] [--dry-run-fake]
-           [--quiet]
+           [--szs-version V] [--target cuda|cpus] [--no-fetch] [--dump-outputs DIR]
+           [--dry-run-fake] [--quiet]
        python3 peers/stringzilla_eed.py --fetch-only [--szs-version V]   # download, stop
        python3 peers/stringzilla_eed.py --build-only [--szs-version V]   # fetch, build, stop
 Exit status: 0 when every run passed or is unsupported/skipped, 1 when a run failed or

@@ -9,6 +9,7 @@ Usage: python3 plots/report.py DIR
            the same from results files written by `ladder run` (and peers/), e.g. the
            committed reference runs: copies them into DIR, draws their figures, writes the
            manifest and the report.
+       --report FILE writes the report there instead (figures linked relative to it).
 
 Exit status: 0 when written, 2 when DIR, its manifest or a results file cannot be read.
 """
@@ -223,6 +224,7 @@ def main(argv=None):
     parser.add_argument("dir")
     parser.add_argument("--from-results", nargs="+", metavar="RESULTS.json")
     parser.add_argument("--scale", choices=("paper", "quick"), default="paper")
+    parser.add_argument("--report", metavar="FILE", help="where to write REPORT.md")
     args = parser.parse_args(argv)
     try:
         if args.from_results:
@@ -233,8 +235,8 @@ def main(argv=None):
     except common.ResultsError as err:
         print(f"report.py: error: {err}", file=sys.stderr)
         return 2
-    out = Path(args.dir) / "REPORT.md"
-    write_atomically(out, build(rc.Context(args.dir, manifest)))
+    out = Path(args.report) if args.report else Path(args.dir) / "REPORT.md"
+    write_atomically(out, build(rc.Context(args.dir, manifest, out.parent)))
     print(f"report: {out}")
     return 0
 

@@ -9,6 +9,8 @@ and says per claim whether it reproduces. Sections import this module and common
 import dataclasses
 import json
 import math
+import os
+import re
 from pathlib import Path
 
 import common
@@ -54,9 +56,11 @@ class Context:
     manifest: reproduction.json as `ladder reproduce` wrote it (scale, device, configs, peers).
     """
 
-    def __init__(self, out_dir, manifest):
+    def __init__(self, out_dir, manifest, report_dir=None):
         self.dir = Path(out_dir)
         self.manifest = manifest
+        # Figures are linked relative to where REPORT.md is written (out_dir by default).
+        self.report_dir = Path(report_dir) if report_dir is not None else self.dir
         self.scale = manifest.get("scale", "paper")
         self._loaded = {}
 
@@ -111,8 +115,8 @@ class Context:
 
     def figures(self, prefix):
         """Figures (paths relative to REPORT.md) whose file name starts with `prefix`."""
-        return sorted(f for f in self.manifest.get("figures", [])
-                      if Path(f).name.startswith(prefix))
+        return sorted(os.path.relpath(self.dir / f, self.report_dir)
+                      for f in self.manifest.get("figures", []) if Path(f).name.startswith(prefix))
 
 
 # ---- reading runs ---------------------------------------------------------------------------
@@ -206,6 +210,38 @@ def md_table(header, rows):
 
 def md_figure(path, caption):
     return f"![{md_escape(caption)}]({path})\n\n*{caption}*\n"
+
+
+MAX_IMAGES = 8  # more figures of one kind than this are listed as links
+
+
+def natural_key(text):
+    """'n1024' before 'n131072': digits compared as numbers."""
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text)]
+
+
+def md_figures(ctx, prefix, caption):
+    """The figures whose names start with `prefix`, in the numbers' order: images, or links
+    when there are more than MAX_IMAGES; several are told apart by the parts of their names
+    that not all of them share. '' when there is none."""
+    paths = sorted(ctx.figures(prefix), key=natural_key)
+    if not paths:
+        return ""
+    if len(paths) == 1:
+        return md_figure(paths[0], caption)
+    parts = [Path(p).stem[len(prefix):].strip("_").split("_") for p in paths]
+    shared = set.intersection(*map(set, parts))
+    names = [", ".join(t for t in name if t not in shared) for name in parts]
+    if len(paths) <= MAX_IMAGES:
+        return "\n".join(md_figure(p, f"{caption}: {n}") for n, p in zip(names, paths))
+    links = ", ".join(f"[{n}]({p})" for n, p in zip(names, paths))
+    return f"{caption} ({len(paths)} figures): {links}\n"
+
+
+def md_figure_groups(ctx, groups, what):
+    """md_figures of each (prefix, caption) in turn; a line saying so when none was drawn."""
+    text = "\n".join(t for t in (md_figures(ctx, p, c) for p, c in groups) if t)
+    return text or f"No {what} figure was drawn.\n"
 
 
 def claims_table(claims):

@@ -267,15 +267,6 @@ def ladder_section(ctx):
                "CUDA-core FP32 limit." if over else "") + "\n")
 
 
-def figures(ctx):
-    parts = []
-    for prefix, caption in FIGURES:
-        for path in ctx.figures(prefix):
-            point = Path(path).stem[len(prefix):].strip("_").replace("_", ", ")
-            parts.append(rc.md_figure(path, f"{caption}: {point}" if point else caption))
-    return "\n".join(parts) or "No covariance figure was drawn.\n"
-
-
 # ---- the section ----------------------------------------------------------------------------
 
 RULES = f"""\
@@ -325,5 +316,5 @@ def section(ctx):
         "### The ladder beside cuBLAS (context, not a claim)\n",
         ladder_section(ctx),
         "### Figures\n",
-        figures(ctx)])
+        rc.md_figure_groups(ctx, FIGURES, "covariance")])
     return rc.Section("Covariance chunk_size sweep", body, claims(by_setting, mismatch))

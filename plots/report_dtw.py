@@ -3,7 +3,6 @@ beside ours at their point (sweep `notes` of dtw-paper), the gains between their
 whole ladder there, and the DTW figures. The notes' numbers are plots/data/dtw_notes.json,
 read through dtw_paper.py, whose figure shows the same comparison.
 """
-from pathlib import Path
 
 import common
 import dtw_paper
@@ -191,15 +190,6 @@ def past_the_notes(at, shown):
                if shared and best is not at.get("shared") else ".") + "\n")
 
 
-def figures(ctx):
-    parts = []
-    for prefix, caption in FIGURES:
-        for path in ctx.figures(prefix):
-            point = Path(path).stem[len(prefix):].strip("_").replace("_", ", ")
-            parts.append(rc.md_figure(path, f"{caption}: {point}" if point else caption))
-    return "\n".join(parts) or "No DTW figure was drawn.\n"
-
-
 # ---- the section ----------------------------------------------------------------------------
 
 RULES = f"""\
@@ -240,5 +230,5 @@ def section(ctx):
         past_the_notes(at, shown),
         RULES,
         "### Figures\n",
-        figures(ctx)])
+        rc.md_figure_groups(ctx, FIGURES, "DTW")])
     return rc.Section("DTW ladder", body, claims(at, mismatch, results))

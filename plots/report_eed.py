@@ -63,7 +63,6 @@ PEERS = {"peer_rapidfuzz": "RapidFuzz (Damerau-Levenshtein on the CPU: the same 
                                          "different and simpler distance)"}
 QUICK_WHY = ("quick scale: reduced sizes and repetitions, so absolute times are shown but not "
              "judged")
-MAX_IMAGES = 8  # more figures of one kind than this are listed as links
 
 
 # ---- our values beside the paper's ------------------------------------------------------------
@@ -292,23 +291,6 @@ RULES = f"""How the claims are judged:
 """
 
 
-def md_figures(ctx, prefix, caption):
-    """The figures whose names start with prefix: images, or links when there are more than
-    MAX_IMAGES; several are told apart by the parts of their names not all of them share."""
-    paths = ctx.figures(prefix)
-    if not paths:
-        return f"*{caption}: no figure in this directory.*\n"
-    parts = [p.rsplit("/", 1)[-1][len(prefix):-len(".png")].strip("_").split("_") for p in paths]
-    shared = set.intersection(*map(set, parts)) if len(parts) > 1 else set()
-    names = ["_".join(t for t in name if t not in shared) for name in parts]
-    if len(paths) == 1:
-        return rc.md_figure(paths[0], caption)
-    if len(paths) <= MAX_IMAGES:
-        return "\n".join(rc.md_figure(p, f"{caption}: {n}") for n, p in zip(names, paths))
-    links = ", ".join(f"[{n}]({p})" for n, p in zip(names, paths))
-    return f"{caption} ({len(paths)} figures): {links}\n"
-
-
 def paper_table(runs):
     rows, notes = ep.paper_rows(runs)
     text = rc.md_table(ep.PAPER_COLUMNS, [cells for cells, _kind in rows])
@@ -352,15 +334,15 @@ def body(ctx, runs):
         "GTX 660 / ours above 1: faster here. Time ratio rows: sH_CUDA's time over pH_CUDA's "
         "or H_CUDA's (below 1: sH_CUDA is faster).\n",
         paper_table(runs),
-        md_figures(ctx, "eed_fig5", "Fig. 5: preprocessing of 100 pairs against the length"),
-        md_figures(ctx, "eed_fig6", "Fig. 6: 100 pairs, every step"),
-        md_figures(ctx, "eed_fig7", "Fig. 7: one pair, every step"),
-        md_figures(ctx, "eed_tables", "Tables 1-4 and the throughput, as a figure"),
+        rc.md_figures(ctx, "eed_fig5", "Fig. 5: preprocessing of 100 pairs against the length"),
+        rc.md_figures(ctx, "eed_fig6", "Fig. 6: 100 pairs, every step"),
+        rc.md_figures(ctx, "eed_fig7", "Fig. 7: one pair, every step"),
+        rc.md_figures(ctx, "eed_tables", "Tables 1-4 and the throughput, as a figure"),
         "### Throughput and peers\n",
         throughput_table(ctx, runs),
         peers_text(ctx),
         "### Ladders\n",
-        md_figures(ctx, "eed_ladder", "The ladder at each point"),
+        rc.md_figures(ctx, "eed_ladder", "The ladder at each point"),
     ]
     if ctx.quick:
         parts.insert(1, "**Quick scale:** the sizes are smaller than the paper's; absolute "

@@ -45,7 +45,6 @@ WHY = {
     "dwe_even": "on independent data most lanes are dominated early, so few are left to "
                 f"collide in the banks ({README})",
 }
-MAX_IMAGES = 8  # more figures of one kind than this are listed as links
 
 
 # ---- the seed's data set ----------------------------------------------------------------------
@@ -248,23 +247,6 @@ RULES = f"""How the claims are judged:
 """
 
 
-def md_figures(ctx, prefix, caption):
-    """The figures whose names start with prefix: images, or links when there are more than
-    MAX_IMAGES; several are told apart by the parts of their names not all of them share."""
-    paths = ctx.figures(prefix)
-    if not paths:
-        return f"*{caption}: no figure in this directory.*\n"
-    parts = [p.rsplit("/", 1)[-1][len(prefix):-len(".png")].strip("_").split("_") for p in paths]
-    shared = set.intersection(*map(set, parts)) if len(parts) > 1 else set()
-    names = ["_".join(t for t in name if t not in shared) for name in parts]
-    if len(paths) == 1:
-        return rc.md_figure(paths[0], caption)
-    if len(paths) <= MAX_IMAGES:
-        return "\n".join(rc.md_figure(p, f"{caption}: {n}") for n, p in zip(names, paths))
-    links = ", ".join(f"[{n}]({p})" for n, p in zip(names, paths))
-    return f"{caption} ({len(paths)} figures): {links}\n"
-
-
 def gains_table(table):
     columns, rows = sp.gain_rows(table)
     header = ["time reduction"] + [f"{sp.DIST_TEXT.get(s, s)}: {who}" for s, who in columns]
@@ -338,19 +320,19 @@ def body(ctx, point, runs, all_runs):
         RULES,
         f"### Fig. 11a and 11b: gains, n = {n_text(point)}\n",
         gains_table(table),
-        md_figures(ctx, "skyline_fig11_", "Fig. 11: time against d per step, with the gains"),
+        rc.md_figures(ctx, "skyline_fig11_", "Fig. 11: time against d per step, with the gains"),
         "### Times per d and step\n",
     ]
     parts += [times_tables(p, group, p == point) for p, group in sp.data_sets(all_runs).items()]
     parts += [
         "### Skyline sizes\n",
-        md_figures(ctx, "skyline_sizes", "Skyline size against d, beside the expected size "
+        rc.md_figures(ctx, "skyline_sizes", "Skyline size against d, beside the expected size "
                                          "for 10^6 independent points"),
         "### Fig. 11c: DWE and ALR at an even d beside d + 1\n",
         fig11c_table(runs),
-        md_figures(ctx, "skyline_fig11c", "Fig. 11c: DWE and ALR at d and d + 1"),
+        rc.md_figures(ctx, "skyline_fig11c", "Fig. 11c: DWE and ALR at d and d + 1"),
         "### Ladders\n",
-        md_figures(ctx, "skyline_ladder", "The ladder at each point"),
+        rc.md_figures(ctx, "skyline_ladder", "The ladder at each point"),
     ]
     if ctx.quick:
         parts.insert(1, "**Quick scale:** the sizes are smaller than the seed's; gains are "

@@ -11,8 +11,6 @@ The seed's numbers (data/twed_notes.json) and the choice of runs (the best FP64 
 each N, cuTWED's runs) come from twed_paper.py and twed_table2.py, so that the report says
 what the figures draw. cuTWED measured here comes from the peer's results files.
 """
-import re
-from pathlib import Path
 
 import common
 import report_common as rc
@@ -158,14 +156,6 @@ def untimed_notes(runs, names):
         if r.get("variant") in names and not rc.seconds(r) and tp.n_of(r):
             seen.setdefault((r["variant"], rc.not_run_why(r)), []).append(fmt_n(tp.n_of(r)))
     return "".join(f"- {name} at N = {', '.join(ns)}: {why}.\n" for (name, why), ns in seen.items())
-
-
-def figures(ctx, prefix, caption):
-    """The figures of a prefix, in the numbers' order (n1024 before n131072), captioned with
-    the point their file name carries."""
-    key = lambda f: [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", f)]
-    return "".join(rc.md_figure(f, f"{caption} {Path(f).stem[len(prefix):].strip('_')}".strip())
-                   + "\n" for f in sorted(ctx.figures(prefix), key=key))
 
 
 def peer_note(ctx):
@@ -570,10 +560,11 @@ def section(ctx):
              + (f"**The seed's numbers are for {tp.NOTES['data']}; {mismatch}.**\n\n"
                 if mismatch else "")
              + peer_note(ctx) + "\n" + RULES + "\n")
-    figs = (figures(ctx, "twed_paper", "Fig. 9a, 9b and 10 beside ours: (a) wall time, "
-                    "(b) speedup over the sequential reference, (c) large N;")
-            + figures(ctx, "twed_table2", "Table 2 beside ours"))
-    ladders = figures(ctx, "twed_ladder", "TWED ladder at")
+    figs = "\n".join(t for t in (
+        rc.md_figures(ctx, "twed_paper", "Fig. 9a, 9b and 10 beside ours: (a) wall time, "
+                      "(b) speedup over the sequential reference, (c) large N"),
+        rc.md_figures(ctx, "twed_table2", "Table 2 beside ours")) if t)
+    ladders = rc.md_figures(ctx, "twed_ladder", "TWED ladder")
     body = (intro + "\n".join(parts) + "\n### TWED figures\n\n"
             + (figs or "No figure was drawn (matplotlib missing, or no run to draw).\n")
             + ("\n#### Ladders\n\n" + ladders if ladders else ""))

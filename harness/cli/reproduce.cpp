@@ -46,15 +46,17 @@ struct Experiment {
   json entry;        // its line of the manifest
 };
 
-// A peer script and the configs (by study) it runs on.
+// A peer script and the configs (by study) it runs on, with flags so that it never downloads
+// or installs anything and checks a bounded number of cells with its Python oracle (the
+// oracles run at about 50 ns a cell: unbounded, they would outlast the experiments).
 struct Peer {
   std::string name, study, script;
-  std::vector<std::string> flags;  // so that it never downloads or installs anything
+  std::vector<std::string> flags;
 };
 const std::vector<Peer> kPeers = {
-    {"cutwed", "twed", "peers/cutwed.py", {}},
-    {"rapidfuzz", "eed", "peers/rapidfuzz_eed.py", {"--no-install"}},
-    {"stringzilla", "eed", "peers/stringzilla_eed.py", {"--no-fetch"}},
+    {"cutwed", "twed", "peers/cutwed.py", {"--no-fetch", "--max-cells", "268435456"}},
+    {"rapidfuzz", "eed", "peers/rapidfuzz_eed.py", {"--no-install", "--max-cells", "4194304"}},
+    {"stringzilla", "eed", "peers/stringzilla_eed.py", {"--no-fetch", "--max-cells", "4194304"}},
 };
 
 double seconds_since(Clock::time_point t) {
@@ -124,6 +126,8 @@ std::string why_not_reusable(const fs::path& file, const json& config, const std
   }
   const json dev = r.value("device", json::object());
   if (!r.value("complete", false)) return "incomplete";
+  // A build that does not know its commit cannot tell that the file's code is its own.
+  if (std::string(LADDER_GIT_COMMIT) == "unknown") return "results of an unknown commit";
   if (r.value("ladder", json::object()).value("git_commit", "") != LADDER_GIT_COMMIT)
     return "another commit";
   if (r.value("scale", "") != scale) return "another scale";
@@ -147,7 +151,9 @@ int run_script(const fs::path& root, const std::vector<std::string>& argv,
   std::fflush(stdout);
   const int rc = std::system(cmd.c_str());
   if (rc == -1) return -1;
-  if (WIFSIGNALED(rc)) std::raise(WTERMSIG(rc));  // Ctrl-C reached the child: stop here too
+  // Ctrl-C (or SIGTERM) that ended the child ends the reproduction too; any other signal is
+  // the child's failure alone.
+  if (WIFSIGNALED(rc) && (WTERMSIG(rc) == SIGINT || WTERMSIG(rc) == SIGTERM)) std::raise(WTERMSIG(rc));
   return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
@@ -162,6 +168,8 @@ class Reproduction {
       : p_(p), exps_(std::move(experiments)), root_(std::move(root)), device_(std::move(device)),
         scale_(std::move(scale)), dir_(std::move(dir)), partial_(dir_ / ".partial") {
     for (const Experiment& e : exps_) planned_ += planned_runs(e.config);
+    reused_.assign(exps_.size(), false);
+    load_reference_times();
   }
 
   int run() {
@@ -201,17 +209,63 @@ class Reproduction {
     return n;
   }
 
-  // "[config 3/7; 41% of runs, 2m10s, ~3m05s left]": the whole reproduction's place. The
-  // estimate scales the time so far by the runs left (reused files count as done).
+  // "; reproduction: config 3/7, 41% of runs, 2m10s, ~3m05s left": the whole reproduction's
+  // place, time and estimate.
   std::string tail(std::size_t config_done) const {
     const std::size_t done = done_runs_ + config_done;
-    const double elapsed = seconds_since(start_), measured = elapsed;
-    const std::size_t ran = done - reused_runs_;
-    std::string left = ran > 0 ? "~" + duration_text(measured / ran * (planned_ - done)) + " left"
-                               : "estimating";
+    const double elapsed = seconds_since(start_);
+    const double left = seconds_left(config_done, elapsed);
     return fmt::format("; reproduction: config {}/{}, {:.0f}% of runs, {}, {}", current_ + 1,
                        exps_.size(), 100.0 * done / std::max<std::size_t>(planned_, 1),
-                       duration_text(elapsed), left);
+                       duration_text(elapsed),
+                       left >= 0 ? "~" + duration_text(left) + " left" : "estimating");
+  }
+
+  // Runs differ in cost by orders of magnitude (a skyline point takes seconds, an EED one
+  // milliseconds), so the estimate weighs each config by the time it took in the committed
+  // reference reproduction at this scale, scaled by this machine's pace so far; without a
+  // reference time for every config, by the runs left. Reused configs cost nothing. -1: no
+  // estimate yet.
+  double seconds_left(std::size_t config_done, double elapsed) const {
+    const double fraction = double(config_done) / std::max<std::size_t>(planned_runs(exps_[current_].config), 1);
+    double expected_done = 0, expected_left = 0;
+    bool weighed = true;
+    for (std::size_t i = 0; i < exps_.size(); ++i) {
+      const double ref = reference_s_[i];
+      weighed = weighed && ref >= 0;
+      if (i < current_) expected_done += reused_[i] ? 0 : ref;
+      if (i == current_) expected_done += fraction * ref, expected_left += (1 - fraction) * ref;
+      if (i > current_) expected_left += ref;
+    }
+    if (weighed && expected_done > 0) return elapsed / expected_done * expected_left;
+    const std::size_t done = done_runs_ + config_done, ran = done - reused_runs_;
+    return ran > 0 ? elapsed / ran * (planned_ - done) : -1;
+  }
+
+  // Each config's time in results/reference/*/reproduction/<scale>/reproduction.json of the
+  // project (the first reference that has them all), -1 where unknown.
+  void load_reference_times() {
+    reference_s_.assign(exps_.size(), -1.0);
+    const fs::path refs = root_ / "results" / "reference";
+    if (!fs::is_directory(refs)) return;
+    for (const auto& gpu : fs::directory_iterator(refs)) {
+      const fs::path f = gpu.path() / "reproduction" / scale_ / "reproduction.json";
+      if (!fs::is_regular_file(f)) continue;
+      std::vector<double> times(exps_.size(), -1.0);
+      try {
+        const json m = read_json_file(f.string(), "reference reproduction", 16);
+        for (const json& c : m.value("configs", json::array()))
+          for (std::size_t i = 0; i < exps_.size(); ++i)
+            if (c.value("name", "") == exps_[i].config.name && c.value("elapsed_s", json()).is_number())
+              times[i] = c["elapsed_s"].get<double>();
+      } catch (const InputError&) {
+        continue;  // a damaged reference only costs the estimate
+      }
+      if (std::all_of(times.begin(), times.end(), [](double t) { return t >= 0; })) {
+        reference_s_ = times;
+        return;
+      }
+    }
   }
 
   bool experiment(std::size_t i) {
@@ -232,6 +286,7 @@ class Reproduction {
                  i + 1, exps_.size(), e.config.name, target.string());
       done_runs_ += runs;
       reused_runs_ += runs;
+      reused_[i] = true;
       manifest_["configs"].push_back(entry);
       return r.value("summary", json::object()).value("incorrect", 0) == 0 &&
              r.value("summary", json::object()).value("error", 0) == 0;
@@ -363,6 +418,8 @@ class Reproduction {
   json manifest_;
   Clock::time_point start_ = Clock::now();
   std::size_t planned_ = 0, done_runs_ = 0, reused_runs_ = 0, current_ = 0;
+  std::vector<double> reference_s_;
+  std::vector<bool> reused_;
 };
 
 // Ctrl-C (or SIGTERM) ends the reproduction at once: every results file in DIR is whole, the
@@ -380,7 +437,8 @@ void on_interrupt(int sig) {
 
 int reproduce(const Args& args) {
   Parsed p = parse_args(args, {"scale", "out", "configs", "device", "python"}, {"no-peers"});
-  if (!p.positional.empty()) throw InputError("reproduce takes no positional arguments");
+  if (!p.positional.empty())
+    throw InputError("reproduce takes no positional arguments, got '" + printable(p.positional[0]) + "'");
   const std::string scale = p.get("scale", "paper");
   if (scale != "paper" && scale != "quick")
     throw InputError("--scale must be paper or quick, got '" + printable(scale) + "'");

@@ -15,6 +15,7 @@ PLOTS = ROOT / "plots"
 sys.path.insert(0, str(PLOTS))
 import report  # noqa: E402
 import report_common as rc  # noqa: E402
+from report_fixtures import skip_gpu  # noqa: E402
 
 REFERENCE = ROOT / "results" / "reference" / "h100"
 PAPER_FILES = ["dtw-paper", "covariance-paper", "covariance-chunk-sweep", "twed-paper",
@@ -46,13 +47,6 @@ def manifest_for(tmp, files, scale="paper"):
             "peers": peers, "figures": []}
 
 
-def skipped(results):
-    """The results as a machine without a GPU would have them."""
-    for r in results["runs"]:
-        if r.get("backend") == "gpu":
-            r.update(status="skipped", reason="no CUDA device", timing=None, metrics={})
-    results["device"] = {"present": False, "absent_reason": "no CUDA device"}
-    return results
 
 
 class WholeReport(unittest.TestCase):
@@ -88,7 +82,7 @@ class WholeReport(unittest.TestCase):
     def test_without_a_gpu_gpu_claims_are_not_measured(self):
         text, sections = self.build([REFERENCE / f"{f}.json" for f in PAPER_FILES
                                      if "cutwed" not in f and "rapidfuzz" not in f
-                                     and "stringzilla" not in f], edit=skipped)
+                                     and "stringzilla" not in f], edit=skip_gpu)
         self.assertNotIn("section failed", text)
         self.assertIn("no GPU", text)
         claims = [c for s in sections for c in s.claims]

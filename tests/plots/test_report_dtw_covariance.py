@@ -15,6 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "plots"))
 import report  # noqa: E402
+from report_fixtures import load, skip_gpu  # noqa: E402
 import report_common as rc  # noqa: E402
 import report_covariance  # noqa: E402
 import report_dtw  # noqa: E402
@@ -26,19 +27,8 @@ FIGURES = ["figures/dtw_paper_entries1048576_n128_queries1.png",
            "figures/covariance_chunk_sweep_tiled_m202599_n2475.png"]
 
 
-def reference(name):
-    return json.loads((REFERENCE / f"{name}.json").read_text(encoding="utf-8"))
 
 
-def no_gpu(results):
-    """The results as a host without a GPU writes them: every GPU run skipped."""
-    results = copy.deepcopy(results)
-    results["device"] = {"present": False, "reason": "no CUDA device"}
-    for run in results["runs"]:
-        if run.get("backend") == "gpu":
-            run.update(status="skipped", reason="no CUDA device", timing=None, metrics={},
-                       facts={})
-    return results
 
 
 def scaled(results, key, value, time_factor):
@@ -103,7 +93,7 @@ class Dtw(Sections):
         return report_dtw.section(self.context(files, **kwargs))
 
     def test_paper(self):
-        section = self.section(reference(DTW), figures=FIGURES)
+        section = self.section(load(DTW), figures=FIGURES)
         verdicts = self.verdicts(section)
         self.assertEqual(len(verdicts), 7)
         self.assertVerdict(verdicts, "~11x faster than naive", rc.REPRODUCES)  # 15.4x vs 11.1x
@@ -128,14 +118,14 @@ class Dtw(Sections):
         self.assertEqual(report_dtw.gain_verdict(1.0, 4.3), rc.DOES_NOT)
 
     def test_slower_shared_does_not_reproduce(self):
-        results = reference(DTW)
+        results = load(DTW)
         set_median(results, 200.0, variant="shared", sweep="notes")  # slower than thread-local
         verdicts = self.verdicts(self.section(results))
         self.assertVerdict(verdicts, "~4.3x faster than thread-local", rc.DOES_NOT)
         self.assertVerdict(verdicts, "~11x faster than naive", rc.REPRODUCES)
 
     def test_no_gpu(self):
-        section = self.section(no_gpu(reference(DTW)))
+        section = self.section(skip_gpu(load(DTW)))
         for claim, (verdict, why) in self.verdicts(section).items():
             self.assertEqual(verdict, rc.NOT_MEASURED, claim)  # each claim needs a GPU step
             self.assertIn("skipped: no CUDA device", why, claim)
@@ -144,7 +134,7 @@ class Dtw(Sections):
         self.assertIn("No DTW figure was drawn", section.body)
 
     def test_quick_scale(self):
-        quick = scaled(reference(DTW), "entries", 65536, 1 / 16)
+        quick = scaled(load(DTW), "entries", 65536, 1 / 16)
         verdicts = self.verdicts(self.section(quick, scale="quick"))
         for words in ("~30 s", "~2.7 s", "~0.63 s"):
             why = self.assertVerdict(verdicts, words, rc.NOT_MEASURED)
@@ -154,7 +144,7 @@ class Dtw(Sections):
         self.assertVerdict(verdicts, "~4.3x faster than thread-local", rc.PARTLY)
 
     def test_incorrect_and_missing_runs(self):
-        results = reference(DTW)
+        results = load(DTW)
         for run in results["runs"]:
             if run["sweep"] == "notes" and run["variant"] == "thread_local":
                 run.update(status="incorrect", reason="3 of 4096 distances off")
@@ -187,7 +177,7 @@ class Covariance(Sections):
             self.assertEqual(report_covariance.cgma(float(chunk)), value)
 
     def test_paper(self):
-        section = self.section(reference(COV_SWEEP), reference(COV_LADDER), figures=FIGURES)
+        section = self.section(load(COV_SWEEP), load(COV_LADDER), figures=FIGURES)
         verdicts = self.verdicts(section)
         self.assertEqual(len(verdicts), 4)
         self.assertVerdict(verdicts, "higher CGMA", rc.REPRODUCES)
@@ -207,20 +197,20 @@ class Covariance(Sections):
         self.assertNotIn("dtw_paper", section.body)
 
     def test_occupancy_reproduces_when_larger_tile_is_slower(self):
-        sweep = reference(COV_SWEEP)
+        sweep = load(COV_SWEEP)
         set_median(sweep, 250.0, chunk_size=32, block_exit="on", thread_exit="on")
         verdicts = self.verdicts(self.section(sweep))
         self.assertVerdict(verdicts, "occupancy", rc.REPRODUCES)
         self.assertVerdict(verdicts, "higher CGMA", rc.REPRODUCES)
 
     def test_cgma_does_not_reproduce_when_a_larger_tile_is_slower_at_equal_blocks(self):
-        sweep = reference(COV_SWEEP)
+        sweep = load(COV_SWEEP)
         set_median(sweep, 1200.0, chunk_size=8, block_exit="on", thread_exit="on")
         verdicts = self.verdicts(self.section(sweep))
         self.assertVerdict(verdicts, "higher CGMA", rc.DOES_NOT)
 
     def test_no_gpu(self):
-        section = self.section(no_gpu(reference(COV_SWEEP)), no_gpu(reference(COV_LADDER)))
+        section = self.section(skip_gpu(load(COV_SWEEP)), skip_gpu(load(COV_LADDER)))
         for claim, (verdict, why) in self.verdicts(section).items():
             self.assertEqual(verdict, rc.NOT_MEASURED, claim)
             self.assertIn("skipped: no CUDA device", why, claim)
@@ -228,7 +218,7 @@ class Covariance(Sections):
         self.assertIn("none timed beside a peer", section.body)
 
     def test_quick_scale(self):
-        quick = scaled(reference(COV_SWEEP), "m", 20000, 0.1)
+        quick = scaled(load(COV_SWEEP), "m", 20000, 0.1)
         verdicts = self.verdicts(self.section(quick, scale="quick"))
         for words in ("block-level early exit", "thread-level early exit"):
             why = self.assertVerdict(verdicts, words, rc.NOT_MEASURED)
@@ -237,7 +227,7 @@ class Covariance(Sections):
         self.assertVerdict(verdicts, "occupancy", rc.PARTLY)
 
     def test_other_size_at_paper_scale(self):
-        verdicts = self.verdicts(self.section(scaled(reference(COV_SWEEP), "m", 20000, 0.1)))
+        verdicts = self.verdicts(self.section(scaled(load(COV_SWEEP), "m", 20000, 0.1)))
         why = self.assertVerdict(verdicts, "block-level early exit", rc.NOT_MEASURED)
         self.assertIn("this sweep has m=20000", why)
 
@@ -252,8 +242,8 @@ class Covariance(Sections):
 class WholeReport(Sections):
     def test_build(self):
         """Both sections inside REPORT.md, none of them failed, their claims in the summary."""
-        ctx = self.context({DTW: reference(DTW), COV_SWEEP: reference(COV_SWEEP),
-                            COV_LADDER: reference(COV_LADDER)})
+        ctx = self.context({DTW: load(DTW), COV_SWEEP: load(COV_SWEEP),
+                            COV_LADDER: load(COV_LADDER)})
         text = report.build(ctx)
         self.assertNotIn("section failed", text)
         self.assertIn("## DTW ladder (seed 000", text)

@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "plots"))
 import report  # noqa: E402
 import report_common as rc  # noqa: E402
+from report_fixtures import load, skip_gpu  # noqa: E402
 import report_eed  # noqa: E402
 import report_skyline  # noqa: E402
 
@@ -59,16 +60,8 @@ EED_ABSOLUTE = [(f"EED Table {t}", "GTX 660 times") for t in (1, 2, 3, 4)]
 ALR_REASON = "no test that compares every attribute twice"
 
 
-def load(name):
-    return json.loads((REFERENCE / name).read_text(encoding="utf-8"))
 
 
-def skip_gpu(results):
-    """Every GPU run as a host without a GPU writes it."""
-    for run in results["runs"]:
-        if run.get("backend") == "gpu":
-            run.update(status="skipped", reason="no CUDA device", timing=None, metrics={})
-    return results
 
 
 def without(results, *sweeps):

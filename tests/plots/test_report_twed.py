@@ -14,6 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "plots"))
 import report_common as rc  # noqa: E402
+from report_fixtures import load, skip_gpu  # noqa: E402
 import report_twed  # noqa: E402
 
 REFERENCE = ROOT / "results" / "reference" / "h100"
@@ -50,16 +51,8 @@ PEER_CLAIMS = [(F9A, "cuTWED's time for one pair (P100); ours: cuTWED rerun"),
                (F9A, "cuTWED has at least another 2x")]
 
 
-def load(name):
-    return json.loads((REFERENCE / name).read_text(encoding="utf-8"))
 
 
-def skip_gpu(results):
-    """Every GPU run as a host without a GPU writes it."""
-    for run in results["runs"]:
-        if run.get("backend") == "gpu":
-            run.update(status="skipped", reason="no CUDA device", timing=None, metrics={})
-    return results
 
 
 def run_of(results, variant, n):

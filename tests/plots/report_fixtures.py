@@ -1,0 +1,27 @@
+"""What the report tests share: the committed H100 reference runs and the same runs as a host
+without a GPU would write them."""
+import copy
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "plots"))
+REFERENCE = ROOT / "results" / "reference" / "h100"
+
+
+def load(name):
+    """A reference results file by file name ('dtw-paper.json') or config name ('dtw-paper')."""
+    name = name if name.endswith(".json") else f"{name}.json"
+    return json.loads((REFERENCE / name).read_text(encoding="utf-8"))
+
+
+def skip_gpu(results):
+    """A copy of the results as a host without a GPU writes them: every GPU run skipped."""
+    results = copy.deepcopy(results)
+    results["device"] = {"present": False, "absent_reason": "no CUDA device"}
+    for run in results["runs"]:
+        if run.get("backend") == "gpu":
+            run.update(status="skipped", reason="no CUDA device", timing=None, metrics={},
+                       facts={})
+    return results
