@@ -92,11 +92,12 @@ def runs_table(ctx):
 
 
 def peers_table(ctx):
-    rows = [[p.get("peer", "?"), p.get("config", "?"), p.get("state", "?"), p.get("why", "")]
+    rows = [[p.get("peer", "?"), p.get("config", "?"), p.get("state", "?"),
+             fmt_duration(p.get("elapsed_s")), p.get("why", "")]
             for p in ctx.manifest.get("peers", [])]
     if not rows:
         return "No peer was run.\n"
-    return rc.md_table(["peer", "config", "state", "why"], rows)
+    return rc.md_table(["peer", "config", "state", "time", "why"], rows)
 
 
 def failures(ctx):
