@@ -433,10 +433,22 @@ void on_interrupt(int sig) {
   std::raise(sig);
 }
 
+constexpr const char* kHelp =
+    "usage: ladder reproduce [--scale paper|quick] [--out DIR] [--configs DIR] [--device N]\n"
+    "                        [--no-peers] [--python EXE]\n"
+    "Runs every paper experiment (configs/<study>/*.json with a \"reproduce\" object) at the\n"
+    "scale (default paper), then the installed peers, draws every figure and writes\n"
+    "DIR/REPORT.md (default DIR: results/reproduction/<gpu>/). Rerun with the same DIR, it\n"
+    "reuses every complete results file of the same commit, device, scale and config.\n";
+
 }  // namespace
 
 int reproduce(const Args& args) {
-  Parsed p = parse_args(args, {"scale", "out", "configs", "device", "python"}, {"no-peers"});
+  Parsed p = parse_args(args, {"scale", "out", "configs", "device", "python"}, {"no-peers", "help"});
+  if (p.has("help")) {
+    fmt::print("{}", kHelp);
+    return 0;
+  }
   if (!p.positional.empty())
     throw InputError("reproduce takes no positional arguments, got '" + printable(p.positional[0]) + "'");
   const std::string scale = p.get("scale", "paper");
