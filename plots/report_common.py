@@ -4,7 +4,8 @@ verdicts, Markdown tables and number formats.
 
 A study's section lives in plots/report_<study>.py as `section(ctx) -> Section`. It reads its
 runs through `ctx` (never the file system), compares each number the seed gives with ours,
-and says per claim whether it reproduces. Sections import this module and common.py only.
+and says per claim whether it reproduces. Sections import this module, common.py and their
+study's figure module (to read the runs as its figures do), never each other.
 """
 import dataclasses
 import json

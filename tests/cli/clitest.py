@@ -139,3 +139,14 @@ def finish(problems, ok_message="ok"):
         sys.exit(1)
     print(ok_message)
     sys.exit(0)
+
+
+def poisoned_env(work, names, why="made unimportable by the test"):
+    """The environment with PYTHONPATH on a folder of modules `names` that refuse to be
+    imported (saying `why`), so a script under test cannot use them."""
+    folder = os.path.join(work, "poison")
+    os.makedirs(folder, exist_ok=True)
+    for name in names:
+        with open(os.path.join(folder, f"{name}.py"), "w") as f:
+            f.write(f"raise ImportError('{name}: {why}')\n")
+    return dict(os.environ, PYTHONPATH=folder)

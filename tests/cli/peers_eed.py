@@ -55,17 +55,6 @@ def ladder_runs(ladder, work, dumps=None):
     return {r["point"]: r for r in json.load(open(out))["runs"]}
 
 
-def poisoned_path(work, names):
-    """A folder of modules that refuse to be imported, for PYTHONPATH."""
-    folder = os.path.join(work, "poison")
-    os.makedirs(folder, exist_ok=True)
-    for name in names:
-        with open(os.path.join(folder, f"{name}.py"), "w") as f:
-            f.write(f"raise ImportError('the dry run must not import {name}')\n")
-    env = dict(os.environ, PYTHONPATH=folder)
-    return env
-
-
 def check_file(path, ours, variant, backend, problems, extra=None):
     """The peer's results file against ladder's runs of the same config."""
     try:
@@ -114,7 +103,7 @@ def dry(ladder, scratch, script, variant, backend, poison, extra):
     problems = []
     with tempfile.TemporaryDirectory(prefix=f"{script}.", dir=scratch) as work:
         ours = ladder_runs(ladder, work)
-        env = poisoned_path(work, poison)
+        env = clitest.poisoned_env(work, poison, "the dry run must not import it")
         out = os.path.join(work, "peer.json")
         empty = os.path.join(work, "empty-cache")
         os.makedirs(empty)

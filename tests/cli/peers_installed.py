@@ -73,16 +73,6 @@ def one_line(proc, peer, args, problems):
     return lines[0]
 
 
-def poisoned_env(work, names):
-    """PYTHONPATH with modules that refuse to import; pip told to use no index at all."""
-    folder = os.path.join(work, "poison")
-    os.makedirs(folder, exist_ok=True)
-    for name in names:
-        with open(os.path.join(folder, f"{name}.py"), "w") as f:
-            f.write(f"raise ImportError('{name} is made unimportable by the test')\n")
-    return dict(os.environ, PYTHONPATH=folder, PIP_NO_INDEX="1")
-
-
 def reproduce_field(problems):
     """The paper configs of the peers' studies expand to the same points with 'reproduce'."""
     spec = importlib.util.spec_from_file_location("ladder_peers_common",
@@ -120,7 +110,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="peers_installed.", dir=scratch) as work:
         empty = os.path.join(work, "empty-cache")
         os.makedirs(empty)
-        env = poisoned_env(work, ["rapidfuzz"])
+        env = dict(clitest.poisoned_env(work, ["rapidfuzz"]), PIP_NO_INDEX="1")
         for peer in PEERS:
             args = [peer, "--cache", empty]
             line = one_line(call(args, env), peer, args, problems)
