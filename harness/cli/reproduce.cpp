@@ -84,7 +84,8 @@ fs::path project_root() {
 }
 
 // Every paper experiment, loaded (and so checked) at `scale`, in the studies' order.
-std::vector<Experiment> find_experiments(const fs::path& configs, const std::string& scale) {
+std::vector<Experiment> find_experiments(const fs::path& configs, const fs::path& root,
+                                         const std::string& scale) {
   std::vector<Experiment> out;
   for (const auto& study : registry().studies()) {
     const fs::path dir = configs / study->name();
@@ -97,6 +98,9 @@ std::vector<Experiment> find_experiments(const fs::path& configs, const std::str
       const json j = read_json_file(f.string(), "config '" + printable(f.string(), 80) + "'", 16);
       if (!is_paper_experiment(j)) continue;
       Experiment e{load_config(f.string(), scale), "", json::object()};
+      // Results name the config as the project does (configs/<study>/NAME.json), not by
+      // where this machine keeps it.
+      e.config.path = fs::proximate(f, root).string();
       e.file = safe_name(e.config.name) + ".json";
       for (const Experiment& other : out)
         if (other.file == e.file)
@@ -273,7 +277,7 @@ class Reproduction {
     Experiment& e = exps_[i];
     const fs::path target = dir_ / e.file, partial = partial_ / e.file;
     json entry = {{"study", e.config.study->name()}, {"name", e.config.name},
-                  {"path", fs::proximate(e.config.path, root_).string()}, {"results", e.file}};
+                  {"path", e.config.path}, {"results", e.file}};
     const std::size_t runs = planned_runs(e.config);
     const std::string why = fs::exists(target)
                                 ? why_not_reusable(target, e.config.resolved, scale_, device_)
@@ -344,11 +348,16 @@ class Reproduction {
                                        (partial_ / file).string(), "--ladder", self_, "--quiet"};
       argv.insert(argv.end(), peer.flags.begin(), peer.flags.end());
       const int rc = run_script(root_, argv);
-      const bool complete = fs::exists(partial_ / file) &&
-                            read_json_file((partial_ / file).string(), "peer results", 64)
-                                .value("complete", false);
+      json results = fs::exists(partial_ / file)
+                         ? read_json_file((partial_ / file).string(), "peer results", 64)
+                         : json::object();
+      const bool complete = results.value("complete", false);
       if (complete) {
-        move_into_place(partial_ / file, dir_ / file);
+        // The peer read a copy of the config under .partial/: its results name the config
+        // and the scale that copy stands for.
+        results["config_path"] = e.config.path;
+        results["scale"] = scale_;
+        write_file_atomically((dir_ / file).string(), results.dump(2) + "\n");
         entry["results"] = file;
       }
       entry["state"] = complete && rc == 0 ? "ran" : "failed";
@@ -458,7 +467,7 @@ int reproduce(const Args& args) {
   const fs::path configs = p.has("configs") ? fs::absolute(p.get("configs")) : root / "configs";
   if (!fs::is_directory(configs))
     throw InputError("--configs '" + printable(configs.string(), 80) + "' is not a directory");
-  std::vector<Experiment> exps = find_experiments(configs, scale);
+  std::vector<Experiment> exps = find_experiments(configs, root, scale);
   const int device = p.has("device") ? integer_option(p, "device", 0) : 0;
   DeviceReport dev = probe_device(device);
   const fs::path dir = fs::absolute(p.has("out") ? fs::path(p.get("out"))
