@@ -144,7 +144,7 @@ std::string why_not_reusable(const fs::path& file, const json& config, const std
 // Runs `argv` (a Python script of the project) from the project root; its exit status, or -1
 // when it could not start. The child keeps SIGINT so that Ctrl-C stops it too.
 int run_script(const fs::path& root, const std::vector<std::string>& argv,
-               const std::string& stdout_file = "") {
+               const std::string& stdout_file = "", bool silent = false) {
   std::string cmd = "cd " + std::string("'") + root.string() + "' &&";
   for (const std::string& a : argv) {
     std::string q = "'";
@@ -152,6 +152,7 @@ int run_script(const fs::path& root, const std::vector<std::string>& argv,
     cmd += " " + q + "'";
   }
   if (!stdout_file.empty()) cmd += " > '" + stdout_file + "'";
+  if (silent) cmd += " 2>/dev/null";
   std::fflush(stdout);
   const int rc = std::system(cmd.c_str());
   if (rc == -1) return -1;
@@ -468,6 +469,10 @@ int reproduce(const Args& args) {
   if (!fs::is_directory(configs))
     throw InputError("--configs '" + printable(configs.string(), 80) + "' is not a directory");
   std::vector<Experiment> exps = find_experiments(configs, root, scale);
+  // The figures, the report and the peers are Python: find out now, not after the runs.
+  const std::string python = p.get("python", "python3");
+  if (run_script(root, {python, "-c", "import json"}, "/dev/null", true) != 0)
+    throw InputError("'" + printable(python) + "' does not run Python 3 (needed for the report; --python EXE)");
   const int device = p.has("device") ? integer_option(p, "device", 0) : 0;
   DeviceReport dev = probe_device(device);
   const fs::path dir = fs::absolute(p.has("out") ? fs::path(p.get("out"))
