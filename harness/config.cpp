@@ -429,13 +429,17 @@ const json* scale_block(const json& config, const std::string& scale) {
 
 }  // namespace
 
+std::string parse_scale(const std::string& text, const std::string& where) {
+  if (text == "paper" || text == "quick") return text;
+  throw InputError(where + " must be paper or quick, got '" + printable(text) + "'");
+}
+
 bool is_paper_experiment(const json& config) {
   return config.is_object() && config.contains("reproduce");
 }
 
 json apply_scale(const json& config, const std::string& scale) {
-  if (!scale.empty() && scale != "paper" && scale != "quick")
-    throw InputError("scale must be paper or quick, got '" + printable(scale) + "'");
+  if (!scale.empty()) parse_scale(scale, "scale");
   const json* block = scale_block(config, scale.empty() ? "paper" : scale);
   if (scale.empty()) return config;
   json out = config;

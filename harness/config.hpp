@@ -63,6 +63,8 @@ struct Config {
 // runs) with a "reproduce" object; its optional "paper" and "quick" objects adjust the config
 // at that scale (see apply_scale).
 inline const char* const kScales[] = {"paper", "quick"};
+// "paper" or "quick" (`--scale`); throws InputError naming `where` otherwise.
+std::string parse_scale(const std::string& text, const std::string& where);
 bool is_paper_experiment(const nlohmann::json& config);
 
 // The config as it runs at `scale`: the top-level fields of "reproduce".<scale> replace the

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 
@@ -85,6 +86,23 @@ json run_json(const RunRecord& r) {
 }
 
 }  // namespace
+
+std::string utc_timestamp() {
+  std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+double seconds_between(const std::string& start, const std::string& end) {
+  auto parse = [](const std::string& text) {
+    std::tm tm{};
+    const char* rest = strptime(text.c_str(), "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return rest && *rest == '\0' ? static_cast<double>(timegm(&tm)) : -1.0;
+  };
+  const double a = parse(start), b = parse(end);
+  return a >= 0 && b >= a ? b - a : -1.0;
+}
 
 json build_json() {
   return {{"version", LADDER_VERSION},

@@ -10,6 +10,11 @@ namespace ladder {
 
 constexpr int kSchemaVersion = 1;
 
+// The UTC time as results files record it ("2026-11-25T19:02:40Z"), and the seconds from one
+// such time to a later one (-1 when either is not in that form or they run backwards).
+std::string utc_timestamp();
+double seconds_between(const std::string& start, const std::string& end);
+
 nlohmann::json results_json(const RunReport& report);
 nlohmann::json build_json();
 // Written atomically: readers never see a half-written file.

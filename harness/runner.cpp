@@ -14,6 +14,7 @@
 
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
+#include "results.hpp"
 #include "../datagen/base/errors.hpp"
 #include "../datagen/npy.hpp"
 
@@ -21,13 +22,6 @@ namespace ladder {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-std::string now_iso() {
-  std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
 
 // Google Benchmark drives the repetitions and computes their statistics; the harness keeps
 // the samples and the aggregates, so its console output is not needed.
@@ -347,7 +341,7 @@ RunReport run_config(const Config& config, const RunOptions& options) {
   report.device = probe_device(options.device);
   if (options.on_checked) options.on_checked();
   report.clock_start_mhz = current_sm_clock_mhz(report.device);
-  report.started_at = now_iso();
+  report.started_at = utc_timestamp();
   static bool initialised = false;
   if (!initialised) {
     int argc = 1;
@@ -358,7 +352,7 @@ RunReport run_config(const Config& config, const RunOptions& options) {
   }
   runner.run();
   report.clock_end_mhz = current_sm_clock_mhz(report.device);
-  report.finished_at = now_iso();
+  report.finished_at = utc_timestamp();
   return report;
 }
 

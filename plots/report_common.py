@@ -130,25 +130,10 @@ def seconds(run):
     return ms / 1000 if ms else None
 
 
-def param(run, key):
-    """A run's parameter as a number when it is one, else its text."""
-    value = (run.get("params") or {}).get(key)
-    number = common.number(value)
-    return number if number is not None else value
 
 
-def first(runs, **params):
-    """The first run whose params equal the given values (numbers compared as numbers)."""
-    for r in runs:
-        if all(_same(param(r, k), v) for k, v in params.items()):
-            return r
-    return None
 
 
-def _same(a, b):
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
-        return math.isclose(a, b, rel_tol=1e-12)
-    return str(a) == str(b)
 
 
 def not_run_why(run):
@@ -181,8 +166,6 @@ def fmt_ratio(x):
     return f"{x:,.0f}x" if x >= 1000 else f"{x:.3g}x"
 
 
-def fmt_pct(x):
-    return "-" if x is None else f"{x:.0f}%"
 
 
 def ratio(a, b):
@@ -190,9 +173,6 @@ def ratio(a, b):
     return a / b if a and b and a > 0 and b > 0 else None
 
 
-def reduction_pct(before, after):
-    """The seeds' 'X% faster': (t_before - t_after) / t_before in percent; None if unknown."""
-    return 100.0 * (before - after) / before if before and after and before > 0 else None
 
 
 # ---- Markdown -------------------------------------------------------------------------------

@@ -155,9 +155,8 @@ int run(const Args& args) {
        "scale"},
       {"profile", "quiet"});
   if (p.positional.size() != 1) throw InputError("run needs exactly one CONFIG file");
-  if (p.has("scale") && p.get("scale") != "paper" && p.get("scale") != "quick")
-    throw InputError("--scale must be paper or quick, got '" + printable(p.get("scale")) + "'");
-  Config config = load_config(p.positional[0], p.get("scale"));
+  const std::string scale = p.has("scale") ? parse_scale(p.get("scale"), "--scale") : "";
+  Config config = load_config(p.positional[0], scale);
   // Command-line overrides of the config's counts (sanitizer runs want one repetition).
   // The recorded config says what ran, overrides included.
   if (p.has("repetitions")) {

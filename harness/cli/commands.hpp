@@ -15,7 +15,7 @@ int compare(const Args& args);
 int reproduce(const Args& args);
 
 // The integer value of option --name, at least `lo`; throws InputError otherwise.
-int integer_option(const Parsed& p, const std::string& name, int lo);         // compare.cpp
+int integer_option(const Parsed& p, const std::string& name, int lo);
 int export_results(const Args& args);  // compare.cpp: `ladder export` (`export` is a keyword)
 
 // A text table on stdout, columns as wide as their widest cell; `right` aligns numbers.

@@ -63,13 +63,6 @@ double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
-std::string utc_now() {
-  std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
-
 std::string duration_text(double s) {
   const long n = std::lround(s);
   return n >= 60 ? fmt::format("{}m{:02d}s", n / 60, n % 60) : fmt::format("{}s", n);
@@ -162,10 +155,6 @@ int run_script(const fs::path& root, const std::vector<std::string>& argv,
   return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
-void move_into_place(const fs::path& from, const fs::path& to) {
-  fs::rename(from, to);  // same folder tree, so atomic
-}
-
 class Reproduction {
  public:
   Reproduction(const Parsed& p, std::vector<Experiment> experiments, fs::path root,
@@ -181,7 +170,7 @@ class Reproduction {
     fs::create_directories(partial_);
     manifest_ = {{"scale", scale_}, {"ladder", build_json()}, {"host", host_json()},
                  {"device", device_json(device_, current_sm_clock_mhz(device_), -1)},
-                 {"started_at", utc_now()}, {"configs", json::array()}, {"peers", json::array()}};
+                 {"started_at", utc_timestamp()}, {"configs", json::array()}, {"peers", json::array()}};
     fmt::print("reproduce: {} paper experiments at the {} scale on {} into {}\n", exps_.size(),
                scale_, device_.caps.present ? device_.name : "no GPU", dir_.string());
     bool ok = true;
@@ -191,7 +180,7 @@ class Reproduction {
         for (const Peer& peer : kPeers)
           if (peer.study == e.config.study->name()) peer_run(peer, e);
     figures();
-    manifest_["finished_at"] = utc_now();
+    manifest_["finished_at"] = utc_timestamp();
     manifest_["elapsed_s"] = seconds_since(start_);
     write_file_atomically((dir_ / "reproduction.json").string(), manifest_.dump(2) + "\n");
     const int rc = run_script(root_, {python(), "plots/report.py", dir_.string()});
@@ -286,7 +275,8 @@ class Reproduction {
     if (why.empty()) {
       const json r = read_results(target.string());
       entry["state"] = "reused";
-      entry["elapsed_s"] = seconds_between(r);
+      entry["elapsed_s"] = std::max(0.0, seconds_between(r.value("started_at", ""),
+                                                           r.value("finished_at", "")));
       fmt::print("reproduce: [{}/{}] {}: reusing {} (complete, same commit, device and scale)\n",
                  i + 1, exps_.size(), e.config.name, target.string());
       done_runs_ += runs;
@@ -306,22 +296,12 @@ class Reproduction {
     const auto t0 = Clock::now();
     RunReport rep = run_config(e.config, opt);
     write_results(partial.string(), rep);
-    move_into_place(partial, target);
+    fs::rename(partial, target);  // .partial/ is inside DIR: one file system, so atomic
     done_runs_ += runs;
     entry["state"] = "ran";
     entry["elapsed_s"] = seconds_since(t0);
     manifest_["configs"].push_back(entry);
     return rep.all_ok();
-  }
-
-  static double seconds_between(const json& r) {
-    auto parse = [](const std::string& t) {
-      std::tm tm{};
-      if (!strptime(t.c_str(), "%Y-%m-%dT%H:%M:%SZ", &tm)) return -1.0;
-      return static_cast<double>(timegm(&tm));
-    };
-    const double a = parse(r.value("started_at", "")), b = parse(r.value("finished_at", ""));
-    return a >= 0 && b >= a ? b - a : 0.0;
   }
 
   void peer_run(const Peer& peer, const Experiment& e) {
@@ -406,7 +386,7 @@ class Reproduction {
       return;
     }
     fs::remove_all(target);
-    if (fs::exists(fresh)) move_into_place(fresh, target);
+    if (fs::exists(fresh)) fs::rename(fresh, target);
     std::vector<std::string> names;
     if (fs::exists(target))
       for (const auto& f : fs::directory_iterator(target)) names.push_back("figures/" + f.path().filename().string());
@@ -461,9 +441,7 @@ int reproduce(const Args& args) {
   }
   if (!p.positional.empty())
     throw InputError("reproduce takes no positional arguments, got '" + printable(p.positional[0]) + "'");
-  const std::string scale = p.get("scale", "paper");
-  if (scale != "paper" && scale != "quick")
-    throw InputError("--scale must be paper or quick, got '" + printable(scale) + "'");
+  const std::string scale = parse_scale(p.get("scale", "paper"), "--scale");
   const fs::path root = project_root();
   const fs::path configs = p.has("configs") ? fs::absolute(p.get("configs")) : root / "configs";
   if (!fs::is_directory(configs))
