@@ -151,7 +151,9 @@ def header(ctx):
 def summary(sections):
     claims = [c for s in sections for c in s.claims]
     counts = {v: sum(1 for c in claims if c.verdict == v) for v in rc.VERDICTS}
-    text = ", ".join(f"{n} {v}" for v, n in counts.items() if n)
+    # the verdicts are worded for one claim; the count reads as a plural
+    plural = {rc.REPRODUCES: "reproduce", rc.DOES_NOT: "do not reproduce"}
+    text = ", ".join(f"{n} {plural.get(v, v) if n > 1 else v}" for v, n in counts.items() if n)
     return ("## Summary\n\n" + f"{len(claims)} claims: {text or 'none'}.\n\n" +
             rc.md_table(["study", "target", "seed's claim", "verdict", "why"],
                         [[s.title, c.target, c.claim, c.verdict, c.why]

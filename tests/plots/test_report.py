@@ -78,6 +78,12 @@ class WholeReport(unittest.TestCase):
         self.assertIn(rc.REPRODUCES, verdicts)
         self.assertIn("NVIDIA H100", text)
         self.assertIn("## Summary", text)
+        # The summary's counts add up to the claims and read as plurals.
+        counts = {v: sum(c.verdict == v for s in sections for c in s.claims) for v in rc.VERDICTS}
+        self.assertGreater(counts[rc.REPRODUCES], 1)
+        self.assertIn(f"{sum(counts.values())} claims: {counts[rc.REPRODUCES]} reproduce,", text)
+        if counts[rc.DOES_NOT] > 1:
+            self.assertIn(f"{counts[rc.DOES_NOT]} do not reproduce", text)
 
     def test_without_a_gpu_gpu_claims_are_not_measured(self):
         text, sections = self.build([REFERENCE / f"{f}.json" for f in PAPER_FILES
