@@ -56,6 +56,16 @@ class PeerError(Exception):
     """Bad input: the message is one line for the user (exit status 2)."""
 
 
+def shown(path):
+    """A path relative to the repository when it is inside it (as results and messages name
+    it: no machine's own folders), else as given."""
+    path = Path(path)
+    try:
+        return str(path.resolve().relative_to(ROOT))
+    except ValueError:
+        return str(path)
+
+
 def note(script, text, quiet=False):
     if not quiet:
         print(f"{script}: {text}", file=sys.stderr, flush=True)

@@ -54,13 +54,7 @@ class NotReady(Exception):
     as 'not installed: ...')."""
 
 
-def shown(path):
-    """A path relative to the repository when it is inside it."""
-    path = Path(path)
-    try:
-        return str(path.resolve().relative_to(common.ROOT))
-    except ValueError:
-        return str(path)
+shown = common.shown  # repository-relative paths: one definition, in peers/common.py
 
 
 def gpu_reason():

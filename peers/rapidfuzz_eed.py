@@ -241,7 +241,7 @@ def setup(args):
         state.update(label=f"RapidFuzz {rf.__version__}", version=rf.__version__,
                      callers={m: callers(m) for m in ("cpdist", "loop") if not fallback or
                               m == "loop"},
-                     location=str(Path(rf.__file__).resolve().parent))
+                     location=common.shown(Path(rf.__file__).parent))
     state["methods"] = {VARIANT: method}
     if args.also_serial:
         state["methods"][SERIAL_VARIANT] = "loop"

@@ -413,7 +413,7 @@ def setup(args):
     state["peer"] = {
         "name": state["label"], "script": "peers/stringzilla_eed.py",
         "package": f"stringzillas-{args.target}", "version": args.szs_version,
-        "location": str(folder), "api": lib.api if lib else "not called",
+        "location": common.shown(folder), "api": lib.api if lib else "not called",
         "function": "stringzillas.LevenshteinDistances (match 0, mismatch 1, open 1, extend 1)",
         "distance": DISTANCE, "note": NOTE, "copies": args.copies,
         "timing_method": timing_method(args),

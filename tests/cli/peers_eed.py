@@ -179,6 +179,10 @@ def versus_seq(ladder, scratch):
                if r["status"] not in ("passed", "unsupported")]
         if bad:
             problems.append(f"peer runs not passed: {bad}")
+        # A package inside the project is named relative to it, never by this machine's path.
+        location = peer.get("peer", {}).get("location", "")
+        if location.startswith(ROOT + os.sep):
+            problems.append(f"the peer's location {location} names this machine's folders")
     clitest.finish(problems, f"ok: {compared} outputs equal to ladder's eed/seq")
 
 
