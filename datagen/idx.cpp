@@ -41,7 +41,6 @@ std::string magic_hint(std::uint32_t magic) {
   if (magic == kLabelsMagic)
     return "0x00000801 is an IDX labels file (*-labels-idx1-ubyte); give the images file "
            "(*-images-idx3-ubyte)";
-  if (magic >> 16 == 0x1F8B) return "it is gzip-compressed; gunzip it first";
   if (magic >> 16 != 0) return "it is not an IDX file";
   const unsigned type = magic >> 8 & 0xFF, dims = magic & 0xFF;
   const char* name = type == 0x08   ? "unsigned bytes"
@@ -59,6 +58,7 @@ std::string magic_hint(std::uint32_t magic) {
 // The header from the file's first min(size, 16) bytes, checked against the file's size
 // before anything is allocated.
 IdxHeader parse_header(std::string_view head, std::uint64_t size, const std::string& file) {
+  refuse_compressed(head, file);
   if (head.size() < 4)
     throw InputError(file + " is truncated: an IDX images file starts with the 4-byte magic "
                             "number 0x00000803, the file has " + std::to_string(size) + " bytes");
@@ -125,10 +125,10 @@ MultiSeries parse_idx_images(const std::string& bytes, const std::string& name) 
 
 MultiSeries read_idx_images(const std::string& path) {
   const std::string file = quoted_name(path);
-  std::ifstream in;
-  const std::uintmax_t size = open_data_file(path, file, "an IDX images file", in);
+  DataFile in(path, file, "an IDX images file");
+  const std::uintmax_t size = in.size();
   std::string head(static_cast<std::size_t>(std::min<std::uintmax_t>(size, kHeaderBytes)), '\0');
-  read_exactly(in, head.data(), head.size(), file);
+  in.read_exactly(head.data(), head.size());
   const IdxHeader h = parse_header(head, size, file);
 
   MultiSeries set = allocate(h, file);
@@ -136,7 +136,7 @@ MultiSeries read_idx_images(const std::string& path) {
   std::string raw(std::min(set.values.size(), kChunk), '\0');
   for (std::size_t done = 0; done < set.values.size();) {
     const std::size_t n = std::min(kChunk, set.values.size() - done);
-    read_exactly(in, raw.data(), n, file);
+    in.read_exactly(raw.data(), n);
     convert(raw.data(), n, set.values.data() + done);
     done += n;
   }

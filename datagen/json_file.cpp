@@ -1,14 +1,11 @@
 #include "json_file.hpp"
 
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <new>
 #include <set>
 #include <vector>
 
 #include "base/errors.hpp"
+#include "data_file.hpp"
 #include "numbers.hpp"
 
 namespace ladder {
@@ -114,9 +111,7 @@ class DuplicateKeyCheck {
 }  // namespace
 
 json parse_json_text(const std::string& text, const std::string& what, std::size_t max_depth) {
-  if (text.rfind("\xEF\xBB\xBF", 0) == 0)
-    throw InputError(name_of(what) +
-                     " starts with a UTF-8 byte-order mark (BOM); save it without one");
+  check_text_start(text, name_of(what));
   check_depth(text, what, max_depth);
   try {
     return json::parse(text, DuplicateKeyCheck(what));
@@ -129,33 +124,12 @@ json parse_json_text(const std::string& text, const std::string& what, std::size
 
 json read_json_file(const std::string& path, const std::string& what, std::size_t max_depth,
                     std::size_t max_bytes) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::file_status st = fs::status(path, ec);
-  if (st.type() == fs::file_type::not_found)
-    throw InputError("cannot open " + name_of(what) + ": no such file");
-  if (ec) throw InputError("cannot open " + name_of(what) + ": " + printable(ec.message(), 200));
-  if (fs::is_directory(st)) throw InputError(name_of(what) + " is a directory, not a file");
-  if (!fs::is_regular_file(st)) throw InputError(name_of(what) + " is not a regular file");
-  const std::uintmax_t size = fs::file_size(path, ec);
-  if (ec) throw InputError("cannot read " + name_of(what) + ": " + printable(ec.message(), 200));
-  if (size > max_bytes)
-    throw InputError(name_of(what) + " is " + std::to_string(size) +
-                     " bytes, more than the limit of " + std::to_string(max_bytes));
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw InputError("cannot open " + name_of(what) + ": " + printable(std::strerror(errno), 200));
-  // Read to the end, not only the measured size: the file may have changed since.
-  std::string text;
-  text.reserve(static_cast<std::size_t>(size));
-  char chunk[1 << 16];
-  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
-    text.append(chunk, static_cast<std::size_t>(in.gcount()));
-    if (text.size() > max_bytes)
-      throw InputError(name_of(what) + " is more than the limit of " +
-                       std::to_string(max_bytes) + " bytes");
-  }
-  if (in.bad()) throw InputError("cannot read " + name_of(what));
+  const std::string name = name_of(what);
+  const std::string text = read_whole_file(path, name, "a file", [&](std::uintmax_t size) {
+    if (size > max_bytes)
+      throw InputError(name + " is " + std::to_string(size) + " bytes, more than the limit of " +
+                       std::to_string(max_bytes));
+  });
   return parse_json_text(text, what, max_depth);
 }
 

@@ -9,7 +9,8 @@
 
 namespace ladder {
 
-// Parses text as one JSON value. Refuses a UTF-8 byte-order mark, invalid JSON (nlohmann's
+// Parses text as one JSON value. Refuses what no text file starts with (a byte-order mark,
+// compressed data: data_file.hpp's check_text_start), invalid JSON (nlohmann's
 // message, with line and column), nesting deeper than max_depth arrays/objects (`[]` is depth
 // 1, `[[1]]` depth 2; checked on the text before any tree is built, so a hostile depth cannot
 // exhaust the stack) and a key repeated within one object ("duplicate key 'n'", with the path
@@ -18,8 +19,8 @@ nlohmann::json parse_json_text(const std::string& text, const std::string& what,
                                std::size_t max_depth);
 
 // As parse_json_text on the contents of path; also refuses a missing or unreadable file, a
-// directory or other non-regular file, and a file larger than max_bytes (checked before
-// reading).
+// directory or other non-regular file (a FIFO is refused without waiting for a writer), and a
+// file larger than max_bytes (checked before reading).
 nlohmann::json read_json_file(const std::string& path, const std::string& what,
                               std::size_t max_depth, std::size_t max_bytes = 64u << 20);
 

@@ -330,6 +330,23 @@ void split_time_channel(std::vector<double>& all, MultiSeries& set) {
   std::vector<double>().swap(all);
 }
 
+// The series of an array read from a .npy file, checked as read_multiseries_npy promises.
+MultiSeries series_from_npy(NpyArray a, bool time_channel, const std::string& file) {
+  const std::array<std::size_t, 3> s = series_shape(a.shape, time_channel, file);
+  check_finite(a.values, s, a.shape.size() == 3, time_channel, file);
+  MultiSeries set;
+  set.count = s[0];
+  set.length = s[1];
+  set.dim = time_channel ? s[2] - 1 : s[2];
+  if (!time_channel) {
+    set.values = std::move(a.values);
+    return set;
+  }
+  split_time_channel(a.values, set);
+  check_increasing(set, file);
+  return set;
+}
+
 }  // namespace
 
 MultiSeries generate_random_walks(std::size_t count, std::size_t length, std::size_t dim,
@@ -360,21 +377,12 @@ MultiSeries generate_mnist_like(std::size_t count, std::uint64_t seed) {
 }
 
 MultiSeries read_multiseries_npy(const std::string& path, bool time_channel) {
-  const std::string file = quoted_name(path);
-  NpyArray a = read_npy(path);
-  const std::array<std::size_t, 3> s = series_shape(a.shape, time_channel, file);
-  check_finite(a.values, s, a.shape.size() == 3, time_channel, file);
-  MultiSeries set;
-  set.count = s[0];
-  set.length = s[1];
-  set.dim = time_channel ? s[2] - 1 : s[2];
-  if (!time_channel) {
-    set.values = std::move(a.values);
-    return set;
-  }
-  split_time_channel(a.values, set);
-  check_increasing(set, file);
-  return set;
+  return series_from_npy(read_npy(path), time_channel, quoted_name(path));
+}
+
+MultiSeries parse_multiseries_npy(const std::string& bytes, const std::string& name,
+                                  bool time_channel) {
+  return series_from_npy(parse_npy(bytes, name), time_channel, quoted_name(name));
 }
 
 void write_multiseries_npy(const std::string& path, const MultiSeries& set) {

@@ -52,6 +52,9 @@ MultiSeries parse_idx_images(const std::string& bytes, const std::string& name);
 // (shape (count, length, 1 + dim)). Values must be finite and timestamps strictly increasing
 // within each series; messages count series and points from 0 and give the numpy index.
 MultiSeries read_multiseries_npy(const std::string& path, bool time_channel);
+// The same on a whole file's bytes already in memory; name stands for the file in messages.
+MultiSeries parse_multiseries_npy(const std::string& bytes, const std::string& name,
+                                  bool time_channel);
 // float64; (count, length) when dim == 1 and there are no timestamps, else (count, length,
 // dim), with the timestamps first as channel 0 when there are some. Written atomically.
 void write_multiseries_npy(const std::string& path, const MultiSeries& set);

@@ -4,7 +4,6 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
-#include <fstream>
 #include <new>
 #include <string_view>
 
@@ -75,6 +74,7 @@ struct Header {
 // From the file's first bytes (at least min(size, 12)): the offset of the data, that is the
 // magic, version, length field and the header dictionary.
 std::size_t data_offset(std::string_view head, std::uint64_t size, const std::string& file) {
+  refuse_compressed(head, file);
   if (head.size() < 6 || head.substr(0, 6) != "\x93NUMPY")
     throw InputError(file + " is not a .npy file (it does not start with \\x93NUMPY)");
   if (head.size() < 10) throw InputError(file + " is truncated inside its .npy header");
@@ -332,17 +332,17 @@ NpyArray parse_npy(const std::string& bytes, const std::string& name) {
 
 NpyArray read_npy(const std::string& path) {
   const std::string file = quoted_name(path);
-  std::ifstream in;
-  const std::uintmax_t size = open_data_file(path, file, "a .npy file", in);
+  DataFile in(path, file, "a .npy file");
+  const std::uintmax_t size = in.size();
 
   // The fixed part first, to learn the header's length; then the whole header.
   std::string header(static_cast<std::size_t>(std::min<std::uintmax_t>(size, 12)), '\0');
-  read_exactly(in, header.data(), header.size(), file);
+  in.read_exactly(header.data(), header.size());
   const std::size_t offset = data_offset(header, size, file);
   const std::size_t have = header.size();
   header.resize(offset);
-  if (offset > have) read_exactly(in, header.data() + have, offset - have, file);
-  else in.seekg(static_cast<std::streamoff>(offset));
+  if (offset > have) in.read_exactly(header.data() + have, offset - have);
+  else in.seek(offset);
   const Header h = parse_header(header, size, file);
 
   NpyArray a = allocate(h, file);
@@ -350,7 +350,7 @@ NpyArray read_npy(const std::string& path) {
   std::string raw(std::min(h.count, kChunk) * h.width, '\0');
   for (std::size_t done = 0; done < h.count;) {
     const std::size_t n = std::min(kChunk, h.count - done);
-    read_exactly(in, raw.data(), n * h.width, file);
+    in.read_exactly(raw.data(), n * h.width);
     convert(raw.data(), n, h, a.values.data() + done);
     done += n;
   }

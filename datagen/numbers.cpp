@@ -75,7 +75,72 @@ T parse_real(const std::string& text, const std::string& what, const char* range
   return value;
 }
 
+bool blank(char c) { return c == ' ' || c == '\t'; }
+
+std::string_view trimmed(std::string_view s) {
+  while (!s.empty() && blank(s.front())) s.remove_prefix(1);
+  while (!s.empty() && blank(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+// Whether s is a plain number, with '.' or (when `decimal_comma`) ',' as its decimal mark.
+bool number_text(std::string_view s, bool decimal_comma) {
+  std::string t(s);
+  if (decimal_comma)
+    for (char& c : t)
+      if (c == ',') c = '.';
+  if (!t.empty() && t[0] == '+') t.erase(0, 1);
+  double v = 0;
+  const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+  return !t.empty() && end == t.data() + t.size() && ec != std::errc::invalid_argument;
+}
+
+// A number in double or single quotes.
+bool quoted_number(std::string_view s, bool decimal_comma) {
+  return s.size() >= 3 && (s.front() == '"' || s.front() == '\'') && s.back() == s.front() &&
+         number_text(s.substr(1, s.size() - 2), decimal_comma);
+}
+
+// Calls f(field) for the trimmed fields of line between separators (any of `seps`); stops and
+// returns false as soon as f does.
+template <class F>
+bool all_fields(std::string_view line, const char* seps, F f) {
+  for (;;) {
+    const std::size_t at = line.find_first_of(seps);
+    if (!f(trimmed(line.substr(0, at)))) return false;
+    if (at == std::string_view::npos) return true;
+    line.remove_prefix(at + 1);
+  }
+}
+
+// Numbers separated by semicolons: at least two, every field a number (quoted or not, with a
+// decimal point or comma) or empty (a line ending in ';').
+bool semicolon_separated(std::string_view line) {
+  if (line.find(';') == std::string_view::npos) return false;
+  int numbers = 0;
+  const bool ok = all_fields(line, ";", [&](std::string_view f) {
+    if (f.empty()) return true;
+    ++numbers;
+    return number_text(f, true) || quoted_number(f, true);
+  });
+  return ok && numbers >= 2;
+}
+
 }  // namespace
+
+std::string foreign_number_layout(std::string_view line) {
+  if (semicolon_separated(line))
+    return line.find(',') == std::string_view::npos
+               ? "uses ';' as separator"
+               : "uses ';' as separator and ',' as decimal mark";
+  // Every field a number and one of them quoted: a header may quote a name that is a number.
+  bool quoted = false;
+  const bool numbers = all_fields(line, ",; \t", [&](std::string_view f) {
+    if (quoted_number(f, false)) quoted = true;
+    return f.empty() || number_text(f, false) || quoted_number(f, false);
+  });
+  return numbers && quoted ? "holds quoted numbers" : "";
+}
 
 std::int64_t parse_int64(const std::string& text, const std::string& what) {
   const std::string_view v = unsigned_plus(text);

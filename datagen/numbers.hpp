@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "base/printable.hpp"
 
@@ -24,5 +25,11 @@ double parse_double(const std::string& text, const std::string& what);
 // is an error, not infinity. Values too small for a float32 read as zero.
 float parse_float32(const std::string& text, const std::string& what);
 
+// Why a line of a text file that should hold numbers does not, when it is laid out in a way no
+// reader takes: "uses ';' as separator" (values separated by semicolons, perhaps with decimal
+// commas, as spreadsheets in many locales export CSV) or "holds quoted numbers" (numbers only,
+// one at least in quotes: "1" or '2.5'); "" otherwise (a line of names holds neither). The
+// readers add what they expect.
+std::string foreign_number_layout(std::string_view line);
 
 }  // namespace ladder

@@ -5,23 +5,26 @@
 // for a 2 GiB file of short lines such a table would outweigh the text.
 //
 // Tabs: a generated alphabet of more than 94 symbols holds the tab byte as a symbol, so a line
-// of the line format may hold tabs. Every such alphabet also holds control bytes no text file
-// has (bytes 0..8 come first), which is how the reader tells such a file from a tab-separated
-// one: a file holding a control byte is in the line format, whatever its tabs. The writer
-// refuses the one set this cannot tell apart: tabs without any other control byte.
+// of the line format may hold tabs, and a tab-separated file may hold control bytes as symbols.
+// The reader therefore takes the format it is told ('tsv' or 'lines'), or detects it only where
+// that cannot be wrong: no tab at all (lines), or one tab on every line and no control byte
+// (tab-separated, which is why the writer refuses tabs without a control byte). Anything else
+// is refused with the line that leaves the format open, asking for the format to be stated.
 #include "strings.hpp"
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
-#include <fstream>
 #include <new>
 #include <stdexcept>
 #include <string_view>
+#include <tuple>
+#include <utility>
 
 #include "base/atomic_file.hpp"
 #include "base/errors.hpp"
@@ -244,8 +247,8 @@ void for_each_line(const std::string& bytes, bool crlf, F f) {
 // What one pass over the bytes finds out.
 struct Survey {
   std::size_t lines = 0;
-  bool crlf = false;    // every line that ends in '\n' ends in "\r\n" (and one does)
-  bool binary = false;  // a control byte occurs: the line format, tabs being symbols
+  bool crlf = false;  // every line that ends in '\n' ends in "\r\n" (and one does)
+  std::size_t control_at = std::string::npos;  // the first control byte, if any
 };
 
 Survey survey(const std::string& bytes) {
@@ -259,8 +262,10 @@ Survey survey(const std::string& bytes) {
     ended_cr += !line.empty() && line.back() == '\r';
   });
   s.crlf = ended > 0 && ended_cr == ended;
-  s.binary = std::any_of(bytes.begin(), bytes.end(),
-                         [](char c) { return control_byte(static_cast<unsigned char>(c)); });
+  const auto control = std::find_if(bytes.begin(), bytes.end(), [](char c) {
+    return control_byte(static_cast<unsigned char>(c));
+  });
+  if (control != bytes.end()) s.control_at = static_cast<std::size_t>(control - bytes.begin());
   return s;
 }
 
@@ -268,24 +273,70 @@ std::string at_line(const std::string& file, std::size_t number) {
   return file + " line " + std::to_string(number);
 }
 
-// Whether a text file is tab-separated: every line holds one tab, or none does. Anything else
-// is refused at the first line that breaks the pattern line 1 sets.
-bool tab_separated(const std::string& bytes, const Survey& s, const std::string& file) {
-  const std::string formats = ": either every line holds one tab (A<TAB>B) or none does (A and "
-                              "B on consecutive lines)";
-  std::ptrdiff_t first = 0;
+// The first line whose tab count passes `pick`, and that count; {0, 0} when none does.
+template <class Pick>
+std::pair<std::size_t, std::ptrdiff_t> first_line_with(const std::string& bytes, const Survey& s,
+                                                       Pick pick) {
+  std::pair<std::size_t, std::ptrdiff_t> found{0, 0};
   for_each_line(bytes, s.crlf, [&](std::size_t number, std::string_view line) {
+    if (found.first != 0) return;
     const std::ptrdiff_t tabs = std::count(line.begin(), line.end(), '\t');
-    if (tabs > 1)
-      throw InputError(at_line(file, number) + " holds " + std::to_string(tabs) +
-                       " tabs: a tab-separated pair has one");
-    if (number == 1) first = tabs;
-    if (tabs == first) return;
-    throw InputError(at_line(file, number) + (tabs ? " holds a tab but line 1 holds none"
-                                                   : " holds no tab but line 1 holds one") +
-                     formats);
+    if (pick(tabs)) found = {number, tabs};
   });
-  return first == 1;
+  return found;
+}
+
+const auto kNotOneTab = [](std::ptrdiff_t tabs) { return tabs != 1; };
+const auto kSomeTab = [](std::ptrdiff_t tabs) { return tabs != 0; };
+
+std::string tabs_words(std::ptrdiff_t tabs) {
+  return tabs == 0 ? "no tab" : tabs == 1 ? "one tab" : std::to_string(tabs) + " tabs";
+}
+
+const char* const kStateFormat =
+    "state the file's format (data parameter 'format': 'tsv' or 'lines')";
+
+// format tsv (stated, or implied by a name ending in .tsv): every line must be A<TAB>B.
+void check_tab_separated(const std::string& bytes, const Survey& s, const std::string& file,
+                         bool by_name) {
+  const auto [number, tabs] = first_line_with(bytes, s, kNotOneTab);
+  if (number != 0)
+    throw InputError(at_line(file, number) + " holds " + tabs_words(tabs) +
+                     ": a tab-separated pair (format 'tsv'" +
+                     (by_name ? ", as the name ends in .tsv" : "") + ") is A<TAB>B, one tab");
+}
+
+// Why a file holding tabs, not one on every line, is not tab-separated, at the first line that
+// shows it.
+[[noreturn]] void refuse_tab_mix(const std::string& bytes, const Survey& s,
+                                 const std::string& file) {
+  auto [number, tabs] = first_line_with(bytes, s, kNotOneTab);
+  if (number == 1 && tabs == 0) std::tie(number, tabs) = first_line_with(bytes, s, kSomeTab);
+  const std::string tail = "; if the tabs belong to the strings, " + std::string(kStateFormat);
+  if (tabs > 1)
+    throw InputError(at_line(file, number) + " holds " + tabs_words(tabs) +
+                     ": a tab-separated pair has one" + tail);
+  throw InputError(at_line(file, number) +
+                   (tabs ? " holds a tab but line 1 holds none"
+                         : " holds no tab but line 1 holds one") +
+                   ": either every line holds one tab (A<TAB>B) or none does (A and B on "
+                   "consecutive lines)" + tail);
+}
+
+// format auto: whether the file is tab-separated, where that cannot be wrong. No tab at all:
+// the line format (a tab-separated file has one on every line). One tab on every line and no
+// control byte: tab-separated (the writer refuses the one set of lines that would look so).
+// Anything else is refused, naming the line that leaves the format open.
+bool detect_tab_separated(const std::string& bytes, const Survey& s, const std::string& file) {
+  if (bytes.find('\t') == std::string::npos) return false;
+  if (first_line_with(bytes, s, kNotOneTab).first != 0) refuse_tab_mix(bytes, s, file);
+  if (s.control_at == std::string::npos) return true;
+  const auto line = 1 + std::count(bytes.begin(), bytes.begin() + s.control_at, '\n');
+  throw InputError(at_line(file, static_cast<std::size_t>(line)) + " holds the control byte " +
+                   printable(std::string(1, bytes[s.control_at])) +
+                   " and every line one tab: the file reads as tab-separated pairs (A<TAB>B) "
+                   "or, tabs and control bytes being symbols, as one string per line; " +
+                   kStateFormat);
 }
 
 // The strings' bytes, concatenated, and their offsets; codes come later.
@@ -328,10 +379,23 @@ void check_size(std::uint64_t size, const std::string& file) {
                      " bytes, more than the 2^31 (2147483648) a file of string pairs may hold");
 }
 
-StringPairs parse(const std::string& bytes, const std::string& file) {
+bool ends_with_tsv(const std::string& name) {
+  if (name.size() < 4) return false;
+  std::string tail = name.substr(name.size() - 4);
+  for (char& c : tail) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return tail == ".tsv";
+}
+
+StringPairs parse(const std::string& bytes, const std::string& name, PairsFormat format) {
+  const std::string file = quoted_name(name);
   check_size(bytes.size(), file);
+  check_text_start(bytes, file);
   const Survey s = survey(bytes);
-  const bool tabs = !s.binary && tab_separated(bytes, s, file);
+  const bool by_name = format == PairsFormat::automatic && ends_with_tsv(name);
+  if (by_name) format = PairsFormat::tsv;
+  if (format == PairsFormat::tsv) check_tab_separated(bytes, s, file, by_name);
+  const bool tabs = format == PairsFormat::tsv ||
+                    (format == PairsFormat::automatic && detect_tab_separated(bytes, s, file));
   if (!tabs && s.lines % 2 != 0)
     throw InputError(file + " holds " + std::to_string(s.lines) +
                      (s.lines == 1 ? " line" : " lines") +
@@ -427,21 +491,28 @@ StringPairs generate_string_pairs(const StringGen& g) {
                    " do not fit in memory");
 }
 
-StringPairs parse_string_pairs(const std::string& bytes, const std::string& name) {
-  const std::string file = quoted_name(name);
+PairsFormat pairs_format(const std::string& name) {
+  if (name == "auto") return PairsFormat::automatic;
+  if (name == "tsv") return PairsFormat::tsv;
+  if (name == "lines") return PairsFormat::lines;
+  throw InputError("unknown format '" + printable(name) + "' for string pairs (auto, tsv, lines)");
+}
+
+StringPairs parse_string_pairs(const std::string& bytes, const std::string& name,
+                               PairsFormat format) {
   try {
-    return parse(bytes, file);
+    return parse(bytes, name, format);
   } catch (const std::bad_alloc&) {
   } catch (const std::length_error&) {
   }
-  throw InputError(file + " holds more strings than fit in memory");
+  throw InputError(quoted_name(name) + " holds more strings than fit in memory");
 }
 
-StringPairs read_string_pairs(const std::string& path) {
+StringPairs read_string_pairs(const std::string& path, PairsFormat format) {
   const std::string file = quoted_name(path);
   const std::string bytes = read_whole_file(path, file, "a file of string pairs",
                                             [&](std::uintmax_t size) { check_size(size, file); });
-  return parse_string_pairs(bytes, path);
+  return parse_string_pairs(bytes, path, format);
 }
 
 void write_string_pairs(const std::string& path, const StringPairs& pairs) {
@@ -458,6 +529,11 @@ void write_string_pairs(const std::string& path, const StringPairs& pairs) {
       text += pairs.symbols[pairs.codes[static_cast<std::size_t>(i)]];
     text += '\n';
   }
+  // Strings of a wide alphabet may begin with bytes every text reader refuses.
+  const std::string start = refused_text_start(text);
+  if (!start.empty())
+    throw InputError("cannot write " + file + ": it would start with the bytes of " + start +
+                     " (pair 0's first symbols), which reading it back refuses");
   write_file_atomically(path, text);
 }
 

@@ -41,21 +41,34 @@ struct StringGen {
 // alphabets of 255 and 256 get every byte (such sets cannot be written as text).
 StringPairs generate_string_pairs(const StringGen& g);
 
-// A text file of pairs, bytes not characters (any byte but '\n' may appear in a string):
-// either consecutive lines form a pair (A on one line, B on the next), or every line holds
-// "A<TAB>B". The format is the tab-separated one when every line holds exactly one tab, the
-// line one when no line holds a tab, or when the file holds a control byte (below 32 but tab,
-// '\n' and '\r', or 127: alphabets beyond 94 symbols, whose tabs are then symbols). The last line may lack its '\n'; a file whose every line
-// ends in "\r\n" has those '\r' dropped. Codes are the bytes that occur, in increasing order
-// (an alphabet of at least 1). Errors are InputError naming the file and, where it helps, the
-// line (from 1): an empty file, an odd number of lines in the line format, a mix of lines with
-// and without tabs, a line with two tabs, a file beyond 2^31 bytes.
-StringPairs read_string_pairs(const std::string& path);
-StringPairs parse_string_pairs(const std::string& bytes, const std::string& name);
+// The layout of a file of pairs: A and B on consecutive lines (`lines`), "A<TAB>B" on every
+// line (`tsv`), or detected from the file (`automatic`, below).
+enum class PairsFormat { automatic, tsv, lines };
+// "auto", "tsv" or "lines"; anything else is an InputError.
+PairsFormat pairs_format(const std::string& name);
+
+// A text file of pairs, bytes not characters (any byte but '\n' may appear in a string, and
+// in the line format a tab too). With `automatic` the format is the tab-separated one when the
+// name ends in ".tsv" (any case) or when every line holds exactly one tab and the file holds no
+// control byte (below 32 but tab, '\n' and '\r', or 127), the line one when no line holds a
+// tab; any other file is refused, naming the line that leaves the format open (a control byte
+// in a file with a tab on every line, a line with no tab or two), and must have its format
+// stated. The last line may lack its '\n'; a file whose every line ends in "\r\n" has those
+// '\r' dropped. Codes are the bytes that occur, in increasing order (an alphabet of at least
+// 1). Errors are InputError naming the file and, where it helps, the line (from 1): an empty
+// file, one that starts with a byte-order mark or is compressed (data_file.hpp's
+// check_text_start), an odd number of lines in the line format, a line without exactly one tab
+// in the tab-separated one, a file beyond 2^31 bytes. name stands for the file in messages.
+StringPairs read_string_pairs(const std::string& path,
+                              PairsFormat format = PairsFormat::automatic);
+StringPairs parse_string_pairs(const std::string& bytes, const std::string& name,
+                               PairsFormat format = PairsFormat::automatic);
 
 // Consecutive-lines format, written atomically. Refuses (InputError) a string holding '\n', a
-// set whose every string ends in '\r' (reading it back would drop them), an empty set, and
-// one with tabs but no other control byte (it would read back as tab-separated).
+// set whose every string ends in '\r' (reading it back would drop them), an empty set, one
+// with tabs but no other control byte (it could read back as tab-separated) and one whose file
+// would start with a byte-order mark or a compressed file's magic bytes. A file with tabs (an
+// alphabet over 94 symbols) reads back with format `lines`.
 void write_string_pairs(const std::string& path, const StringPairs& pairs);
 
 }  // namespace ladder

@@ -1,19 +1,17 @@
+// The UCR archive's text format (series.hpp): one series per line, a label then its values.
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <new>
 #include <string_view>
 
 #include "base/atomic_file.hpp"
 #include "base/errors.hpp"
+#include "data_file.hpp"
 #include "numbers.hpp"
 #include "series.hpp"
 
 namespace ladder {
 namespace {
-
-std::string quoted(const std::string& name) { return "'" + printable(name, 200) + "'"; }
 
 std::string where(const std::string& file, std::size_t line, std::size_t col) {
   return file + " line " + std::to_string(line) + " column " + std::to_string(col);
@@ -102,6 +100,17 @@ std::int32_t label_at(const std::string& field, const std::string& file, std::si
   return static_cast<std::int32_t>(v);
 }
 
+// Semicolons and quotes have no place in a line of numbers: such a line is in a layout the
+// reader does not take, which the message names rather than the field it trips on.
+void check_layout(std::string_view line, const std::string& file, std::size_t line_no) {
+  if (line.find_first_of(";\"'") == std::string_view::npos) return;
+  const std::string layout = foreign_number_layout(line);
+  if (!layout.empty())
+    throw InputError(file + " line " + std::to_string(line_no) + " " + layout +
+                     ": a UCR line is a label and values, unquoted, separated by commas, tabs "
+                     "or spaces");
+}
+
 SeriesSet parse_lines(const std::string& text, const std::string& file) {
   SeriesSet set;
   std::vector<std::string> f;
@@ -120,6 +129,7 @@ SeriesSet parse_lines(const std::string& text, const std::string& file) {
                          printable(std::string(1, line[k])) + " at line " +
                          std::to_string(line_no) + " column " +
                          std::to_string(column_of(line, k)));
+    check_layout(line, file, line_no);
     split(trimmed(line), f, file, line_no);
     if (f.empty()) continue;
     if (f.size() < 2)
@@ -143,13 +153,10 @@ SeriesSet parse_lines(const std::string& text, const std::string& file) {
 }  // namespace
 
 SeriesSet parse_ucr(const std::string& text, const std::string& name) {
-  const std::string file = quoted(name);
+  const std::string file = quoted_name(name);
   if (text.rfind("\x93NUMPY", 0) == 0)
     throw InputError(file + " is a NumPy .npy file, not a UCR text file (label<TAB>values...)");
-  if (text.rfind("\xFF\xFE", 0) == 0 || text.rfind("\xFE\xFF", 0) == 0)
-    throw InputError(file + " is UTF-16 text; save it as UTF-8 or ASCII");
-  if (text.rfind("\xEF\xBB\xBF", 0) == 0)
-    throw InputError(file + " starts with a UTF-8 byte-order mark (BOM); save it without one");
+  check_text_start(text, file);
   try {
     return parse_lines(text, file);
   } catch (const std::bad_alloc&) {
@@ -158,31 +165,9 @@ SeriesSet parse_ucr(const std::string& text, const std::string& name) {
 }
 
 SeriesSet read_ucr(const std::string& path) {
-  namespace fs = std::filesystem;
-  const std::string file = quoted(path);
-  std::error_code ec;
-  const fs::file_status st = fs::status(path, ec);
-  if (st.type() == fs::file_type::not_found)
-    throw InputError("cannot open data file " + file + ": no such file");
-  if (ec) throw InputError("cannot open data file " + file + ": " + printable(ec.message(), 200));
-  if (fs::is_directory(st))
-    throw InputError("data file " + file + " is a directory, not a UCR text file");
-  if (!fs::is_regular_file(st)) throw InputError("data file " + file + " is not a regular file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot open data file " + file);
-  std::string text;
-  try {
-    const std::uintmax_t size = fs::file_size(path, ec);
-    if (!ec) text.reserve(static_cast<std::size_t>(size));
-    char chunk[1 << 16];
-    while (in.read(chunk, sizeof chunk) || in.gcount() > 0)
-      text.append(chunk, static_cast<std::size_t>(in.gcount()));
-  } catch (const std::bad_alloc&) {
-    throw InputError("data file " + file + " is too large to read into memory");
-  } catch (const std::length_error&) {
-    throw InputError("data file " + file + " is too large to read into memory");
-  }
-  if (in.bad()) throw InputError("cannot read data file " + file);
+  const std::string file = quoted_name(path);
+  // No size limit of its own: a file too large for memory is refused as such.
+  const std::string text = read_whole_file(path, file, "a UCR text file", [](std::uintmax_t) {});
   return parse_ucr(text, path);
 }
 

@@ -33,7 +33,8 @@ PeerError = common.PeerError
 STUDY = "eed"
 PEER_STEP = 90  # after every step of the ladder
 COSTS = ("w_ins", "w_del", "w_sub", "w_swap")
-# Every data parameter of the eed study is for generated data only (study.cpp).
+# The data parameters of the eed study that shape generated data (study.cpp); `format` is a
+# data file's alone.
 GENERATED_ONLY = {"pairs", "n", "m", "spread", "alphabet", "mutation", "seed"}
 CACHE = common.ROOT / "peers" / "cache"
 

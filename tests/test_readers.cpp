@@ -2,6 +2,7 @@
 // .npy (datagen/npy) and UCR text (datagen/ucr). Every failure must be an InputError whose
 // message is one printable line naming the file, shape or parameter.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 
 #include "datagen/base/errors.hpp"
 #include "tests/reader_checks.hpp"
+#include "datagen/data_file.hpp"
 #include "datagen/json_file.hpp"
 #include "datagen/npy.hpp"
 #include "datagen/numbers.hpp"
@@ -87,6 +89,20 @@ TEST(Numbers, Float32StaysInRange) {
   EXPECT_INPUT_ERROR(parse_float32("-1e39", "value"), "float32", "'-1e39'");
   EXPECT_INPUT_ERROR(parse_float32("inf", "value"), "finite");
   EXPECT_INPUT_ERROR(parse_float32("1.5 ", "value"), "must be a number");
+}
+
+TEST(Numbers, ForeignNumberLayouts) {
+  EXPECT_EQ(foreign_number_layout("1;2;3"), "uses ';' as separator");
+  EXPECT_EQ(foreign_number_layout(" 1 ; -2.5e3 ;"), "uses ';' as separator");
+  EXPECT_EQ(foreign_number_layout("0,5;1,25"), "uses ';' as separator and ',' as decimal mark");
+  EXPECT_EQ(foreign_number_layout("\"1\";\"2\""), "uses ';' as separator");
+  EXPECT_EQ(foreign_number_layout("\"1\",\"2\""), "holds quoted numbers");
+  EXPECT_EQ(foreign_number_layout("'1'\t2"), "holds quoted numbers");
+  EXPECT_EQ(foreign_number_layout("\"1\",0.5,0.25"), "holds quoted numbers");
+  // Names, or numbers as ladder reads them, are neither.
+  for (const char* line : {"x;y", "1", "1,2", "1\t2", "\"x\",\"y\"", "1st,\"2\",x", ";", "\"\"",
+                           "1;", "a;1"})
+    EXPECT_EQ(foreign_number_layout(line), "") << line;
 }
 
 TEST(Numbers, PrintableEscapesAndTruncates) {
@@ -398,6 +414,79 @@ TEST(NpyRead, DirectoryMissingAndSpecialFiles) {
   EXPECT_INPUT_ERROR(read_npy("/dev/zero"), "'/dev/zero' is not a regular file");
 }
 
+// --- opening a data file, what its first bytes say ------------------------------------------
+
+// A named pipe with no writer, made afresh: opening it to read would wait forever.
+std::string fifo(const std::string& name) {
+  const std::string path = temp_path(name);
+  std::filesystem::remove(path);
+  if (::mkfifo(path.c_str(), 0600) != 0) ADD_FAILURE() << "mkfifo " << path;
+  return path;
+}
+
+TEST(DataFile, EveryReaderRefusesAFifoWithoutWaiting) {
+  EXPECT_INPUT_ERROR(read_ucr(fifo("fifo.tsv")), "'", "fifo.tsv' is not a regular file");
+  EXPECT_INPUT_ERROR(read_npy(fifo("fifo.npy")), "fifo.npy' is not a regular file");
+  EXPECT_INPUT_ERROR(read_json_file(fifo("fifo.json"), "config 'fifo.json'", 16),
+                     "config 'fifo.json' is not a regular file");
+  EXPECT_INPUT_ERROR(read_file_start(fifo("fifo.bin"), "'fifo.bin'", "a data file", 16),
+                     "'fifo.bin' is not a regular file");
+  // Through a link, too.
+  const std::string link = temp_path("fifo_link.tsv");
+  std::filesystem::remove(link);
+  std::filesystem::create_symlink(fifo("fifo_target"), link);
+  EXPECT_INPUT_ERROR(read_ucr(link), "fifo_link.tsv' is not a regular file");
+}
+
+TEST(DataFile, OpensRegularFilesOnly) {
+  const std::string path = write_bytes("start.bin", "0123456789abcdefXYZ");
+  EXPECT_EQ(read_file_start(path, "'start.bin'", "a data file", 16), "0123456789abcdef");
+  EXPECT_EQ(read_file_start(write_bytes("short.bin", "ab"), "'short.bin'", "x", 16), "ab");
+  EXPECT_INPUT_ERROR(read_file_start(temp_path("absent.bin"), "'absent.bin'", "x", 4),
+                     "cannot open 'absent.bin': no such file");
+  EXPECT_INPUT_ERROR(read_file_start(path + "/x"s, "'x'", "x", 4), "no such file");
+  EXPECT_INPUT_ERROR(read_file_start(path + "\0tail"s, "'n'", "x", 4), "no such file");
+  std::filesystem::create_directories(temp_path("a_dir"));
+  EXPECT_INPUT_ERROR(read_file_start(temp_path("a_dir"), "'a_dir'", "a thing", 4),
+                     "'a_dir' is a directory, not a thing");
+  EXPECT_INPUT_ERROR(read_file_start("/dev/null", "'/dev/null'", "x", 4), "not a regular file");
+}
+
+TEST(DataFile, CompressedFilesAndByteOrderMarksAreNamed) {
+  const auto compressed = [](const std::string& bytes) {
+    return EXPECT_INPUT_ERROR(refuse_compressed(bytes, "'f'"), "'f' is ");
+  };
+  EXPECT_NE(compressed("\x1f\x8b\x08\x00").find("gzip-compressed: gunzip it first"),
+            std::string::npos);
+  EXPECT_NE(compressed("BZh91AY&SY").find("bzip2"), std::string::npos);
+  EXPECT_NE(compressed("\xFD" "7zXZ\0"s).find("xz"), std::string::npos);
+  EXPECT_NE(compressed("\x28\xB5\x2F\xFD").find("zstd"), std::string::npos);
+  EXPECT_NE(compressed("PK\x03\x04").find("zip archive"), std::string::npos);
+  // Text that merely starts like one is text.
+  EXPECT_NO_THROW(refuse_compressed("BZh is a word\n", "'f'"));
+  EXPECT_NO_THROW(refuse_compressed("\x1f", "'f'"));
+  EXPECT_NO_THROW(refuse_compressed("", "'f'"));
+  EXPECT_NO_THROW(refuse_compressed("\xEF\xBB\xBF", "'f'"));  // not compressed
+  EXPECT_INPUT_ERROR(check_text_start("\xEF\xBB\xBF" "1", "'f'"),
+                     "'f' starts with a UTF-8 byte-order mark (BOM)");
+  EXPECT_INPUT_ERROR(check_text_start("\xFE\xFF\0" "1"s, "'f'"), "'f' is UTF-16 text");
+  EXPECT_INPUT_ERROR(check_text_start("\x1f\x8b", "'f'"), "gzip");
+  EXPECT_NO_THROW(check_text_start("1\t2\n", "'f'"));
+  EXPECT_EQ(refused_text_start("\x1f\x8b\x08"), "a gzip header");
+  EXPECT_EQ(refused_text_start("\xEF\xBB\xBFx"), "a UTF-8 byte-order mark");
+  EXPECT_EQ(refused_text_start("abc"), "");
+}
+
+TEST(DataFile, ReadersNameCompressedFiles) {
+  const std::string gz = "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03rest"s;
+  EXPECT_INPUT_ERROR(read_ucr(write_bytes("s.tsv.gz", gz)), "'", "s.tsv.gz' is gzip-compressed");
+  EXPECT_INPUT_ERROR(parse_ucr(gz, "s.tsv"), "'s.tsv' is gzip-compressed");
+  EXPECT_INPUT_ERROR(read_npy(write_bytes("a.npy", gz)), "a.npy' is gzip-compressed");
+  EXPECT_INPUT_ERROR(parse_npy(gz, "a.npy"), "'a.npy' is gzip-compressed");
+  EXPECT_INPUT_ERROR(read_json_file(write_bytes("c.json.gz", gz), "config 'c.json.gz'", 16),
+                     "config 'c.json.gz' is gzip-compressed");
+}
+
 // --- UCR text ------------------------------------------------------------------------------
 
 TEST(UcrRead, TabSeparated) {
@@ -501,6 +590,19 @@ TEST(UcrRead, ShapeErrors) {
   EXPECT_INPUT_ERROR(parse_ucr("1\t2\t3\n2\t1\t2\n3\t1\n", "r.tsv"), "'r.tsv' line 3", "ragged");
   EXPECT_INPUT_ERROR(parse_ucr("\n \t\n", "blank.tsv"), "'blank.tsv' holds no series");
   EXPECT_INPUT_ERROR(parse_ucr("", "empty.tsv"), "'empty.tsv' holds no series");
+}
+
+TEST(UcrRead, ForeignLayoutsAreNamed) {
+  EXPECT_INPUT_ERROR(parse_ucr("1;0.5;0.25\n", "s.csv"), "'s.csv' line 1 uses ';' as separator",
+                     "separated by commas, tabs or spaces");
+  EXPECT_INPUT_ERROR(parse_ucr("1\t2\n1;0,5;0,25\n", "s.csv"),
+                     "'s.csv' line 2 uses ';' as separator and ',' as decimal mark");
+  EXPECT_INPUT_ERROR(parse_ucr("\"1\",\"0.5\"\n", "q.csv"), "'q.csv' line 1 holds quoted numbers",
+                     "unquoted");
+  EXPECT_INPUT_ERROR(parse_ucr("1\t'0.5'\t2\n", "q.tsv"), "line 1 holds quoted numbers");
+  // Neither: the field is named as before.
+  EXPECT_INPUT_ERROR(parse_ucr("1\t\"a\"\n", "w.tsv"), "'w.tsv' line 1 column 2",
+                     "must be a number");
 }
 
 TEST(UcrRead, FileNamesAreEscaped) {

@@ -3,6 +3,7 @@
 // valid and hostile files.
 #include <gtest/gtest.h>
 #include <omp.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -11,6 +12,7 @@
 #include <fstream>
 #include <functional>
 #include <initializer_list>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -307,6 +309,14 @@ TEST(MultiSeriesNpy, WriterRefusesAnInconsistentSet) {
   EXPECT_THROW(write_multiseries_npy(temp_path("bad.npy"), s), std::invalid_argument);
 }
 
+// A named pipe with no writer, made afresh: opening it to read would wait forever.
+std::string fifo(const std::string& name) {
+  const std::string path = temp_path(name);
+  std::filesystem::remove(path);
+  if (::mkfifo(path.c_str(), 0600) != 0) ADD_FAILURE() << "mkfifo " << path;
+  return path;
+}
+
 // A float64 .npy file of the given shape and values, written through write_npy.
 std::string npy_file(const std::string& name, std::vector<std::size_t> shape,
                      std::vector<double> values) {
@@ -360,6 +370,30 @@ TEST(MultiSeriesNpy, FileErrorsComeFromTheNpyReader) {
   EXPECT_INPUT_ERROR(read_multiseries_npy(temp_path("none.npy"), false), "no such file");
   std::filesystem::create_directories(temp_path("dir.npy"));
   EXPECT_INPUT_ERROR(read_multiseries_npy(temp_path("dir.npy"), true), "is a directory");
+  EXPECT_INPUT_ERROR(read_multiseries_npy(fifo("fifo.npy"), true), "fifo.npy' is not a regular");
+  EXPECT_INPUT_ERROR(read_multiseries_npy(write_bytes("gz.npy", "\x1f\x8b\x08\x00rest"), false),
+                     "gz.npy' is gzip-compressed: gunzip it first");
+}
+
+// The in-memory entry point (the fuzz target's) reads what the file reader reads.
+TEST(MultiSeriesNpy, ParseMatchesRead) {
+  const std::vector<double> timed{0, 5, 1, 5, 2, 5, 10, 0, 11, 0, 12.5, 0};
+  const std::string path = npy_file("parse.npy", {2, 3, 2}, timed);
+  std::ifstream in(path, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (bool times : {false, true}) {
+    SCOPED_TRACE(times);
+    expect_same(parse_multiseries_npy(bytes, "parse.npy", times),
+                read_multiseries_npy(path, times));
+  }
+  std::vector<double> back = timed;
+  back[2] = -1;
+  write_npy(path, Output{back, {2, 3, 2}});
+  std::ifstream again(path, std::ios::binary);
+  const std::string bad((std::istreambuf_iterator<char>(again)), std::istreambuf_iterator<char>());
+  EXPECT_INPUT_ERROR(parse_multiseries_npy(bad, "p.npy", true), "'p.npy'", "series 0 point 1");
+  EXPECT_NO_THROW(parse_multiseries_npy(bad, "p.npy", false));
+  EXPECT_INPUT_ERROR(parse_multiseries_npy("\x93NUMPY", "t.npy", false), "'t.npy' is truncated");
 }
 
 // --- IDX -------------------------------------------------------------------------------------
@@ -413,7 +447,8 @@ TEST(IdxImages, WrongMagicNumbersAreExplained) {
                      "float32 in 3 dimensions");
   EXPECT_INPUT_ERROR(parse_idx_images(be32(0x802) + be32(1) + be32(1) + "x", "f"), "0x00000802",
                      "unsigned bytes in 2 dimensions");
-  EXPECT_INPUT_ERROR(parse_idx_images("\x1f\x8b\x08\x08rest of a gzip file", "f.gz"), "gunzip");
+  EXPECT_INPUT_ERROR(parse_idx_images("\x1f\x8b\x08\x08rest of a gzip file", "f.gz"),
+                     "'f.gz' is gzip-compressed: gunzip it first");
   EXPECT_INPUT_ERROR(parse_idx_images("P5 28 28 255\n", "f.pgm"), "not an IDX file");
 }
 
@@ -451,6 +486,10 @@ TEST(IdxImages, FileErrors) {
   EXPECT_INPUT_ERROR(read_idx_images(temp_path("dir-idx3")), "dir-idx3' is a directory",
                      "IDX images file");
   EXPECT_INPUT_ERROR(read_idx_images("/dev/zero"), "'/dev/zero' is not a regular file");
+  EXPECT_INPUT_ERROR(read_idx_images(fifo("fifo-idx3-ubyte")), "fifo-idx3-ubyte' is not a regular");
+  EXPECT_INPUT_ERROR(read_idx_images(write_bytes("train-images-idx3-ubyte.gz",
+                                                 "\x1f\x8b\x08\x08train-images-idx3-ubyte")),
+                     "train-images-idx3-ubyte.gz' is gzip-compressed: gunzip it first");
   EXPECT_INPUT_ERROR(read_idx_images(write_bytes("labels-idx1", be32(0x801) + be32(0))),
                      "labels-idx1'", "0x00000803");
 }

@@ -1,9 +1,12 @@
-// Fuzz target: a text file of string pairs (the extended edit distance study's data).
-// InputError (of one printable line) is the expected answer to bad input; anything else
-// escaping is a finding, and so is an accepted set that breaks what strings.hpp promises: at
-// least one pair, offsets that cover the codes in order, codes below the alphabet, symbols the
-// bytes that occur in increasing order, and strings that are the input's own bytes, in one of
-// the two formats, with or without CRLF line ends and a final line end.
+// Fuzz target: a text file of string pairs (the extended edit distance study's data), read in
+// each format: auto, tsv and lines. InputError (of one printable line) is the expected answer
+// to bad input; anything else escaping is a finding, and so is an accepted set that breaks
+// what strings.hpp promises: at least one pair, offsets that cover the codes in order, codes
+// below the alphabet, symbols the bytes that occur in increasing order, strings that are the
+// input's own bytes in the format asked for (with or without CRLF line ends and a final line
+// end), and an automatic reading that is one of the stated ones: the tab-separated one only
+// where no control byte occurs, the line one only where no tab does.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -63,30 +66,56 @@ std::string render(const ladder::StringPairs& set, bool tabs, const std::string&
   return text;
 }
 
-// The input is one of the renderings, less its final line end or not.
-void check_strings(const ladder::StringPairs& set, const std::string& input) {
-  for (bool tabs : {false, true})
-    for (const std::string end : {"\n", "\r\n"}) {
-      const std::string text = render(set, tabs, end);
-      if (input == text || input + end == text) return;
-    }
-  broken_promise(kReader, "strings that are not the input's bytes");
+// The input is the rendering in the format (tabs or not), less its final line end or not.
+bool renders_as(const ladder::StringPairs& set, const std::string& input, bool tabs) {
+  for (const std::string end : {"\n", "\r\n"}) {
+    const std::string text = render(set, tabs, end);
+    if (input == text || input + end == text) return true;
+  }
+  return false;
+}
+
+bool control_byte(unsigned char b) {
+  return (b < 0x20 && b != '\t' && b != '\n' && b != '\r') || b == 0x7F;
+}
+
+// An accepted automatic reading: one of the two, and only where it cannot be the other.
+void check_automatic(const ladder::StringPairs& set, const std::string& input) {
+  const bool has_tab = input.find('\t') != std::string::npos;
+  const bool has_control = std::any_of(input.begin(), input.end(), [](char c) {
+    return control_byte(static_cast<unsigned char>(c));
+  });
+  if (!has_tab && renders_as(set, input, false)) return;
+  if (has_tab && !has_control && renders_as(set, input, true)) return;
+  broken_promise(kReader, "format auto read a file it could not tell (tab " +
+                              std::to_string(has_tab) + ", control byte " +
+                              std::to_string(has_control) + ")");
+}
+
+// Parses in one format: false when refused (with a well-formed message).
+bool parse(const std::string& bytes, ladder::PairsFormat format, ladder::StringPairs& set) {
+  try {
+    set = ladder::parse_string_pairs(bytes, "fuzz.txt", format);
+  } catch (const ladder::InputError& e) {
+    ladder::fuzz::check_message(kReader, e);
+    return false;
+  }
+  check_layout(set);
+  check_symbols(set);
+  return true;
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using ladder::PairsFormat;
   if (size > ladder::fuzz::kMaxInputBytes) return -1;
   const std::string bytes = ladder::fuzz::input_text(data, size);
   ladder::StringPairs set;
-  try {
-    set = ladder::parse_string_pairs(bytes, "fuzz.txt");
-  } catch (const ladder::InputError& e) {
-    ladder::fuzz::check_message(kReader, e);
-    return 0;
-  }
-  check_layout(set);
-  check_symbols(set);
-  check_strings(set, bytes);
+  if (parse(bytes, PairsFormat::tsv, set) && !renders_as(set, bytes, true))
+    broken_promise(kReader, "format tsv: strings that are not the input's bytes");
+  if (parse(bytes, PairsFormat::lines, set) && !renders_as(set, bytes, false))
+    broken_promise(kReader, "format lines: strings that are not the input's bytes");
+  if (parse(bytes, PairsFormat::automatic, set)) check_automatic(set, bytes);
   return 0;
 }

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Writes the generated part of the seed corpus: the .npy seeds (corpus/npy/gen_*.npy), a
 small CBF-like UCR file (corpus/ucr/gen_series.tsv), the IDX image seeds
-(corpus/idx/gen_*.idx) and the CSV point seeds (corpus/points/gen_*.csv). Deterministic,
-standard library only;
+(corpus/idx/gen_*.idx), the CSV point seeds (corpus/points/gen_*.csv) and TWED's .npy series
+seeds (corpus/series_npy/gen_*.npy). Deterministic, standard library only;
 run it again after changing it. The other seeds are hand-written or copied from configs/,
 tests/cli/fixtures/ and results/reference/."""
 import math
@@ -101,6 +101,40 @@ def points_seeds():
         "bom": "\ufeff0.5,0.25\n",
         "nul": "0.5,0.25\n0.125,\x00\n",
         "empty": "",
+        "skybench": "0.12, 0.55, 0.97,\n0.5, 0.25, 0.125,\n",
+        "skybench_ids": "0,0.12,0.55,\n1,0.5,0.25,\n",
+        "skybench_header": "x,y\n0.12,0.55,\n0.5,0.25,\n",
+        "trailing_comma_missing": "0.12,0.55,\n0.5,0.25\n",
+        "trailing_comma_once": "0.12,0.55\n0.5,0.25,\n",
+        "trailing_commas_two": "0.12,0.55,,\n",
+        "semicolons": "1;2;3\n4;5;6\n",
+        "semicolons_decimal_comma": "x;y\n0,5;1,25\n",
+        "quoted": '"1","2"\n"3","4"\n',
+        "quoted_header": '"x","y"\n1,2\n',
+    }
+
+
+def series_npy_seeds():
+    """TWED's .npy series: (count, length) or (count, length, dim), timestamps in channel 0
+    when asked for, and the ways such a file goes wrong."""
+    six = [1.0, -2.5, 3.25, 0.0, 1e-3, 7.0]
+    # 2 series of 3 points, channel 0 increasing times, channel 1 a value.
+    timed = [0.0, 1.0, 1.0, 2.0, 2.5, 3.0, 0.5, -1.0, 0.75, 4.0, 1.0, 5.0]
+    stalled = [0.0, 1.0, 1.0, 2.0, 1.0, 3.0, 0.5, -1.0, 0.75, 4.0, 1.0, 5.0]
+    return {
+        "f8_2x3": npy("<f8", (2, 3), floats("<d", six)),
+        "f4_2x3x2_timed": npy("<f4", (2, 3, 2), floats("<f", timed)),
+        "f8_2x3x2_stalled_time": npy("<f8", (2, 3, 2), floats("<d", stalled)),
+        "f8_1x1x1": npy("<f8", (1, 1, 1), floats("<d", [2.0])),
+        "f4_big_endian_3d": npy(">f4", (1, 2, 3), floats(">f", six)),
+        "f8_nan": npy("<f8", (2, 3), floats("<d", six[:5] + [math.nan])),
+        "f8_inf_time": npy("<f8", (1, 3, 2), floats("<d", [math.inf] + six[:5])),
+        "f8_rank1": npy("<f8", (6,), floats("<d", six)),
+        "f8_rank4": npy("<f8", (1, 1, 2, 3), floats("<d", six)),
+        "f8_zero_series": npy("<f8", (0, 3), b""),
+        "f8_zero_length": npy("<f8", (2, 0, 2), b""),
+        "f8_truncated": npy("<f8", (2, 3), floats("<d", six[:4])),
+        "gzip": b"\x1f\x8b\x08\x00" + bytes(12),
     }
 
 
@@ -136,6 +170,7 @@ def main():
         "header_longer_than_file": b"\x93NUMPY\x01\x00\xff\xff{'descr': '<f4'",
         "magic_only": b"\x93NUMPY",
         "not_npy": b"PK\x03\x04 not a numpy file",
+        "gzip": b"\x1f\x8b\x08\x00" + bytes(12),
     }
     for name, data in seeds.items():
         (out / ("gen_" + name + ".npy")).write_bytes(data)
@@ -154,6 +189,11 @@ def main():
 
     for name, data in idx_seeds().items():
         (HERE / "corpus" / "idx" / ("gen_" + name + ".idx")).write_bytes(data)
+
+    series = HERE / "corpus" / "series_npy"
+    series.mkdir(exist_ok=True)
+    for name, data in series_npy_seeds().items():
+        (series / ("gen_" + name + ".npy")).write_bytes(data)
 
     points = HERE / "corpus" / "points"
     points.mkdir(exist_ok=True)

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <omp.h>
+
 #include "../../datagen/base/errors.hpp"
 #include "../../harness/memory.hpp"
 #include "problem.hpp"
@@ -47,6 +49,7 @@ class EedStudy : public Study {
   EedStudy()
       : Study("eed", "extended edit distance (with swaps) between string pairs",
               {"random_pairs"}) {}
+  std::vector<std::string> figures() const override { return {"eed_paper"}; }
 
   std::vector<ParamSpec> data_params() const override {
     return {
@@ -61,6 +64,11 @@ class EedStudy : public Study {
                          "deletion or swap); default: B drawn independently",
          K::real, 0, 1, {}, true},
         {"seed", "42", "generator seed", K::integer, 0, 9.2e18, {}, true},
+        {"format", "", "layout of a data file: tsv (A<TAB>B per line), lines (A and B on "
+                       "consecutive lines) or auto (default: a name ending in .tsv, or one tab "
+                       "on every line and no control byte, is tsv; no tab at all is lines; "
+                       "anything else is refused until stated)",
+         K::text, 0, 0, {"auto", "tsv", "lines"}},
         {"w_ins", "1", "insertion cost", K::integer, 0, kMaxCost},
         {"w_del", "1", "deletion cost", K::integer, 0, kMaxCost},
         {"w_sub", "1", "substitution cost", K::integer, 0, kMaxCost},
@@ -73,15 +81,40 @@ class EedStudy : public Study {
     const Costs c = costs_of(p);
     check_costs(c);
     if (!src.file.empty()) return;  // the file's lengths are checked once it is read
+    if (p.has("format"))
+      throw InputError("'format' is the layout of a data file; generated pairs have none: "
+                       "remove it");
     if (p.has("mutation") && p.has("m"))
       throw InputError("with a mutation rate B is derived from A: remove 'm'");
     const std::int64_t n = p.integer("n");
     // A mutated B is at most twice as long as A (an insertion at every position).
     const std::int64_t m = p.has("m") ? p.integer("m") : p.has("mutation") ? 2 * n : n;
     check_bound(n, m, c, "the generated pairs");
-    const double bytes = double(p.integer("pairs")) * (double(n + m) + 16.0);
-    const std::string why = host_memory_reason(bytes, "the data set");
-    if (!why.empty()) throw InputError(why);
+  }
+
+  // The strings' codes and offsets, twice (a GPU step stages a pinned copy), one int32
+  // distance per pair; the reference needs one table per thread for the longest pair. A file
+  // before it is read: its text, its codes and at most one offset per byte.
+  Footprint footprint(const DataSource& src, const Params& p,
+                      const Problem* loaded) const override {
+    if (!src.file.empty() && !loaded) {
+      const double bytes = data_file_bytes(src.file);
+      return {10 * bytes, 0, 4};
+    }
+    double pairs, n, m, codes, alphabet;
+    if (loaded) {
+      const auto& l = problem_as<EedProblem>(*loaded);
+      pairs = double(l.pairs()), n = double(l.max_a), m = double(l.max_b);
+      codes = double(l.data.codes.size()), alphabet = l.alphabet();
+    } else {
+      pairs = double(p.integer("pairs")), n = double(p.integer("n"));
+      // A mutated B is at most twice as long as A (an insertion at every position).
+      m = p.has("m") ? double(p.integer("m")) : p.has("mutation") ? 2 * n : n;
+      codes = pairs * (n + m), alphabet = double(p.integer("alphabet"));
+    }
+    const bool full = (n + 1) * (m + 1) <= kFullTableCells;
+    const double table = full ? 4 * (n + 1) * (m + 1 + alphabet) : 4 * (m + 1) * (alphabet + 3);
+    return {2 * (codes + 16 * pairs), pairs, 4, double(omp_get_max_threads()) * table};
   }
 
   std::unique_ptr<Problem> make_problem(const DataSource& src, const Params& p) const override {
@@ -89,7 +122,8 @@ class EedStudy : public Study {
     auto prob = std::make_unique<EedProblem>();
     prob->costs = costs_of(p);
     if (!src.file.empty()) {
-      prob->data = read_string_pairs(src.file);
+      prob->data = read_string_pairs(
+          src.file, pairs_format(p.has("format") ? p.text("format") : "auto"));
     } else {
       StringGen g;
       g.pairs = p.integer("pairs");
