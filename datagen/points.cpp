@@ -5,14 +5,19 @@
 // whether it holds ids; no table of lines is kept.
 #include "points.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
+#include <atomic>
 #include <charconv>
+#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <mutex>
 #include <new>
 #include <stdexcept>
 #include <string_view>
@@ -20,6 +25,7 @@
 
 #include "base/atomic_file.hpp"
 #include "base/errors.hpp"
+#include "base/progress.hpp"
 #include "data_file.hpp"
 #include "npy.hpp"
 #include "numbers.hpp"
@@ -93,6 +99,93 @@ void generate_point(const PointGen& g, std::int64_t i, float* out) {
   for (int k = 0; k < g.d; ++k) out[k] = static_cast<float>(x[k]);
 }
 
+// Points between two progress counts (one thread's).
+constexpr std::int64_t kProgressChunk = 32;
+// The pilot of estimate_generation runs at most this long (only near the limit: elsewhere
+// its count settles the answer within milliseconds), and at least this long before it refuses
+// (a point is never instant, so a short pilot that made none says little).
+constexpr double kPilotSeconds = 1;
+constexpr double kPilotSecondsToRefuse = 0.05;
+
+const char* distribution_name(PointDistribution d) {
+  return d == PointDistribution::independent  ? "independent"
+         : d == PointDistribution::correlated ? "correlated"
+                                               : "anticorrelated";
+}
+
+// "40 s", "12 min", "4.4 hours", "3.1 days".
+std::string duration_text(double s) {
+  char buf[32];
+  if (s < 120) std::snprintf(buf, sizeof buf, "%.0f s", s);
+  else if (s < 7200) std::snprintf(buf, sizeof buf, "%.0f min", s / 60);
+  else if (s < 2 * 86400) std::snprintf(buf, sizeof buf, "%.2g hours", s / 3600);
+  else std::snprintf(buf, sizeof buf, "%.2g days", s / 86400);
+  return buf;
+}
+
+// The pilot's state, shared by its threads: the points made, and the count and time it
+// stopped at.
+class Pilot {
+ public:
+  explicit Pilot(const PointGen& g) : g_(g), start_(Clock::now()) {}
+
+  // Makes point i as generate_point does; false when the pilot stopped before it was made.
+  bool make(std::int64_t i) {
+    Rng rng(g_.seed, static_cast<std::uint64_t>(i));
+    double x[kMaxPointDims];
+    if (g_.distribution == PointDistribution::independent) {
+      for (int k = 0; k < g_.d; ++k) x[k] = rng.uniform();
+    } else {
+      const bool correlated = g_.distribution == PointDistribution::correlated;
+      for (std::int64_t tries = 1; !try_linked(rng, correlated, g_.d, x); ++tries)
+        if (tries % 256 == 0 && stopped()) return false;
+    }
+    volatile double keep = x[0];  // the draws are not optimised away
+    (void)keep;
+    ++made_;
+    return !stopped();
+  }
+
+  // Points made and seconds taken: when the pilot stopped, or now (every point made).
+  std::int64_t points() const { return stop_ ? stop_points_ : made_.load(); }
+  double seconds() const { return stop_ ? stop_seconds_ : elapsed(); }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+
+  double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+
+  // Whether k points in t seconds settle the answer: the count of points, give or take three
+  // standard deviations (tries succeed independently, so the count is nearly Poisson), puts n
+  // points clearly on one side of the limit. Only after enough points and time to say so:
+  // starting threads and a slow first point would otherwise decide it.
+  bool settled(double t, double k) const {
+    const double spread = 3 * std::sqrt(k);
+    const double fastest = double(g_.n) * t / (k + spread + 3);
+    const double slowest = double(g_.n) * t / (k - spread);
+    return t > kPilotSeconds || (k >= 30 && t > 0.01 && slowest < kMaxGenerationSeconds) ||
+           (t > kPilotSecondsToRefuse && fastest > kMaxGenerationSeconds);
+  }
+
+  bool stopped() {
+    if (stop_) return true;
+    const double t = elapsed();
+    const std::int64_t k = made_;
+    if (!settled(t, double(k))) return false;
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!stop_) stop_points_ = k, stop_seconds_ = t, stop_ = true;
+    return true;
+  }
+
+  const PointGen& g_;
+  const Clock::time_point start_;
+  std::atomic<std::int64_t> made_{0};
+  std::mutex mutex_;
+  std::atomic<bool> stop_{false};
+  std::int64_t stop_points_ = 0;
+  double stop_seconds_ = 0;
+};
+
 // --- reading CSV -----------------------------------------------------------------------------
 
 bool blank(char c) { return c == ' ' || c == '\t'; }
@@ -130,8 +223,8 @@ std::string line_and_column(const std::string& bytes, std::size_t p) {
 }
 
 // What the file must not be before its lines are looked at: too large, a .npy file under
-// another name, text with a byte-order mark, binary, or with a carriage return that does not
-// end a line (each line is then known to end in LF, CRLF or the end of the file).
+// another name, compressed, text with a byte-order mark, binary, or with a carriage return that
+// does not end a line (each line is then known to end in LF, CRLF or the end of the file).
 void check_text(const std::string& bytes, const std::string& file) {
   if (bytes.size() > kMaxFileBytes)
     throw InputError(file + " holds " + std::to_string(bytes.size()) +
@@ -139,10 +232,7 @@ void check_text(const std::string& bytes, const std::string& file) {
                      "use a .npy file");
   if (bytes.rfind("\x93NUMPY", 0) == 0)
     throw InputError(file + " is a NumPy .npy file, not CSV: give it a name ending in .npy");
-  if (bytes.rfind("\xFF\xFE", 0) == 0 || bytes.rfind("\xFE\xFF", 0) == 0)
-    throw InputError(file + " is UTF-16 text; save it as UTF-8 or ASCII");
-  if (bytes.rfind("\xEF\xBB\xBF", 0) == 0)
-    throw InputError(file + " starts with a UTF-8 byte-order mark (BOM); save it without one");
+  check_text_start(bytes, file);
   for (std::size_t p = 0; p < bytes.size(); ++p) {
     const auto b = static_cast<unsigned char>(bytes[p]);
     if (control_byte(b))
@@ -251,16 +341,65 @@ class CsvPoints {
     if (blank_since_ != 0)
       throw InputError(at(file_, blank_since_) + " is blank: blank lines may only end the file "
                        "(line " + std::to_string(number) + " holds data)");
+    check_layout(number, line);
     split(line, fields_);
+    const bool comma_ended = drop_final_comma(fields_);
     if (number == 1) {
       first_line(fields_);
       if (header_) return;
-    } else if (fields_.size() != columns_) {
+    }
+    check_final_comma(number, comma_ended);
+    // One field too many, and empty: a comma too many at the end, named as such.
+    if (fields_.size() == columns_ + 1 && fields_.back().empty()) refuse_empty(number, columns_);
+    if (fields_.size() != columns_)
       throw InputError(at(file_, number) + " has " + field_count(fields_.size()) + ", line 1" +
                        (header_ ? " (the header)" : "") + " has " + std::to_string(columns_) +
                        ": every line needs as many");
-    }
     add_point(number);
+  }
+
+  // Semicolons and quotes have no place in a line of numbers: the message names the layout
+  // (and not, say, line 2 as a second header, which is what such a line would look like).
+  void check_layout(std::size_t number, std::string_view line) const {
+    if (line.find_first_of(";\"'") == std::string_view::npos) return;
+    const std::string layout = foreign_number_layout(line);
+    if (!layout.empty())
+      throw InputError(at(file_, number) + " " + layout +
+                       ": a point is its values, unquoted, separated by commas");
+  }
+
+  // SkyBench ends every line with a comma ("0.12, 0.55, 0.97,"): one empty last field after a
+  // value is dropped, and whether it was there is checked against the other lines. A second
+  // comma leaves an empty field, refused as such.
+  static bool drop_final_comma(std::vector<std::string_view>& fields) {
+    if (fields.size() < 2 || !fields.back().empty()) return false;
+    if (std::all_of(fields.begin(), fields.end() - 1,
+                    [](std::string_view f) { return f.empty(); }))
+      return false;
+    fields.pop_back();
+    return true;
+  }
+
+  // Either every point's line ends in one comma or none does (the header may do either): a
+  // comma missing from one line, or found on one line only, is a broken line, not a layout.
+  void check_final_comma(std::size_t number, bool comma_ended) {
+    if (first_point_ == 0) {
+      first_point_ = number;
+      comma_ended_ = comma_ended;
+      return;
+    }
+    if (comma_ended == comma_ended_) return;
+    const std::string first = "line " + std::to_string(first_point_) + " (the first point)";
+    if (comma_ended_)
+      throw InputError(at(file_, number) + " does not end in a comma, but " + first + " does: "
+                       "either every line ends in one comma (SkyBench's layout) or none does");
+    // An empty last value (one comma too many for the columns) is reported as such.
+    if (fields_.size() != columns_) {
+      fields_.emplace_back();
+      return;
+    }
+    throw InputError(at(file_, number) + " ends in a comma, but " + first + " does not: either "
+                     "every line ends in one comma (SkyBench's layout) or none does");
   }
 
   // Line 1 sets the number of columns, and is the header when it holds no number.
@@ -364,6 +503,8 @@ class CsvPoints {
   std::size_t columns_ = 0;
   bool header_ = false;
   std::size_t blank_since_ = 0;  // the first blank line since the last point, or 0
+  std::size_t first_point_ = 0;  // the line of the first point, or 0 before it
+  bool comma_ended_ = false;     // that line ended in a comma (SkyBench's layout)
   std::int64_t n_ = 0;
   bool ids_from_0_ = true, ids_from_1_ = true;  // every first field so far is its row (+ 1)
   std::vector<float> values_;                   // n x columns: ids are dropped at the end
@@ -485,6 +626,41 @@ PointDistribution point_distribution(const std::string& name) {
                    "' (independent, correlated, anticorrelated)");
 }
 
+GenerationEstimate estimate_generation(const PointGen& g) {
+  check_request(g);
+  GenerationEstimate e;
+  e.threads = omp_get_max_threads();
+  Pilot pilot(g);
+  // Every thread makes its share of the set's first points, as generate_points would, so the
+  // pilot measures this machine's throughput, shared cores and other load included.
+#pragma omp parallel num_threads(e.threads)
+  {
+    const int t = omp_get_thread_num(), step = omp_get_num_threads();
+    for (std::int64_t i = t; i < g.n && pilot.make(i); i += step) {
+    }
+  }
+  e.pilot_seconds = pilot.seconds();
+  e.pilot_points = pilot.points();
+  // No point made: fewer than 3 would have been made with 95% confidence.
+  e.seconds = double(g.n) * e.pilot_seconds /
+              (e.pilot_points > 0 ? double(e.pilot_points) : 3.0);
+  return e;
+}
+
+void check_generation_time(const PointGen& g) {
+  const GenerationEstimate e = estimate_generation(g);
+  if (e.seconds <= kMaxGenerationSeconds) return;
+  throw InputError(
+      "points: generating " + std::to_string(g.n) + " " + distribution_name(g.distribution) +
+      " points of " + std::to_string(g.d) + " attributes would take " +
+      (e.pilot_points == 0 ? "more than " : "about ") + duration_text(e.seconds) + " on " +
+      std::to_string(e.threads) + (e.threads == 1 ? " thread" : " threads") + " (a pilot made " +
+      std::to_string(e.pilot_points) + " of them in " +
+      std::to_string(std::lround(e.pilot_seconds * 1e3)) + " ms), more than the limit of " +
+      duration_text(kMaxGenerationSeconds) + " for generating data; use fewer points or "
+      "attributes");
+}
+
 PointSet generate_points(const PointGen& g) {
   check_request(g);
   PointSet set;
@@ -497,9 +673,13 @@ PointSet generate_points(const PointGen& g) {
                      " attributes do not fit in memory");
   }
   float* const out = set.values.data();
+  progress_start(g.n);
   // Nothing in the loop throws. Static chunks balance: every point's cost has the same law.
 #pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < g.n; ++i) generate_point(g, i, out + i * g.d);
+  for (std::int64_t i = 0; i < g.n; ++i) {
+    generate_point(g, i, out + i * g.d);
+    if (i % kProgressChunk == kProgressChunk - 1) progress_advance(kProgressChunk);
+  }
   return set;
 }
 

@@ -38,16 +38,40 @@ struct PointGen {
 // peak(m - s, m + s, 12). A correlated or anticorrelated vector with any attribute outside
 // [0, 1] is drawn again whole (from the same point's stream), as in the original.
 // Parallel over points (OpenMP); fast enough for 10^7 points at d = 16.
+// Counts its progress for a ProgressTicker (base/progress.hpp).
 PointSet generate_points(const PointGen& g);
+
+// Correlated and anticorrelated points are drawn until every attribute lies in [0, 1], which
+// happens exponentially less often as d grows (anticorrelated: about 3% of tries at d = 16;
+// at d = 64 a point takes tens of milliseconds). Generation may take at most this many
+// seconds on this machine's threads; beyond it a request is refused before anything is made.
+constexpr double kMaxGenerationSeconds = 600;
+
+struct GenerationEstimate {
+  double seconds = 0;            // for all of g's points on `threads` threads
+  int threads = 1;
+  std::int64_t pilot_points = 0;  // points the pilot made ...
+  double pilot_seconds = 0;       // ... in this time, on every thread
+};
+// Times the generator on g's own first points, on every thread (so shared cores and other
+// load count), until the count of points made puts n points clearly below or above the limit
+// (milliseconds, unless close to it), or for at most a second; then scales to n points. When
+// the pilot makes no point at all, the estimate is a lower bound.
+GenerationEstimate estimate_generation(const PointGen& g);
+// Throws InputError, naming the estimate and the limit, when it exceeds kMaxGenerationSeconds.
+void check_generation_time(const PointGen& g);
 
 // A .npy file (float32 or float64, 2-D n x d; 1-D means d = 1) or a CSV file (anything not
 // ending in .npy): one point per line, attributes separated by commas (spaces around them
 // allowed), an optional header line of non-numbers, and an optional leading id column, taken as
 // ids when every line's first field is an integer and those integers are 0..n-1 or 1..n in
-// order (SkyBench's and randdataset's layouts) and there is more than one column. Every value
-// must be a finite float32 (NaN and infinities are refused, with line and column), every line
-// the same number of attributes, 1..kMaxPointDims of them. Errors are InputError naming the
-// file. An empty file (or header only) is a set of n = 0 points whose d is unknown: refused.
+// order (SkyBench's and randdataset's layouts) and there is more than one column. Every line of
+// points may end in one comma (SkyBench's layout) if every one does. Every value must be a
+// finite float32 (NaN and infinities are refused, with line and column), every line the same
+// number of attributes, 1..kMaxPointDims of them. Errors are InputError naming the file (and
+// the line: an empty field, a final comma on some lines only, numbers separated by semicolons
+// or in quotes); a compressed file or a byte-order mark is named as such. An empty file (or
+// header only) is a set of n = 0 points whose d is unknown: refused.
 PointSet read_points(const std::string& path);
 PointSet parse_points_csv(const std::string& bytes, const std::string& name);
 

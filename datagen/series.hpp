@@ -29,7 +29,8 @@ SeriesSet generate_cbf(std::size_t entries, std::size_t length, std::uint64_t se
 // all read. Labels are 32-bit integers (written as "3" or "3.0000000e+00"); values must be
 // finite and fit float32; every line must have the same length. Errors are InputError naming
 // the file, line and column, with non-printable bytes escaped; a binary file (a .npy, say), a
-// UTF-8 byte-order mark and a directory are refused as such.
+// compressed one, a UTF-8 byte-order mark, a directory or a FIFO, and a line of numbers
+// separated by semicolons or in quotes are refused as such.
 SeriesSet read_ucr(const std::string& path);
 // The same on text already in memory; name stands for the file in messages.
 SeriesSet parse_ucr(const std::string& text, const std::string& name);

@@ -45,6 +45,44 @@ inline std::string host_memory_reason(double bytes, const std::string& what) {
          " this process may use";
 }
 
+// Bytes written for people: "25.6 GB", "310 MB" (decimal units).
+std::string size_text(double bytes);
+
+struct Validation;
+
+// A point's host memory in the parts its refusal names.
+struct HostNeed {
+  double inputs = 0;     // the data, with the copies reading it or a step's set-up makes
+  double outputs = 0;    // the step's output and the copy fetched for validation
+  double reference = 0;  // reference values and their indices, with the reference's tables
+  double total() const { return inputs + outputs + reference; }
+};
+
+// What the runner holds at once for a point of footprint `f` validated as `v`: the study's
+// inputs, `copies` of the output (2: a CPU step's own and the fetched copy, or a GPU step's
+// fetched copy; 3 with the bytes --dump-outputs writes) and, per checked output, the
+// reference value (double) and its index. `v` null: the data alone (what `ladder gen` holds).
+HostNeed host_need(const Footprint& f, const Validation* v, int copies = 2);
+
+// Throws InputError "WHAT: needs about X of host memory (inputs .., outputs .., reference ..)
+// but at most Y may be used (50% of the Z this machine has)" when the need does not fit.
+void check_host_need(const HostNeed& need, const std::string& what);
+
+// The up-front memory check of one point of a run, before its data is built or read (a data
+// file: from its size first, then, with `loaded`, from the data read); `what` names the point.
+void check_point_memory(const Study& study, const DataSource& src, const Params& p,
+                        const Problem* loaded, const Validation& v, int copies,
+                        const std::string& what);
+// The same for `ladder gen`, which builds the data and writes it, nothing more.
+void check_data_memory(const Study& study, const DataSource& src, const Params& p);
+
+// Bytes of a data file before it is read; 0 when it is not a regular file (its reader then
+// says why), so a FIFO is never opened here.
+double data_file_bytes(const std::string& path);
+// At most this many numbers fit in a text file of `bytes`: each takes a character and a
+// separator.
+inline double text_values_bound(double bytes) { return bytes / 2 + 1; }
+
 // "" when `bytes` fit in the device share, else why not.
 inline std::string device_memory_reason(double bytes, const DeviceCaps& d) {
   if (bytes <= kDeviceMemoryShare * static_cast<double>(d.global_mem_free)) return "";

@@ -30,11 +30,8 @@ void select_queries(PairwiseProblem& p, const Params& params) {
   }
 }
 
-double pairwise_host_bytes(double n, double entries, double queries) {
-  // Subjects with labels and a time-major copy (made while a GPU step is prepared), the
-  // queries, then per distance: the step's output and the fetched copy (float), the reference
-  // value (double) and its validation index.
-  return 4.0 * (2 * n + 1) * entries + 4.0 * n * queries + 24.0 * queries * entries;
+Footprint pairwise_footprint(double n, double entries, double queries) {
+  return {4.0 * (2 * n + 1) * entries + 4.0 * n * queries, queries * entries, 4};
 }
 
 }  // namespace ladder

@@ -40,9 +40,9 @@ std::vector<ParamSpec> query_params();
 void check_queries(const Params& p, std::int64_t entries);
 // Copies the selected query series out of the data set.
 void select_queries(PairwiseProblem& p, const Params& params);
-// Host bytes of a point: subjects, queries, distances, reference values and what validation
-// keeps per output.
-double pairwise_host_bytes(double n, double entries, double queries);
+// A point's footprint: subjects with labels and a time-major copy (made while a GPU step is
+// prepared), the queries, and Q x entries float distances.
+Footprint pairwise_footprint(double n, double entries, double queries);
 
 // A CPU step computes the distances of one query to every subject.
 template <class P>

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cmath>
 #include <functional>
 #include <memory>
@@ -14,8 +15,11 @@
 
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
+#include "memory.hpp"
 #include "results.hpp"
 #include "../datagen/base/errors.hpp"
+#include "../datagen/base/printable.hpp"
+#include "../datagen/base/progress.hpp"
 #include "../datagen/npy.hpp"
 
 namespace ladder {
@@ -81,6 +85,21 @@ std::string file_safe(std::string s) {
   return s;
 }
 
+// DIR/<study>__<variant>__<point>.npy. A point that names a long file (TWED's b_file) would
+// pass the 255 bytes a file name may have: past kMaxDumpName the point is cut and the hash of
+// the whole point appended, so every name fits and two points never share one.
+std::string dump_path(const std::string& dir, const std::string& study, const std::string& variant,
+                      const std::string& point) {
+  constexpr std::size_t kMaxDumpName = 200;
+  std::string name = study + "__" + variant + "__" + file_safe(point);
+  if (name.size() > kMaxDumpName) {
+    std::uint64_t h = 1469598103934665603ull;  // FNV-1a: stable across builds and machines
+    for (unsigned char c : point) h = (h ^ c) * 1099511628211ull;
+    name = name.substr(0, kMaxDumpName - 18) + fmt::format("__{:016x}", h);
+  }
+  return dir + "/" + name + ".npy";
+}
+
 std::vector<std::string> data_param_names(const Study& s) {
   std::vector<std::string> names;
   for (const auto& p : s.data_params()) names.push_back(p.name);
@@ -91,6 +110,7 @@ class Progress {
  public:
   Progress(std::size_t total, bool quiet, const RunOptions* o = nullptr)
       : total_(total), quiet_(quiet), start_(Clock::now()), o_(o) {}
+  bool quiet() const { return quiet_; }
   void note(const std::string& what) const {
     if (!quiet_) fmt::print(stderr, "  {}\n", what);
   }
@@ -148,10 +168,14 @@ class Runner {
     const Problem* loaded = nullptr;
     std::string file;
     for (const Point& point : c_.points) {
-      if (!point.data.file.empty() && point.data.file != file)
+      if (!point.data.file.empty() && point.data.file != file) {
+        check_memory(point, nullptr);  // from the file's size, before it is read
         loaded = load(point).problem.get(), file = point.data.file;
+      }
+      const Problem* given = point.data.file.empty() ? nullptr : loaded;
       study_.check_point(point.data, resolve(study_, nullptr, point.params, generated(point)),
-                         point.data.file.empty() ? nullptr : loaded);
+                         given);
+      check_memory(point, given);
     }
   }
 
@@ -188,16 +212,34 @@ class Runner {
     return out;
   }
 
+  // The point's host memory, from its parameters, its data file's size or the data read
+  // (`loaded`); throws InputError naming the point and the figure.
+  void check_memory(const Point& pt, const Problem* loaded) const {
+    const std::string key = pt.params.key();
+    std::string what = key.empty() ? "point" : "point " + key;
+    if (!pt.data.file.empty()) what += " of data file '" + printable(pt.data.file, 200) + "'";
+    // --dump-outputs writes each output from a third copy.
+    check_point_memory(study_, pt.data, resolve(study_, nullptr, pt.params, generated(pt)),
+                       loaded, validation_for(pt), o_.dump_dir.empty() ? 2 : 3, what);
+  }
+
   PointData& load(const Point& pt) {
     const std::string key = pt.params.key(data_param_names(study_));
     const std::string source = pt.data.generator + "|" + pt.data.file + "|" + key;
     if (data_.source == source && data_.problem) return data_;
     data_ = PointData{};
     const auto t0 = Clock::now();
-    data_.problem =
-        study_.make_problem(pt.data, resolve(study_, nullptr, pt.params, generated(pt)));
+    {
+      // Lines while it lasts, but none while the config is checked: a bad input's error
+      // stays the only line.
+      ProgressTicker ticker("preparing data " + key, progress_.quiet());
+      data_.problem =
+          study_.make_problem(pt.data, resolve(study_, nullptr, pt.params, generated(pt)));
+    }
     progress_.note(fmt::format("data {} ready in {:.1f} s", key,
                                std::chrono::duration<double>(Clock::now() - t0).count()));
+    // A file's outputs are known only now: checked before the validation indices are made.
+    check_memory(pt, generated(pt) ? nullptr : data_.problem.get());
     data_.source = source;
     const std::size_t total = study_.output_size(*data_.problem);
     data_.indices = validation_indices(validation_for(pt), total, std::hash<std::string>{}(key));
@@ -279,8 +321,7 @@ class Runner {
     r.extras = study_.extras(*d.problem, out);
     r.facts = inst->facts();
     if (!o_.dump_dir.empty())
-      write_npy(o_.dump_dir + "/" + study_.name() + "__" + v.name + "__" + file_safe(r.point) +
-                    ".npy",
+      write_npy(dump_path(o_.dump_dir, study_.name(), v.name, r.point),
                 study_.dump_form(*d.problem, out));
     if (r.validation.mode == Validation::Mode::off) {
       r.status = Status::passed;
@@ -329,6 +370,11 @@ bool RunReport::all_ok() const {
     return r.status == Status::passed || r.status == Status::unsupported ||
            r.status == Status::skipped;
   });
+}
+
+void check_config(const Config& config, const RunOptions& options) {
+  RunReport report;
+  Runner(config, options, report).check();
 }
 
 RunReport run_config(const Config& config, const RunOptions& options) {

@@ -79,6 +79,11 @@ struct RunReport {
 // (point, variant), calling options.on_run after each.
 RunReport run_config(const Config& config, const RunOptions& options);
 
+// run_config's up-front checks alone (the filter, every point's parameters and memory, every
+// data file read and checked), for a caller that must know every config sound before it runs
+// the first (`ladder reproduce`); throws InputError.
+void check_config(const Config& config, const RunOptions& options);
+
 // Summary statistics of a sample (median of an even count is the mean of the middle two).
 double median_of(std::vector<double> v);
 

@@ -130,6 +130,17 @@ struct DataSource {
 
 struct ValidationResult;
 
+// What one point holds in host memory at once, as its study estimates it from the parameters
+// (or a data file's size, or the data once read) before anything is built. The harness adds
+// what the runner keeps for every study: the output twice (the step's and the fetched copy)
+// and the reference values with their indices (harness/memory.hpp).
+struct Footprint {
+  double inputs = 0;       // bytes of the data as held, with the copies reading or a step makes
+  double outputs = 0;      // elements of one output
+  double output_word = 4;  // bytes of one output element (the widest any step writes)
+  double working = 0;      // bytes the reference needs besides its values (tables, an order)
+};
+
 class Study {
  public:
   // `generators` may be empty: such a study reads its data from files only.
@@ -139,11 +150,18 @@ class Study {
   const std::string& name() const { return name_; }
   const std::string& summary() const { return summary_; }
   const std::vector<std::string>& generators() const { return generators_; }
+  // The figures of this study's paper that plots/draw_all.py draws (a config's `figures` may
+  // name these and `ladder`, which every study has).
+  virtual std::vector<std::string> figures() const { return {}; }
   // Parameters that shape the data (points that agree on them share one data set).
   virtual std::vector<ParamSpec> data_params() const = 0;
   // Cheap up-front check of one point's data parameters (defaults filled in); `loaded` is the
   // problem already read from the config's data file, when there is one. Throws InputError.
   virtual void check_point(const DataSource& src, const Params& p, const Problem* loaded) const = 0;
+  // The point's memory: from the parameters for generated data; for a data file from the
+  // file's size before it is read (`loaded` null), then from the data read (`loaded`).
+  virtual Footprint footprint(const DataSource& src, const Params& p,
+                              const Problem* loaded) const = 0;
   // Builds or loads the data (parameters with defaults filled in); throws InputError.
   virtual std::unique_ptr<Problem> make_problem(const DataSource& src, const Params& p) const = 0;
   virtual void write_data(const Problem& problem, const std::string& path) const = 0;

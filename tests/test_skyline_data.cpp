@@ -3,7 +3,9 @@
 // reader's layouts and refusals, the .npy reader's refusals, and the writer's round trips.
 #include <gtest/gtest.h>
 #include <omp.h>
+#include <sys/stat.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -233,6 +235,44 @@ TEST(SkylineGenerator, RefusesBadRequests) {
                      "more values than can be addressed");
 }
 
+// --- generation time ---------------------------------------------------------------------
+
+// What the skyline paper configs generate (10^6 points up to d = 16 anticorrelated, 10^7 at
+// d = 8) is well within the limit; so are correlated and independent sets at d = 64.
+TEST(SkylineGenerationTime, FeasibleSetsPass) {
+  EXPECT_NO_THROW(check_generation_time(gen(1000000, 16, PointDistribution::anticorrelated)));
+  EXPECT_NO_THROW(check_generation_time(gen(10000000, 8, PointDistribution::anticorrelated)));
+  EXPECT_NO_THROW(check_generation_time(gen(1000000, 64, PointDistribution::correlated)));
+  EXPECT_NO_THROW(check_generation_time(gen(10000000, 64, PointDistribution::independent)));
+}
+
+// Anticorrelated points at d = 64 take tens of milliseconds each: 10^6 of them take hours.
+TEST(SkylineGenerationTime, RefusesHoursOfRejectionSampling) {
+  EXPECT_INPUT_ERROR(check_generation_time(gen(1000000, 64, PointDistribution::anticorrelated)),
+                     "generating 1000000 anticorrelated points of 64 attributes", "would take",
+                     "limit of 10 min");
+}
+
+// A set smaller than the pilot is made whole by it: the estimate is its own time.
+TEST(SkylineGenerationTime, SmallSetsAreMadeWhole) {
+  const GenerationEstimate e = estimate_generation(gen(500, 12, PointDistribution::anticorrelated));
+  EXPECT_EQ(e.pilot_points, 500);
+  EXPECT_LT(e.seconds, 1.0);
+  EXPECT_EQ(estimate_generation(gen(0, 3, PointDistribution::correlated)).pilot_points, 0);
+}
+
+// The estimate is within a small factor of the generator's own time (both see the same
+// machine; the factor leaves room for other load).
+TEST(SkylineGenerationTime, EstimateMatchesTheGenerator) {
+  const PointGen g = gen(40000, 24, PointDistribution::anticorrelated);
+  const GenerationEstimate e = estimate_generation(g);
+  const auto t0 = std::chrono::steady_clock::now();
+  generate_points(g);
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_GT(e.seconds, took / 3) << e.pilot_points << " points in " << e.pilot_seconds << " s";
+  EXPECT_LT(e.seconds, took * 3) << e.pilot_points << " points in " << e.pilot_seconds << " s";
+}
+
 // --- CSV reader ----------------------------------------------------------------------------
 
 TEST(SkylineCsv, PlainRows) {
@@ -335,8 +375,9 @@ TEST(SkylineCsv, RefusesRaggedRowsAndEmptyFields) {
   EXPECT_INPUT_ERROR(csv("1,2\n3,4\n5,6,7\n"), "'f.csv' line 3 has 3 fields, line 1 has 2");
   EXPECT_INPUT_ERROR(csv("a,b,c\n1,2\n"), "line 2 has 2 fields, line 1 (the header) has 3");
   EXPECT_INPUT_ERROR(csv("1,,2\n"), "'f.csv' line 1 column 2 is empty");
-  EXPECT_INPUT_ERROR(csv("1,2\n3,4,\n"), "'f.csv' line 2", "fields");
-  EXPECT_INPUT_ERROR(csv("1,2,\n3,4,\n"), "'f.csv' line 1 column 3 is empty");
+  EXPECT_INPUT_ERROR(csv("1,2\n3,4,\n"), "'f.csv' line 2 ends in a comma",
+                     "line 1 (the first point) does not");
+  EXPECT_INPUT_ERROR(csv("1,2,3\n3,4,\n"), "'f.csv' line 2 column 3 is empty");
   EXPECT_INPUT_ERROR(csv(",1\n"), "'f.csv' line 1 column 1 is empty");
   EXPECT_INPUT_ERROR(csv("1, \t,2\n"), "line 1 column 2 is empty");
   EXPECT_INPUT_ERROR(csv("x,,y\n1,2,3\n"), "'f.csv' line 1 column 2 is empty");
@@ -352,10 +393,48 @@ TEST(SkylineCsv, RefusesTextThatIsNotANumber) {
                      "separated by commas");
   EXPECT_INPUT_ERROR(csv("1,2\n0x1p3,2\n"), "line 2 column 1 must be a number");
   EXPECT_INPUT_ERROR(csv("1,2\n1e39,2\n"), "line 2 column 1 must be a float32 number");
-  EXPECT_INPUT_ERROR(csv("1,2\n\"1\",2\n"), "line 2 column 1 must be a number");
+  EXPECT_INPUT_ERROR(csv("1,2\n\"1\",2\n"), "'f.csv' line 2 holds quoted numbers");
   EXPECT_INPUT_ERROR(csv("1,2\nx,y\n"), "'f.csv' line 2 holds no number",
                      "header is only allowed as line 1");
   EXPECT_INPUT_ERROR(csv("x,y\na,b\n1,2\n"), "line 2 holds no number");
+}
+
+// SkyBench's layout: every line ends in one comma ("0.12, 0.55, 0.97,").
+TEST(SkylineCsv, SkyBenchTrailingCommas) {
+  const PointSet s = csv("0.5,0.25\n0.125,1\n");
+  expect_same(csv("0.5,0.25,\n0.125,1,\n"), s);
+  expect_same(csv("0.5, 0.25, \r\n0.125, 1 ,\t\r\n"), s);
+  expect_same(csv("0,0.5,0.25,\n1,0.125,1,\n"), s);  // with ids
+  expect_same(csv("x,y\n0.5,0.25,\n0.125,1,\n"), s);  // a header with or without one
+  expect_same(csv("x,y,\n0.5,0.25,\n0.125,1,\n"), s);
+  expect_same(csv("x,y,\n0.5,0.25\n0.125,1\n"), s);
+  EXPECT_EQ(csv("7,\n8,\n").d, 1);
+  // Every line or none; one comma only; an empty field elsewhere is still refused.
+  EXPECT_INPUT_ERROR(csv("0.5,0.25,\n0.125,1,\n2,3\n"), "'f.csv' line 3 does not end in a comma",
+                     "line 1 (the first point) does", "SkyBench");
+  EXPECT_INPUT_ERROR(csv("x,y\n0.5,0.25\n2,3,\n"), "'f.csv' line 3 ends in a comma",
+                     "line 2 (the first point) does not");
+  EXPECT_INPUT_ERROR(csv("0.5,0.25,,\n"), "'f.csv' line 1 column 3 is empty");
+  EXPECT_INPUT_ERROR(csv("0.5,0.25,\n0.125,1,,\n"), "'f.csv' line 2 column 3 is empty");
+  EXPECT_INPUT_ERROR(csv("0.5,,0.25,\n"), "'f.csv' line 1 column 2 is empty");
+  EXPECT_INPUT_ERROR(csv("0.5,0.25,\n0.125,,1,\n"), "line 2 has 3 fields");
+}
+
+// Layouts no reader takes are named, not taken for a header or a bad field.
+TEST(SkylineCsv, NamesForeignLayouts) {
+  EXPECT_INPUT_ERROR(csv("1;2;3\n4;5;6\n"), "'f.csv' line 1 uses ';' as separator",
+                     "separated by commas");
+  EXPECT_INPUT_ERROR(csv("0.5;0.25\n"), "line 1 uses ';' as separator");
+  EXPECT_INPUT_ERROR(csv("a;b\n0,5;0,25\n"), "line 2 uses ';' as separator and ',' as decimal");
+  EXPECT_INPUT_ERROR(csv("1;2;\n"), "uses ';' as separator");
+  EXPECT_INPUT_ERROR(csv("\"1\",\"2\"\n\"3\",\"4\"\n"), "'f.csv' line 1 holds quoted numbers",
+                     "unquoted");
+  EXPECT_INPUT_ERROR(csv("'1','2'\n"), "line 1 holds quoted numbers");
+  // R's write.csv: quoted names, quoted row names.
+  EXPECT_INPUT_ERROR(csv("\"\",\"x\",\"y\"\n\"1\",0.5,0.25\n"), "line 2 holds quoted numbers");
+  // Quoted names in a header are names.
+  EXPECT_EQ(csv("\"x\",\"y\"\n1,2\n").n, 1);
+  EXPECT_INPUT_ERROR(csv("x;y\n"), "holds no points (only a header line)");
 }
 
 TEST(SkylineCsv, RefusesNanAndInfinity) {
@@ -379,6 +458,8 @@ TEST(SkylineCsv, RefusesBinaryAndEncodings) {
   EXPECT_INPUT_ERROR(csv("\xEF\xBB\xBF" "1,2\n"), "'f.csv' starts with a UTF-8 byte-order mark");
   EXPECT_INPUT_ERROR(csv("\xFF\xFE" "1\0,\0"s), "UTF-16");
   EXPECT_INPUT_ERROR(csv("\x93NUMPY\x01\x00"s), "is a NumPy .npy file", "ending in .npy");
+  EXPECT_INPUT_ERROR(csv("\x1f\x8b\x08\x00rest"), "'f.csv' is gzip-compressed: gunzip it first");
+  EXPECT_INPUT_ERROR(csv("PK\x03\x04rest"), "'f.csv' is a zip archive");
   EXPECT_INPUT_ERROR(csv("1,2\r3,4\r"), "'f.csv' line 1 column 2 holds a carriage return",
                      "LF or CRLF");
   EXPECT_INPUT_ERROR(csv("1,2\r"), "line 1 column 2 holds a carriage return");
@@ -425,6 +506,22 @@ TEST(SkylineFiles, RefusesFilesItCannotRead) {
   std::filesystem::resize_file(big, (std::uintmax_t{1} << 31) + 1);
   EXPECT_INPUT_ERROR(read_points(big), "big.csv' holds 2147483649 bytes", "2^31");
   std::filesystem::remove(big);
+}
+
+TEST(SkylineFiles, RefusesFifosAndCompressedFiles) {
+  for (const char* name : {"points_fifo.csv", "points_fifo.npy"}) {
+    const std::string fifo = temp_path(name);
+    std::filesystem::remove(fifo);
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    EXPECT_INPUT_ERROR(read_points(fifo), name, "is not a regular file");
+    std::filesystem::remove(fifo);
+  }
+  const std::string npy =
+      read_whole(write_npy_file("plain.npy", std::vector<float>{1.f}, {1, 1}));
+  EXPECT_INPUT_ERROR(read_points(write_bytes("gz.npy", "\x1f\x8b\x08\x00" + npy)),
+                     "gz.npy' is gzip-compressed");
+  EXPECT_INPUT_ERROR(read_points(write_bytes("pts.csv.gz", "\x1f\x8b\x08\x00" "abc")),
+                     "pts.csv.gz' is gzip-compressed");
 }
 
 TEST(SkylineFiles, ReadsNpyFiles) {

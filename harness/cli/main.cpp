@@ -55,9 +55,10 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "ladder: error: {}\n", e.what());
     return 2;
   } catch (const std::bad_alloc&) {
-    // Points are estimated before their data is built; what can still run out is reading a
-    // data file larger than memory, before anything ran or was written.
-    fmt::print(stderr, "ladder: error: out of host memory while reading the input\n");
+    // Every point's memory is estimated before its data is built or read, so this is an
+    // estimate that fell short; where it happened is not known here.
+    fmt::print(stderr, "ladder: error: out of host memory: this input needs more memory than "
+                       "was estimated and than this process may use\n");
     return 2;
   } catch (const ladder::CudaError& e) {
     fmt::print(stderr, "ladder: CUDA error: {}\n", e.what());

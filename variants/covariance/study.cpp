@@ -79,6 +79,7 @@ class CovStudy : public Study {
   CovStudy()
       : Study("covariance", "covariance C = X^T X / m of a mean-centred m x n data matrix",
               {"components"}) {}
+  std::vector<std::string> figures() const override { return {"covariance_chunk_sweep"}; }
 
   std::vector<ParamSpec> data_params() const override {
     using K = ParamSpec::Kind;
@@ -97,11 +98,17 @@ class CovStudy : public Study {
     }
     if (!p.has("m") || !p.has("n"))
       throw InputError("generated covariance data needs 'm' and 'n'");
-    const double m = double(p.integer("m")), n = double(p.integer("n"));
-    // The data; per output entry the step's output and the fetched copy (float), the reference
-    // value (double) and its validation index (all n^2 of them in full validation).
-    const std::string why = host_memory_reason(4.0 * m * n + 24.0 * n * n, "the data set");
-    if (!why.empty()) throw InputError(why);
+  }
+
+  // The data (float) and its means; the n x n float covariance. A .npy file before it is
+  // read: its values, at most one per four bytes, as doubles and then as floats.
+  Footprint footprint(const DataSource& src, const Params& p,
+                      const Problem* loaded) const override {
+    if (!src.file.empty() && !loaded) return {(8.0 + 4.0) * data_file_bytes(src.file) / 4, 0, 4};
+    const auto* prob = loaded ? &problem_as<CovProblem>(*loaded) : nullptr;
+    const double m = prob ? double(prob->m) : double(p.integer("m"));
+    const double n = prob ? double(prob->n) : double(p.integer("n"));
+    return {4.0 * m * n + 16.0 * n, n * n, 4};
   }
 
   std::unique_ptr<Problem> make_problem(const DataSource& src, const Params& p) const override {

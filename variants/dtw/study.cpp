@@ -34,6 +34,7 @@ class DtwStudy : public Study {
       : Study("dtw",
               "dynamic time warping, queries against many series (squared costs, no root)",
               {"cbf"}) {}
+  std::vector<std::string> figures() const override { return {"dtw_paper", "dtw_length_sweep"}; }
 
   std::vector<ParamSpec> data_params() const override {
     using K = ParamSpec::Kind;
@@ -60,10 +61,21 @@ class DtwStudy : public Study {
     if (!p.has("n") || !p.has("entries"))
       throw InputError("generated DTW data needs 'n' and 'entries'");
     check_queries(p, p.integer("entries"));
-    const std::string why = host_memory_reason(
-        pairwise_host_bytes(p.integer("n"), p.integer("entries"), p.integer("queries")),
-        "the data set");
-    if (!why.empty()) throw InputError(why);
+  }
+
+  // A UCR file before it is read: its text, and at most one value per two bytes, held (with
+  // the room a growing vector takes) as it is parsed.
+  Footprint footprint(const DataSource& src, const Params& p,
+                      const Problem* loaded) const override {
+    const double queries = double(p.integer("queries"));
+    if (!src.file.empty() && !loaded) {
+      const double bytes = data_file_bytes(src.file);
+      return {bytes + 3 * 4.0 * text_values_bound(bytes), 0, 4};
+    }
+    const double n = loaded ? double(problem_as<DtwProblem>(*loaded).n()) : double(p.integer("n"));
+    const double entries = loaded ? double(problem_as<DtwProblem>(*loaded).entries())
+                                  : double(p.integer("entries"));
+    return pairwise_footprint(n, entries, queries);
   }
 
   std::unique_ptr<Problem> make_problem(const DataSource& src, const Params& p) const override {

@@ -16,10 +16,6 @@ namespace {
 using K = ParamSpec::Kind;
 constexpr double kMaxPoints = 2147483647.0;  // ids and flags are indexed with 32-bit ints on the GPU
 
-// Bytes of host memory a point needs, whatever runs: the points, the reference and the output
-// (int32 and double), the sort order and sums, one window copy.
-double point_bytes(int d) { return 8.0 * d + 40.0; }
-
 // Test shapes laid over the generated attributes: every point on the diagonal (a chain: the
 // skyline is every copy of the minimum) or on the anti-diagonal (nobody dominates anybody).
 void apply_shape(PointSet& pts, const std::string& shape) {
@@ -39,10 +35,20 @@ void round_to(PointSet& pts, int decimals) {
   for (float& v : pts.values) v = float(std::round(double(v) * scale) / scale);
 }
 
+PointGen generator(const Params& p) {
+  PointGen g;
+  g.n = p.integer("n");
+  g.d = int(p.integer("d"));
+  g.distribution = point_distribution(p.text("distribution"));
+  g.seed = std::uint64_t(p.integer("seed"));
+  return g;
+}
+
 class SkylineStudy : public Study {
  public:
   SkylineStudy()
       : Study("skyline", "skyline of a point set (minimise every attribute)", {"bks"}) {}
+  std::vector<std::string> figures() const override { return {"skyline_paper"}; }
 
   std::vector<ParamSpec> data_params() const override {
     return {
@@ -58,12 +64,26 @@ class SkylineStudy : public Study {
     };
   }
 
-  void check_point(const DataSource& src, const Params& p, const Problem* loaded) const override {
-    const double n = src.file.empty() ? double(p.integer("n"))
-                                      : double(problem_as<SkylineProblem>(*loaded).n());
-    const int d = src.file.empty() ? int(p.integer("d")) : problem_as<SkylineProblem>(*loaded).d();
-    const std::string why = host_memory_reason(n * point_bytes(d), "the point set");
-    if (!why.empty()) throw InputError(why);
+  // Generated points must be made within the generation time limit (a pilot times the
+  // generator on the point's own first points).
+  void check_point(const DataSource& src, const Params& p, const Problem*) const override {
+    if (src.file.empty()) check_generation_time(generator(p));
+  }
+
+  // The points and a copy (the GPU steps' columns, the reference's window), one int32 flag
+  // per point; the full reference's flags, order and sums. A file before it is read: its
+  // bytes and at most one value per two bytes of CSV or four of .npy, read (as double from a
+  // .npy) and kept as float.
+  Footprint footprint(const DataSource& src, const Params& p,
+                      const Problem* loaded) const override {
+    if (!src.file.empty() && !loaded) {
+      const double bytes = data_file_bytes(src.file);
+      const bool npy = src.file.size() >= 4 && src.file.compare(src.file.size() - 4, 4, ".npy") == 0;
+      return {npy ? 3 * bytes : bytes + 8 * text_values_bound(bytes), 0, 4};
+    }
+    const double n = loaded ? double(problem_as<SkylineProblem>(*loaded).n()) : double(p.integer("n"));
+    const double d = loaded ? double(problem_as<SkylineProblem>(*loaded).d()) : double(p.integer("d"));
+    return {2 * 4.0 * n * d, n, 4, 16.0 * n};
   }
 
   std::unique_ptr<Problem> make_problem(const DataSource& src, const Params& p) const override {
@@ -76,12 +96,7 @@ class SkylineStudy : public Study {
       return prob;
     }
     check_point(src, p, nullptr);
-    PointGen g;
-    g.n = p.integer("n");
-    g.d = int(p.integer("d"));
-    g.distribution = point_distribution(p.text("distribution"));
-    g.seed = std::uint64_t(p.integer("seed"));
-    prob->points = generate_points(g);
+    prob->points = generate_points(generator(p));
     apply_shape(prob->points, p.text("shape"));
     round_to(prob->points, int(p.integer("decimals")));
     return prob;

@@ -6,7 +6,10 @@
 #include <fstream>
 #include <limits>
 
+#include <omp.h>
+
 #include "../../datagen/base/errors.hpp"
+#include "../../datagen/data_file.hpp"
 #include "../../datagen/multiseries.hpp"
 #include "../../datagen/series.hpp"
 #include "../../harness/memory.hpp"
@@ -27,24 +30,29 @@ bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
-// The first bytes of a file, to tell its kind ("" when it cannot be read: the reader that
-// gets it then says why).
+// The first bytes of a file, to tell its kind. It is opened as every reader opens a file: a
+// FIFO (which would block), a device or a directory is refused before a byte is read.
 std::string head(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  char b[6] = {};
-  if (!in.read(b, sizeof b)) return "";
-  return std::string(b, sizeof b);
+  return read_file_start(path, quoted_name(path), "a data file", 16);
+}
+
+// The first bytes of a file no reader refuses for what it is: head's, and not compressed
+// (named as such, whatever the file's name).
+std::string checked_head(const std::string& path) {
+  const std::string h = head(path);
+  refuse_compressed(h, quoted_name(path));
+  return h;
 }
 
 // Reads a data file by its kind: .npy (by its magic string), MNIST IDX (starts with two zero
 // bytes, which no text file does), else UCR text (R^1).
 MultiSeries read_file(const std::string& path, bool time_channel) {
-  const std::string h = head(path);
+  const std::string h = checked_head(path);
   if (h.rfind("\x93NUMPY", 0) == 0 || ends_with(path, ".npy"))
     return read_multiseries_npy(path, time_channel);
   if (time_channel)
-    throw InputError("'" + path + "' carries no timestamps (only a .npy file can, as channel 0); " +
-                     "use timestamps 'index' or 'zero'");
+    throw InputError(quoted_name(path) + " carries no timestamps (only a .npy file can, as "
+                     "channel 0); use timestamps 'index' or 'zero'");
   if (h.size() >= 2 && h[0] == 0 && h[1] == 0) return read_idx_images(path);
   const SeriesSet s = read_ucr(path);
   MultiSeries m;
@@ -136,6 +144,7 @@ class TwedStudy : public Study {
   TwedStudy()
       : Study("twed", "time warp edit distance between series in R^dim with timestamps",
               {"random_walk", "synthetic_control", "pseudo_periodic", "mnist_like"}) {}
+  std::vector<std::string> figures() const override { return {"twed_paper", "twed_table2"}; }
 
   std::vector<ParamSpec> data_params() const override {
     return {
@@ -181,10 +190,29 @@ class TwedStudy : public Study {
     }
     const Shape s = generated_shape(src.generator, p);
     check_range(p, s.series, s.series);
-    const double m = p.has("m") ? double(p.integer("m")) : double(s.n);
-    const double bytes = 24.0 * double(s.series) * (double(s.n) + m) * double(s.dim + 1);
-    const std::string why = host_memory_reason(bytes, "the data set");
-    if (!why.empty()) throw InputError(why);
+    // Generated data are made when the point runs: its b_file is opened now, so that a missing
+    // one, a FIFO or a compressed one is refused before anything runs.
+    if (p.has("b_file")) checked_head(p.text("b_file"));
+  }
+
+  Footprint footprint(const DataSource& src, const Params& p,
+                      const Problem* loaded) const override {
+    if (!src.file.empty() && !loaded) {
+      double bytes = file_bound(src.file);
+      if (p.has("b_file")) bytes += file_bound(p.text("b_file"));
+      return {bytes, 0, 8};
+    }
+    Sets sets;
+    if (loaded) {
+      const auto& l = problem_as<TwedProblem>(*loaded);
+      sets = {double(l.source->count), double(l.source->length), double(l.source->dim),
+              p.has("b_file") ? double(l.b.source_count) : 0, double(l.m())};
+    } else {
+      const Shape s = generated_shape(src.generator, p);
+      sets = {double(s.series), double(s.n), double(s.dim), p.has("m") ? double(s.series) : 0,
+              p.has("m") ? double(p.integer("m")) : double(s.n)};
+    }
+    return footprint_of(sets, p);
   }
 
   std::unique_ptr<Problem> make_problem(const DataSource& src, const Params& p) const override {
@@ -266,6 +294,45 @@ class TwedStudy : public Study {
  private:
   static Mode mode_of(const std::string& m) {
     return m == "pair" ? Mode::pair : m == "batch" ? Mode::batch : Mode::triangle;
+  }
+
+  // The data set A is taken from (series of length n in R^dim) and B's own set, if any
+  // (b_series of length m; 0 when B is taken from A's set).
+  struct Sets {
+    double series, n, dim, b_series, m;
+  };
+
+  // The data sets and the A and B lists taken from them (values and timestamps in double),
+  // a GPU step's copy of the lists in its precision, and the rows x cols double distances;
+  // the reference needs one DP table (or ITWED's rows) per thread.
+  static Footprint footprint_of(const Sets& s, const Params& p) {
+    const std::string mode = p.text("mode");
+    const double per_a = 8 * s.n * (s.dim + 1), per_b = 8 * s.m * (s.dim + 1);
+    const double rows = mode == "pair"      ? 1
+                        : p.has("a_count")  ? double(p.integer("a_count"))
+                                            : std::max(1.0, s.series - double(p.integer("a")));
+    const double cols = mode == "pair"       ? 1
+                        : mode == "triangle" ? rows
+                        : s.b_series > 0     ? s.b_series
+                                             : s.series;
+    const double lists = rows * per_a + (mode == "triangle" ? 0 : cols * per_b);
+    const double m = mode == "triangle" ? s.n : s.m;
+    const double cells = (s.n + 1) * (m + 1);
+    const double table = 8 * (cells <= kFullMatrixCells ? cells : 6 * (s.n + m));
+    return {s.series * per_a + s.b_series * per_b + 2 * lists, rows * cols, 8,
+            double(omp_get_max_threads()) * table};
+  }
+
+  // Bytes a data file may take once read, from its size: its bytes, then at most one value per
+  // two bytes of text, per byte of an IDX file or per four bytes of a .npy file, held as doubles
+  // in the set, its timestamps, the A list and a step's copy.
+  static double file_bound(const std::string& path) {
+    const double bytes = data_file_bytes(path);
+    const std::string h = bytes > 0 ? head(path) : "";
+    const double values = h.rfind("\x93NUMPY", 0) == 0 || ends_with(path, ".npy") ? bytes / 4
+                          : h.size() >= 2 && h[0] == 0 && h[1] == 0             ? bytes
+                                                                                : text_values_bound(bytes);
+    return bytes + 4 * 8 * values;
   }
 
   // The A (and pair mode's B) series a point selects must exist in a set of `series`.
