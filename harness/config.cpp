@@ -3,7 +3,6 @@
 #include <filesystem>
 #include <fstream>
 #include <algorithm>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -87,17 +86,22 @@ void require_object(const json& j, const char* field) {
   if (!j.is_object()) throw InputError(std::string("'") + field + "' must be an object");
 }
 
-// Figures the plot scripts draw from the runs: names only (plots/ says which exist).
-void check_figures(const json& j, const char* where) {
+// Figures the plot scripts draw from the runs: `ladder` (every study) and the study's own
+// paper figures. A name plots/ does not draw would be skipped without a word.
+void check_figures(const json& j, const char* where, const Study& study) {
   if (!j.contains("figures")) return;
-  static const std::regex name("[a-z][a-z0-9_]{0,63}");
   const json& f = j["figures"];
-  bool ok = f.is_array();
-  if (ok)
-    for (const json& item : f) ok = ok && item.is_string() && std::regex_match(item.get<std::string>(), name);
-  if (!ok)
-    throw InputError(std::string("'") + where +
-                     "figures' must be a list of figure names (lower case, digits, _)");
+  std::vector<std::string> known = study.figures();
+  known.insert(known.begin(), "ladder");
+  std::string choices;
+  for (const std::string& k : known) choices += (choices.empty() ? "" : ", ") + k;
+  if (!f.is_array() || !std::all_of(f.begin(), f.end(), [](const json& x) { return x.is_string(); }))
+    throw InputError(std::string("'") + where + "figures' must be a list of figure names (" +
+                     study.name() + " draws " + choices + ")");
+  for (const json& item : f)
+    if (std::find(known.begin(), known.end(), item.get<std::string>()) == known.end())
+      throw InputError(std::string("'") + where + "figures' names '" + item.get<std::string>() +
+                       "', which is not a figure of " + study.name() + " (it draws " + choices + ")");
 }
 
 // Matches `text` against `pattern`, where '*' stands for any run of characters. Greedy with
@@ -291,7 +295,7 @@ std::vector<Point> all_points(const json& j, const Study& study, const SweepData
       if (!fields.count(k)) throw InputError("unknown sweep field '" + k + "'");
     if (s.contains("label") && !s["label"].is_string())
       throw InputError("sweep 'label' must be a string");
-    check_figures(s, "sweeps[].");
+    check_figures(s, "sweeps[].", study);
     const std::string label = s.value("label", "sweep" + std::to_string(&s - &sweeps[0] + 1));
     SweepData own = data;
     if (s.contains("data")) {
@@ -337,6 +341,20 @@ PerBackend per_backend(const json& j, const char* key, PerBackend fallback, int 
 }
 
 }  // namespace
+
+std::vector<std::string> input_files(const Config& c) {
+  std::vector<std::string> files;
+  auto add = [&files](const std::string& f) {
+    if (!f.empty() && std::find(files.begin(), files.end(), f) == files.end()) files.push_back(f);
+  };
+  add(c.path);
+  for (const Point& p : c.points) {
+    add(p.data.file);
+    for (const auto& spec : c.study->data_params())
+      if (spec.kind == ParamSpec::Kind::path && p.params.has(spec.name)) add(p.params.text(spec.name));
+  }
+  return files;
+}
 
 std::vector<Params> expand_axes(const json& product, const json& zip, const Params& fixed) {
   std::vector<Params> points{fixed};
@@ -505,7 +523,7 @@ Config parse_config(const json& j, const std::string& base_dir) {
     if (!j["timing"].is_string()) throw InputError("'timing' must be the string hot or cold");
     c.timing = parse_timing(j["timing"].get<std::string>(), "'timing'");
   }
-  check_figures(j, "");
+  check_figures(j, "", *c.study);
   c.resolved = j;
   if (!c.data.file.empty()) c.resolved["data"]["file"] = c.data.file;
   return c;

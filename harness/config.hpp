@@ -80,6 +80,10 @@ Config load_config(const std::string& path, const std::string& scale = "");
 // The same from parsed JSON; `base_dir` resolves relative data file paths.
 Config parse_config(const nlohmann::json& j, const std::string& base_dir);
 
+// Every file a config reads: the config itself, its data files and the data parameters that
+// name files (TWED's b_file), each once. An output must never be one of them.
+std::vector<std::string> input_files(const Config& config);
+
 // Expands {"a": [1, 2], "b": [3]} (product) and {"c": [..], "d": [..]} (zip, equal lengths)
 // over `fixed` into parameter points. Values become text (see json_to_param).
 std::vector<Params> expand_axes(const nlohmann::json& product, const nlohmann::json& zip,

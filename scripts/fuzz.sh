@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the libFuzzer targets of tests/fuzz/ for a bounded time each.
 # Usage: scripts/fuzz.sh SECONDS [TARGET...]
-#        (TARGET: config results ucr npy idx strings; default: all)
+#        (TARGET: config results reuse ucr npy idx strings points series_npy; default: all)
 #
 # Builds them in build-fuzz/ (clang++ with ASan and UBSan; CUDA still goes through nvcc), then
 # runs each for SECONDS on a copy of its seed corpus and regression inputs (the committed
@@ -15,7 +15,7 @@
 # Environment: BUILD_FUZZ (build directory, default build-fuzz), JOBS (build jobs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-all_targets=(config results ucr npy idx strings points)
+all_targets=(config results reuse ucr npy idx strings points series_npy)
 
 usage() {
   echo "usage: scripts/fuzz.sh SECONDS [TARGET...]   (TARGET: ${all_targets[*]})" >&2
@@ -92,7 +92,8 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:check_initialization_order=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 [ -n "$symbolizer" ] && export ASAN_SYMBOLIZER_PATH=$symbolizer
 
-declare -A extension=([config]=json [results]=json [ucr]=tsv [npy]=npy [idx]=idx [strings]=txt)
+declare -A extension=([config]=json [results]=json [ucr]=tsv [npy]=npy [idx]=idx [strings]=txt
+                      [points]=csv [series_npy]=npy)
 
 # A short name for what went wrong, from the fuzzer's log.
 cause_of() {
@@ -130,8 +131,9 @@ for t in "${targets[@]}"; do
   mkdir -p "$work/corpus" "$work/artifacts"
   # The seeds and the known regressions, copied: new inputs go to the copy only.
   find "tests/fuzz/corpus/$t" -type f ! -name '.*' -exec cp {} "$work/corpus/" \;
-  find "tests/fuzz/regressions/$t" -type f ! -name '.*' -exec sh -c \
-    'for f; do cp "$f" "$0/regression-$(basename "$f")"; done' "$work/corpus" {} +
+  for f in "tests/fuzz/regressions/$t"/*; do
+    [ -f "$f" ] && cp "$f" "$work/corpus/regression-$(basename "$f")"
+  done
   seeds=$(find "$work/corpus" -type f | wc -l)
   dict=()
   [ -f "tests/fuzz/dict/$t.dict" ] && dict=("-dict=tests/fuzz/dict/$t.dict")

@@ -9,7 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "../../datagen/base/printable.hpp"
+#include "../../datagen/base/progress.hpp"
 #include "../config.hpp"
+#include "../memory.hpp"
 #include "../results.hpp"
 #include "../runner.hpp"
 #include "args.hpp"
@@ -61,6 +63,13 @@ json param_json(const ParamSpec& s) {
   return j;
 }
 
+// The figures a config of the study may name: `ladder`, then its paper's.
+std::vector<std::string> figures_of(const Study& s) {
+  std::vector<std::string> f = s.figures();
+  f.insert(f.begin(), "ladder");
+  return f;
+}
+
 json catalogue() {
   json studies = json::array();
   for (const auto& s : registry().studies()) {
@@ -75,7 +84,8 @@ json catalogue() {
                     {"params", ps}});
     }
     studies.push_back({{"name", s->name()}, {"summary", s->summary()},
-                       {"generators", s->generators()}, {"data_params", ds}, {"variants", vs}});
+                       {"generators", s->generators()}, {"figures", figures_of(*s)},
+                       {"data_params", ds}, {"variants", vs}});
   }
   return {{"studies", studies}};
 }
@@ -119,8 +129,46 @@ int integer_option(const Parsed& p, const std::string& name, int lo) {
   return std::stoi(p.get(name));
 }
 
+constexpr const char* kListHelp =
+    "usage: ladder list [--json]\n"
+    "Lists every study, its data parameters and its variants (step, role, backend, precision,\n"
+    "what changed, parameters with their defaults); --json prints the same as JSON, with each\n"
+    "parameter's kind, range and choices.\n";
+
+constexpr const char* kRunHelp =
+    "usage: ladder run CONFIG [--out FILE] [--filter RE] [--validate full|sample:N|off]\n"
+    "                  [--dump-outputs DIR] [--profile] [--device N] [--quiet]\n"
+    "                  [--repetitions N] [--warmup N] [--timing hot|cold] [--scale paper|quick]\n"
+    "Runs every point and selected variant of CONFIG, validates each output against the study's\n"
+    "sequential reference and writes the results to FILE (default results/<name>-<time>.json),\n"
+    "rewritten atomically after every run. Exit status: 0 every run passed (or was validly\n"
+    "unsupported or skipped), 1 a run failed or errored, 2 bad input, 3 CUDA error, 4 internal.\n";
+
+constexpr const char* kGenHelp =
+    "usage: ladder gen STUDY [--generator NAME] [--PARAM VALUE ...] --out FILE\n"
+    "Writes a generated data set of STUDY to FILE, in the format the study reads back (its\n"
+    "extension chooses where a study reads several). PARAM is any data parameter of the study\n"
+    "(`ladder list` shows them with their defaults and ranges). Generators:\n";
+
+// gen's help: the usage, then each study's generators and data parameters.
+std::string gen_help() {
+  std::string out = kGenHelp;
+  for (const auto& s : registry().studies()) {
+    std::string gens, params;
+    for (const std::string& g : s->generators()) gens += (gens.empty() ? "" : ", ") + g;
+    for (const auto& d : s->data_params()) params += " --" + d.name;
+    out += fmt::format("  {}: {}\n    {}\n", s->name(), gens.empty() ? "(none: reads files)" : gens,
+                       params.empty() ? "" : params.substr(1));
+  }
+  return out;
+}
+
 int list(const Args& args) {
-  Parsed p = parse_args(args, {}, {"json"});
+  Parsed p = parse_args(args, {}, {"json", "help"});
+  if (p.has("help")) {
+    fmt::print("{}", kListHelp);
+    return 0;
+  }
   if (!p.positional.empty()) throw InputError("list takes no arguments");
   json cat = catalogue();
   if (p.has("json")) {
@@ -153,7 +201,11 @@ int run(const Args& args) {
       args,
       {"out", "filter", "validate", "dump-outputs", "device", "repetitions", "warmup", "timing",
        "scale"},
-      {"profile", "quiet"});
+      {"profile", "quiet", "help"});
+  if (p.has("help")) {
+    fmt::print("{}", kRunHelp);
+    return 0;
+  }
   if (p.positional.size() != 1) throw InputError("run needs exactly one CONFIG file");
   const std::string scale = p.has("scale") ? parse_scale(p.get("scale"), "--scale") : "";
   Config config = load_config(p.positional[0], scale);
@@ -185,6 +237,8 @@ int run(const Args& args) {
   // Output paths are checked now and created only once everything else has been checked.
   const std::string shown = p.has("out") ? p.get("out") : default_out(config);
   const std::string out = results_target(shown);
+  check_out_creatable(out);
+  refuse_overwriting(out, input_files(config), "--out");
   if (!opt.dump_dir.empty()) check_dump_dir(opt.dump_dir);
   opt.on_checked = [&out, &opt] {
     prepare_results_file(out);
@@ -205,6 +259,11 @@ int run(const Args& args) {
 }
 
 int gen(const Args& args) {
+  // --help anywhere asks for help, even where a generator parameter's value would stand.
+  if (std::find(args.begin(), args.end(), "--help") != args.end()) {
+    fmt::print("{}", gen_help());
+    return 0;
+  }
   Parsed p = parse_args(args, {"out", "generator"}, {}, true);
   if (p.positional.size() != 1) throw InputError("gen needs exactly one STUDY");
   const Study* study = registry().study(p.positional[0]);
@@ -227,7 +286,19 @@ int gen(const Args& args) {
     params.set(k, v);
   }
   const std::string out = results_target(p.get("out"));
-  auto problem = study->make_problem(src, resolve(*study, nullptr, params));
+  check_out_creatable(out);
+  std::vector<std::string> inputs;
+  for (const auto& spec : study->data_params())
+    if (spec.kind == ParamSpec::Kind::path && params.has(spec.name)) inputs.push_back(params.text(spec.name));
+  refuse_overwriting(out, inputs, "--out");
+  const Params resolved = resolve(*study, nullptr, params);
+  study->check_point(src, resolved, nullptr);
+  check_data_memory(*study, src, resolved);
+  std::unique_ptr<Problem> problem;
+  {
+    ProgressTicker ticker("generating " + study->name() + " data", false);
+    problem = study->make_problem(src, resolved);
+  }
   prepare_results_file(out);
   study->write_data(*problem, out);
   fmt::print("wrote {}\n", p.get("out"));

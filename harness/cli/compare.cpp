@@ -33,9 +33,10 @@ constexpr const char* kCompareHelp =
     "The verdict says how B compares with A: `noise` when the two ranges [min, max] of samples\n"
     "overlap or the medians differ by less than 2%, else `faster` or `slower`. A run that\n"
     "failed validation is marked INCORRECT (A), (B) or (A, B); a run that was not timed shows\n"
-    "its status instead of a time, and a run missing from one file shows -.\n"
+    "its status instead of a time, and a run missing from one file shows -. A point a sweep\n"
+    "lists twice is matched by occurrence: the second in A with the second in B.\n"
     "--csv writes the same rows as CSV (RFC 4180) on stdout, numbers at full precision:\n"
-    "study,variant,sweep,point,a_status,a_median_ms,a_min_ms,a_max_ms,a_samples,\n"
+    "study,variant,sweep,point,occurrence,a_status,a_median_ms,a_min_ms,a_max_ms,a_samples,\n"
     "b_status,b_median_ms,b_min_ms,b_max_ms,b_samples,speedup,verdict\n";
 
 constexpr const char* kExportHelp =
@@ -147,31 +148,35 @@ std::string verdict(const std::optional<Side>& a, const std::optional<Side>& b) 
   return ratio > 1 ? "faster" : "slower";
 }
 
-// A row: the run's key and what each file has for it.
+// A row: the run's identity and what each file has for it. A run is known by its study,
+// variant, sweep and point and, where a sweep lists a point twice, by which occurrence of that
+// point it is (1, 2, ...): kept apart from the names, so that no text a point may hold (a
+// point named "p #2") can make two runs one.
 struct Row {
   std::string study, variant, sweep, point;
+  std::size_t occurrence = 1;
   std::optional<Side> a, b;
   std::string key() const {
-    return study + "/" + variant + (sweep.empty() ? "" : " [" + sweep + "]") + " " + point;
+    return study + "/" + variant + (sweep.empty() ? "" : " [" + sweep + "]") + " " + point +
+           (occurrence > 1 ? " (occurrence " + std::to_string(occurrence) + ")" : "");
   }
 };
 
-// Rows in A's order, then B's runs that A lacks. A key repeated within one file (a sweep
-// listing a value twice) is told apart by " #2", " #3"... on its point, so the n-th
-// occurrence in A meets the n-th in B and no run is dropped.
+// Rows in A's order, then B's runs that A lacks; the n-th occurrence of a point in A meets the
+// n-th in B.
 std::vector<Row> pair_runs(const json& a, const json& b) {
-  using Key = std::tuple<std::string, std::string, std::string, std::string>;
+  using Name = std::tuple<std::string, std::string, std::string, std::string>;
+  using Key = std::pair<Name, std::size_t>;
   std::vector<Row> rows;
-  std::map<Key, std::size_t> index;  // key -> its row
+  std::map<Key, std::size_t> index;  // identity -> its row
   auto add = [&](const json& file, bool is_a) {
-    std::map<Key, int> seen;
+    std::map<Name, std::size_t> seen;
     for (const json& run : file["runs"]) {
       Row id{text(run, "study"), text(run, "variant"), text(run, "sweep"), text(run, "point"),
-             {}, {}};
-      if (const int n = ++seen[{id.study, id.variant, id.sweep, id.point}]; n > 1)
-        id.point += " #" + std::to_string(n);
-      const Key key{id.study, id.variant, id.sweep, id.point};
-      const auto [it, fresh] = index.try_emplace(key, rows.size());
+             1, {}, {}};
+      const Name name{id.study, id.variant, id.sweep, id.point};
+      id.occurrence = ++seen[name];
+      const auto [it, fresh] = index.try_emplace(Key{name, id.occurrence}, rows.size());
       if (fresh) rows.push_back(id);
       (is_a ? rows[it->second].a : rows[it->second].b) = side_of(run);
     }
@@ -216,7 +221,7 @@ void print_comparison(const std::vector<Row>& rows) {
 }
 
 void print_comparison_csv(const std::vector<Row>& rows) {
-  std::string out = csv_line({"study", "variant", "sweep", "point", "a_status", "a_median_ms",
+  std::string out = csv_line({"study", "variant", "sweep", "point", "occurrence", "a_status", "a_median_ms",
                               "a_min_ms", "a_max_ms", "a_samples", "b_status", "b_median_ms",
                               "b_min_ms", "b_max_ms", "b_samples", "speedup", "verdict"});
   auto side = [](const std::optional<Side>& s) -> std::vector<std::string> {
@@ -225,7 +230,8 @@ void print_comparison_csv(const std::vector<Row>& rows) {
     return {s->status, full(s->median), full(s->lo), full(s->hi), std::to_string(s->samples)};
   };
   for (const Row& r : rows) {
-    std::vector<std::string> cells = {r.study, r.variant, r.sweep, r.point};
+    std::vector<std::string> cells = {r.study, r.variant, r.sweep, r.point,
+                                      std::to_string(r.occurrence)};
     for (const auto& s : {r.a, r.b}) {
       const auto c = side(s);
       cells.insert(cells.end(), c.begin(), c.end());
@@ -323,6 +329,10 @@ int export_results(const Args& args) {
   if (p.positional.size() != 1) throw InputError("export needs exactly one results file");
   // The --out path is checked before reading and created only once everything is checked.
   const std::string out = p.has("out") ? results_target(p.get("out")) : "";
+  if (!out.empty()) {
+    check_out_creatable(out);
+    refuse_overwriting(out, {p.positional[0]}, "--out");
+  }
   const std::string csv = export_csv(read_results(p.positional[0]));
   if (out.empty()) {
     fmt::print("{}", csv);

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <climits>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -18,6 +19,15 @@ namespace {
 constexpr std::size_t kMaxNameBytes = 200;  // leaves room for the temporary suffix under 255
 
 std::string quoted(const std::string& path) { return "'" + printable(path, 80) + "'"; }
+
+// Creates and removes a temporary file beside `file`: what an atomic write will need.
+void prove_writable(const fs::path& file, const std::string& failure) {
+  const std::string probe = file.string() + ".tmp." + std::to_string(::getpid());
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
+  if (fd < 0) throw InputError(failure + ": " + std::strerror(errno));
+  ::close(fd);
+  ::unlink(probe.c_str());
+}
 
 }  // namespace
 
@@ -70,25 +80,51 @@ void prepare_results_file(const std::string& file) {
     throw InputError("cannot create directory " + quoted(parent.string()) + ": " + ec.message());
   // What the atomic write will do at the end, done once now: a run is never lost for want of
   // a writable place.
-  const std::string probe = file + ".tmp." + std::to_string(::getpid());
-  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
-  if (fd < 0)
-    throw InputError("cannot write results beside " + quoted(file) + ": " + std::strerror(errno));
-  ::close(fd);
-  ::unlink(probe.c_str());
+  prove_writable(file, "cannot write results beside " + quoted(file));
 }
 
 void check_dump_dir(const std::string& dir) {
   std::error_code ec;
+  if (dir.empty()) throw InputError("--dump-outputs needs a directory name");
   if (dir.find('\0') != std::string::npos) throw InputError("--dump-outputs holds a NUL byte");
   if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
     throw InputError("--dump-outputs " + quoted(dir) + " exists and is not a directory");
+  check_creatable(dir, "--dump-outputs");
+  // Dump names are at most 255 bytes (runner.cpp); the whole path must still fit.
+  if (fs::absolute(dir, ec).string().size() + 256 >= PATH_MAX)
+    throw InputError("--dump-outputs " + quoted(dir) + " is too long a path to write files under");
 }
 
 void prepare_dump_dir(const std::string& dir) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) throw InputError("cannot create --dump-outputs directory " + quoted(dir) + ": " + ec.message());
+  prove_writable(fs::path(dir) / "probe", "cannot write outputs into --dump-outputs " + quoted(dir));
+}
+
+void check_creatable(const std::string& folder, const std::string& what) {
+  std::error_code ec;
+  const fs::path wanted = fs::absolute(folder.empty() ? "." : folder, ec);
+  fs::path dir = wanted;
+  while (!fs::exists(fs::symlink_status(dir, ec)) && dir != dir.parent_path()) dir = dir.parent_path();
+  if (!fs::is_directory(dir, ec))
+    throw InputError(what + ": " + (dir == wanted ? "" : "cannot create " +
+                     quoted(folder) + ": ") + quoted(dir.string()) + " is not a directory");
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    throw InputError(what + ": cannot write in " + quoted(dir.string()) + ": " + std::strerror(errno));
+}
+
+void check_out_creatable(const std::string& file) {
+  check_creatable(fs::path(file).parent_path().string(), "--out " + quoted(file));
+}
+
+void refuse_overwriting(const std::string& output, const std::vector<std::string>& inputs,
+                        const std::string& what) {
+  std::error_code ec;
+  for (const std::string& input : inputs)
+    if (fs::equivalent(output, input, ec) && !ec)
+      throw InputError(what + " " + quoted(output) + " is the input " + quoted(input) +
+                       ": writing it would destroy the input");
 }
 
 }  // namespace ladder::cli

@@ -3,6 +3,7 @@
 // until every other input has been checked (so bad input leaves nothing behind).
 #pragma once
 #include <string>
+#include <vector>
 
 namespace ladder::cli {
 
@@ -19,8 +20,24 @@ std::string results_target(const std::string& path);
 // removing a temporary file there; throws InputError saying why not.
 void prepare_results_file(const std::string& file);
 
-// --dump-outputs DIR: an existing path must be a directory (checked now); created later.
+// --dump-outputs DIR: an existing path must be a writable directory, a new one must be
+// creatable (the nearest existing folder above it a writable directory), checked now; created
+// later, and proved writable then.
 void check_dump_dir(const std::string& dir);
 void prepare_dump_dir(const std::string& dir);
+
+// Refuses (InputError) a folder to be created or written in whose nearest existing part is not
+// a directory ("a/b" under a file "a") or cannot be written: found before anything is
+// created, not once a first directory exists. `what` begins the message ("--out 'r/x.json'").
+void check_creatable(const std::string& folder, const std::string& what);
+
+// check_creatable for the folder of an --out file.
+void check_out_creatable(const std::string& file);
+
+// Refuses writing `output` when it is the same file as one of `inputs` (the same file system
+// object, whatever links lead there): an output over the config or a data file would destroy
+// the input. `what` names the output ("--out").
+void refuse_overwriting(const std::string& output, const std::vector<std::string>& inputs,
+                        const std::string& what);
 
 }  // namespace ladder::cli

@@ -19,7 +19,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
-#include <sys/wait.h>
+#include <sys/stat.h>
 
 #include "../../datagen/base/atomic_file.hpp"
 #include "../../datagen/base/printable.hpp"
@@ -27,9 +27,11 @@
 #include "../config.hpp"
 #include "../device_info.hpp"
 #include "../results.hpp"
+#include "../reuse.hpp"
 #include "../runner.hpp"
 #include "args.hpp"
 #include "build_info.hpp"
+#include "child.hpp"
 #include "commands.hpp"
 #include "out_path.hpp"
 
@@ -42,8 +44,8 @@ namespace {
 
 struct Experiment {
   Config config;
-  std::string file;  // results file name inside DIR
-  json entry;        // its line of the manifest
+  std::string file;                 // results file name inside DIR
+  std::vector<std::string> inputs;  // the files it reads, config included
 };
 
 // A peer script and the configs (by study) it runs on, with flags so that it never downloads
@@ -71,8 +73,10 @@ std::string duration_text(double s) {
 // The project's folder, whose plots/ and peers/ scripts draw and compare: the working
 // directory when it is one, else the source tree this binary was built from.
 fs::path project_root() {
-  for (const fs::path root : {fs::current_path(), fs::path(LADDER_SOURCE_DIR)})
-    if (fs::is_directory(root / "configs") && fs::exists(root / "plots" / "report.py")) return root;
+  std::error_code ec;
+  for (const fs::path root : {fs::current_path(ec), fs::path(LADDER_SOURCE_DIR)})
+    if (fs::is_directory(root / "configs", ec) && fs::is_regular_file(root / "plots" / "report.py", ec))
+      return root;
   throw InputError("no plots/report.py here or in the source tree; run from the project's folder");
 }
 
@@ -82,15 +86,18 @@ std::vector<Experiment> find_experiments(const fs::path& configs, const fs::path
   std::vector<Experiment> out;
   for (const auto& study : registry().studies()) {
     const fs::path dir = configs / study->name();
-    if (!fs::is_directory(dir)) continue;
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) continue;
     std::vector<fs::path> files;
-    for (const auto& e : fs::directory_iterator(dir))
-      if (e.path().extension() == ".json") files.push_back(e.path());
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+      if (it->path().extension() == ".json") files.push_back(it->path());
+    if (ec) throw InputError("cannot list " + printable(dir.string(), 80) + ": " + ec.message());
     std::sort(files.begin(), files.end());
     for (const fs::path& f : files) {
       const json j = read_json_file(f.string(), "config '" + printable(f.string(), 80) + "'", 16);
       if (!is_paper_experiment(j)) continue;
-      Experiment e{load_config(f.string(), scale), "", json::object()};
+      Experiment e{load_config(f.string(), scale), "", {}};
+      e.inputs = input_files(e.config);
       // Results name the config as the project does (configs/<study>/NAME.json), not by
       // where this machine keeps it.
       e.config.path = fs::proximate(f, root).string();
@@ -112,47 +119,117 @@ std::string device_slug(const DeviceReport& d) {
   return safe_name(s);
 }
 
-// Why a results file cannot stand for this run ("" when it can).
-std::string why_not_reusable(const fs::path& file, const json& config, const std::string& scale,
-                             const DeviceReport& device) {
-  json r;
-  try {
-    r = read_results(file.string());
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  const json dev = r.value("device", json::object());
-  if (!r.value("complete", false)) return "incomplete";
-  // A build that does not know its commit cannot tell that the file's code is its own.
-  if (std::string(LADDER_GIT_COMMIT) == "unknown") return "results of an unknown commit";
-  if (r.value("ladder", json::object()).value("git_commit", "") != LADDER_GIT_COMMIT)
-    return "another commit";
-  if (r.value("scale", "") != scale) return "another scale";
-  if (dev.value("present", false) != device.caps.present || dev.value("name", "") != device.name)
-    return "another device";
-  if (r.value("config", json()) != config) return "another config";
-  return "";
+// The results file name of a peer's run on a config.
+std::string peer_file(const Experiment& e, const Peer& peer) {
+  return safe_name(e.config.name) + "-" + peer.name + ".json";
 }
 
-// Runs `argv` (a Python script of the project) from the project root; its exit status, or -1
-// when it could not start. The child keeps SIGINT so that Ctrl-C stops it too.
-int run_script(const fs::path& root, const std::vector<std::string>& argv,
-               const std::string& stdout_file = "", bool silent = false) {
-  std::string cmd = "cd " + std::string("'") + root.string() + "' &&";
-  for (const std::string& a : argv) {
-    std::string q = "'";
-    for (char c : a) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    cmd += " " + q + "'";
+std::vector<const Peer*> peers_of(const Experiment& e) {
+  std::vector<const Peer*> out;
+  for (const Peer& peer : kPeers)
+    if (peer.study == e.config.study->name()) out.push_back(&peer);
+  return out;
+}
+
+// A JSON file found in DIR, read without trusting it: null when it cannot be read as JSON
+// (`why` says why).
+json read_found(const fs::path& file, std::string& why) {
+  try {
+    return read_json_file(file.string(), "it", kMaxResultsDepth);
+  } catch (const InputError& e) {
+    why = "it cannot be read as JSON";
+    return json();
   }
-  if (!stdout_file.empty()) cmd += " > '" + stdout_file + "'";
-  if (silent) cmd += " 2>/dev/null";
-  std::fflush(stdout);
-  const int rc = std::system(cmd.c_str());
-  if (rc == -1) return -1;
-  // Ctrl-C (or SIGTERM) that ended the child ends the reproduction too; any other signal is
-  // the child's failure alone.
-  if (WIFSIGNALED(rc) && (WTERMSIG(rc) == SIGINT || WTERMSIG(rc) == SIGTERM)) std::raise(WTERMSIG(rc));
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+// Runs a script of the project (`argv`, no shell) from the project root; its exit status, or
+// -1 when it could not start or was killed. Ctrl-C (or SIGTERM) that ended the child ends the
+// reproduction too; any other signal is the child's failure alone.
+int run_script(const fs::path& root, const std::vector<std::string>& argv,
+               const std::string& stdout_file = "") {
+  ChildOptions o;
+  o.cwd = root.string();
+  o.stdout_file = stdout_file;
+  const ChildResult r = run_child(argv, o);
+  if (r.signal == SIGINT || r.signal == SIGTERM) std::raise(r.signal);
+  return r.status;
+}
+
+// The interpreter must be Python 3, told by what it prints, not by its exit status alone
+// (`--python /bin/true` exits 0 too).
+void check_python(const fs::path& root, const std::string& python) {
+  ChildOptions o;
+  o.cwd = root.string();
+  o.capture = true;
+  o.quiet = true;
+  const ChildResult r =
+      run_child({python, "-c", "import json, sys; print('ladder-python', sys.version_info[0])"}, o);
+  if (r.status != 0 || r.out != "ladder-python 3\n")
+    throw InputError("'" + printable(python) +
+                     "' does not run Python 3 (needed for the figures and the report; --python EXE)");
+}
+
+// A file's identity and time of change, to tell that a child wrote it.
+struct Stamp {
+  bool exists = false;
+  dev_t dev = 0;
+  ino_t ino = 0;
+  long long mtime_ns = 0;
+  off_t size = 0;
+  bool operator==(const Stamp&) const = default;
+};
+
+Stamp stamp(const fs::path& f) {
+  struct stat st {};
+  if (::stat(f.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return {};
+  return {true, st.st_dev, st.st_ino, st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec, st.st_size};
+}
+
+std::string shown(const fs::path& p) { return "'" + printable(p.string(), 120) + "'"; }
+
+// What reproduce will write in DIR must be writable there before anything runs: each results
+// file, the manifest and the report absent or a regular file (a directory or a device in its
+// place cannot be replaced), the staging folder .partial absent or a folder, and none of them
+// one of the inputs.
+void check_outputs(const fs::path& dir, const std::vector<Experiment>& exps) {
+  check_creatable(dir.string(), "--out");
+  std::vector<fs::path> files = {dir / "reproduction.json", dir / "REPORT.md"};
+  std::vector<std::string> inputs;
+  for (const Experiment& e : exps) {
+    files.push_back(dir / e.file);
+    for (const Peer* peer : peers_of(e)) files.push_back(dir / peer_file(e, *peer));
+    inputs.insert(inputs.end(), e.inputs.begin(), e.inputs.end());
+  }
+  std::error_code ec;
+  for (const fs::path& f : files) {
+    const fs::file_status st = fs::status(f, ec);
+    if (fs::exists(st) && !fs::is_regular_file(st))
+      throw InputError(shown(f) + " is in the way: reproduce writes a file there, and it is " +
+                       (fs::is_directory(st) ? "a directory" : "not a regular file"));
+    refuse_overwriting(f.string(), inputs, "--out");
+  }
+  const fs::path partial = dir / ".partial";
+  if (fs::exists(fs::symlink_status(partial, ec)) && !fs::is_directory(fs::symlink_status(partial, ec)))
+    throw InputError(shown(partial) + " is in the way: reproduce stages its runs in a folder of "
+                     "that name; remove it");
+}
+
+// Every config's points and data are checked before the first run, so bad data in the last
+// config is found before the first results file exists (data files are read to be checked).
+void check_data(const std::vector<Experiment>& exps) {
+  const auto t0 = Clock::now();
+  std::size_t files = 0;
+  for (const Experiment& e : exps) {
+    try {
+      check_config(e.config, RunOptions{});
+    } catch (const InputError& err) {
+      throw InputError("config '" + e.config.path + "': " + err.what());
+    }
+    for (const Point& pt : e.config.points) files += !pt.data.file.empty();
+  }
+  if (files > 0)
+    fmt::print("reproduce: checked every config and read its data files in {:.1f} s\n",
+               seconds_since(t0));
 }
 
 class Reproduction {
@@ -167,6 +244,8 @@ class Reproduction {
   }
 
   int run() {
+    // .partial/ holds only what an interrupted reproduction left, never reused: start empty.
+    fs::remove_all(partial_);
     fs::create_directories(partial_);
     manifest_ = {{"scale", scale_}, {"ladder", build_json()}, {"host", host_json()},
                  {"device", device_json(device_, current_sm_clock_mhz(device_), -1)},
@@ -177,17 +256,12 @@ class Reproduction {
     for (std::size_t i = 0; i < exps_.size(); ++i) ok = experiment(i) && ok;
     if (!p_.has("no-peers"))
       for (const Experiment& e : exps_)
-        for (const Peer& peer : kPeers)
-          if (peer.study == e.config.study->name()) peer_run(peer, e);
+        for (const Peer* peer : peers_of(e)) peer_run(*peer, e);
     figures();
     manifest_["finished_at"] = utc_timestamp();
     manifest_["elapsed_s"] = seconds_since(start_);
     write_file_atomically((dir_ / "reproduction.json").string(), manifest_.dump(2) + "\n");
-    const int rc = run_script(root_, {python(), "plots/report.py", dir_.string()});
-    if (rc != 0) {
-      fmt::print(stderr, "ladder: error: plots/report.py failed (exit status {})\n", rc);
-      return 1;
-    }
+    if (!report()) return 1;
     fs::remove_all(partial_);
     fmt::print("reproduce: done in {}; report {}\n", duration_text(seconds_since(start_)),
                (dir_ / "REPORT.md").string());
@@ -196,6 +270,26 @@ class Reproduction {
 
  private:
   std::string python() const { return p_.get("python", "python3"); }
+
+  // plots/report.py writes DIR/REPORT.md; its exit status alone does not prove it did.
+  bool report() {
+    const fs::path file = dir_ / "REPORT.md";
+    const Stamp before = stamp(file);
+    const int rc = run_script(root_, {python(), "plots/report.py", dir_.string()});
+    const Stamp after = stamp(file);
+    if (rc != 0 || !after.exists || after.size == 0 || after == before) {
+      fmt::print(stderr, "ladder: error: plots/report.py {}\n",
+                 rc != 0 ? fmt::format("failed (exit status {})", rc)
+                         : "exited 0 but wrote no " + file.string());
+      return false;
+    }
+    return true;
+  }
+
+  ReuseKey reuse_key(const Experiment& e) const {
+    return {LADDER_GIT_COMMIT, scale_, device_.caps.present, device_.caps.present ? device_.name : "",
+            e.config.resolved, planned_runs(e.config)};
+  }
 
   static std::size_t planned_runs(const Config& c) {
     std::size_t n = 0;
@@ -237,29 +331,34 @@ class Reproduction {
   }
 
   // Each config's time in results/reference/*/reproduction/<scale>/reproduction.json of the
-  // project (the first reference that has them all), -1 where unknown.
+  // project (the first reference that has them all), -1 where unknown. A damaged reference
+  // only costs the estimate.
   void load_reference_times() {
     reference_s_.assign(exps_.size(), -1.0);
+    std::vector<std::string> names;
+    for (const Experiment& e : exps_) names.push_back(e.config.name);
     const fs::path refs = root_ / "results" / "reference";
-    if (!fs::is_directory(refs)) return;
-    for (const auto& gpu : fs::directory_iterator(refs)) {
+    std::error_code ec;
+    if (!fs::is_directory(refs, ec)) return;
+    for (const auto& gpu : fs::directory_iterator(refs, ec)) {
       const fs::path f = gpu.path() / "reproduction" / scale_ / "reproduction.json";
-      if (!fs::is_regular_file(f)) continue;
-      std::vector<double> times(exps_.size(), -1.0);
-      try {
-        const json m = read_json_file(f.string(), "reference reproduction", 16);
-        for (const json& c : m.value("configs", json::array()))
-          for (std::size_t i = 0; i < exps_.size(); ++i)
-            if (c.value("name", "") == exps_[i].config.name && c.value("elapsed_s", json()).is_number())
-              times[i] = c["elapsed_s"].get<double>();
-      } catch (const InputError&) {
-        continue;  // a damaged reference only costs the estimate
-      }
+      std::string why;
+      const std::vector<double> times = manifest_times(read_found(f, why), names);
       if (std::all_of(times.begin(), times.end(), [](double t) { return t >= 0; })) {
         reference_s_ = times;
         return;
       }
     }
+  }
+
+  // Why the results file in DIR cannot stand for this config ("" when it can).
+  ReuseVerdict judge(const Experiment& e, const fs::path& target) const {
+    std::error_code ec;
+    if (!fs::exists(target, ec)) return {"none yet", false, 0};
+    std::string why;
+    const json r = read_found(target, why);
+    if (!why.empty()) return {why, false, 0};
+    return judge_results(r, reuse_key(e));
   }
 
   bool experiment(std::size_t i) {
@@ -269,25 +368,22 @@ class Reproduction {
     json entry = {{"study", e.config.study->name()}, {"name", e.config.name},
                   {"path", e.config.path}, {"results", e.file}};
     const std::size_t runs = planned_runs(e.config);
-    const std::string why = fs::exists(target)
-                                ? why_not_reusable(target, e.config.resolved, scale_, device_)
-                                : "none yet";
-    if (why.empty()) {
-      const json r = read_results(target.string());
+    const ReuseVerdict found = judge(e, target);
+    if (found.why_not.empty()) {
       entry["state"] = "reused";
-      entry["elapsed_s"] = std::max(0.0, seconds_between(r.value("started_at", ""),
-                                                           r.value("finished_at", "")));
+      entry["elapsed_s"] = found.elapsed_s;
       fmt::print("reproduce: [{}/{}] {}: reusing {} (complete, same commit, device and scale)\n",
                  i + 1, exps_.size(), e.config.name, target.string());
       done_runs_ += runs;
       reused_runs_ += runs;
       reused_[i] = true;
       manifest_["configs"].push_back(entry);
-      return r.value("summary", json::object()).value("incorrect", 0) == 0 &&
-             r.value("summary", json::object()).value("error", 0) == 0;
+      return found.all_ok;
     }
-    fmt::print("reproduce: [{}/{}] {} ({} runs; {} has {})\n", i + 1, exps_.size(),
-               e.config.name, runs, target.filename().string(), why);
+    fmt::print("reproduce: [{}/{}] {} ({} runs; {})\n", i + 1, exps_.size(), e.config.name, runs,
+               found.why_not == "none yet"
+                   ? "no results yet"
+                   : "not reusing " + target.filename().string() + ": " + found.why_not);
     RunOptions opt;
     opt.device = device_index_;
     opt.progress_label = e.config.name;
@@ -305,18 +401,19 @@ class Reproduction {
   }
 
   void peer_run(const Peer& peer, const Experiment& e) {
-    const std::string file = safe_name(e.config.name) + "-" + peer.name + ".json";
+    const std::string file = peer_file(e, peer);
     json entry = {{"study", peer.study}, {"peer", peer.name}, {"config", e.config.name},
                   {"results", nullptr}, {"why", ""}};
     const auto t0 = Clock::now();
     const fs::path probe = partial_ / (peer.name + ".installed.txt");
     const int ready = run_script(root_, {python(), "peers/installed.py", peer.name}, probe.string());
+    std::string unread;
     if (ready != 0) {
       entry["state"] = "not installed";
       entry["why"] = first_line(probe);
       fmt::print("reproduce: peer {} on {}: not run ({})\n", peer.name, e.config.name,
                  entry["why"].get<std::string>());
-    } else if (reusable_peer(dir_ / file, e.config.resolved)) {
+    } else if (judge_peer_results(read_found(dir_ / file, unread), reuse_key(e)).why_not.empty()) {
       entry["state"] = "reused";
       entry["results"] = file;
       fmt::print("reproduce: peer {} on {}: reusing {}\n", peer.name, e.config.name, file);
@@ -329,11 +426,10 @@ class Reproduction {
                                        (partial_ / file).string(), "--ladder", self_, "--quiet"};
       argv.insert(argv.end(), peer.flags.begin(), peer.flags.end());
       const int rc = run_script(root_, argv);
-      json results = fs::exists(partial_ / file)
-                         ? read_json_file((partial_ / file).string(), "peer results", 64)
-                         : json::object();
-      const bool complete = results.value("complete", false);
-      if (complete) {
+      std::string unreadable;
+      json results = read_found(partial_ / file, unreadable);
+      const std::string incomplete = unreadable.empty() ? why_incomplete(results) : unreadable;
+      if (incomplete.empty()) {
         // The peer read a copy of the config under .partial/: its results name the config
         // and the scale that copy stands for.
         results["config_path"] = e.config.path;
@@ -341,31 +437,19 @@ class Reproduction {
         write_file_atomically((dir_ / file).string(), results.dump(2) + "\n");
         entry["results"] = file;
       }
-      entry["state"] = complete && rc == 0 ? "ran" : "failed";
+      entry["state"] = incomplete.empty() && rc == 0 ? "ran" : "failed";
       if (rc != 0) entry["why"] = fmt::format("{} exited with status {}", peer.script, rc);
+      else if (!incomplete.empty()) entry["why"] = "its results file: " + incomplete;
       entry["elapsed_s"] = seconds_since(t0);
     }
     manifest_["peers"].push_back(entry);
-  }
-
-  // A peer's results carry no ladder commit of their own run: complete, same config and
-  // device name are what we can check.
-  bool reusable_peer(const fs::path& file, const json& config) const {
-    if (!fs::exists(file)) return false;
-    try {
-      const json r = read_results(file.string());
-      return r.value("complete", false) && r.value("config", json()) == config &&
-             r.value("device", json::object()).value("name", "") == device_.name;
-    } catch (const InputError&) {
-      return false;
-    }
   }
 
   static std::string first_line(const fs::path& f) {
     std::ifstream in(f);
     std::string line;
     std::getline(in, line);
-    return line.empty() ? "not ready" : line;
+    return line.empty() ? "not ready" : printable(line, 200);
   }
 
   // Every figure the results ask for, drawn under .partial/ and then swapped in whole.
@@ -380,9 +464,10 @@ class Reproduction {
     fmt::print("reproduce: drawing the figures\n");
     const int rc = run_script(root_, argv, (partial_ / "draw.log").string());
     manifest_["figures"] = json::array();
-    if (rc != 0) {
-      fmt::print(stderr, "ladder: warning: plots/draw_all.py failed (exit status {}): the report "
-                         "will have no figures\n", rc);
+    std::error_code ec;
+    if (rc != 0 || !fs::is_directory(fresh, ec)) {
+      fmt::print(stderr, "ladder: warning: plots/draw_all.py {}: the report will have no figures\n",
+                 rc != 0 ? fmt::format("failed (exit status {})", rc) : std::string("drew nothing"));
       return;
     }
     fs::remove_all(target);
@@ -448,15 +533,17 @@ int reproduce(const Args& args) {
     throw InputError("--configs '" + printable(configs.string(), 80) + "' is not a directory");
   std::vector<Experiment> exps = find_experiments(configs, root, scale);
   // The figures, the report and the peers are Python: find out now, not after the runs.
-  const std::string python = p.get("python", "python3");
-  if (run_script(root, {python, "-c", "import json"}, "/dev/null", true) != 0)
-    throw InputError("'" + printable(python) + "' does not run Python 3 (needed for the report; --python EXE)");
+  check_python(root, p.get("python", "python3"));
   const int device = p.has("device") ? integer_option(p, "device", 0) : 0;
   DeviceReport dev = probe_device(device);
+  if (p.has("out") && p.get("out").empty()) throw InputError("--out needs a folder name");
   const fs::path dir = fs::absolute(p.has("out") ? fs::path(p.get("out"))
                                                  : root / "results" / "reproduction" / device_slug(dev));
-  if (fs::exists(dir) && !fs::is_directory(dir))
+  std::error_code ec;
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
     throw InputError("--out '" + printable(dir.string(), 80) + "' exists and is not a directory");
+  check_outputs(dir, exps);
+  check_data(exps);
   prepare_results_file((dir / "reproduction.json").string());
   Reproduction r(p, std::move(exps), root, std::move(dev), scale, dir);
   r.device_index_ = device;

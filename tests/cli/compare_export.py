@@ -11,7 +11,7 @@ value and a reason hold commas, quotes and a line break to test CSV quoting. Che
 
 - `compare A B` exits 0 with one row per key, the right verdict and A/B in each, the status
   for an untimed run, `-` for a side that lacks the run, INCORRECT for a failed validation;
-- `compare A B --csv` is RFC 4180 CSV (CRLF) of 16 columns that reads back with the csv
+- `compare A B --csv` is RFC 4180 CSV (CRLF) of 17 columns that reads back with the csv
   module to the exact medians, ranges, sample counts, speedups and verdicts;
 - `export --csv A` has the 25 fixed columns plus a sorted param_ column per parameter, one
   row per run, values read back exactly (quoted fields included), empty where absent;
@@ -155,7 +155,7 @@ def check_table(out):
                   % (key, spread, rows[0]))
 
 
-COMPARE_HEAD = ["study", "variant", "sweep", "point", "a_status", "a_median_ms", "a_min_ms",
+COMPARE_HEAD = ["study", "variant", "sweep", "point", "occurrence", "a_status", "a_median_ms", "a_min_ms",
                 "a_max_ms", "a_samples", "b_status", "b_median_ms", "b_min_ms", "b_max_ms",
                 "b_samples", "speedup", "verdict"]
 
@@ -167,6 +167,12 @@ def parse_csv(raw, what):
     rows = list(csv.reader(io.StringIO(text, newline="")))
     check(all("\r" not in c for r in rows for c in r), "%s: a stray CR in a field" % what)
     return rows
+
+
+def csv_rows(raw, what):
+    """The data rows of raw CSV bytes as dicts keyed by the header."""
+    rows = parse_csv(raw, what)
+    return [dict(zip(rows[0], r)) for r in rows[1:]]
 
 
 def side_cells(run):
@@ -200,7 +206,7 @@ def check_compare_csv(raw):
         r = by_key.get(key)
         if not check(r is not None, "compare --csv: no row for %s" % (key,)):
             continue
-        want = ["dtw", key[0], key[1], key[2]] + side_cells(a) + side_cells(b) + \
+        want = ["dtw", key[0], key[1], key[2], "1"] + side_cells(a) + side_cells(b) + \
             [speedup if speedup is not None else "", verdict]
         for name, cell, w in zip(COMPARE_HEAD, r, want):
             check(same(cell, w), "compare --csv: %s %s is %r, expected %r" % (key, name, cell, w))
@@ -268,11 +274,11 @@ def main():
         # A file against itself: every timed run is noise at 1.00x.
         proc = run_ladder([ladder, "compare", fa, fa, "--csv"], work)
         if check(proc.returncode == 0, "compare A A exited %d" % proc.returncode):
-            for r in parse_csv(proc.stdout, "compare A A --csv")[1:]:
-                if r[5]:
-                    want = "INCORRECT (A, B)" if r[4] == "incorrect" else "noise"
-                    check(r[15] == want and float(r[14]) == 1.0,
-                          "compare A A: %s is %r at %r" % (r[:4], r[15], r[14]))
+            for r in csv_rows(proc.stdout, "compare A A --csv"):
+                if r["a_median_ms"]:
+                    want = "INCORRECT (A, B)" if r["a_status"] == "incorrect" else "noise"
+                    check(r["verdict"] == want and float(r["speedup"]) == 1.0,
+                          "compare A A: %s is %r at %r" % (r["variant"], r["verdict"], r["speedup"]))
 
         proc = run_ladder([ladder, "export", "--csv", fa], work)
         if check(proc.returncode == 0 and not proc.stderr,

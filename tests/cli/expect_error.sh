@@ -19,7 +19,11 @@
 #   --mkdir NAME        create directory NAME in the working directory first (repeatable);
 #   --readonly NAME     create directory NAME without write permission; when running as root
 #                       (who may write anyway) the case is skipped with exit status 77;
-#   --symlink NAME TARGET  create a symbolic link NAME -> TARGET first (repeatable).
+#   --symlink NAME TARGET  create a symbolic link NAME -> TARGET first (repeatable);
+#   --copy SOURCE NAME  copy the file SOURCE to NAME first (repeatable): an input the case may
+#                       try to overwrite, never the committed fixture itself;
+#   --fifo NAME         create a named pipe (FIFO) NAME first, with no writer: a reader that
+#                       opens it to read would wait forever (repeatable).
 #
 # The contract for bad input (harness/cli/main.cpp):
 #   - exit status N (2 unless --status says otherwise), within a time limit (no hang);
@@ -36,7 +40,8 @@ set -u
 die_usage() {
   echo "usage: expect_error.sh LADDER SCRATCH_ROOT [--status N] [--match TEXT]..." \
        "[--match-any A|B] [--reject TEXT]... [--ascii] [--time-limit S] [--as-limit KIB]" \
-       "[--mkdir NAME]... [--readonly NAME]... [--symlink NAME TARGET]... -- ARGS..." >&2
+       "[--mkdir NAME]... [--readonly NAME]... [--symlink NAME TARGET]... [--copy SOURCE NAME]..." \
+       "[--fifo NAME]... -- ARGS..." >&2
   exit 64
 }
 
@@ -48,6 +53,8 @@ want_status=2
 mkdirs=()
 readonly_dirs=()
 links=()
+copies=()
+fifos=()
 matches=()
 match_any=
 rejects=()
@@ -60,6 +67,8 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do
     --mkdir) [ $# -ge 2 ] || die_usage; mkdirs+=("$2"); shift 2 ;;
     --readonly) [ $# -ge 2 ] || die_usage; readonly_dirs+=("$2"); shift 2 ;;
     --symlink) [ $# -ge 3 ] || die_usage; links+=("$2" "$3"); shift 3 ;;
+    --copy) [ $# -ge 3 ] || die_usage; copies+=("$2" "$3"); shift 3 ;;
+    --fifo) [ $# -ge 2 ] || die_usage; fifos+=("$2"); shift 2 ;;
     --match) [ $# -ge 2 ] || die_usage; [ -z "$2" ] || matches+=("$2"); shift 2 ;;
     --match-any) [ $# -ge 2 ] || die_usage; match_any=$2; shift 2 ;;
     --reject) [ $# -ge 2 ] || die_usage; rejects+=("$2"); shift 2 ;;
@@ -89,9 +98,15 @@ for d in "${mkdirs[@]+"${mkdirs[@]}"}"; do mkdir -p "$d" || exit 1; done
 for d in "${readonly_dirs[@]+"${readonly_dirs[@]}"}"; do
   mkdir -p "$d" && chmod a-w "$d" || exit 1
 done
+for ((i = 0; i < ${#copies[@]}; i += 2)); do cp "${copies[i]}" "${copies[i+1]}" || exit 1; done
 for ((i = 0; i < ${#links[@]}; i += 2)); do ln -s "${links[i+1]}" "${links[i]}" || exit 1; done
-# Type, name and (for links) target of everything: a link replaced by a file shows up too.
-listing() { find . -path ./_capture -prune -o -printf '%y %p -> %l\n' | LC_ALL=C sort; }
+for f in "${fifos[@]+"${fifos[@]}"}"; do mkfifo "$f" || exit 1; done
+# Type, name and (for links) target of everything, and the size of files: a link replaced by
+# a file shows up too, and so does an input overwritten by an output.
+listing() {
+  find . -path ./_capture -prune -o -type f -printf '%y %p %s\n' -o -printf '%y %p -> %l\n' |
+    LC_ALL=C sort
+}
 before=$(listing)
 
 if [ -n "$as_limit" ]; then
