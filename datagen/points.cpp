@@ -103,9 +103,11 @@ void generate_point(const PointGen& g, std::int64_t i, float* out) {
 constexpr std::int64_t kProgressChunk = 32;
 // The pilot of estimate_generation runs at most this long (only near the limit: elsewhere
 // its count settles the answer within milliseconds), and at least this long before it refuses
-// (a point is never instant, so a short pilot that made none says little).
+// (a refusal must not rest on the threads' start or a moment of load on a busy machine). Its
+// rate is taken after the first kPilotWarmSeconds, which starting the threads may take.
 constexpr double kPilotSeconds = 1;
-constexpr double kPilotSecondsToRefuse = 0.05;
+constexpr double kPilotSecondsToRefuse = 0.5;
+constexpr double kPilotWarmSeconds = 0.005;
 
 const char* distribution_name(PointDistribution d) {
   return d == PointDistribution::independent  ? "independent"
@@ -146,34 +148,57 @@ class Pilot {
     return !stopped();
   }
 
-  // Points made and seconds taken: when the pilot stopped, or now (every point made).
-  std::int64_t points() const { return stop_ ? stop_points_ : made_.load(); }
-  double seconds() const { return stop_ ? stop_seconds_ : elapsed(); }
+  // Points made and seconds taken (after the warm-up, once it is over): when the pilot
+  // stopped, or now (every point made).
+  std::int64_t points() const {
+    if (stop_) return stop_points_;
+    const std::int64_t k = made_.load();
+    return warm() && k > warm_points_ ? k - warm_points_ : k;
+  }
+  double seconds() const {
+    if (stop_) return stop_seconds_;
+    const double t = elapsed();
+    return warm() && made_.load() > warm_points_ ? t - warm_seconds_ : t;
+  }
 
  private:
   using Clock = std::chrono::steady_clock;
 
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
 
-  // Whether k points in t seconds settle the answer: the count of points, give or take three
-  // standard deviations (tries succeed independently, so the count is nearly Poisson), puts n
-  // points clearly on one side of the limit. Only after enough points and time to say so:
-  // starting threads and a slow first point would otherwise decide it.
+  bool warm() const { return warm_.load(std::memory_order_acquire); }
+
+  // Whether the count of points, give or take three standard deviations (tries succeed
+  // independently, so the count is nearly Poisson), puts n points clearly on one side of the
+  // limit. A refusal needs the whole pilot's count over kPilotSecondsToRefuse; an acceptance
+  // enough points after the warm-up, so that starting threads and a slow first point do not
+  // decide it.
   bool settled(double t, double k) const {
-    const double spread = 3 * std::sqrt(k);
-    const double fastest = double(g_.n) * t / (k + spread + 3);
-    const double slowest = double(g_.n) * t / (k - spread);
-    return t > kPilotSeconds || (k >= 30 && t > 0.01 && slowest < kMaxGenerationSeconds) ||
-           (t > kPilotSecondsToRefuse && fastest > kMaxGenerationSeconds);
+    const double n = double(g_.n);
+    const double fastest = n * t / (k + 3 * std::sqrt(k) + 3);
+    if (t > kPilotSeconds || (t > kPilotSecondsToRefuse && fastest > kMaxGenerationSeconds))
+      return true;
+    if (!warm()) return false;
+    const double dt = t - warm_seconds_, dk = k - double(warm_points_);
+    return dk >= 30 && dt > 0.01 && n * dt / (dk - 3 * std::sqrt(dk)) < kMaxGenerationSeconds;
   }
 
   bool stopped() {
     if (stop_) return true;
     const double t = elapsed();
     const std::int64_t k = made_;
+    if (!warm() && t > kPilotWarmSeconds) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!warm()) warm_seconds_ = t, warm_points_ = k, warm_.store(true, std::memory_order_release);
+    }
     if (!settled(t, double(k))) return false;
     std::lock_guard<std::mutex> lock(mutex_);
-    if (!stop_) stop_points_ = k, stop_seconds_ = t, stop_ = true;
+    if (!stop_) {
+      const bool after_warm = warm() && k > warm_points_;
+      stop_points_ = after_warm ? k - warm_points_ : k;
+      stop_seconds_ = after_warm ? t - warm_seconds_ : t;
+      stop_ = true;
+    }
     return true;
   }
 
@@ -181,9 +206,9 @@ class Pilot {
   const Clock::time_point start_;
   std::atomic<std::int64_t> made_{0};
   std::mutex mutex_;
-  std::atomic<bool> stop_{false};
-  std::int64_t stop_points_ = 0;
-  double stop_seconds_ = 0;
+  std::atomic<bool> stop_{false}, warm_{false};
+  std::int64_t stop_points_ = 0, warm_points_ = 0;
+  double stop_seconds_ = 0, warm_seconds_ = 0;
 };
 
 // --- reading CSV -----------------------------------------------------------------------------

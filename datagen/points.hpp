@@ -55,7 +55,8 @@ struct GenerationEstimate {
 };
 // Times the generator on g's own first points, on every thread (so shared cores and other
 // load count), until the count of points made puts n points clearly below or above the limit
-// (milliseconds, unless close to it), or for at most a second; then scales to n points. When
+// (milliseconds to accept, at least half a second to refuse), or for at most a second; then
+// scales to n points at the rate after the threads' first milliseconds. When
 // the pilot makes no point at all, the estimate is a lower bound.
 GenerationEstimate estimate_generation(const PointGen& g);
 // Throws InputError, naming the estimate and the limit, when it exceeds kMaxGenerationSeconds.
