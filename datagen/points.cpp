@@ -84,18 +84,26 @@ bool try_linked(Rng& rng, bool correlated, int d, double* x) {
   return in_unit(x[0]);  // changed last by h_{d-1} (with d = 1, x_0 is v again)
 }
 
+// Draws point i into x[0, d). `keep_going()` is asked every 256 rejected tries: false stops
+// the draw (the pilot's way out of a point that takes long) and returns false.
+template <class KeepGoing>
+bool draw_point(const PointGen& g, std::int64_t i, double* x, KeepGoing keep_going) {
+  Rng rng(g.seed, static_cast<std::uint64_t>(i));
+  if (g.distribution == PointDistribution::independent) {
+    for (int k = 0; k < g.d; ++k) x[k] = rng.uniform();
+    return true;
+  }
+  const bool correlated = g.distribution == PointDistribution::correlated;
+  for (std::int64_t tries = 1; !try_linked(rng, correlated, g.d, x); ++tries)
+    if (tries % 256 == 0 && !keep_going()) return false;
+  return true;
+}
+
 // Point i into out[0, d). Values are checked in double and rounded once: rounding a value in
 // [0, 1] to float32 stays in [0, 1], so no clamp is needed.
 void generate_point(const PointGen& g, std::int64_t i, float* out) {
-  Rng rng(g.seed, static_cast<std::uint64_t>(i));
   double x[kMaxPointDims];
-  if (g.distribution == PointDistribution::independent) {
-    for (int k = 0; k < g.d; ++k) x[k] = rng.uniform();
-  } else {
-    const bool correlated = g.distribution == PointDistribution::correlated;
-    while (!try_linked(rng, correlated, g.d, x)) {
-    }
-  }
+  draw_point(g, i, x, [] { return true; });
   for (int k = 0; k < g.d; ++k) out[k] = static_cast<float>(x[k]);
 }
 
@@ -133,15 +141,8 @@ class Pilot {
 
   // Makes point i as generate_point does; false when the pilot stopped before it was made.
   bool make(std::int64_t i) {
-    Rng rng(g_.seed, static_cast<std::uint64_t>(i));
     double x[kMaxPointDims];
-    if (g_.distribution == PointDistribution::independent) {
-      for (int k = 0; k < g_.d; ++k) x[k] = rng.uniform();
-    } else {
-      const bool correlated = g_.distribution == PointDistribution::correlated;
-      for (std::int64_t tries = 1; !try_linked(rng, correlated, g_.d, x); ++tries)
-        if (tries % 256 == 0 && stopped()) return false;
-    }
+    if (!draw_point(g_, i, x, [this] { return !stopped(); })) return false;
     volatile double keep = x[0];  // the draws are not optimised away
     (void)keep;
     ++made_;

@@ -92,7 +92,7 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:check_initialization_order=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 [ -n "$symbolizer" ] && export ASAN_SYMBOLIZER_PATH=$symbolizer
 
-declare -A extension=([config]=json [results]=json [ucr]=tsv [npy]=npy [idx]=idx [strings]=txt
+declare -A extension=([config]=json [results]=json [reuse]=json [ucr]=tsv [npy]=npy [idx]=idx [strings]=txt
                       [points]=csv [series_npy]=npy)
 
 # A short name for what went wrong, from the fuzzer's log.
