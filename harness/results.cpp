@@ -23,7 +23,8 @@ json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 json run_json(const RunRecord& r) {
   json params = json::object();
   for (const auto& [k, v] : r.params.items()) params[k] = v;
-  json j = {{"study", r.variant->study},
+  json j = {{"run_index", r.run_index},
+            {"study", r.variant->study},
             {"variant", r.variant->name},
             {"step", r.variant->step},
             {"label", r.variant->label},

@@ -11,11 +11,11 @@
 #include <cmath>
 #include <functional>
 #include <memory>
-#include <regex>
 
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
 #include "memory.hpp"
+#include "plan.hpp"
 #include "results.hpp"
 #include "../datagen/base/errors.hpp"
 #include "../datagen/base/printable.hpp"
@@ -161,8 +161,8 @@ class Runner {
 
   // Everything that can fail on bad input fails here, before the first run.
   void check() {
-    selected_ = select();
-    for (const auto& vs : selected_) report_.planned += vs.size();
+    plan_ = plan_runs(c_, o_.filter, o_.validation);
+    report_.planned = plan_.size();
     // A data file is read once, with the first point that names it; the following points
     // with the same file are checked against it.
     const Problem* loaded = nullptr;
@@ -181,37 +181,14 @@ class Runner {
 
   void run() {
     progress_ = Progress(report_.planned, o_.quiet, &o_);
-    for (std::size_t i = 0; i < c_.points.size(); ++i)
-      for (const VariantSpec* v : selected_[i]) {
-        report_.runs.push_back(run_one(c_.points[i], *v));
-        progress_.done(report_.runs.back());
-        if (o_.on_run) o_.on_run(report_);
-      }
+    for (const PlannedRun& planned : plan_) {
+      report_.runs.push_back(run_one(planned));
+      progress_.done(report_.runs.back());
+      if (o_.on_run) o_.on_run(report_);
+    }
   }
 
  private:
-  // Each point's variants that pass --filter.
-  std::vector<std::vector<const VariantSpec*>> select() const {
-    // std::regex compiles recursively: a bounded pattern keeps a hostile one from the stack.
-    if (o_.filter.size() > 256) throw InputError("--filter is longer than 256 characters");
-    std::regex re;
-    try {
-      re = std::regex(o_.filter.empty() ? ".*" : o_.filter);
-    } catch (const std::regex_error& e) {
-      throw InputError("--filter '" + o_.filter + "' is not a valid regular expression");
-    }
-    std::vector<std::vector<const VariantSpec*>> out;
-    bool any = false;
-    for (const Point& p : c_.points) {
-      auto& vs = out.emplace_back();
-      for (const VariantSpec* v : p.variants)
-        if (std::regex_search(v->id(), re)) vs.push_back(v);
-      any |= !vs.empty();
-    }
-    if (!any) throw InputError("--filter '" + o_.filter + "' selects no variant");
-    return out;
-  }
-
   // The point's host memory, from its parameters, its data file's size or the data read
   // (`loaded`); throws InputError naming the point and the figure.
   void check_memory(const Point& pt, const Problem* loaded) const {
@@ -225,7 +202,7 @@ class Runner {
 
   PointData& load(const Point& pt) {
     const std::string key = pt.params.key(data_param_names(study_));
-    const std::string source = pt.data.generator + "|" + pt.data.file + "|" + key;
+    const std::string source = data_source_key(study_, pt);
     if (data_.source == source && data_.problem) return data_;
     data_ = PointData{};
     const auto t0 = Clock::now();
@@ -254,13 +231,16 @@ class Runner {
     return d.reference;
   }
 
-  RunRecord run_one(const Point& pt, const VariantSpec& v) {
+  RunRecord run_one(const PlannedRun& planned) {
+    const Point& pt = c_.points[planned.point];
+    const VariantSpec& v = *planned.variant;
     RunRecord r;
+    r.run_index = planned.index;
     r.variant = &v;
-    r.params = resolve(study_, &v, pt.params, generated(pt));
+    r.params = planned.params;
     r.point = pt.params.key();
     r.sweep = pt.sweep;
-    r.validation = validation_for(pt);
+    r.validation = planned.validation;
     r.timing = v.backend == Backend::gpu ? c_.timing : TimingMode::hot;
     const DeviceCaps& caps = report_.device.caps;
     if (v.backend == Backend::gpu && !caps.present) {
@@ -280,8 +260,7 @@ class Runner {
         r.status = Status::unsupported;
         return r;
       }
-      measure(r, v, d, pt.repetitions.value_or(c_.repetitions)[v.backend],
-              pt.warmup.value_or(c_.warmup)[v.backend]);
+      measure(r, v, d, planned.repetitions, planned.warmup);
     } catch (const std::bad_alloc&) {
       fail(r, "out of host memory");
     } catch (const std::exception& e) {
@@ -352,7 +331,7 @@ class Runner {
   const Study& study_;
   Progress progress_;
   PointData data_;
-  std::vector<std::vector<const VariantSpec*>> selected_;
+  std::vector<PlannedRun> plan_;
   std::unique_ptr<L2Flush> flush_;
 };
 

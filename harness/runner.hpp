@@ -42,6 +42,7 @@ struct TimingStats {
 };
 
 struct RunRecord {
+  std::size_t run_index = 0;  // its place in the config's plan (plan.hpp)
   const VariantSpec* variant = nullptr;
   Params params;  // the point with every default filled in: what ran
   std::string point;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <ctime>
 #include <filesystem>
 #include <map>
@@ -60,7 +61,26 @@ json param_json(const ParamSpec& s) {
   if (s.kind == ParamSpec::Kind::integer || s.kind == ParamSpec::Kind::real)
     j["range"] = {s.min, s.max};
   if (!s.choices.empty()) j["choices"] = s.choices;
+  j["generator"] = s.generated_only;  // a generator's parameter, refused beside a data file
   return j;
+}
+
+// Whole numbers in full (a range's 16777216), others and the very large as %g.
+std::string number_text(double x) {
+  return x == std::floor(x) && std::fabs(x) < 1e15 ? fmt::format("{:.0f}", x) : fmt::format("{:g}", x);
+}
+
+// "n (1..16777216)", "seed=42 (0..9.2e+18)", "mode=pair (pair|batch|triangle)": a parameter
+// as plain `list` shows it, with its default and what it accepts.
+std::string param_text(const json& q) {
+  std::string out = q["name"].get<std::string>();
+  if (const std::string d = q["default"].get<std::string>(); !d.empty()) out += "=" + d;
+  std::string accepts;
+  if (q.contains("choices"))
+    for (const json& c : q["choices"]) accepts += (accepts.empty() ? "" : "|") + c.get<std::string>();
+  else if (q.contains("range"))
+    accepts = number_text(q["range"][0].get<double>()) + ".." + number_text(q["range"][1].get<double>());
+  return accepts.empty() ? out : out + " (" + accepts + ")";
 }
 
 // The figures a config of the study may name: `ladder`, then its paper's.
@@ -177,18 +197,17 @@ int list(const Args& args) {
   }
   for (const auto& s : cat["studies"]) {
     fmt::print("{}: {}\n", s["name"].get<std::string>(), s["summary"].get<std::string>());
-    std::string dp;
-    for (const auto& d : s["data_params"]) dp += " " + d["name"].get<std::string>();
-    fmt::print("  data parameters:{}\n", dp);
+    fmt::print("  data parameters:\n");
+    for (const auto& d : s["data_params"])
+      fmt::print("    {}{}\n", param_text(d), d["generator"].get<bool>() ? "  [generated data]" : "");
     std::vector<std::vector<std::string>> rows;
     for (const auto& v : s["variants"]) {
       std::string ps;
-      for (const auto& q : v["params"])
-        ps += fmt::format(" {}={}", q["name"].get<std::string>(), q["default"].get<std::string>());
+      for (const auto& q : v["params"]) ps += ", " + param_text(q);
       rows.push_back({"  " + std::to_string(v["step"].get<int>()), v["id"].get<std::string>(),
                       v["role"].get<std::string>(), v["backend"].get<std::string>(),
                       v["precision"].get<std::string>(),
-                      v["change"].get<std::string>() + (ps.empty() ? "" : "  [" + ps.substr(1) + "]")});
+                      v["change"].get<std::string>() + (ps.empty() ? "" : "  [" + ps.substr(2) + "]")});
     }
     print_table({"step", "variant", "role", "backend", "precision", "what changed"}, rows,
                 {true, false, false, false, false, false});
@@ -196,19 +215,9 @@ int list(const Args& args) {
   return 0;
 }
 
-int run(const Args& args) {
-  Parsed p = parse_args(
-      args,
-      {"out", "filter", "validate", "dump-outputs", "device", "repetitions", "warmup", "timing",
-       "scale"},
-      {"profile", "quiet", "help"});
-  if (p.has("help")) {
-    fmt::print("{}", kRunHelp);
-    return 0;
-  }
-  if (p.positional.size() != 1) throw InputError("run needs exactly one CONFIG file");
+Config config_from_options(const Parsed& p) {
   const std::string scale = p.has("scale") ? parse_scale(p.get("scale"), "--scale") : "";
-  Config config = load_config(p.positional[0], scale);
+  Config config = load_config(p.positional.at(0), scale);
   // Command-line overrides of the config's counts (sanitizer runs want one repetition).
   // The recorded config says what ran, overrides included.
   if (p.has("repetitions")) {
@@ -227,6 +236,21 @@ int run(const Args& args) {
     config.timing = parse_timing(p.get("timing"), "--timing");
     config.resolved["timing"] = p.get("timing");
   }
+  return config;
+}
+
+int run(const Args& args) {
+  Parsed p = parse_args(
+      args,
+      {"out", "filter", "validate", "dump-outputs", "device", "repetitions", "warmup", "timing",
+       "scale"},
+      {"profile", "quiet", "help"});
+  if (p.has("help")) {
+    fmt::print("{}", kRunHelp);
+    return 0;
+  }
+  if (p.positional.size() != 1) throw InputError("run needs exactly one CONFIG file");
+  Config config = config_from_options(p);
   RunOptions opt;
   opt.filter = p.get("filter");
   if (p.has("validate")) opt.validation = parse_validation(p.get("validate"));

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "args.hpp"
+#include "../config.hpp"
 
 namespace ladder::cli {
 
@@ -13,6 +14,11 @@ int run(const Args& args);
 int gen(const Args& args);
 int compare(const Args& args);
 int reproduce(const Args& args);
+int plan(const Args& args);  // plan.cpp
+
+// CONFIG (the first positional) loaded at --scale, with --repetitions, --warmup and --timing
+// applied as `run` applies them (`plan` shows the same runs).
+Config config_from_options(const Parsed& p);
 
 // The integer value of option --name, at least `lo`; throws InputError otherwise.
 int integer_option(const Parsed& p, const std::string& name, int lo);

@@ -3,6 +3,7 @@
 //   ladder run CONFIG [--out FILE] [--filter RE] [--validate full|sample:N|off]
 //                     [--dump-outputs DIR] [--profile] [--device N] [--quiet]
 //                     [--repetitions N] [--warmup N] [--timing hot|cold]
+//   ladder plan CONFIG [--scale paper|quick] [--filter RE] [--json]
 //   ladder gen STUDY [--generator NAME] [--PARAM VALUE ...] --out FILE
 //   ladder compare A.json B.json [--csv]
 //   ladder export --csv RESULTS.json [--out FILE]
@@ -27,6 +28,7 @@ constexpr const char* kUsage =
     "       ladder run CONFIG [--out FILE] [--filter RE] [--validate full|sample:N|off]\n"
     "                         [--dump-outputs DIR] [--profile] [--device N] [--quiet]\n"
     "                         [--repetitions N] [--warmup N] [--timing hot|cold]\n"
+    "       ladder plan CONFIG [--scale paper|quick] [--filter RE] [--json]\n"
     "       ladder gen STUDY [--generator NAME] [--PARAM VALUE ...] --out FILE\n"
     "       ladder compare A.json B.json [--csv]\n"
     "       ladder export --csv RESULTS.json [--out FILE]\n"
@@ -46,6 +48,7 @@ int main(int argc, char** argv) {
   try {
     if (cmd == "list") return ladder::cli::list(args);
     if (cmd == "run") return ladder::cli::run(args);
+    if (cmd == "plan") return ladder::cli::plan(args);
     if (cmd == "gen") return ladder::cli::gen(args);
     if (cmd == "compare") return ladder::cli::compare(args);
     if (cmd == "reproduce") return ladder::cli::reproduce(args);

@@ -1,0 +1,55 @@
+#include "plan.hpp"
+
+#include <regex>
+
+#include "../datagen/base/errors.hpp"
+
+namespace ladder {
+namespace {
+
+std::regex filter_regex(const std::string& filter) {
+  // std::regex compiles recursively: a bounded pattern keeps a hostile one from the stack.
+  if (filter.size() > 256) throw InputError("--filter is longer than 256 characters");
+  try {
+    return std::regex(filter.empty() ? ".*" : filter);
+  } catch (const std::regex_error&) {
+    throw InputError("--filter '" + filter + "' is not a valid regular expression");
+  }
+}
+
+}  // namespace
+
+std::string data_source_key(const Study& study, const Point& point) {
+  std::vector<std::string> names;
+  for (const auto& p : study.data_params()) names.push_back(p.name);
+  return point.data.generator + "|" + point.data.file + "|" + point.params.key(names);
+}
+
+std::vector<PlannedRun> plan_runs(const Config& c, const std::string& filter,
+                                  const std::optional<Validation>& validation) {
+  const std::regex re = filter_regex(filter);
+  std::vector<PlannedRun> plan;
+  std::string last_source;
+  for (std::size_t i = 0; i < c.points.size(); ++i) {
+    const Point& pt = c.points[i];
+    const std::string source = data_source_key(*c.study, pt);
+    for (const VariantSpec* v : pt.variants) {
+      if (!std::regex_search(v->id(), re)) continue;
+      PlannedRun r;
+      r.index = plan.size();
+      r.point = i;
+      r.variant = v;
+      r.params = resolve(*c.study, v, pt.params, pt.data.file.empty());
+      r.data_group = plan.empty() ? 0 : plan.back().data_group + (source != last_source);
+      r.validation = validation.value_or(pt.validation.value_or(c.validation));
+      r.repetitions = pt.repetitions.value_or(c.repetitions)[v->backend];
+      r.warmup = pt.warmup.value_or(c.warmup)[v->backend];
+      last_source = source;
+      plan.push_back(std::move(r));
+    }
+  }
+  if (plan.empty()) throw InputError("--filter '" + filter + "' selects no variant");
+  return plan;
+}
+
+}  // namespace ladder
