@@ -132,6 +132,24 @@ def read_npy(path, formats=None):
     return shape, list(struct.unpack("<%d%s" % (count, formats[descr]), data))
 
 
+def checker(problems):
+    """check(ok, message): appends message to `problems` when ok is false; returns ok."""
+    def check(ok, message):
+        if not ok:
+            problems.append(message)
+        return ok
+    return check
+
+
+def skyline(rows):
+    """Sorted ids of the points no other point dominates (<= everywhere, < somewhere): the
+    brute-force oracle the skyline file tests check ladder against."""
+    def dominates(p, q):
+        return all(a <= b for a, b in zip(p, q)) and any(a < b for a, b in zip(p, q))
+    return [i for i, q in enumerate(rows)
+            if not any(dominates(p, q) for j, p in enumerate(rows) if j != i)]
+
+
 def finish(problems, ok_message="ok"):
     if problems:
         for p in problems:

@@ -25,15 +25,11 @@ import os
 import sys
 import tempfile
 
-from clitest import finish, run_ladder
+from clitest import checker, finish, run_ladder
 
 problems = []
 
-
-def check(ok, message):
-    if not ok:
-        problems.append(message)
-    return ok
+check = checker(problems)
 
 
 def timing(samples):

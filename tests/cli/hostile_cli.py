@@ -31,7 +31,7 @@ import subprocess
 import sys
 import tempfile
 
-from clitest import case_args, finish, run_ladder
+from clitest import case_args, checker, finish, run_ladder
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROJECT = os.path.dirname(os.path.dirname(HERE))
@@ -41,11 +41,7 @@ CRASH_WORDS = ("internal error", "terminate called", "Segmentation fault", "what
 
 problems = []
 
-
-def check(ok, message):
-    if not ok:
-        problems.append(message)
-    return ok
+check = checker(problems)
 
 
 def text(b):

@@ -21,7 +21,7 @@ import os
 import sys
 import tempfile
 
-from clitest import case_args, finish, read_npy, run_ladder, show
+from clitest import case_args, finish, read_npy, run_ladder, show, skyline
 
 FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
 
@@ -37,13 +37,6 @@ def csv_rows(path, ids):
             rows.append(values[1:] if ids else values)
     return rows
 
-
-def skyline(rows):
-    """Sorted ids of the points no other point dominates (<= everywhere, < somewhere)."""
-    def dominates(p, q):
-        return all(a <= b for a, b in zip(p, q)) and any(a < b for a, b in zip(p, q))
-    return [i for i, q in enumerate(rows)
-            if not any(dominates(p, q) for j, p in enumerate(rows) if j != i)]
 
 
 def eed(a, b):

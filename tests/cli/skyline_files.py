@@ -24,7 +24,7 @@ import struct
 import sys
 import tempfile
 
-from clitest import case_args, finish, read_npy, run_ladder, show
+from clitest import case_args, finish, read_npy, run_ladder, show, skyline
 
 FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
 CPU_STEPS = ("seq_bnl", "seq_sfs", "openmp")
@@ -60,13 +60,6 @@ def read_csv_points(path, id_column, header):
         rows.append([f32(float(x)) for x in fields])
     return rows
 
-
-def skyline(rows):
-    """Sorted ids of the points no other point dominates (<= everywhere, < somewhere)."""
-    def dominates(p, q):
-        return all(a <= b for a, b in zip(p, q)) and any(a < b for a, b in zip(p, q))
-    return [i for i, q in enumerate(rows)
-            if not any(dominates(p, q) for j, p in enumerate(rows) if j != i)]
 
 
 def check_run(who, config, work, want_ids, want_n, want_d, problems):

@@ -17,15 +17,11 @@ import os
 import sys
 import tempfile
 
-from clitest import run_text as run
+from clitest import checker, run_text as run
 
 problems = []
 
-
-def check(ok, message):
-    if not ok:
-        problems.append(message)
-    return ok
+check = checker(problems)
 
 
 def main():
