@@ -1,5 +1,5 @@
-// Owning RAII wrappers for device memory and events. Destructors never throw: a failure while
-// freeing is ignored because the program is already unwinding or finishing.
+// Owning RAII wrappers for device memory, streams and events. Destructors never throw: a
+// failure while freeing is ignored because the program is already unwinding or finishing.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -44,15 +44,19 @@ class DeviceBuffer {
     if (count_ > 0)
       LADDER_CUDA(cudaMemcpy(ptr_, host.data(), bytes(), cudaMemcpyHostToDevice));
   }
-  std::vector<T> download() const {
+  // After whatever is queued on `stream` before it, which is how an output is read back.
+  std::vector<T> download(cudaStream_t stream) const {
     std::vector<T> host(count_);
-    if (count_ > 0)
-      LADDER_CUDA(cudaMemcpy(host.data(), ptr_, bytes(), cudaMemcpyDeviceToHost));
+    if (count_ > 0) {
+      LADDER_CUDA(cudaMemcpyAsync(host.data(), ptr_, bytes(), cudaMemcpyDeviceToHost, stream));
+      LADDER_CUDA(cudaStreamSynchronize(stream));
+    }
     return host;
   }
-  // Fill every byte with `byte`; 0xFF makes every float a NaN, so unwritten outputs fail.
-  void fill_bytes(int byte) {
-    if (count_ > 0) LADDER_CUDA(cudaMemset(ptr_, byte, bytes()));
+  // Fill every byte with `byte`, queued on `stream`; 0xFF makes every float a NaN, so unwritten
+  // outputs fail.
+  void fill_bytes(int byte, cudaStream_t stream) {
+    if (count_ > 0) LADDER_CUDA(cudaMemsetAsync(ptr_, byte, bytes(), stream));
   }
 
  private:
@@ -86,6 +90,21 @@ class PinnedBuffer {
   std::size_t count_ = 0;
 };
 
+// A blocking stream (cudaStreamDefault): it waits for, and is waited for by, the legacy
+// default stream, so what the harness does there outside a run (the uploads while an instance
+// is built, the L2 flush between the poison and the run) stays in order with it.
+class CudaStream {
+ public:
+  CudaStream() { LADDER_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamDefault)); }
+  ~CudaStream() { cudaStreamDestroy(stream_); }
+  CudaStream(const CudaStream&) = delete;
+  CudaStream& operator=(const CudaStream&) = delete;
+  cudaStream_t get() const { return stream_; }
+
+ private:
+  cudaStream_t stream_{};
+};
+
 class CudaEvent {
  public:
   CudaEvent() { LADDER_CUDA(cudaEventCreate(&event_)); }
@@ -99,11 +118,12 @@ class CudaEvent {
 };
 
 // Timing mode "cold": writing a buffer twice the L2's size before a sample evicts whatever the
-// previous sample left there (as nvbench does by default).
+// previous sample left there (as nvbench does by default). It goes on the legacy stream, which
+// every instance's stream (CudaStream) waits for: after the poison, before the run.
 class L2Flush {
  public:
   explicit L2Flush(std::size_t l2_bytes) : buf_(2 * l2_bytes) {}
-  void operator()() { buf_.fill_bytes(0); }
+  void operator()() { buf_.fill_bytes(0, cudaStreamLegacy); }
 
  private:
   DeviceBuffer<unsigned char> buf_;

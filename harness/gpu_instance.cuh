@@ -1,6 +1,8 @@
 // The usual GPU instance: inputs are uploaded when it is built (outside the timed window),
 // the output is a device buffer poisoned with 0xFF bytes (NaN for floats) before every run,
-// and run_ms() times exactly what enqueue() puts on the default stream with CUDA events.
+// and run_ms() times exactly what enqueue() puts on the instance's stream with CUDA events.
+// The stream is handed to enqueue(), as nvbench hands launch.get_stream(), and every launch,
+// copy and library call of the run names it; the poison and the fetch go on it too.
 // enqueue() may divide its work into named stages; each stage's time is recorded too.
 #pragma once
 #include <functional>
@@ -14,16 +16,17 @@
 
 namespace ladder {
 
-// What a GPU step's plan returns after its set-up (attributes, handles, occupancy queries,
-// choosing an instantiation): the launch of the timed work, given the study's device data
-// `D`, and facts about it recorded with the run.
+// What a GPU step's set-up function (GpuSetupFn) returns once it has done the set-up
+// (attributes, handles, occupancy queries, choosing an instantiation): the launch of the timed
+// work, given the study's device data `D` and the stream to launch on, and facts about it
+// recorded with the run.
 template <class D>
-struct GpuPlan {
-  std::function<void(const D&)> enqueue;
+struct GpuSetup {
+  std::function<void(const D&, cudaStream_t)> enqueue;
   std::map<std::string, double> facts = {};
 };
 template <class P, class D>
-using GpuPlanner = std::function<GpuPlan<D>(const P&, const Params&, const DeviceCaps&)>;
+using GpuSetupFn = std::function<GpuSetup<D>(const P&, const Params&, const DeviceCaps&)>;
 
 template <class T>
 class GpuInstance : public Instance {
@@ -31,15 +34,15 @@ class GpuInstance : public Instance {
   GpuInstance(std::size_t size, std::vector<std::size_t> shape)
       : out_(size), shape_(std::move(shape)) {}
 
-  void poison() override { out_.fill_bytes(0xFF); }
-  Output fetch() override { return Output{out_.download(), shape_}; }
+  void poison() override { out_.fill_bytes(0xFF, stream_.get()); }
+  Output fetch() override { return Output{out_.download(stream_.get()), shape_}; }
   std::map<std::string, double> stages_ms() const override { return stages_; }
 
   double run_ms() override {
     names_.clear();
-    LADDER_CUDA(cudaEventRecord(begin_.get()));
-    enqueue();
-    LADDER_CUDA(cudaEventRecord(end_.get()));
+    LADDER_CUDA(cudaEventRecord(begin_.get(), stream_.get()));
+    enqueue(stream_.get());
+    LADDER_CUDA(cudaEventRecord(end_.get(), stream_.get()));
     LADDER_CUDA(cudaEventSynchronize(end_.get()));
     stages_.clear();
     for (std::size_t s = 0; s < names_.size(); ++s)
@@ -48,12 +51,13 @@ class GpuInstance : public Instance {
   }
 
  protected:
-  // Launches the step's kernels on the default stream; no allocation or set-up here.
-  virtual void enqueue() = 0;
+  // Launches the step's kernels on `stream`, and nothing anywhere else; no allocation or
+  // set-up here.
+  virtual void enqueue(cudaStream_t stream) = 0;
   // Starts a named stage at this point of the stream; it lasts until the next one or the end.
   void stage(std::string name) {
     if (names_.size() == kMaxStages) throw std::logic_error("more than 8 stages in one run");
-    LADDER_CUDA(cudaEventRecord(marks_[names_.size()].get()));
+    LADDER_CUDA(cudaEventRecord(marks_[names_.size()].get(), stream_.get()));
     names_.push_back(std::move(name));
   }
   T* out() const { return out_.get(); }
@@ -66,6 +70,7 @@ class GpuInstance : public Instance {
     return ms;
   }
 
+  CudaStream stream_;  // first: destroyed last, after the buffers whose work it carries
   DeviceBuffer<T> out_;
   std::vector<std::size_t> shape_;
   CudaEvent begin_, end_, marks_[kMaxStages];

@@ -53,7 +53,7 @@ using CpuPairStep = Step<P, PairCompute<P>>;
 template <class P>
 VariantSpec cpu_pair_variant(std::string study, CpuPairStep<P> s) {
   // Each run computes every query's row of distances.
-  HostCompute<P> all = [one = s.plan](const P& p, float* d) {
+  HostCompute<P> all = [one = s.impl](const P& p, float* d) {
     for (std::int64_t q = 0; q < p.num_queries(); ++q) one(p, p.query(q), d + q * p.entries());
   };
   Step<P, HostCompute<P>> step{s.name, s.step, s.label, s.change, s.role, s.precision,

@@ -30,19 +30,20 @@ struct PairLaunch {
   std::int64_t queries = 1;
 };
 
-// What a step's plan returns, after its set-up: the launch, and how it wants the data.
+// What a step's set-up function returns: the launch (on the stream it is given), and how it
+// wants the data.
 template <class Args>
-struct PairPlan {
-  std::function<void(const PairLaunch<Args>&)> enqueue;
+struct PairSetup {
+  std::function<void(const PairLaunch<Args>&, cudaStream_t)> enqueue;
   bool time_major = false;
   bool all_queries = false;  // one launch for every query instead of one per query
   std::map<std::string, double> facts = {};
 };
 
 template <class P, class Args>
-using PairPlanner = std::function<PairPlan<Args>(const P&, const Params&, const DeviceCaps&)>;
+using PairSetupFn = std::function<PairSetup<Args>(const P&, const Params&, const DeviceCaps&)>;
 template <class P, class Args>
-using GpuPairStep = Step<P, PairPlanner<P, Args>>;
+using GpuPairStep = Step<P, PairSetupFn<P, Args>>;
 
 // Floats of padding after the device copy of the queries: a kernel may read this far past the
 // end of a query (e.g. loading query values in blocks).
@@ -64,30 +65,31 @@ inline std::vector<float> padded(std::vector<float> v) {
 template <class Args>
 class PairwiseGpu : public GpuInstance<float> {
  public:
-  PairwiseGpu(const PairwiseProblem& p, PairPlan<Args> plan, Args args, std::size_t scratch)
+  PairwiseGpu(const PairwiseProblem& p, PairSetup<Args> setup, Args args, std::size_t scratch)
       : GpuInstance<float>(p.output_size(), p.shape()),
         p_(p),
-        plan_(std::move(plan)),
+        setup_(std::move(setup)),
         args_(args),
         queries_(padded(p.queries)),
-        series_(plan_.time_major ? time_major(p.data) : p.data.values),
+        series_(setup_.time_major ? time_major(p.data) : p.data.values),
         scratch_(scratch) {}
-  std::map<std::string, double> facts() const override { return plan_.facts; }
+  std::map<std::string, double> facts() const override { return setup_.facts; }
 
  protected:
-  void enqueue() override {
-    if (plan_.all_queries) return launch(0, p_.num_queries());
-    for (std::int64_t q = 0; q < p_.num_queries(); ++q) launch(q, 1);
+  void enqueue(cudaStream_t stream) override {
+    if (setup_.all_queries) return launch(0, p_.num_queries(), stream);
+    for (std::int64_t q = 0; q < p_.num_queries(); ++q) launch(q, 1, stream);
   }
 
  private:
-  void launch(std::int64_t first, std::int64_t count) {
-    plan_.enqueue({queries_.get() + first * p_.n(), series_.get(), out() + first * p_.entries(),
-                   scratch_.get(), p_.n(), p_.entries(), args_, first, count});
+  void launch(std::int64_t first, std::int64_t count, cudaStream_t stream) {
+    setup_.enqueue({queries_.get() + first * p_.n(), series_.get(), out() + first * p_.entries(),
+                    scratch_.get(), p_.n(), p_.entries(), args_, first, count},
+                   stream);
   }
 
   const PairwiseProblem& p_;
-  PairPlan<Args> plan_;
+  PairSetup<Args> setup_;
   Args args_;
   DeviceBuffer<float> queries_, series_, scratch_;
 };
@@ -98,16 +100,16 @@ template <class P, class Args>
 VariantSpec gpu_pair_variant(std::string study, GpuPairStep<P, Args> s,
                              std::function<Args(const P&)> args) {
   auto scratch = s.scratch_bytes;
-  MakeInstance<P, PairPlanner<P, Args>> make = [args, scratch](
-      const P& p, const Params& params, const DeviceCaps& d, const PairPlanner<P, Args>& plan) {
+  MakeInstance<P, PairSetupFn<P, Args>> make = [args, scratch](
+      const P& p, const Params& params, const DeviceCaps& d, const PairSetupFn<P, Args>& setup) {
     const std::size_t floats = scratch ? std::size_t(scratch(p, params) / sizeof(float)) : 0;
-    return std::make_unique<PairwiseGpu<Args>>(p, plan(p, params, d), args(p), floats);
+    return std::make_unique<PairwiseGpu<Args>>(p, setup(p, params, d), args(p), floats);
   };
   auto bytes = [](const P& p) {
     return 4.0 * (double(p.data.values.size()) + double(p.queries.size()) + kQueryPadding +
                   double(p.output_size()));
   };
-  return make_variant<P, PairPlanner<P, Args>>(std::move(study), Backend::gpu, std::move(s),
+  return make_variant<P, PairSetupFn<P, Args>>(std::move(study), Backend::gpu, std::move(s),
                                                bytes, make);
 }
 

@@ -94,10 +94,11 @@ Params resolve(const Study& study, const VariantSpec* variant, const Params& giv
                bool generated) {
   Params p;
   for (const auto& s : study.data_params())
-    if (!s.fallback.empty() && (generated || !s.generated_only)) p.set(s.name, s.fallback);
+    if (!s.default_value.empty() && (generated || !s.generated_only))
+      p.set(s.name, s.default_value);
   if (variant)
     for (const auto& s : variant->params)
-      if (!s.fallback.empty()) p.set(s.name, s.fallback);
+      if (!s.default_value.empty()) p.set(s.name, s.default_value);
   for (const auto& [k, v] : given.items()) p.set(k, v);
   return p;
 }

@@ -1,5 +1,5 @@
 // Dynamic shared memory beyond the default 48 KiB: the "does it fit?" check and the opt-in,
-// which steps call from their plan (outside the timed window).
+// which steps call from their set-up function (outside the timed window).
 #pragma once
 #include <cstddef>
 #include <string>

@@ -1,9 +1,9 @@
 // One step builder for every study. A step file declares what it is with designated
 // initialisers, the same field names in every study:
 //   const Registrar r{gpu_step({.name = "shared", .step = 6, .label = "shared-memory rows",
-//                               .change = "...", .plan = plan, .limit = shared_rows_limit})};
+//                               .change = "...", .impl = setup, .limit = shared_rows_limit})};
 // and the study's glue (a few lines) turns it into a VariantSpec with make_variant(), giving
-// the bytes every step of the study needs and how to build its instance from the plan.
+// the bytes every step of the study needs and how to build its instance from the step's impl.
 #pragma once
 #include <functional>
 #include <memory>
@@ -20,10 +20,10 @@ namespace ladder {
 template <class P>
 using Limit = std::function<std::string(const P&, const Params&, const DeviceCaps&)>;
 
-// `Plan` is the study's description of what the step computes: a CPU function, or a function
+// `Impl` is how the step computes, in the study's terms: a CPU function, or a set-up function
 // that does the launch set-up (attributes, handles, occupancy queries) once, outside the timed
-// window, and returns what enqueues the kernels.
-template <class P, class Plan>
+// window, and returns what enqueues the kernels (a GpuSetup, a PairSetup or a study's own).
+template <class P, class Impl>
 struct Step {
   std::string name;
   int step = 0;
@@ -32,22 +32,22 @@ struct Step {
   Role role = Role::step;
   Precision precision = Precision::fp32;
   std::vector<ParamSpec> params = {};
-  Plan plan = {};
+  Impl impl = {};
   Limit<P> limit = {};  // limits beyond memory: "" when the point can run here
   // Memory beyond what the study counts for every step (scratch), in bytes.
   std::function<double(const P&, const Params&)> scratch_bytes = {};
 };
 
-template <class P, class Plan>
+template <class P, class Impl>
 using MakeInstance = std::function<std::unique_ptr<Instance>(const P&, const Params&,
-                                                              const DeviceCaps&, const Plan&)>;
+                                                              const DeviceCaps&, const Impl&)>;
 
 // The VariantSpec of one step: its support check (the step's limits, then host or device
 // memory: `base_bytes` for every step of the study plus the step's scratch) and its prepare.
-template <class P, class Plan>
-VariantSpec make_variant(std::string study, Backend backend, Step<P, Plan> s,
+template <class P, class Impl>
+VariantSpec make_variant(std::string study, Backend backend, Step<P, Impl> s,
                          std::function<double(const P&)> base_bytes,
-                         MakeInstance<P, Plan> make) {
+                         MakeInstance<P, Impl> make) {
   VariantSpec v{.study = std::move(study),
                 .name = std::move(s.name),
                 .step = s.step,
@@ -66,14 +66,14 @@ VariantSpec make_variant(std::string study, Backend backend, Step<P, Plan> s,
     return backend == Backend::gpu ? device_memory_reason(bytes, d)
                                    : host_memory_reason(bytes, "this step");
   };
-  v.prepare = [plan = std::move(s.plan), make = std::move(make)](
+  v.prepare = [impl = std::move(s.impl), make = std::move(make)](
                   const Problem& pr, const Params& params, const DeviceCaps& d) {
-    return make(problem_as<P>(pr), params, d, plan);
+    return make(problem_as<P>(pr), params, d, impl);
   };
   return v;
 }
 
-// A CPU step whose plan fills the whole output (`shape` of it) in host memory; `bytes` is what
+// A CPU step whose impl fills the whole output (`shape` of it) in host memory; `bytes` is what
 // every CPU step of the study needs besides the problem itself.
 template <class P, class T = float>
 using HostCompute = std::function<void(const P&, T* out)>;

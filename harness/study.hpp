@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "../datagen/base/output.hpp"
+#include "hd.hpp"  // ceil_div and kFullWarp, which every study's sizes and kernels use
 #include "params.hpp"
 
 namespace ladder {
@@ -68,7 +69,7 @@ struct ParamSpec {
   // path: a file name; a relative one in a config is taken relative to the config's folder.
   enum class Kind { integer, real, text, path };
   std::string name;
-  std::string fallback;  // value used when the config does not set it ("" = none)
+  std::string default_value;  // used when the config does not set it ("" = none)
   std::string help;
   Kind kind = Kind::integer;
   double min = 1;  // inclusive range for numbers

@@ -13,7 +13,7 @@
 #include "harness/study.hpp"
 #include "variants/covariance/problem.hpp"
 
-namespace ladder::cov {
+namespace ladder::covariance {
 namespace {
 
 std::unique_ptr<Problem> generated(std::int64_t m, std::int64_t n, int seed = 3) {
@@ -169,4 +169,4 @@ TEST(CovWgmmaSteps, NeedComputeCapability90) {
 }
 
 }  // namespace
-}  // namespace ladder::cov
+}  // namespace ladder::covariance

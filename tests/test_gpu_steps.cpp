@@ -17,7 +17,7 @@ namespace {
 // Values worth trying for one parameter: its default, its choices or compiled set, else the
 // ends of its range and a prime between them.
 std::vector<std::string> values_of(const ParamSpec& s) {
-  std::vector<std::string> out{s.fallback};
+  std::vector<std::string> out{s.default_value};
   if (!s.choices.empty()) {
     out.insert(out.end(), s.choices.begin(), s.choices.end());
   } else if (s.kind == ParamSpec::Kind::integer) {

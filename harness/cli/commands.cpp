@@ -56,7 +56,7 @@ namespace {
 
 json param_json(const ParamSpec& s) {
   static const char* kinds[] = {"integer", "real", "text", "path"};
-  json j = {{"name", s.name}, {"default", s.fallback}, {"help", s.help},
+  json j = {{"name", s.name}, {"default", s.default_value}, {"help", s.help},
             {"kind", kinds[static_cast<int>(s.kind)]}};
   if (s.kind == ParamSpec::Kind::integer || s.kind == ParamSpec::Kind::real)
     j["range"] = {s.min, s.max};

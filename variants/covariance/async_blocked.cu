@@ -7,7 +7,7 @@
 // 6's; entries i >= j are written once and mirrored.
 #include "async_syrk.cuh"
 
-namespace ladder::cov {
+namespace ladder::covariance {
 namespace {
 
 const Registrar registrar{gpu_step(
@@ -17,9 +17,9 @@ const Registrar registrar{gpu_step(
      .change = "register blocking fed by 16-byte cp.async from padded rows, three k-tiles of "
                "32 rows in flight",
      .params = async::params("32"),
-     .plan = async::plan<async::FfmaCore>,
+     .impl = async::setup<async::FfmaCore>,
      .limit = async::limit},
     Layout::padded)};
 
 }  // namespace
-}  // namespace ladder::cov
+}  // namespace ladder::covariance

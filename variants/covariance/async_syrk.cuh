@@ -39,7 +39,7 @@
 #include "outer_product.cuh"
 #include "triangle_tiles.cuh"
 
-namespace ladder::cov::async {
+namespace ladder::covariance::async {
 
 constexpr int kTile = 128;        // C tile edge
 constexpr int kLd = kTile + 8;    // shared row length: conflict-free fragment reads
@@ -257,7 +257,7 @@ __global__ void __launch_bounds__(Core::threads, Core::min_blocks)
   const int i0 = ti * kTile, j0 = tj * kTile;
   const std::int64_t r_begin = std::int64_t(blockIdx.y) * rows_per_slice;
   const std::int64_t r_end = m < r_begin + rows_per_slice ? m : r_begin + rows_per_slice;
-  const int k_tiles = int((r_end - r_begin + kK - 1) / kK);
+  const int k_tiles = int(ceil_div(r_end - r_begin, kK));
   const int tid = threadIdx.x;
   Core core(tid, i0, j0);
 
@@ -291,9 +291,9 @@ int blocks_per_sm() {
   return std::max(blocks, 1);
 }
 
-// The step's plan: shared-memory opt-in, occupancy and split decided before anything is timed.
+// The step's set-up: shared-memory opt-in, occupancy and split decided before anything is timed.
 template <class Core, int kK>
-Plan plan_depth(const CovProblem& prob, const Params& p, const DeviceCaps& caps) {
+Setup setup_for(const CovProblem& prob, const Params& p, const DeviceCaps& caps) {
   using D = Depth<kK, Core::threads>;
   constexpr std::size_t smem = D::smem_bytes;
   allow_shared_memory(syrk_async_kernel<Core, kK>, smem);
@@ -302,8 +302,8 @@ Plan plan_depth(const CovProblem& prob, const Params& p, const DeviceCaps& caps)
   const std::int64_t tiles = triangle_tiles(prob.n, kTile);
   const std::int64_t rows = slice_rows(m, tiles, p.integer("split"), caps.sm_count * bps, kK,
                                        kMinSliceRows, kMaxSplit);
-  const std::int64_t slices = (m + rows - 1) / rows;
-  Plan out;
+  const std::int64_t slices = ceil_div(m, rows);
+  Setup out;
   out.facts = {{"tile", kTile},
                {"k_tile", kK},
                {"stages", D::stages},
@@ -313,12 +313,13 @@ Plan plan_depth(const CovProblem& prob, const Params& p, const DeviceCaps& caps)
                {"tiles", double(tiles)},
                {"split", double(slices)},
                {"products_per_term", Core::split ? 3.0 : 1.0}};
-  out.enqueue = [rows, slices, tiles](const DeviceData& d) {
+  out.enqueue = [rows, slices, tiles](const DeviceData& d, cudaStream_t stream) {
     const bool accumulate = slices > 1;
     if (accumulate)
-      LADDER_CUDA(cudaMemsetAsync(d.cov, 0, sizeof(float) * std::size_t(d.n * d.n), 0));
+      LADDER_CUDA(cudaMemsetAsync(d.cov, 0, sizeof(float) * std::size_t(d.n * d.n), stream));
     const float inv_m = static_cast<float>(1.0 / double(d.m));
-    syrk_async_kernel<Core, kK><<<dim3(unsigned(tiles), unsigned(slices)), Core::threads, smem>>>(
+    const dim3 grid{unsigned(tiles), unsigned(slices)};
+    syrk_async_kernel<Core, kK><<<grid, Core::threads, smem, stream>>>(
         d.x, d.cov, d.m, int(d.n), d.ld, rows, inv_m, accumulate);
     LADDER_CUDA_LAUNCH("syrk_async_kernel");
   };
@@ -326,10 +327,10 @@ Plan plan_depth(const CovProblem& prob, const Params& p, const DeviceCaps& caps)
 }
 
 template <class Core>
-Plan plan(const CovProblem& prob, const Params& p, const DeviceCaps& caps) {
-  Plan out;
+Setup setup(const CovProblem& prob, const Params& p, const DeviceCaps& caps) {
+  Setup out;
   KTiles::exactly(p.integer("k_tile"),
-                  [&](auto k) { out = plan_depth<Core, decltype(k)::value>(prob, p, caps); },
+                  [&](auto k) { out = setup_for<Core, decltype(k)::value>(prob, p, caps); },
                   "k_tile");
   return out;
 }
@@ -337,10 +338,10 @@ Plan plan(const CovProblem& prob, const Params& p, const DeviceCaps& caps) {
 // The tensor-core steps also choose the warp tile's width (the `warp_columns` parameter).
 using WarpColumns = CompiledSet<32, 64>;
 template <bool kSplit>
-Plan mma_plan(const CovProblem& prob, const Params& p, const DeviceCaps& caps) {
-  Plan out;
+Setup mma_setup(const CovProblem& prob, const Params& p, const DeviceCaps& caps) {
+  Setup out;
   WarpColumns::exactly(p.integer("warp_columns"), [&](auto w) {
-    out = plan<MmaCore<kSplit, decltype(w)::value / 8>>(prob, p, caps);
+    out = setup<MmaCore<kSplit, decltype(w)::value / 8>>(prob, p, caps);
   }, "warp_columns");
   return out;
 }
@@ -372,4 +373,4 @@ inline std::vector<ParamSpec> mma_params(const char* k_tile, const char* warp_co
   return out;
 }
 
-}  // namespace ladder::cov::async
+}  // namespace ladder::covariance::async

@@ -8,7 +8,7 @@
 #include "../../harness/step.hpp"
 #include "problem.hpp"
 
-namespace ladder::cov {
+namespace ladder::covariance {
 
 inline void covariance_fp64(const CovProblem& p, float* out, bool parallel) {
   const std::int64_t m = p.m, n = p.n;
@@ -51,4 +51,4 @@ inline VariantSpec cpu_step(CpuStep s) {
       [](const CovProblem& p) { return 4.0 * double(p.n) * p.n; });
 }
 
-}  // namespace ladder::cov
+}  // namespace ladder::covariance

@@ -14,7 +14,7 @@
 
 #include "gpu_step.cuh"
 
-namespace ladder::cov {
+namespace ladder::covariance {
 namespace detail {
 
 [[noreturn]] inline void throw_cublas(cublasStatus_t status, const char* call, const char* file,
@@ -24,25 +24,25 @@ namespace detail {
 }
 
 }  // namespace detail
-}  // namespace ladder::cov
+}  // namespace ladder::covariance
 
 // Wrap a cuBLAS call: LADDER_CUBLAS(cublasSgemm(...));
 #define LADDER_CUBLAS(call)                                                      \
   do {                                                                           \
     cublasStatus_t ladder_status_ = (call);                                      \
     if (ladder_status_ != CUBLAS_STATUS_SUCCESS)                                 \
-      ::ladder::cov::detail::throw_cublas(ladder_status_, #call, __FILE__, __LINE__); \
+      ::ladder::covariance::detail::throw_cublas(ladder_status_, #call, __FILE__, __LINE__); \
   } while (0)
 
-namespace ladder::cov {
+namespace ladder::covariance {
 // Internal linkage: each step's translation unit gets its own handle and mirror kernel, so
 // nothing here can clash (ODR) with another file's helpers of the same name.
 namespace {
 
 // One handle per step (translation unit) and math mode (CUBLAS_DEFAULT_MATH: FP32 stays FP32,
-// no TF32; CUBLAS_TF32_TENSOR_OP_MATH for step 8), created by the step's plan (never inside the
-// timed window), bound to the legacy default stream (0) so
-// the pipeline's CUDA events bracket the library's kernels. Never destroyed: the process ends first
+// no TF32; CUBLAS_TF32_TENSOR_OP_MATH for step 8), created by the step's set-up (never inside
+// the timed window) and bound to the run's stream by each enqueue (cublas_setup), so the
+// pipeline's CUDA events bracket the library's kernels. Never destroyed: the process ends first
 // and destroying after the CUDA context is torn down at exit would fail.
 [[maybe_unused]] cublasHandle_t cublas_handle(cublasMath_t mode) {
   static cublasHandle_t fp32 = nullptr, tf32 = nullptr;
@@ -50,7 +50,6 @@ namespace {
   if (!h) {
     cublasHandle_t created = nullptr;
     LADDER_CUBLAS(cublasCreate(&created));
-    LADDER_CUBLAS(cublasSetStream(created, 0));
     LADDER_CUBLAS(cublasSetMathMode(created, mode));
     LADDER_CUBLAS(cublasSetPointerMode(created, CUBLAS_POINTER_MODE_HOST));
     h = created;
@@ -80,9 +79,9 @@ __global__ void mirror_upper_to_lower_kernel(float* cov, int n) {
 }
 
 // Completes a SYRK result so every entry of the n x n matrix is written.
-[[maybe_unused]] void mirror_upper_to_lower(float* cov, std::int64_t n) {
-  const unsigned tiles = unsigned((n + 31) / 32);
-  mirror_upper_to_lower_kernel<<<dim3(tiles, tiles), dim3(32, 8)>>>(cov, int(n));
+[[maybe_unused]] void mirror_upper_to_lower(float* cov, std::int64_t n, cudaStream_t stream) {
+  const unsigned tiles = unsigned(ceil_div(n, 32));
+  mirror_upper_to_lower_kernel<<<dim3(tiles, tiles), dim3(32, 8), 0, stream>>>(cov, int(n));
   LADDER_CUDA_LAUNCH("mirror_upper_to_lower_kernel");
 }
 
@@ -93,13 +92,17 @@ inline std::string cublas_dimensions_limit(const CovProblem& p, const Params&, c
   return "";
 }
 
-// A peer's plan: the handle is made now; `call` enqueues the library's work with it.
-using CublasCall = void (*)(cublasHandle_t, const DeviceData&);
-inline Planner cublas_plan(cublasMath_t mode, CublasCall call) {
+// A peer's set-up: the handle is made now; `call` enqueues the library's work with it, the
+// handle bound to the run's stream (given too, for work of ours around the library's).
+using CublasCall = void (*)(cublasHandle_t, const DeviceData&, cudaStream_t);
+inline SetupFn cublas_setup(cublasMath_t mode, CublasCall call) {
   return [mode, call](const CovProblem&, const Params&, const DeviceCaps&) {
     cublasHandle_t h = cublas_handle(mode);
-    return Plan{[h, call](const DeviceData& d) { call(h, d); }};
+    return Setup{[h, call](const DeviceData& d, cudaStream_t stream) {
+      LADDER_CUBLAS(cublasSetStream(h, stream));
+      call(h, d, stream);
+    }};
   };
 }
 
-}  // namespace ladder::cov
+}  // namespace ladder::covariance

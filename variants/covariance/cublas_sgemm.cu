@@ -6,10 +6,10 @@
 // C is symmetric, so the column-major result is also the row-major one, every entry written.
 #include "cublas_check.cuh"
 
-namespace ladder::cov {
+namespace ladder::covariance {
 namespace {
 
-void sgemm(cublasHandle_t h, const DeviceData& d) {
+void sgemm(cublasHandle_t h, const DeviceData& d, cudaStream_t) {
   const int n = int(d.n), k = int(d.m);
   const float alpha = static_cast<float>(1.0 / double(d.m)), beta = 0.f;
   LADDER_CUBLAS(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_T, n, n, k, &alpha, d.x, n, d.x, n, &beta,
@@ -22,8 +22,8 @@ const Registrar registrar{
               .label = "cuBLAS SGEMM",
               .change = "peer: cuBLAS SGEMM (FP32), the full matrix, symmetry ignored",
               .role = Role::peer,
-              .plan = cublas_plan(CUBLAS_DEFAULT_MATH, sgemm),
+              .impl = cublas_setup(CUBLAS_DEFAULT_MATH, sgemm),
               .limit = cublas_dimensions_limit})};
 
 }  // namespace
-}  // namespace ladder::cov
+}  // namespace ladder::covariance

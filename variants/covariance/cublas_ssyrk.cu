@@ -8,15 +8,15 @@
 // inside the timed covariance stage.
 #include "cublas_check.cuh"
 
-namespace ladder::cov {
+namespace ladder::covariance {
 namespace {
 
-void ssyrk(cublasHandle_t h, const DeviceData& d) {
+void ssyrk(cublasHandle_t h, const DeviceData& d, cudaStream_t stream) {
   const int n = int(d.n), k = int(d.m);
   const float alpha = static_cast<float>(1.0 / double(d.m)), beta = 0.f;
   LADDER_CUBLAS(cublasSsyrk(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, n, k, &alpha, d.x, n, &beta,
                             d.cov, n));
-  mirror_upper_to_lower(d.cov, d.n);
+  mirror_upper_to_lower(d.cov, d.n, stream);
 }
 
 const Registrar registrar{
@@ -25,8 +25,8 @@ const Registrar registrar{
               .label = "cuBLAS SSYRK",
               .change = "peer: cuBLAS SSYRK (FP32, one triangle) plus a mirror kernel",
               .role = Role::peer,
-              .plan = cublas_plan(CUBLAS_DEFAULT_MATH, ssyrk),
+              .impl = cublas_setup(CUBLAS_DEFAULT_MATH, ssyrk),
               .limit = cublas_dimensions_limit})};
 
 }  // namespace
-}  // namespace ladder::cov
+}  // namespace ladder::covariance

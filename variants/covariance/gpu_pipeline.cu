@@ -1,7 +1,7 @@
-// The mean and centring stages every covariance GPU step runs first (see gpu_pipeline.cuh).
+// The mean and centring stages every covariance GPU step runs first (see gpu_step.cuh).
 #include "gpu_step.cuh"
 
-namespace ladder::cov {
+namespace ladder::covariance {
 namespace {
 
 constexpr int kMeanRows = 1024;        // rows per chunk in the mean kernel
@@ -95,49 +95,53 @@ __global__ void centre_transposed_kernel(const float* data, const float* sums, f
 }  // namespace
 
 void launch_centre_transposed(const float* data, const float* sums, float* xt, float* xt_lo,
-                              std::int64_t m, std::int64_t n, std::int64_t ld) {
+                              std::int64_t m, std::int64_t n, std::int64_t ld,
+                              cudaStream_t stream) {
   const float inv_m = static_cast<float>(1.0 / double(m));
-  const std::int64_t row_tiles = (ld + 31) / 32;
-  const dim3 grid(unsigned((n + 31) / 32),
+  const std::int64_t row_tiles = ceil_div(ld, 32);
+  const dim3 grid(unsigned(ceil_div(n, 32)),
                   unsigned(row_tiles < std::int64_t(kMaxGridY) ? row_tiles : kMaxGridY));
-  centre_transposed_kernel<<<grid, dim3(32, 8)>>>(data, sums, xt, xt_lo, m, int(n), ld, inv_m);
+  centre_transposed_kernel<<<grid, dim3(32, 8), 0, stream>>>(data, sums, xt, xt_lo, m, int(n),
+                                                             ld, inv_m);
   LADDER_CUDA_LAUNCH("centre_transposed_kernel");
 }
 
 void launch_centre_padded(const float* data, const float* sums, float* x, std::int64_t m,
-                          std::int64_t n, std::int64_t ld, bool tf32) {
+                          std::int64_t n, std::int64_t ld, bool tf32, cudaStream_t stream) {
   const int threads = 128;
   const float inv_m = static_cast<float>(1.0 / double(m));
   const std::int64_t quads = ld / 4;  // ld is a multiple of 4, X 16-byte aligned
-  const dim3 grid(unsigned((quads + threads - 1) / threads),
+  const dim3 grid(unsigned(ceil_div(quads, threads)),
                   unsigned(m < std::int64_t(kMaxGridY) ? m : kMaxGridY));
-  centre_padded_kernel<<<grid, threads>>>(data, sums, x, m, int(n), int(ld), inv_m, tf32);
+  centre_padded_kernel<<<grid, threads, 0, stream>>>(data, sums, x, m, int(n), int(ld), inv_m,
+                                                     tf32);
   LADDER_CUDA_LAUNCH("centre_padded_kernel");
 }
 
-void launch_column_sums(const float* data, float* sums, std::int64_t m, std::int64_t n) {
+void launch_column_sums(const float* data, float* sums, std::int64_t m, std::int64_t n,
+                        cudaStream_t stream) {
   const int threads = 256;
-  const std::int64_t chunks = (m + kMeanRows - 1) / kMeanRows;
-  const dim3 grid(unsigned((n + threads - 1) / threads),
+  const std::int64_t chunks = ceil_div(m, kMeanRows);
+  const dim3 grid(unsigned(ceil_div(n, threads)),
                   unsigned(chunks < kMaxGridY ? chunks : kMaxGridY));
-  column_sums_kernel<<<grid, threads>>>(data, sums, m, int(n));
+  column_sums_kernel<<<grid, threads, 0, stream>>>(data, sums, m, int(n));
   LADDER_CUDA_LAUNCH("column_sums_kernel");
 }
 
 void launch_centre(const float* data, const float* sums, float* x, std::int64_t m,
-                   std::int64_t n, bool strided) {
+                   std::int64_t n, bool strided, cudaStream_t stream) {
   const int threads = 256;
   const float inv_m = static_cast<float>(1.0 / double(m));
   if (strided) {
-    centre_strided_kernel<<<unsigned((m + threads - 1) / threads), threads>>>(data, sums, x, m,
-                                                                             int(n), inv_m);
+    centre_strided_kernel<<<unsigned(ceil_div(m, threads)), threads, 0, stream>>>(data, sums, x, m,
+                                                                                 int(n), inv_m);
     LADDER_CUDA_LAUNCH("centre_strided_kernel");
   } else {
     const std::int64_t total = m * n;
-    centre_coalesced_kernel<<<unsigned((total + threads - 1) / threads), threads>>>(
+    centre_coalesced_kernel<<<unsigned(ceil_div(total, threads)), threads, 0, stream>>>(
         data, sums, x, total, int(n), inv_m);
     LADDER_CUDA_LAUNCH("centre_coalesced_kernel");
   }
 }
 
-}  // namespace ladder::cov
+}  // namespace ladder::covariance

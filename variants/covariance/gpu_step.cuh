@@ -11,8 +11,9 @@
 // m values, each row padded with zeros to a multiple of 4 floats), rounded to TF32, for
 // tensor-core instructions that read both operands with k contiguous (Hopper's wgmma on TF32);
 // Layout::transposed_split also writes the TF32 of each value's rounding error, X^T_lo.
-// The run's time is the whole pipeline; each stage's median is recorded as well. A step's plan
-// does its set-up (handles, occupancy queries) once, before anything is timed.
+// The run's time is the whole pipeline; each stage's median is recorded as well. A step's set-up
+// function does its set-up (handles, occupancy queries) once, before anything is timed; every
+// stage launches on the run's stream.
 #pragma once
 #include <functional>
 #include <map>
@@ -24,7 +25,7 @@
 #include "../../harness/step.hpp"
 #include "problem.hpp"
 
-namespace ladder::cov {
+namespace ladder::covariance {
 
 // What a covariance launch sees: the centred data X (m x n, row-major, or X^T for the
 // transposed layouts) and the output.
@@ -45,35 +46,37 @@ inline bool transposed(Layout layout) {
 // The row stride of the centred copy, and how many floats the copy (each of its arrays) holds.
 inline std::int64_t row_stride(const CovProblem& p, Layout layout) {
   if (layout == Layout::plain) return p.n;
-  return ((transposed(layout) ? p.m : p.n) + 3) / 4 * 4;
+  return ceil_div(transposed(layout) ? p.m : p.n, 4) * 4;
 }
 inline std::int64_t copy_floats(const CovProblem& p, Layout layout) {
   return (transposed(layout) ? p.n : p.m) * row_stride(p, layout);
 }
 
-using Plan = GpuPlan<DeviceData>;
-using Planner = GpuPlanner<CovProblem, DeviceData>;
-using GpuStep = Step<CovProblem, Planner>;
+using Setup = GpuSetup<DeviceData>;
+using SetupFn = GpuSetupFn<CovProblem, DeviceData>;
+using GpuStep = Step<CovProblem, SetupFn>;
 
-// The first two stages (gpu_pipeline.cu): column sums of the data, then the centred data X
-// from them, with the coalesced or the strided thread mapping.
-void launch_column_sums(const float* data, float* sums, std::int64_t m, std::int64_t n);
+// The first two stages (gpu_pipeline.cu), on `stream`: column sums of the data, then the
+// centred data X from them, with the coalesced or the strided thread mapping.
+void launch_column_sums(const float* data, float* sums, std::int64_t m, std::int64_t n,
+                        cudaStream_t stream);
 void launch_centre(const float* data, const float* sums, float* x, std::int64_t m,
-                   std::int64_t n, bool strided);
+                   std::int64_t n, bool strided, cudaStream_t stream);
 // The padded layouts: X with row stride ld, zeros past n, optionally rounded to TF32.
 void launch_centre_padded(const float* data, const float* sums, float* x, std::int64_t m,
-                          std::int64_t n, std::int64_t ld, bool tf32);
+                          std::int64_t n, std::int64_t ld, bool tf32, cudaStream_t stream);
 // The transposed layouts: X^T with row stride ld (zeros past m), rounded to TF32, and when
 // x_lo is set, the TF32 of each value's rounding error there.
 void launch_centre_transposed(const float* data, const float* sums, float* xt, float* xt_lo,
-                              std::int64_t m, std::int64_t n, std::int64_t ld);
+                              std::int64_t m, std::int64_t n, std::int64_t ld,
+                              cudaStream_t stream);
 
 class Pipeline : public GpuInstance<float> {
  public:
-  Pipeline(const CovProblem& p, Plan plan, bool strided, Layout layout)
+  Pipeline(const CovProblem& p, Setup setup, bool strided, Layout layout)
       : GpuInstance<float>(std::size_t(p.n * p.n), {std::size_t(p.n), std::size_t(p.n)}),
         p_(p),
-        plan_(std::move(plan)),
+        setup_(std::move(setup)),
         strided_(strided),
         layout_(layout),
         ld_(row_stride(p, layout)),
@@ -81,28 +84,29 @@ class Pipeline : public GpuInstance<float> {
         sums_(p.n),
         x_(std::size_t(copy_floats(p, layout))),
         x_lo_(layout == Layout::transposed_split ? std::size_t(copy_floats(p, layout)) : 0) {}
-  std::map<std::string, double> facts() const override { return plan_.facts; }
+  std::map<std::string, double> facts() const override { return setup_.facts; }
 
  protected:
-  void enqueue() override {
+  void enqueue(cudaStream_t stream) override {
     stage("mean");
-    sums_.fill_bytes(0);
-    launch_column_sums(data_.get(), sums_.get(), p_.m, p_.n);
+    sums_.fill_bytes(0, stream);
+    launch_column_sums(data_.get(), sums_.get(), p_.m, p_.n, stream);
     stage("centre");
     if (layout_ == Layout::plain)
-      launch_centre(data_.get(), sums_.get(), x_.get(), p_.m, p_.n, strided_);
+      launch_centre(data_.get(), sums_.get(), x_.get(), p_.m, p_.n, strided_, stream);
     else if (transposed(layout_))
-      launch_centre_transposed(data_.get(), sums_.get(), x_.get(), x_lo_.get(), p_.m, p_.n, ld_);
+      launch_centre_transposed(data_.get(), sums_.get(), x_.get(), x_lo_.get(), p_.m, p_.n, ld_,
+                               stream);
     else
       launch_centre_padded(data_.get(), sums_.get(), x_.get(), p_.m, p_.n, ld_,
-                           layout_ == Layout::padded_tf32);
+                           layout_ == Layout::padded_tf32, stream);
     stage("covariance");
-    plan_.enqueue({x_.get(), out(), p_.m, p_.n, ld_, x_lo_.get()});
+    setup_.enqueue({x_.get(), out(), p_.m, p_.n, ld_, x_lo_.get()}, stream);
   }
 
  private:
   const CovProblem& p_;
-  Plan plan_;
+  Setup setup_;
   bool strided_;
   Layout layout_;
   std::int64_t ld_;
@@ -124,14 +128,14 @@ inline VariantSpec gpu_step(GpuStep s, Layout layout = Layout::plain) {
                       "centring thread mapping: coalesced (thread per element) or, unless the "
                       "rows are padded, strided (thread per row)",
                       ParamSpec::Kind::text, 0, 0, mappings});
-  MakeInstance<CovProblem, Planner> make = [layout](const CovProblem& p, const Params& params,
-                                                    const DeviceCaps& d, const Planner& plan) {
-    return std::make_unique<Pipeline>(p, plan(p, params, d), params.text("centring") == "strided",
+  MakeInstance<CovProblem, SetupFn> make = [layout](const CovProblem& p, const Params& params,
+                                                    const DeviceCaps& d, const SetupFn& setup) {
+    return std::make_unique<Pipeline>(p, setup(p, params, d), params.text("centring") == "strided",
                                       layout);
   };
-  return make_variant<CovProblem, Planner>(
+  return make_variant<CovProblem, SetupFn>(
       "covariance", Backend::gpu, std::move(s),
       [layout](const CovProblem& p) { return device_bytes(p, layout); }, make);
 }
 
-}  // namespace ladder::cov
+}  // namespace ladder::covariance

@@ -8,7 +8,7 @@
 // 10% faster on the H100 than step 9's 64 x 32 on 16.
 #include "async_syrk.cuh"
 
-namespace ladder::cov {
+namespace ladder::covariance {
 namespace {
 
 const Registrar registrar{gpu_step(
@@ -19,9 +19,9 @@ const Registrar registrar{gpu_step(
                "accuracy",
      .precision = Precision::fp32,
      .params = async::mma_params("32", "64"),
-     .plan = async::mma_plan<true>,
+     .impl = async::mma_setup<true>,
      .limit = async::limit},
     Layout::padded)};
 
 }  // namespace
-}  // namespace ladder::cov
+}  // namespace ladder::covariance

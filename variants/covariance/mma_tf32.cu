@@ -6,7 +6,7 @@
 // lower-triangle tiles, half the work of the cuBLAS TF32 GEMM of step 8.
 #include "async_syrk.cuh"
 
-namespace ladder::cov {
+namespace ladder::covariance {
 namespace {
 
 const Registrar registrar{gpu_step(
@@ -17,9 +17,9 @@ const Registrar registrar{gpu_step(
                "operands rounded to TF32 once, by the centring stage",
      .precision = Precision::tf32,
      .params = async::mma_params("16", "32"),
-     .plan = async::mma_plan<false>,
+     .impl = async::mma_setup<false>,
      .limit = async::limit},
     Layout::padded_tf32)};
 
 }  // namespace
-}  // namespace ladder::cov
+}  // namespace ladder::covariance

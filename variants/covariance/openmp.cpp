@@ -2,7 +2,7 @@
 // has i + 1 entries, so static chunks would leave the first threads idle).
 #include "cpu_step.hpp"
 
-namespace ladder::cov {
+namespace ladder::covariance {
 namespace {
 
 const Registrar registrar{cpu_step(
@@ -10,8 +10,8 @@ const Registrar registrar{cpu_step(
      .step = 2,
      .label = "OpenMP FP64",
      .change = "OpenMP threads over rows of C (dynamic schedule)",
-     .plan = [](const CovProblem& p, float* out) { covariance_fp64(p, out, true); },
+     .impl = [](const CovProblem& p, float* out) { covariance_fp64(p, out, true); },
      .limit = flops_limit(3e11)})};
 
 }  // namespace
-}  // namespace ladder::cov
+}  // namespace ladder::covariance

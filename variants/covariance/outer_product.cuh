@@ -5,7 +5,7 @@
 // (two ty, sixteen tx) reads two broadcast words and sixteen consecutive ones: no conflicts.
 #pragma once
 
-namespace ladder::cov {
+namespace ladder::covariance {
 
 __device__ __forceinline__ void outer_product_8x8(float (&acc)[8][8], const float* a_row,
                                                   const float* b_row, int ty, int tx) {
@@ -21,4 +21,4 @@ __device__ __forceinline__ void outer_product_8x8(float (&acc)[8][8], const floa
     for (int c = 0; c < 8; ++c) acc[r][c] = fmaf(a[r], b[c], acc[r][c]);
 }
 
-}  // namespace ladder::cov
+}  // namespace ladder::covariance

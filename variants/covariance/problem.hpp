@@ -7,7 +7,7 @@
 
 #include "../../harness/study.hpp"
 
-namespace ladder::cov {
+namespace ladder::covariance {
 
 struct CovProblem : Problem {
   std::int64_t m = 0, n = 0;
@@ -23,4 +23,4 @@ inline double triangle_flops(const CovProblem& p) {
   return 2.0 * static_cast<double>(p.m) * static_cast<double>(p.n) * (p.n + 1) / 2.0;
 }
 
-}  // namespace ladder::cov
+}  // namespace ladder::covariance

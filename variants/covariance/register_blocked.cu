@@ -21,7 +21,7 @@
 #include "outer_product.cuh"
 #include "triangle_tiles.cuh"
 
-namespace ladder::cov {
+namespace ladder::covariance {
 namespace {
 
 constexpr int kTile = 128;    // C tile edge
@@ -209,13 +209,13 @@ std::int64_t rows_per_slice(std::int64_t m, std::int64_t n, std::int64_t split, 
 // The split and the occupancy are decided here, before anything is timed. The pipeline's
 // buffers come from cudaMalloc (256-byte aligned), so the float4 path is taken iff
 // n % 4 == 0; the launch still checks the pointers.
-Plan plan(const CovProblem& prob, const Params& p, const DeviceCaps& caps) {
+Setup setup(const CovProblem& prob, const Params& p, const DeviceCaps& caps) {
   const bool vec = prob.n % 4 == 0;
   const int bps = blocks_per_sm(vec);
   const std::int64_t m = std::max<std::int64_t>(prob.m, 1);  // m >= 1 by the study
   const std::int64_t rows = rows_per_slice(m, prob.n, p.integer("split"), caps.sm_count * bps);
-  const std::int64_t slices = (m + rows - 1) / rows;
-  Plan out;
+  const std::int64_t slices = ceil_div(m, rows);
+  Setup out;
   out.facts = {{"tile", kTile},
                {"thread_tile", 64},
                {"k_tile", kK},
@@ -225,18 +225,18 @@ Plan plan(const CovProblem& prob, const Params& p, const DeviceCaps& caps) {
                {"tiles", double(tiles_of(prob.n))},
                {"split", double(slices)},
                {"float4_loads", vec ? 1.0 : 0.0}};
-  out.enqueue = [rows, slices](const DeviceData& d) {
+  out.enqueue = [rows, slices](const DeviceData& d, cudaStream_t stream) {
     const bool accumulate = slices > 1;
     if (accumulate)
-      LADDER_CUDA(cudaMemsetAsync(d.cov, 0, sizeof(float) * std::size_t(d.n * d.n), 0));
+      LADDER_CUDA(cudaMemsetAsync(d.cov, 0, sizeof(float) * std::size_t(d.n * d.n), stream));
     const dim3 grid(unsigned(tiles_of(d.n)), unsigned(slices));
     const float inv_m = static_cast<float>(1.0 / double(d.m));
     if (vectorisable(d.x, d.cov, d.n))
       cov_register_blocked_kernel<true>
-          <<<grid, kThreads>>>(d.x, d.cov, d.m, int(d.n), rows, inv_m, accumulate);
+          <<<grid, kThreads, 0, stream>>>(d.x, d.cov, d.m, int(d.n), rows, inv_m, accumulate);
     else
       cov_register_blocked_kernel<false>
-          <<<grid, kThreads>>>(d.x, d.cov, d.m, int(d.n), rows, inv_m, accumulate);
+          <<<grid, kThreads, 0, stream>>>(d.x, d.cov, d.m, int(d.n), rows, inv_m, accumulate);
     LADDER_CUDA_LAUNCH("cov_register_blocked_kernel");
   };
   return out;
@@ -251,7 +251,7 @@ const Registrar registrar{gpu_step(
      .params = {{"split", "0",
                  "slices of the m rows (split-K, atomically summed); 0 = fill whole waves",
                  ParamSpec::Kind::integer, 0, 65535}},
-     .plan = plan})};
+     .impl = setup})};
 
 }  // namespace
-}  // namespace ladder::cov
+}  // namespace ladder::covariance

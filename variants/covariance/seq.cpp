@@ -2,7 +2,7 @@
 // X^T X / m as dot products of transposed columns, mirrored.
 #include "cpu_step.hpp"
 
-namespace ladder::cov {
+namespace ladder::covariance {
 namespace {
 
 const Registrar registrar{cpu_step(
@@ -11,8 +11,8 @@ const Registrar registrar{cpu_step(
      .label = "sequential FP64",
      .change = "baseline: sequential FP64, one triangle mirrored",
      .role = Role::baseline,
-     .plan = [](const CovProblem& p, float* out) { covariance_fp64(p, out, false); },
+     .impl = [](const CovProblem& p, float* out) { covariance_fp64(p, out, false); },
      .limit = flops_limit(2e10)})};
 
 }  // namespace
-}  // namespace ladder::cov
+}  // namespace ladder::covariance

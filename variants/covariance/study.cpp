@@ -9,7 +9,7 @@
 #include "../../datagen/npy.hpp"
 #include "problem.hpp"
 
-namespace ladder::cov {
+namespace ladder::covariance {
 namespace {
 
 constexpr std::int64_t kMaxFeatures = 1 << 15;
@@ -198,4 +198,4 @@ class CovStudy : public Study {
 const Registrar registrar{std::make_unique<CovStudy>()};
 
 }  // namespace
-}  // namespace ladder::cov
+}  // namespace ladder::covariance

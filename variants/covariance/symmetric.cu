@@ -2,7 +2,7 @@
 // compute, and each writes its value to both C[i][j] and C[j][i]: half the work of step 3.
 #include "gpu_step.cuh"
 
-namespace ladder::cov {
+namespace ladder::covariance {
 namespace {
 
 __global__ void cov_symmetric_kernel(const float* x, float* cov, std::int64_t m, int n) {
@@ -16,10 +16,10 @@ __global__ void cov_symmetric_kernel(const float* x, float* cov, std::int64_t m,
   if (j != i) cov[static_cast<std::int64_t>(j) * n + i] = c;
 }
 
-void enqueue(const DeviceData& d) {
+void enqueue(const DeviceData& d, cudaStream_t stream) {
   const dim3 block(32, 8);
-  const dim3 grid(unsigned((d.n + 31) / 32), unsigned((d.n + 7) / 8));
-  cov_symmetric_kernel<<<grid, block>>>(d.x, d.cov, d.m, int(d.n));
+  const dim3 grid(unsigned(ceil_div(d.n, 32)), unsigned(ceil_div(d.n, 8)));
+  cov_symmetric_kernel<<<grid, block, 0, stream>>>(d.x, d.cov, d.m, int(d.n));
   LADDER_CUDA_LAUNCH("cov_symmetric_kernel");
 }
 
@@ -28,7 +28,7 @@ const Registrar registrar{gpu_step(
      .step = 4,
      .label = "lower triangle",
      .change = "lower triangle only, mirrored: half the work",
-     .plan = [](const CovProblem&, const Params&, const DeviceCaps&) { return Plan{enqueue}; }})};
+     .impl = [](const CovProblem&, const Params&, const DeviceCaps&) { return Setup{enqueue}; }})};
 
 }  // namespace
-}  // namespace ladder::cov
+}  // namespace ladder::covariance

@@ -8,10 +8,10 @@
 // C = A A^T / m with transa N, transb T), the full symmetric matrix, every entry written.
 #include "cublas_check.cuh"
 
-namespace ladder::cov {
+namespace ladder::covariance {
 namespace {
 
-void gemm_tf32(cublasHandle_t h, const DeviceData& d) {
+void gemm_tf32(cublasHandle_t h, const DeviceData& d, cudaStream_t) {
   const int n = int(d.n), k = int(d.m);
   const float alpha = static_cast<float>(1.0 / double(d.m)), beta = 0.f;
   LADDER_CUBLAS(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_T, n, n, k, &alpha, d.x, CUDA_R_32F, n,
@@ -26,8 +26,8 @@ const Registrar registrar{gpu_step(
      .change = "TF32 tensor cores through cuBLAS (10-bit mantissa inputs, FP32 accumulation)",
      .role = Role::peer,
      .precision = Precision::tf32,
-     .plan = cublas_plan(CUBLAS_TF32_TENSOR_OP_MATH, gemm_tf32),
+     .impl = cublas_setup(CUBLAS_TF32_TENSOR_OP_MATH, gemm_tf32),
      .limit = cublas_dimensions_limit})};
 
 }  // namespace
-}  // namespace ladder::cov
+}  // namespace ladder::covariance

@@ -9,7 +9,7 @@
 // skips the arithmetic of threads above the diagonal inside diagonal tiles.
 #include "gpu_step.cuh"
 
-namespace ladder::cov {
+namespace ladder::covariance {
 namespace {
 
 template <int CH>
@@ -47,10 +47,10 @@ using Chunks = CompiledSet<2, 4, 8, 16, 32>;
 // The instantiation for chunk_size, its occupancy (resident blocks per SM, queried here so
 // that nothing but the launch is timed) and the notes' CGMA of the tile (chunk / 8 flop per
 // byte).
-Plan plan(const CovProblem&, const Params& p, const DeviceCaps&) {
+Setup setup(const CovProblem&, const Params& p, const DeviceCaps&) {
   const int chunk = int(p.integer("chunk_size"));
   const bool block_exit = p.text("block_exit") == "on", thread_exit = p.text("thread_exit") == "on";
-  Plan out;
+  Setup out;
   out.facts = {{"chunk_size", chunk},
                {"cgma", chunk / 8.0},
                {"smem_bytes_per_block", 2.0 * chunk * chunk * sizeof(float)},
@@ -61,10 +61,10 @@ Plan plan(const CovProblem&, const Params& p, const DeviceCaps&) {
     LADDER_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, cov_tiled_kernel<CH>,
                                                               CH * CH, 0));
     out.facts["blocks_per_sm"] = blocks;
-    out.enqueue = [block_exit, thread_exit](const DeviceData& d) {
-      const unsigned tiles = unsigned((d.n + CH - 1) / CH);
-      cov_tiled_kernel<CH><<<dim3(tiles, tiles), dim3(CH, CH)>>>(d.x, d.cov, d.m, int(d.n),
-                                                                 block_exit, thread_exit);
+    out.enqueue = [block_exit, thread_exit](const DeviceData& d, cudaStream_t stream) {
+      const unsigned tiles = unsigned(ceil_div(d.n, CH));
+      cov_tiled_kernel<CH><<<dim3(tiles, tiles), dim3(CH, CH), 0, stream>>>(
+          d.x, d.cov, d.m, int(d.n), block_exit, thread_exit);
       LADDER_CUDA_LAUNCH("cov_tiled_kernel");
     };
   }, "covariance/tiled");
@@ -73,7 +73,7 @@ Plan plan(const CovProblem&, const Params& p, const DeviceCaps&) {
 
 std::string limit(const CovProblem& prob, const Params& p, const DeviceCaps&) {
   const std::int64_t chunk = p.integer("chunk_size");
-  if ((prob.n + chunk - 1) / chunk > 65535) return "more than 65535 tiles per grid dimension";
+  if (ceil_div(prob.n, chunk) > 65535) return "more than 65535 tiles per grid dimension";
   return "";
 }
 
@@ -88,8 +88,8 @@ const Registrar registrar{gpu_step(
                  ParamSpec::Kind::text, 0, 0, {"on", "off"}},
                 {"thread_exit", "on", "skip the arithmetic of threads above the diagonal",
                  ParamSpec::Kind::text, 0, 0, {"on", "off"}}},
-     .plan = plan,
+     .impl = setup,
      .limit = limit})};
 
 }  // namespace
-}  // namespace ladder::cov
+}  // namespace ladder::covariance

@@ -7,11 +7,13 @@
 #include <cmath>
 #include <cstdint>
 
-namespace ladder::cov {
+#include "../../harness/hd.hpp"
+
+namespace ladder::covariance {
 
 // Tiles of edge `tile` on or below the diagonal of an n x n matrix.
 inline std::int64_t triangle_tiles(std::int64_t n, int tile) {
-  const std::int64_t t = (n + tile - 1) / tile;
+  const std::int64_t t = ceil_div(n, tile);
   return t * (t + 1) / 2;
 }
 
@@ -45,8 +47,7 @@ inline std::int64_t slice_rows(std::int64_t m, std::int64_t tiles, std::int64_t 
     }
   }
   split = std::max<std::int64_t>(1, std::min(split, m));
-  const std::int64_t rows = (m + split - 1) / split;
-  return std::max<std::int64_t>(k_tile, (rows + k_tile - 1) / k_tile * k_tile);
+  return std::max<std::int64_t>(k_tile, ceil_div(ceil_div(m, split), k_tile) * k_tile);
 }
 
 // Entry (i, j), i >= j, of a tile's product: added (split-K) or written, v * inv_m, at C[i][j]
@@ -65,4 +66,4 @@ __device__ __forceinline__ void put(float* __restrict__ cov, int n, int i, int j
   }
 }
 
-}  // namespace ladder::cov
+}  // namespace ladder::covariance

@@ -10,7 +10,7 @@
 // for sm_90a: compute capability 9.0 only.
 #include "wgmma_syrk.cuh"
 
-namespace ladder::cov {
+namespace ladder::covariance {
 namespace {
 
 const Registrar registrar{gpu_step(
@@ -21,9 +21,9 @@ const Registrar registrar{gpu_step(
                "k-tile's three products summed on the tensor cores, then added in FP32",
      .precision = Precision::fp32,
      .params = wgmma::params(true, "2"),
-     .plan = wgmma::plan<true>,
+     .impl = wgmma::setup<true>,
      .limit = wgmma::limit<true>},
     Layout::transposed_split)};
 
 }  // namespace
-}  // namespace ladder::cov
+}  // namespace ladder::covariance

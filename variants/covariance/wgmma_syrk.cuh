@@ -48,7 +48,7 @@
 #include "gpu_step.cuh"
 #include "triangle_tiles.cuh"
 
-namespace ladder::cov::wgmma {
+namespace ladder::covariance::wgmma {
 
 constexpr int kTile = 128;                       // C tile edge; 64 rows per warpgroup
 constexpr int kK = 32;                           // rows of X per k-tile: 128 bytes a feature
@@ -321,7 +321,7 @@ __device__ __forceinline__ void wait_for(const int* counter, int target) {
 }
 
 // Unit u (`tiles` a slice, slice-major): its block of C (tile row and first tile column, from
-// the table the plan builds) and its rows of X.
+// the table the set-up builds) and its rows of X.
 struct Unit {
   int i0, j0, k_tiles;
   std::int64_t r_begin;
@@ -332,7 +332,7 @@ struct Unit {
     j0 = t.y * kTile;
     r_begin = std::int64_t(u / tiles) * rows_per_slice;
     const std::int64_t r_end = m < r_begin + rows_per_slice ? m : r_begin + rows_per_slice;
-    k_tiles = int((r_end - r_begin + kK - 1) / kK);
+    k_tiles = int(ceil_div(r_end - r_begin, kK));
   }
 };
 
@@ -428,16 +428,16 @@ inline CUtensorMap tensor_map(const float* xt, std::int64_t m, std::int64_t n, s
 // diagonal tile alone when a row has an odd count (kN = 256: the pair shares its i strip).
 inline std::vector<int2> unit_table(std::int64_t n, int columns) {
   std::vector<int2> out;
-  const int rows = int((n + kTile - 1) / kTile);
+  const int rows = int(ceil_div(n, kTile));
   for (int ti = 0; ti < rows; ++ti)
     for (int tj = 0; tj <= ti; tj += columns / kTile) out.push_back(make_int2(ti, tj));
   return out;
 }
 
-// The step's plan: shared-memory opt-in, occupancy, split and the unit table, all before
+// The step's set-up: shared-memory opt-in, occupancy, split and the unit table, all before
 // anything is timed.
 template <bool kSplit, int kStages, int kChunk, int kN>
-Plan plan_setting(const CovProblem& prob, const Params& p, const DeviceCaps& caps) {
+Setup setup_for(const CovProblem& prob, const Params& p, const DeviceCaps& caps) {
   using S = Shape<kSplit, kStages, kN>;
   constexpr auto kernel = syrk_wgmma_kernel<kSplit, kStages, kChunk, kN>;
   allow_shared_memory(kernel, S::smem_bytes);
@@ -453,11 +453,11 @@ Plan plan_setting(const CovProblem& prob, const Params& p, const DeviceCaps& cap
   // (3 slices, 4.8 rounds).
   const std::int64_t rows = slice_rows(m, tiles, p.integer("split"), caps.sm_count * bps, kK,
                                        kMinSliceRows, kMaxSplit, 0.99);
-  const std::int64_t slices = (m + rows - 1) / rows;
+  const std::int64_t slices = ceil_div(m, rows);
   const std::int64_t units = tiles * slices;
   const bool lockstep = p.text("schedule") == "lockstep";
   const std::int64_t blocks = lockstep ? std::min<std::int64_t>(units, caps.sm_count * bps) : units;
-  Plan out;
+  Setup out;
   out.facts = {{"tile", kTile},
                {"columns_per_block", kN},
                {"k_tile", kK},
@@ -473,13 +473,13 @@ Plan plan_setting(const CovProblem& prob, const Params& p, const DeviceCaps& cap
   auto progress = std::make_shared<DeviceBuffer<int>>(lockstep ? 1 : 0);
   auto units_of_slice = std::make_shared<DeviceBuffer<int2>>(table);
   out.enqueue = [rows, slices, tiles, units, blocks, kernel, progress,
-                 units_of_slice](const DeviceData& d) {
+                 units_of_slice](const DeviceData& d, cudaStream_t stream) {
     const CUtensorMap hi = tensor_map(d.x, d.m, d.n, d.ld);
     const CUtensorMap lo = kSplit ? tensor_map(d.x_lo, d.m, d.n, d.ld) : hi;
     const bool accumulate = slices > 1;
     if (accumulate)
-      LADDER_CUDA(cudaMemsetAsync(d.cov, 0, sizeof(float) * std::size_t(d.n * d.n), 0));
-    if (progress->get()) LADDER_CUDA(cudaMemsetAsync(progress->get(), 0, sizeof(int), 0));
+      LADDER_CUDA(cudaMemsetAsync(d.cov, 0, sizeof(float) * std::size_t(d.n * d.n), stream));
+    if (progress->get()) LADDER_CUDA(cudaMemsetAsync(progress->get(), 0, sizeof(int), stream));
     const float inv_m = static_cast<float>(1.0 / double(d.m));
     // The lockstep schedule's blocks wait for each other: a cooperative launch guarantees
     // that all of them are resident at once.
@@ -492,6 +492,7 @@ Plan plan_setting(const CovProblem& prob, const Params& p, const DeviceCaps& cap
     config.dynamicSmemBytes = S::smem_bytes;
     config.attrs = &cooperative;
     config.numAttrs = 1;
+    config.stream = stream;
     LADDER_CUDA(cudaLaunchKernelEx(&config, kernel, hi, lo, d.cov, d.m, int(d.n),
                                    static_cast<const int2*>(units_of_slice->get()), int(tiles),
                                    int(units), rows, inv_m, accumulate, progress->get()));
@@ -501,16 +502,16 @@ Plan plan_setting(const CovProblem& prob, const Params& p, const DeviceCaps& cap
 }
 
 template <bool kSplit>
-Plan plan(const CovProblem& prob, const Params& p, const DeviceCaps& caps) {
-  Plan out;
+Setup setup(const CovProblem& prob, const Params& p, const DeviceCaps& caps) {
+  Setup out;
   if constexpr (kSplit)
     ChunkSet::exactly(p.integer("chunk"), [&](auto c) {
-      out = plan_setting<true, kSplitStages, decltype(c)::value, kTile>(prob, p, caps);
+      out = setup_for<true, kSplitStages, decltype(c)::value, kTile>(prob, p, caps);
     }, "chunk");
   else
     StageSet::exactly(p.integer("stages"), [&](auto st) {
       ColumnSet::exactly(p.integer("columns"), [&](auto c) {
-        out = plan_setting<false, decltype(st)::value, 0, decltype(c)::value>(prob, p, caps);
+        out = setup_for<false, decltype(st)::value, 0, decltype(c)::value>(prob, p, caps);
       }, "columns");
     }, "stages");
   return out;
@@ -537,7 +538,7 @@ std::string limit(const CovProblem& prob, const Params& p, const DeviceCaps& cap
   return why;
 }
 
-inline std::vector<ParamSpec> params(bool split, const char* fallback) {
+inline std::vector<ParamSpec> params(bool split, const char* default_value) {
   std::vector<ParamSpec> out{
       {"split", "0",
        "slices of the m rows (split-K, atomically summed); 0 = fill whole waves (rounds)",
@@ -547,12 +548,12 @@ inline std::vector<ParamSpec> params(bool split, const char* fallback) {
        "the previous round's copies; grid: a block per (tile, slice)",
        ParamSpec::Kind::text, 0, 0, {"grid", "lockstep"}}};
   if (split)
-    out.push_back({"chunk", fallback,
+    out.push_back({"chunk", default_value,
                    "k-tiles summed on the tensor cores before each FP32 add (" +
                        ChunkSet::text() + ")",
                    ParamSpec::Kind::integer, 1, 8, ChunkSet::choices()});
   else {
-    out.push_back({"stages", fallback, "k-tiles in the TMA ring (" + StageSet::text() + ")",
+    out.push_back({"stages", default_value, "k-tiles in the TMA ring (" + StageSet::text() + ")",
                    ParamSpec::Kind::integer, 3, 6, StageSet::choices()});
     out.push_back({"columns", "256",
                    "columns of C per block (" + ColumnSet::text() +
@@ -563,4 +564,4 @@ inline std::vector<ParamSpec> params(bool split, const char* fallback) {
   return out;
 }
 
-}  // namespace ladder::cov::wgmma
+}  // namespace ladder::covariance::wgmma

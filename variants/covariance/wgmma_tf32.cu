@@ -10,7 +10,7 @@
 // sm_90a: compute capability 9.0 only.
 #include "wgmma_syrk.cuh"
 
-namespace ladder::cov {
+namespace ladder::covariance {
 namespace {
 
 const Registrar registrar{gpu_step(
@@ -21,9 +21,9 @@ const Registrar registrar{gpu_step(
                "ring); the centring stage writes X^T",
      .precision = Precision::tf32,
      .params = wgmma::params(false, "4"),
-     .plan = wgmma::plan<false>,
+     .impl = wgmma::setup<false>,
      .limit = wgmma::limit<false>},
     Layout::transposed)};
 
 }  // namespace
-}  // namespace ladder::cov
+}  // namespace ladder::covariance

@@ -19,8 +19,8 @@ const Registrar registrar{gpu_step(
      .label = "all queries, one launch",
      .change = "one launch for all queries, streams of queries per warp, one triangle "
                "when the queries are the set",
-     .plan = [](const DtwProblem& p, const Params&,
-                const DeviceCaps& d) { return stream_plan(p, true, d); },
+     .impl = [](const DtwProblem& p, const Params&,
+                const DeviceCaps& d) { return stream_setup(p, true, d); },
      .limit = stream_limit})};
 
 }  // namespace

@@ -23,16 +23,17 @@ __global__ void dtw_constant_query_kernel(const float* series, float* dist, std:
                          /*s_stride=*/static_cast<std::size_t>(entries));
 }
 
-Plan plan(const DtwProblem& prob, const Params& p, const DeviceCaps&) {
+Setup setup(const DtwProblem& prob, const Params& p, const DeviceCaps&) {
   const int block = int(p.integer("block_size"));
   const std::size_t bytes = shared_rows_bytes(prob.n(), block);
   allow_shared_memory(dtw_constant_query_kernel, bytes);
-  return {[block, bytes](const DeviceData& d) {
-            // Stream-ordered on the default stream: the previous query's kernel has finished
-            // reading the bank.
+  return {[block, bytes](const DeviceData& d, cudaStream_t stream) {
+            // Ordered on the run's stream: the previous query's kernel has finished reading
+            // the bank.
             LADDER_CUDA(cudaMemcpyToSymbolAsync(c_query, d.query, d.n * sizeof(float), 0,
-                                                cudaMemcpyDeviceToDevice));
-            dtw_constant_query_kernel<<<grid_for(d.entries, block), block, bytes>>>(
+                                                cudaMemcpyDeviceToDevice, stream));
+            const unsigned grid = unsigned(ceil_div(d.entries, block));
+            dtw_constant_query_kernel<<<grid, block, bytes, stream>>>(
                 d.series, d.dist, d.entries, static_cast<int>(d.n), d.args.band);
             LADDER_CUDA_LAUNCH("dtw_constant_query_kernel");
           },
@@ -52,7 +53,7 @@ const Registrar registrar{gpu_step(
      .label = "query in constant memory",
      .change = "query in constant memory: a warp's common read of q[i-1] is one broadcast",
      .params = {block_size_param()},
-     .plan = plan,
+     .impl = setup,
      .limit = limit})};
 
 }  // namespace

@@ -17,8 +17,8 @@ const Registrar registrar{gpu_step(
      .step = 13,
      .label = "DPX min3",
      .change = "3-input integer min (Hopper DPX) on the float bits, two subjects per group",
-     .plan = [](const DtwProblem& p, const Params&,
-                const DeviceCaps& d) { return stream_plan(p, false, d); },
+     .impl = [](const DtwProblem& p, const Params&,
+                const DeviceCaps& d) { return stream_setup(p, false, d); },
      .limit = stream_limit})};
 
 }  // namespace

@@ -20,10 +20,11 @@ float fp16_scale(std::int64_t n, float range) {
   return static_cast<float>(std::exp2(std::floor(std::log2(limit))));
 }
 
-Plan plan(const DtwProblem& p, const Params& params, const DeviceCaps&) {
+Setup setup(const DtwProblem& p, const Params& params, const DeviceCaps&) {
   const auto [lo, hi] = std::minmax_element(p.data.values.begin(), p.data.values.end());
   const float range = *hi - *lo;  // queries are series of the same set
-  return warp_wavefront_plan<__half2, false>(p, lanes_for(p.n(), params), fp16_scale(p.n(), range));
+  return warp_wavefront_setup<__half2, false>(p, lanes_for(p.n(), params),
+                                              fp16_scale(p.n(), range));
 }
 
 std::string limit(const DtwProblem& p, const Params& params, const DeviceCaps& d) {
@@ -38,7 +39,7 @@ const Registrar registrar{gpu_step(
      .change = "packed half2: two series per group, two cells per instruction",
      .precision = Precision::fp16x2,
      .params = {lanes_param()},
-     .plan = plan,
+     .impl = setup,
      .limit = limit})};
 
 }  // namespace

@@ -12,7 +12,7 @@ struct DtwArgs {
   int band;  // Sakoe-Chiba radius, >= n when unconstrained
 };
 using DeviceData = PairLaunch<DtwArgs>;
-using Plan = PairPlan<DtwArgs>;
+using Setup = PairSetup<DtwArgs>;
 using GpuStep = GpuPairStep<DtwProblem, DtwArgs>;
 
 inline VariantSpec gpu_step(GpuStep s) {
@@ -23,10 +23,6 @@ inline VariantSpec gpu_step(GpuStep s) {
 inline ParamSpec block_size_param() {
   return {"block_size", "32", "threads per block (the notes use 32)", ParamSpec::Kind::integer,
           1, 1024};
-}
-
-inline int grid_for(std::int64_t entries, int block) {
-  return static_cast<int>((entries + block - 1) / block);
 }
 
 // Steps that cannot honour a Sakoe-Chiba band refuse banded points.
@@ -50,13 +46,13 @@ inline std::string shared_rows_limit(const DtwProblem& p, const Params& params,
 // (opted in here, before anything is timed); 7b reads its subjects time-major.
 using RowsKernel = void (*)(const float* query, const float* series, float* dist,
                             std::int64_t entries, int n, int band);
-inline Plan shared_rows_plan(RowsKernel kernel, const DtwProblem& p, const Params& params,
-                             bool time_major) {
+inline Setup shared_rows_setup(RowsKernel kernel, const DtwProblem& p, const Params& params,
+                              bool time_major) {
   const int block = int(params.integer("block_size"));
   const std::size_t bytes = shared_rows_bytes(p.n(), block);
   allow_shared_memory(kernel, bytes);
-  return {[kernel, block, bytes](const DeviceData& d) {
-            kernel<<<grid_for(d.entries, block), block, bytes>>>(
+  return {[kernel, block, bytes](const DeviceData& d, cudaStream_t stream) {
+            kernel<<<unsigned(ceil_div(d.entries, block)), block, bytes, stream>>>(
                 d.query, d.series, d.dist, d.entries, static_cast<int>(d.n), d.args.band);
             LADDER_CUDA_LAUNCH("shared-rows kernel");
           },

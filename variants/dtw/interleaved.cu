@@ -17,10 +17,10 @@ __global__ void dtw_interleaved_kernel(const float* query, const float* series, 
                          /*row_stride=*/static_cast<std::size_t>(entries));
 }
 
-Plan plan(const DtwProblem&, const Params& p, const DeviceCaps&) {
+Setup setup(const DtwProblem&, const Params& p, const DeviceCaps&) {
   const int block = int(p.integer("block_size"));
-  return {[block](const DeviceData& d) {
-    dtw_interleaved_kernel<<<grid_for(d.entries, block), block>>>(
+  return {[block](const DeviceData& d, cudaStream_t stream) {
+    dtw_interleaved_kernel<<<unsigned(ceil_div(d.entries, block)), block, 0, stream>>>(
         d.query, d.series, d.dist, d.scratch, d.entries, static_cast<int>(d.n), d.args.band);
     LADDER_CUDA_LAUNCH("dtw_interleaved_kernel");
   }};
@@ -32,7 +32,7 @@ const Registrar registrar{gpu_step(
      .label = "interleaved global cache",
      .change = "DP cache interleaved across threads so a warp's accesses coalesce",
      .params = {block_size_param()},
-     .plan = plan,
+     .impl = setup,
      .scratch_bytes = global_rows_bytes})};
 
 }  // namespace

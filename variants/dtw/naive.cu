@@ -16,10 +16,10 @@ __global__ void dtw_naive_kernel(const float* query, const float* series, float*
   dist[e] = dtw_two_rows(query, series + e * n, n, rows, band);
 }
 
-Plan plan(const DtwProblem&, const Params& p, const DeviceCaps&) {
+Setup setup(const DtwProblem&, const Params& p, const DeviceCaps&) {
   const int block = int(p.integer("block_size"));
-  return {[block](const DeviceData& d) {
-    dtw_naive_kernel<<<grid_for(d.entries, block), block>>>(
+  return {[block](const DeviceData& d, cudaStream_t stream) {
+    dtw_naive_kernel<<<unsigned(ceil_div(d.entries, block)), block, 0, stream>>>(
         d.query, d.series, d.dist, d.scratch, d.entries, static_cast<int>(d.n), d.args.band);
     LADDER_CUDA_LAUNCH("dtw_naive_kernel");
   }};
@@ -31,7 +31,7 @@ const Registrar registrar{gpu_step(
      .label = "CUDA naive",
      .change = "one thread per series, two DP rows per thread in a global-memory cache",
      .params = {block_size_param()},
-     .plan = plan,
+     .impl = setup,
      .scratch_bytes = global_rows_bytes})};
 
 }  // namespace

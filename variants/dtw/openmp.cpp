@@ -20,7 +20,7 @@ const Registrar registrar{cpu_step({.name = "openmp",
                                    .step = 3,
                                    .label = "OpenMP",
                                    .change = "OpenMP threads over subject series",
-                                   .plan = compute})};
+                                   .impl = compute})};
 
 }  // namespace
 }  // namespace ladder::dtw

@@ -38,7 +38,7 @@ const Registrar registrar{cpu_step({.name = "seq_full",
                                    .label = "sequential, full matrix",
                                    .change = "baseline: full (n+1)^2 DP matrix per pair",
                                    .role = Role::baseline,
-                                   .plan = compute,
+                                   .impl = compute,
                                    .limit = limit})};
 
 }  // namespace

@@ -15,7 +15,7 @@ const Registrar registrar{cpu_step({.name = "seq_tworow",
                                    .step = 2,
                                    .label = "sequential, two rows",
                                    .change = "two rolling rows instead of the full matrix",
-                                   .plan = compute})};
+                                   .impl = compute})};
 
 }  // namespace
 }  // namespace ladder::dtw

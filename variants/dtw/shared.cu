@@ -17,8 +17,8 @@ __global__ void dtw_shared_kernel(const float* query, const float* series, float
   dist[e] = dtw_two_rows(query, series + e * n, n, rows, band);
 }
 
-Plan plan(const DtwProblem& p, const Params& params, const DeviceCaps&) {
-  return shared_rows_plan(dtw_shared_kernel, p, params, /*time_major=*/false);
+Setup setup(const DtwProblem& p, const Params& params, const DeviceCaps&) {
+  return shared_rows_setup(dtw_shared_kernel, p, params, /*time_major=*/false);
 }
 
 const Registrar registrar{gpu_step({.name = "shared",
@@ -26,7 +26,7 @@ const Registrar registrar{gpu_step({.name = "shared",
                                     .label = "shared-memory rows",
                                     .change = "per-thread DP rows in dynamic shared memory",
                                     .params = {block_size_param()},
-                                    .plan = plan,
+                                    .impl = setup,
                                     .limit = shared_rows_limit})};
 
 }  // namespace

@@ -12,13 +12,13 @@ namespace ladder::dtw {
 namespace {
 
 template <int G, int C, bool Banded>
-std::function<void(const DeviceData&)> enqueue_stream(
-    std::shared_ptr<DeviceBuffer<float2>> stream, int chunk, bool symmetric) {
+std::function<void(const DeviceData&, cudaStream_t)> enqueue_stream(
+    std::shared_ptr<DeviceBuffer<float2>> queries, int chunk, bool symmetric) {
   constexpr int kPerWarp = 32 / G * subjects_per_group(C);
   static_assert(kStreamChunk % kPerWarp == 0, "the triangle's chunks must hold whole blocks");
-  return [stream, chunk, symmetric](const DeviceData& d) {
+  return [queries, chunk, symmetric](const DeviceData& d, cudaStream_t stream) {
     const int n = static_cast<int>(d.n);
-    const StreamLaunch a{stream->get() + d.first_query * (n + 1),
+    const StreamLaunch a{queries->get() + d.first_query * (n + 1),
                          d.series,
                          d.dist,
                          d.queries,
@@ -28,9 +28,9 @@ std::function<void(const DeviceData&)> enqueue_stream(
                          chunk,
                          symmetric};
     const std::int64_t units = stream_units(a.queries, a.entries, a.chunk, kPerWarp, symmetric);
-    const std::int64_t blocks = (units + kWarpBlock / 32 - 1) / (kWarpBlock / 32);
+    const std::int64_t blocks = ceil_div(units, kWarpBlock / 32);
     if (blocks > 0x7fffffff) throw std::logic_error("dtw_stream_kernel: grid too large");
-    dtw_stream_kernel<G, C, Banded><<<static_cast<unsigned>(blocks), kWarpBlock>>>(a);
+    dtw_stream_kernel<G, C, Banded><<<static_cast<unsigned>(blocks), kWarpBlock, 0, stream>>>(a);
     LADDER_CUDA_LAUNCH("dtw_stream_kernel");
   };
 }
@@ -70,39 +70,39 @@ int stream_chunk(const DtwProblem& p, int per_warp, bool symmetric, const Device
 }
 
 template <int G, int C, bool Banded>
-std::function<void(const DeviceData&)> enqueue_subject_stream(int chunk) {
+std::function<void(const DeviceData&, cudaStream_t)> enqueue_subject_stream(int chunk) {
   constexpr int S = subjects_per_group(C);
-  return [chunk](const DeviceData& d) {
+  return [chunk](const DeviceData& d, cudaStream_t stream) {
     const SubjectStreamLaunch a{d.query, d.series, d.dist, d.entries, static_cast<int>(d.n),
                                 d.args.band, chunk};
     const std::int64_t per_warp = std::int64_t(32 / G * S) * chunk;
-    const std::int64_t warps = (d.entries + per_warp - 1) / per_warp;
-    const std::int64_t blocks = (warps + kWarpBlock / 32 - 1) / (kWarpBlock / 32);
+    const std::int64_t blocks = ceil_div(ceil_div(d.entries, per_warp), kWarpBlock / 32);
     if (blocks > 0x7fffffff) throw std::logic_error("dtw_subject_stream_kernel: grid too large");
-    dtw_subject_stream_kernel<G, C, S, Banded><<<static_cast<unsigned>(blocks), kWarpBlock>>>(a);
+    dtw_subject_stream_kernel<G, C, S, Banded>
+        <<<static_cast<unsigned>(blocks), kWarpBlock, 0, stream>>>(a);
     LADDER_CUDA_LAUNCH("dtw_subject_stream_kernel");
   };
 }
 
 }  // namespace
 
-Plan stream_plan(const DtwProblem& p, bool all_queries, const DeviceCaps& d) {
+Setup stream_setup(const DtwProblem& p, bool all_queries, const DeviceCaps& d) {
   // One query in one launch: step 14's subject streams are the faster way round.
   if (all_queries && p.num_queries() == 1) {
-    Plan one = subject_stream_plan(p, d);
+    Setup one = subject_stream_setup(p, d);
     one.all_queries = true;
     return one;
   }
-  auto stream = std::make_shared<DeviceBuffer<float2>>(query_stream(p.queries, p.n()));
+  auto queries = std::make_shared<DeviceBuffer<float2>>(query_stream(p.queries, p.n()));
   const bool symmetric = all_queries && p.queries_are_subjects();
-  Plan out;
+  Setup out;
   out.all_queries = all_queries;
   stream_shape(p.n(), [&](auto g, auto c) {
     constexpr int G = decltype(g)::value, C = decltype(c)::value;
     static_assert(G * C <= 32 * CellsPerLane::largest(), "beyond warp_length_limit");
     const int chunk = all_queries ? stream_chunk(p, 32 / G * subjects_per_group(C), symmetric, d) : 1;
-    out.enqueue = p.banded() ? enqueue_stream<G, C, true>(stream, chunk, symmetric)
-                             : enqueue_stream<G, C, false>(stream, chunk, symmetric);
+    out.enqueue = p.banded() ? enqueue_stream<G, C, true>(queries, chunk, symmetric)
+                             : enqueue_stream<G, C, false>(queries, chunk, symmetric);
     out.facts = {{"lanes", G},
                  {"cells_per_lane", C},
                  {"subjects_per_group", subjects_per_group(C)},
@@ -112,13 +112,13 @@ Plan stream_plan(const DtwProblem& p, bool all_queries, const DeviceCaps& d) {
   return out;
 }
 
-Plan subject_stream_plan(const DtwProblem& p, const DeviceCaps& d) {
-  Plan out;
+Setup subject_stream_setup(const DtwProblem& p, const DeviceCaps& d) {
+  Setup out;
   stream_shape(p.n(), [&](auto g, auto c) {
     constexpr int G = decltype(g)::value, C = decltype(c)::value;
     constexpr int kChains = 32 / G * subjects_per_group(C);
     const int chunk = fill_gpu(kStreamChunk, [&](int ch) {
-      return (p.entries() + std::int64_t(kChains) * ch - 1) / (std::int64_t(kChains) * ch);
+      return ceil_div(p.entries(), std::int64_t(kChains) * ch);
     }, d);
     out.enqueue = p.banded() ? enqueue_subject_stream<G, C, true>(chunk)
                              : enqueue_subject_stream<G, C, false>(chunk);

@@ -29,13 +29,13 @@
 
 namespace ladder::dtw {
 
-// The plans of steps 13-15 (stream_wavefront.cu): lanes per group by the sub-warp rule
-// (auto_lanes), the fewest cells per lane that cover n. stream_plan: the subjects in
+// The set-ups of steps 13-15 (stream_wavefront.cu): lanes per group by the sub-warp rule
+// (auto_lanes), the fewest cells per lane that cover n. stream_setup: the subjects in
 // registers, `all_queries`: one launch for every query, streams of up to kStreamChunk
 // queries, the triangle when the queries are the subjects (steps 13 and 15).
-// subject_stream_plan: the query in registers, streams of subjects (step 14).
-Plan stream_plan(const DtwProblem& p, bool all_queries, const DeviceCaps& d);
-Plan subject_stream_plan(const DtwProblem& p, const DeviceCaps& d);
+// subject_stream_setup: the query in registers, streams of subjects (step 14).
+Setup stream_setup(const DtwProblem& p, bool all_queries, const DeviceCaps& d);
+Setup subject_stream_setup(const DtwProblem& p, const DeviceCaps& d);
 std::string stream_limit(const DtwProblem& p, const Params&, const DeviceCaps&);
 constexpr int kStreamChunk = 16;
 
@@ -141,9 +141,9 @@ struct WorkUnit {
 
 __host__ __device__ inline std::int64_t stream_units(std::int64_t queries, std::int64_t entries,
                                                      int chunk, int per_warp, bool symmetric) {
-  const std::int64_t chunks = (queries + chunk - 1) / chunk;
+  const std::int64_t chunks = ceil_div(queries, chunk);
   if (symmetric) return std::int64_t(chunk / per_warp) * chunks * (chunks + 1) / 2;
-  return chunks * ((entries + per_warp - 1) / per_warp);
+  return chunks * ceil_div(entries, per_warp);
 }
 
 __device__ inline WorkUnit triangle_unit(std::int64_t u, int m) {
@@ -170,7 +170,7 @@ __global__ void __launch_bounds__(256, 2) dtw_stream_kernel(StreamLaunch a) {
   const int n = a.n;
   const int owner = (n - 1) / C;  // the lane and register holding column n - 1
   const int owner_k = (n - 1) % C;
-  const std::int64_t blocks = (a.entries + kPerWarp - 1) / kPerWarp;
+  const std::int64_t blocks = ceil_div(a.entries, kPerWarp);
   const std::int64_t unit = (std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
   if (unit >= stream_units(a.queries, a.entries, a.chunk, kPerWarp, a.symmetric)) return;
   const WorkUnit w = a.symmetric ? triangle_unit(unit, a.chunk / kPerWarp)
@@ -200,8 +200,8 @@ __global__ void __launch_bounds__(256, 2) dtw_stream_kernel(StreamLaunch a) {
   auto step = [&](float2 in, bool update) {
     float from_left[S];
 #pragma unroll
-    for (int i = 0; i < S; ++i) from_left[i] = __shfl_up_sync(0xffffffffu, last[i], 1, G);
-    const float q_from_left = __shfl_up_sync(0xffffffffu, q, 1, G);
+    for (int i = 0; i < S; ++i) from_left[i] = __shfl_up_sync(kFullWarp, last[i], 1, G);
+    const float q_from_left = __shfl_up_sync(kFullWarp, q, 1, G);
     q = lane == 0 ? in.x : q_from_left;
     if (Banded) row = row == n ? 0 : row + 1;
     if (!update) return;
@@ -316,8 +316,8 @@ __global__ void __launch_bounds__(256, 2) dtw_subject_stream_kernel(SubjectStrea
     float from_left[S], v_from_left[S];
 #pragma unroll
     for (int i = 0; i < S; ++i) {
-      from_left[i] = __shfl_up_sync(0xffffffffu, last[i], 1, G);
-      v_from_left[i] = __shfl_up_sync(0xffffffffu, v[i], 1, G);
+      from_left[i] = __shfl_up_sync(kFullWarp, last[i], 1, G);
+      v_from_left[i] = __shfl_up_sync(kFullWarp, v[i], 1, G);
     }
     if (Banded) row = row == n ? 0 : row + 1;
 #pragma unroll

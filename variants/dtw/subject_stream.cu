@@ -18,8 +18,8 @@ const Registrar registrar{gpu_step(
      .label = "subject streams",
      .change = "the query in registers, streams of subjects as rows: fill, drain and set-up "
                "once per 16 subjects",
-     .plan = [](const DtwProblem& p, const Params&,
-                const DeviceCaps& d) { return subject_stream_plan(p, d); },
+     .impl = [](const DtwProblem& p, const Params&,
+                const DeviceCaps& d) { return subject_stream_setup(p, d); },
      .limit = stream_limit})};
 
 }  // namespace

@@ -8,8 +8,8 @@
 namespace ladder::dtw {
 namespace {
 
-Plan plan(const DtwProblem& p, const Params& params, const DeviceCaps&) {
-  return warp_wavefront_plan<float, true>(p, lanes_for(p.n(), params), 1.f);
+Setup setup(const DtwProblem& p, const Params& params, const DeviceCaps&) {
+  return warp_wavefront_setup<float, true>(p, lanes_for(p.n(), params), 1.f);
 }
 
 std::string limit(const DtwProblem& p, const Params& params, const DeviceCaps&) {
@@ -22,7 +22,7 @@ const Registrar registrar{gpu_step(
      .label = "sub-warp groups",
      .change = "sub-warp groups: fewer lanes per series, more cells per lane and per shuffle",
      .params = {lanes_param()},
-     .plan = plan,
+     .impl = setup,
      .limit = limit})};
 
 }  // namespace

@@ -19,13 +19,14 @@ __global__ void dtw_thread_local_kernel(const float* query, const float* series,
   dist[e] = dtw_two_rows(query, series + e * n, n, rows, band);
 }
 
-Plan plan(const DtwProblem& prob, const Params& p, const DeviceCaps&) {
+Setup setup(const DtwProblem& prob, const Params& p, const DeviceCaps&) {
   const int block = int(p.integer("block_size"));
-  Plan out;
+  Setup out;
   // The smallest compiled capacity that holds n.
   Capacities::first([&](int c) { return prob.n() <= c; }, [&](auto capacity) {
-    out.enqueue = [block](const DeviceData& d) {
-      dtw_thread_local_kernel<decltype(capacity)::value><<<grid_for(d.entries, block), block>>>(
+    out.enqueue = [block](const DeviceData& d, cudaStream_t stream) {
+      const unsigned grid = unsigned(ceil_div(d.entries, block));
+      dtw_thread_local_kernel<decltype(capacity)::value><<<grid, block, 0, stream>>>(
           d.query, d.series, d.dist, d.entries, static_cast<int>(d.n), d.args.band);
       LADDER_CUDA_LAUNCH("dtw_thread_local_kernel");
     };
@@ -45,7 +46,7 @@ const Registrar registrar{
               .label = "thread-local rows",
               .change = "DP rows in a per-thread array sized by a template parameter",
               .params = {block_size_param()},
-              .plan = plan,
+              .impl = setup,
               .limit = limit})};
 
 }  // namespace

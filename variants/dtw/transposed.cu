@@ -20,8 +20,8 @@ __global__ void dtw_transposed_kernel(const float* query, const float* series, f
                          /*s_stride=*/static_cast<std::size_t>(entries));
 }
 
-Plan plan(const DtwProblem& p, const Params& params, const DeviceCaps&) {
-  return shared_rows_plan(dtw_transposed_kernel, p, params, /*time_major=*/true);
+Setup setup(const DtwProblem& p, const Params& params, const DeviceCaps&) {
+  return shared_rows_setup(dtw_transposed_kernel, p, params, /*time_major=*/true);
 }
 
 const Registrar registrar{gpu_step({.name = "transposed",
@@ -30,7 +30,7 @@ const Registrar registrar{gpu_step({.name = "transposed",
                                     .change = "subjects stored time-major so a warp reads one "
                                               "time step of 32 series in one transaction",
                                     .params = {block_size_param()},
-                                    .plan = plan,
+                                    .impl = setup,
                                     .limit = shared_rows_limit})};
 
 }  // namespace

@@ -9,8 +9,8 @@
 namespace ladder::dtw {
 namespace {
 
-Plan plan(const DtwProblem& p, const Params&, const DeviceCaps&) {
-  return warp_wavefront_plan<float, true>(p, 32, 1.f);
+Setup setup(const DtwProblem& p, const Params&, const DeviceCaps&) {
+  return warp_wavefront_setup<float, true>(p, 32, 1.f);
 }
 
 std::string limit(const DtwProblem& p, const Params&, const DeviceCaps&) {
@@ -22,7 +22,7 @@ const Registrar registrar{gpu_step(
      .step = 10,
      .label = "warp shuffles",
      .change = "warp per series: DP cells in registers, boundaries by warp shuffles",
-     .plan = plan,
+     .impl = setup,
      .limit = limit})};
 
 }  // namespace

@@ -72,7 +72,7 @@ struct Cells<__half2> {
 // From the lane one below within each group of `width` lanes (lane 0 gets its own value).
 template <class V>
 __device__ V shuffle_up(V v, int width) {
-  return __shfl_up_sync(0xffffffffu, v, 1, width);
+  return __shfl_up_sync(kFullWarp, v, 1, width);
 }
 
 template <class V, int G, int C, bool Banded>
@@ -174,12 +174,11 @@ using Lanes = CompiledSet<4, 8, 16, 32>;         // G: lanes per series
 using CellsPerLane = CompiledSet<4, 8, 16, 32>;  // C: a point runs with the smallest G * C >= n
 
 template <class V, int G, int C, bool Banded>
-std::function<void(const DeviceData&)> enqueue_warp_wavefront(float scale) {
-  return [scale](const DeviceData& d) {
-    const std::int64_t groups = (d.entries + Cells<V>::kSeries - 1) / Cells<V>::kSeries;
-    const std::int64_t blocks = (groups * G + kWarpBlock - 1) / kWarpBlock;
-    dtw_warp_wavefront_kernel<V, G, C, Banded>
-        <<<static_cast<unsigned>(std::min<std::int64_t>(blocks, 1 << 30)), kWarpBlock>>>(
+std::function<void(const DeviceData&, cudaStream_t)> enqueue_warp_wavefront(float scale) {
+  return [scale](const DeviceData& d, cudaStream_t stream) {
+    const std::int64_t groups = ceil_div(d.entries, Cells<V>::kSeries);
+    const std::int64_t blocks = std::min<std::int64_t>(ceil_div(groups * G, kWarpBlock), 1 << 30);
+    dtw_warp_wavefront_kernel<V, G, C, Banded><<<unsigned(blocks), kWarpBlock, 0, stream>>>(
             d.query, d.series, d.dist, d.entries, static_cast<int>(d.n), d.args.band, scale);
     LADDER_CUDA_LAUNCH("dtw_warp_wavefront_kernel");
   };
@@ -189,8 +188,8 @@ std::function<void(const DeviceData&)> enqueue_warp_wavefront(float scale) {
 // lane that cover n, the banded kernel only when the point has a band (and the step takes
 // one: steps without band support instantiate only the unbanded kernels).
 template <class V, bool WithBand>
-Plan warp_wavefront_plan(const DtwProblem& p, int lanes, float scale) {
-  Plan out;
+Setup warp_wavefront_setup(const DtwProblem& p, int lanes, float scale) {
+  Setup out;
   Lanes::exactly(lanes, [&](auto g) {
     constexpr int G = decltype(g)::value;
     CellsPerLane::first([&](int c) { return p.n() <= std::int64_t(G) * c; }, [&](auto c) {

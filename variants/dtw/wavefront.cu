@@ -76,7 +76,7 @@ __global__ void __launch_bounds__(kMaxBlock)
 // Threads per block: one per row 0..n up to 1024, rounded up to whole warps.
 int block_for(std::int64_t n) {
   const std::int64_t rows = std::min<std::int64_t>(n + 1, kMaxBlock);
-  return static_cast<int>((rows + 31) / 32 * 32);
+  return static_cast<int>(ceil_div(rows, 32) * 32);
 }
 
 std::size_t shared_bytes(std::int64_t n) {
@@ -87,18 +87,18 @@ std::size_t shared_bytes(std::int64_t n) {
 // GPUs (n <= 19369 with 227 KiB); at 24 the kernel still needs no spills (32 would spill).
 using RowsPerThread = CompiledSet<1, 2, 4, 8, 16, 24>;
 
-Plan plan(const DtwProblem& prob, const Params&, const DeviceCaps&) {
+Setup setup(const DtwProblem& prob, const Params&, const DeviceCaps&) {
   const int block = block_for(prob.n());
   const std::size_t bytes = shared_bytes(prob.n());
-  Plan out;
+  Setup out;
   // The smallest compiled rows-per-thread bound that covers rows 0..n.
   RowsPerThread::first([&](int r) { return prob.n() + 1 <= std::int64_t(r) * block; },
                        [&](auto rows) {
                          constexpr int R = decltype(rows)::value;
                          allow_shared_memory(dtw_wavefront_kernel<R>, bytes);
-                         out.enqueue = [block, bytes](const DeviceData& d) {
+                         out.enqueue = [block, bytes](const DeviceData& d, cudaStream_t stream) {
                            const int grid = int(std::min<std::int64_t>(d.entries, 0x7fffffff));
-                           dtw_wavefront_kernel<R><<<grid, block, bytes>>>(
+                           dtw_wavefront_kernel<R><<<grid, block, bytes, stream>>>(
                                d.query, d.series, d.dist, d.entries, static_cast<int>(d.n),
                                d.args.band);
                            LADDER_CUDA_LAUNCH("dtw_wavefront_kernel");
@@ -121,7 +121,7 @@ const Registrar registrar{gpu_step(
      .step = 9,
      .label = "block wavefront",
      .change = "one block per series walks anti-diagonals; three diagonals in shared memory",
-     .plan = plan,
+     .impl = setup,
      .limit = limit})};
 
 }  // namespace

@@ -5,7 +5,7 @@
 namespace ladder::eed {
 
 VariantSpec cpu_step(CpuStep s, bool parallel) {
-  HostCompute<EedProblem, std::int32_t> all = [one = s.plan, parallel](const EedProblem& p,
+  HostCompute<EedProblem, std::int32_t> all = [one = s.impl, parallel](const EedProblem& p,
                                                                         std::int32_t* out) {
 #pragma omp parallel for schedule(dynamic, 1) if (parallel && p.pairs() > 1)
     for (std::int64_t k = 0; k < p.pairs(); ++k) out[k] = one(p, k);

@@ -51,7 +51,7 @@ inline std::int64_t table_elements(const EedProblem& p) { return (p.max_a + 1) *
 
 // Threads per block: one per row of the longest A, in whole warps, at most 1024.
 inline int row_threads(const EedProblem& p) {
-  return int(std::clamp<std::int64_t>((p.max_a + 31) / 32 * 32, 32, 1024));
+  return int(std::clamp<std::int64_t>(ceil_div(p.max_a, 32) * 32, 32, 1024));
 }
 
 }  // namespace ladder::eed

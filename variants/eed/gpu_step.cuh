@@ -1,7 +1,8 @@
 // What every EED GPU step shares. The timed run is the paper's: the strings are copied to the
 // device, preprocessed (the steps that use the last-occurrence table P), the distances
 // computed and copied back; each is a stage of its own, so the kernels alone are recorded
-// too. A step's plan gives its preprocessing and compute launches over a `Pairs` view.
+// too. A step's set-up gives its preprocessing and compute launches over a `Pairs` view, on
+// the run's stream like the copies.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -34,13 +35,13 @@ struct Pairs {
 };
 
 // A step's launches, set up (scratch allocated, attributes set) outside the timed window.
-struct EedPlan {
-  std::function<void(const Pairs&)> preprocess;  // empty when the step needs none
-  std::function<void(const Pairs&)> compute;
+struct EedSetup {
+  std::function<void(const Pairs&, cudaStream_t)> preprocess;  // empty when the step needs none
+  std::function<void(const Pairs&, cudaStream_t)> compute;
   std::map<std::string, double> facts = {};
 };
-using Planner = std::function<EedPlan(const EedProblem&, const Params&, const DeviceCaps&)>;
-using GpuStep = Step<EedProblem, Planner>;
+using SetupFn = std::function<EedSetup(const EedProblem&, const Params&, const DeviceCaps&)>;
+using GpuStep = Step<EedProblem, SetupFn>;
 
 // One cell of the recurrence; `swap` is the swap's whole sum, or at least kNoSwap when there
 // is no swap (then it never wins).
@@ -52,39 +53,40 @@ __device__ __forceinline__ std::int32_t eed_cell(std::int32_t diag, std::int32_t
 
 class EedGpu : public GpuInstance<std::int32_t> {
  public:
-  EedGpu(const EedProblem& p, EedPlan plan)
+  EedGpu(const EedProblem& p, EedSetup setup)
       : GpuInstance<std::int32_t>(std::size_t(p.pairs()), {std::size_t(p.pairs())}),
         p_(p),
-        plan_(std::move(plan)),
+        setup_(std::move(setup)),
         host_codes_(p.data.codes),
         host_offset_(p.data.offset),
         host_out_(std::size_t(p.pairs())),
         codes_(p.data.codes.size()),
         offset_(p.data.offset.size()) {}
-  std::map<std::string, double> facts() const override { return plan_.facts; }
+  std::map<std::string, double> facts() const override { return setup_.facts; }
 
  protected:
-  void enqueue() override {
+  void enqueue(cudaStream_t stream) override {
     stage("copy in");
-    copy(codes_.get(), host_codes_.get(), host_codes_.bytes(), cudaMemcpyHostToDevice);
-    copy(offset_.get(), host_offset_.get(), host_offset_.bytes(), cudaMemcpyHostToDevice);
+    copy(codes_.get(), host_codes_.get(), host_codes_.bytes(), cudaMemcpyHostToDevice, stream);
+    copy(offset_.get(), host_offset_.get(), host_offset_.bytes(), cudaMemcpyHostToDevice, stream);
     const Pairs view{codes_.get(), offset_.get(), p_.pairs(), p_.alphabet(), p_.costs, out()};
-    if (plan_.preprocess) {
+    if (setup_.preprocess) {
       stage("preprocess");
-      plan_.preprocess(view);
+      setup_.preprocess(view, stream);
     }
     stage("compute");
-    plan_.compute(view);
+    setup_.compute(view, stream);
     stage("copy out");
-    copy(host_out_.get(), out(), host_out_.bytes(), cudaMemcpyDeviceToHost);
+    copy(host_out_.get(), out(), host_out_.bytes(), cudaMemcpyDeviceToHost, stream);
   }
 
  private:
-  static void copy(void* to, const void* from, std::size_t bytes, cudaMemcpyKind kind) {
-    if (bytes > 0) LADDER_CUDA(cudaMemcpyAsync(to, from, bytes, kind, 0));
+  static void copy(void* to, const void* from, std::size_t bytes, cudaMemcpyKind kind,
+                   cudaStream_t stream) {
+    if (bytes > 0) LADDER_CUDA(cudaMemcpyAsync(to, from, bytes, kind, stream));
   }
   const EedProblem& p_;
-  EedPlan plan_;
+  EedSetup setup_;
   PinnedBuffer<std::uint8_t> host_codes_;
   PinnedBuffer<std::int64_t> host_offset_;
   PinnedBuffer<std::int32_t> host_out_;
@@ -100,11 +102,11 @@ inline double device_bytes(const EedProblem& p) {
 inline VariantSpec gpu_step(GpuStep s) {
   s.precision = Precision::int32;
   auto scratch = s.scratch_bytes;
-  MakeInstance<EedProblem, Planner> make = [](const EedProblem& p, const Params& params,
-                                              const DeviceCaps& d, const Planner& plan) {
-    return std::make_unique<EedGpu>(p, plan(p, params, d));
+  MakeInstance<EedProblem, SetupFn> make = [](const EedProblem& p, const Params& params,
+                                              const DeviceCaps& d, const SetupFn& setup) {
+    return std::make_unique<EedGpu>(p, setup(p, params, d));
   };
-  return make_variant<EedProblem, Planner>("eed", Backend::gpu, std::move(s), device_bytes, make);
+  return make_variant<EedProblem, SetupFn>("eed", Backend::gpu, std::move(s), device_bytes, make);
 }
 
 // Per-pair offsets into a scratch arena of `per_pair(k)` elements each, and their total.
@@ -132,20 +134,20 @@ inline std::int64_t table_size(const EedProblem& p, std::int64_t k) {
 // forward scans on the device (thread i scans A[1..i-1]), and backward scans from A in
 // shared memory (thread i scans back from i-1 and stops once every symbol is found).
 enum class Prep { serial, forward, backward };
-struct PrepPlan {
+struct PrepSetup {
   Prep method;
   std::shared_ptr<DeviceBuffer<std::int32_t>> tables;
   std::shared_ptr<DeviceBuffer<std::int64_t>> offsets;
   std::shared_ptr<PinnedBuffer<std::int32_t>> host;  // serial only
   std::vector<std::int64_t> host_offsets;
-  void operator()(const Pairs& view, const EedProblem& p) const;
+  void operator()(const Pairs& view, const EedProblem& p, cudaStream_t stream) const;
 };
-PrepPlan prep_plan(const EedProblem& p, Prep method);
+PrepSetup prep_setup(const EedProblem& p, Prep method);
 double prep_bytes(const EedProblem& p);
 // Why the chosen preprocessing cannot run this point here ("" when it can).
 std::string prep_reason(const EedProblem& p, const Params& params, const DeviceCaps& d);
 // The choice as a step parameter.
-ParamSpec prep_param(const std::string& fallback);
+ParamSpec prep_param(const std::string& default_value);
 Prep prep_of(const Params& params);
 
 }  // namespace ladder::eed

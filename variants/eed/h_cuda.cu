@@ -21,15 +21,15 @@ std::int64_t slots(const EedProblem& p) {
   return slot_count(p, 4.0 * double(table_elements(p) + p.max_a + 1), kSlotBudget);
 }
 
-EedPlan plan(const EedProblem& p, const Params& params, const DeviceCaps&) {
-  auto prep = std::make_shared<PrepPlan>(prep_plan(p, prep_of(params)));
+EedSetup setup(const EedProblem& p, const Params& params, const DeviceCaps&) {
+  auto prep = std::make_shared<PrepSetup>(prep_setup(p, prep_of(params)));
   const std::int64_t n_slots = slots(p), slot = table_elements(p), rows = p.max_a + 1;
   auto H = std::make_shared<DeviceBuffer<std::int32_t>>(std::size_t(n_slots * slot));
   auto lpos = std::make_shared<DeviceBuffer<std::int32_t>>(std::size_t(n_slots * rows));
   const int threads = row_threads(p);
-  return {[prep, &p](const Pairs& v) { (*prep)(v, p); },
-          [=](const Pairs& v) {
-            block_per_pair_kernel<<<unsigned(n_slots), threads>>>(
+  return {[prep, &p](const Pairs& v, cudaStream_t stream) { (*prep)(v, p, stream); },
+          [=](const Pairs& v, cudaStream_t stream) {
+            block_per_pair_kernel<<<unsigned(n_slots), threads, 0, stream>>>(
                 v, prep->tables->get(), prep->offsets->get(), H->get(), lpos->get(), slot, rows);
             LADDER_CUDA(cudaGetLastError());
           },
@@ -42,7 +42,7 @@ const Registrar registrar{gpu_step(
      .label = "H_CUDA: block per pair",
      .change = "one block per pair: every pair at once across the multiprocessors",
      .params = {prep_param("forward")},
-     .plan = plan,
+     .impl = setup,
      .limit = prep_reason,
      .scratch_bytes = [](const EedProblem& p, const Params&) {
        return prep_bytes(p) + 4.0 * double(slots(p)) * double(table_elements(p) + p.max_a + 1);

@@ -33,7 +33,7 @@ struct Shape {
 Shape shape(const EedProblem& p) {
   Shape s{};
   // About eight columns per thread: enough work between the row's barriers.
-  s.threads = int(std::clamp<std::int64_t>((p.max_b / 8 + 31) / 32 * 32, 32, kMaxThreads));
+  s.threads = int(std::clamp<std::int64_t>(ceil_div(p.max_b / 8, 32) * 32, 32, kMaxThreads));
   while ((std::int64_t(s.threads) << s.shift) < p.max_b + 1) ++s.shift;
   s.stride = std::int64_t(s.threads) << s.shift;
   s.slot = (p.alphabet() + 2) * s.stride + std::int64_t(s.threads) * p.alphabet() + s.stride / 4 + 1;
@@ -143,15 +143,15 @@ __global__ void __launch_bounds__(kMaxThreads)
   }
 }
 
-EedPlan plan(const EedProblem& p, const Params&, const DeviceCaps&) {
+EedSetup setup(const EedProblem& p, const Params&, const DeviceCaps&) {
   const Shape s = shape(p);
   const std::int64_t n_slots = slots(p);
   auto arena = std::make_shared<DeviceBuffer<std::int32_t>>(std::size_t(n_slots * s.slot));
   const std::size_t smem = 4 * std::size_t(2 * p.alphabet() + 3 + 32);
   return {{},
-          [=](const Pairs& v) {
-            linear_kernel<<<unsigned(n_slots), s.threads, smem>>>(v, arena->get(), s.slot, s.stride,
-                                                                  s.shift);
+          [=](const Pairs& v, cudaStream_t stream) {
+            linear_kernel<<<unsigned(n_slots), s.threads, smem, stream>>>(v, arena->get(), s.slot,
+                                                                          s.stride, s.shift);
             LADDER_CUDA(cudaGetLastError());
           },
           {{"threads_per_block", double(s.threads)},
@@ -165,7 +165,7 @@ const Registrar registrar{gpu_step(
      .label = "linear memory, rows",
      .change = "per symbol only the row above its last occurrence (alphabet + 2 rows, no P), "
                "rows one at a time with a prefix-min scan: any length",
-     .plan = plan,
+     .impl = setup,
      .scratch_bytes = [](const EedProblem& p, const Params&) {
        return 4.0 * double(slots(p)) * double(shape(p).slot);
      }})};

@@ -13,7 +13,7 @@ const Registrar registrar{cpu_step(
      .step = 3,
      .label = "OpenMP, linear memory",
      .change = "for each symbol only the row above its last occurrence, not the whole table",
-     .plan = linear_pair,
+     .impl = linear_pair,
      .scratch_bytes = [](const EedProblem& p, const Params&) {
        return 4.0 * double(p.alphabet() + 2) * double(p.max_b + 1) * omp_get_max_threads();
      }},

@@ -12,7 +12,7 @@ const Registrar registrar{cpu_step(
      .step = 2,
      .label = "OpenMP over pairs",
      .change = "OpenMP threads take whole pairs, each with its own table",
-     .plan = full_pair,
+     .impl = full_pair,
      .scratch_bytes = [](const EedProblem& p, const Params&) {
        return full_table_bytes(p) * double(omp_get_max_threads());
      }},

@@ -11,15 +11,16 @@ __global__ void one_block_kernel(Pairs v, const std::int32_t* tables, const std:
   for (std::int64_t k = 0; k < v.pairs; ++k) pair_in_global(v, k, tables + toff[k], H, lpos);
 }
 
-EedPlan plan(const EedProblem& p, const Params& params, const DeviceCaps&) {
-  auto prep = std::make_shared<PrepPlan>(prep_plan(p, prep_of(params)));
+EedSetup setup(const EedProblem& p, const Params& params, const DeviceCaps&) {
+  auto prep = std::make_shared<PrepSetup>(prep_setup(p, prep_of(params)));
   auto H = std::make_shared<DeviceBuffer<std::int32_t>>(std::size_t(table_elements(p)));
   auto lpos = std::make_shared<DeviceBuffer<std::int32_t>>(std::size_t(p.max_a + 1));
   const int threads = row_threads(p);
-  return {[prep, &p](const Pairs& v) { (*prep)(v, p); },
-          [prep, H, lpos, threads](const Pairs& v) {
-            one_block_kernel<<<1, threads>>>(v, prep->tables->get(), prep->offsets->get(),
-                                             H->get(), lpos->get());
+  return {[prep, &p](const Pairs& v, cudaStream_t stream) { (*prep)(v, p, stream); },
+          [prep, H, lpos, threads](const Pairs& v, cudaStream_t stream) {
+            one_block_kernel<<<1, threads, 0, stream>>>(v, prep->tables->get(),
+                                                        prep->offsets->get(), H->get(),
+                                                        lpos->get());
             LADDER_CUDA(cudaGetLastError());
           },
           {{"threads_per_block", double(threads)}, {"blocks", 1}}};
@@ -32,7 +33,7 @@ const Registrar registrar{gpu_step(
      .change = "the GPU: one block sweeps each pair's anti-diagonals, pairs one after another, "
                "all in global memory",
      .params = {prep_param("forward")},
-     .plan = plan,
+     .impl = setup,
      .limit = prep_reason,
      .scratch_bytes = [](const EedProblem& p, const Params&) {
        return prep_bytes(p) + 4.0 * double(table_elements(p) + p.max_a + 1);

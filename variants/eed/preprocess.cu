@@ -49,8 +49,8 @@ __global__ void backward_kernel(Pairs v, std::int32_t* tables, const std::int64_
 
 }  // namespace
 
-ParamSpec prep_param(const std::string& fallback) {
-  return {"prep", fallback,
+ParamSpec prep_param(const std::string& default_value) {
+  return {"prep", default_value,
           "preprocessing: serial (host), forward (device scans from the start) or backward "
           "(device scans back from A in shared memory)",
           ParamSpec::Kind::text, 0, 0, {"serial", "forward", "backward"}};
@@ -72,20 +72,21 @@ double prep_bytes(const EedProblem& p) {
   return 4.0 * total + 8.0 * double(p.pairs() + 1);
 }
 
-PrepPlan prep_plan(const EedProblem& p, Prep method) {
-  PrepPlan plan{method};
-  plan.host_offsets = arena_offsets(p, [&](std::int64_t k) { return table_size(p, k); });
-  plan.tables = std::make_shared<DeviceBuffer<std::int32_t>>(std::size_t(plan.host_offsets.back()));
-  plan.offsets = std::make_shared<DeviceBuffer<std::int64_t>>(plan.host_offsets);
+PrepSetup prep_setup(const EedProblem& p, Prep method) {
+  PrepSetup setup{method};
+  setup.host_offsets = arena_offsets(p, [&](std::int64_t k) { return table_size(p, k); });
+  const auto entries = std::size_t(setup.host_offsets.back());
+  setup.tables = std::make_shared<DeviceBuffer<std::int32_t>>(entries);
+  setup.offsets = std::make_shared<DeviceBuffer<std::int64_t>>(setup.host_offsets);
   if (method == Prep::serial)
-    plan.host = std::make_shared<PinnedBuffer<std::int32_t>>(std::size_t(plan.host_offsets.back()));
+    setup.host = std::make_shared<PinnedBuffer<std::int32_t>>(entries);
   if (method == Prep::backward) {
     allow_shared_memory(backward_kernel, std::size_t(std::max<std::int64_t>(p.max_a, 1)));
   }
-  return plan;
+  return setup;
 }
 
-void PrepPlan::operator()(const Pairs& view, const EedProblem& p) const {
+void PrepSetup::operator()(const Pairs& view, const EedProblem& p, cudaStream_t stream) const {
   if (view.pairs == 0) return;
   const unsigned blocks = unsigned(view.pairs);
   switch (method) {
@@ -94,14 +95,14 @@ void PrepPlan::operator()(const Pairs& view, const EedProblem& p) const {
         last_occurrence_serial(p.data.a(k), p.data.a_length(k), p.alphabet(),
                                host->get() + host_offsets[k]);
       LADDER_CUDA(cudaMemcpyAsync(tables->get(), host->get(), host->bytes(),
-                                  cudaMemcpyHostToDevice, 0));
+                                  cudaMemcpyHostToDevice, stream));
       return;
     case Prep::forward:
-      forward_kernel<<<blocks, kThreads>>>(view, tables->get(), offsets->get());
+      forward_kernel<<<blocks, kThreads, 0, stream>>>(view, tables->get(), offsets->get());
       break;
     case Prep::backward:
-      backward_kernel<<<blocks, kThreads, std::size_t(std::max<std::int64_t>(p.max_a, 1))>>>(
-          view, tables->get(), offsets->get());
+      backward_kernel<<<blocks, kThreads, std::size_t(std::max<std::int64_t>(p.max_a, 1)),
+                        stream>>>(view, tables->get(), offsets->get());
       break;
   }
   LADDER_CUDA(cudaGetLastError());

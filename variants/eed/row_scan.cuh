@@ -11,16 +11,18 @@
 #pragma once
 #include <climits>
 
+#include "../../harness/hd.hpp"
+
 namespace ladder::eed {
 
 // Minimum of `v` over lanes before this one (INT_MAX for lane 0).
 __device__ __forceinline__ int warp_exclusive_min(int v) {
   const int lane = threadIdx.x % 32;
   for (int d = 1; d < 32; d *= 2) {
-    const int t = __shfl_up_sync(0xffffffffu, v, d);
+    const int t = __shfl_up_sync(kFullWarp, v, d);
     if (lane >= d) v = min(v, t);
   }
-  const int before = __shfl_up_sync(0xffffffffu, v, 1);
+  const int before = __shfl_up_sync(kFullWarp, v, 1);
   return lane == 0 ? INT_MAX : before;
 }
 

@@ -11,7 +11,7 @@ const Registrar registrar{cpu_step(
      .label = "sequential, full table",
      .change = "baseline: Lowrance-Wagner's full table with the last-occurrence table P",
      .role = Role::baseline,
-     .plan = full_pair,
+     .impl = full_pair,
      .scratch_bytes = [](const EedProblem& p, const Params&) { return full_table_bytes(p); }},
     false)};
 

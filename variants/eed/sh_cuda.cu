@@ -17,7 +17,7 @@ struct Layout {
 };
 
 __host__ __device__ Layout layout(std::int64_t n, std::int64_t m, int S) {
-  auto up4 = [](std::size_t x) { return (x + 3) / 4 * 4; };
+  auto up4 = [](std::size_t x) { return ceil_div(x, 4) * 4; };
   Layout L{};
   L.a = 0;
   L.b = up4(std::size_t(n));
@@ -91,17 +91,17 @@ std::string limit(const EedProblem& p, const Params& params, const DeviceCaps& d
   return why.empty() ? prep_reason(p, params, d) : why;
 }
 
-EedPlan plan(const EedProblem& p, const Params& params, const DeviceCaps&) {
-  auto prep = std::make_shared<PrepPlan>(prep_plan(p, prep_of(params)));
+EedSetup setup(const EedProblem& p, const Params& params, const DeviceCaps&) {
+  auto prep = std::make_shared<PrepSetup>(prep_setup(p, prep_of(params)));
   const std::int64_t n_slots = slots(p), slot = table_elements(p);
   auto H = std::make_shared<DeviceBuffer<std::int32_t>>(std::size_t(n_slots * slot));
   const std::size_t smem = layout(p.max_a, p.max_b, p.alphabet()).total;
   allow_shared_memory(shared_kernel, smem);
   const int threads = row_threads(p);
-  return {[prep, &p](const Pairs& v) { (*prep)(v, p); },
-          [=](const Pairs& v) {
-            shared_kernel<<<unsigned(n_slots), threads, smem>>>(v, prep->tables->get(),
-                                                                prep->offsets->get(), H->get(), slot);
+  return {[prep, &p](const Pairs& v, cudaStream_t stream) { (*prep)(v, p, stream); },
+          [=](const Pairs& v, cudaStream_t stream) {
+            shared_kernel<<<unsigned(n_slots), threads, smem, stream>>>(
+                v, prep->tables->get(), prep->offsets->get(), H->get(), slot);
             LADDER_CUDA(cudaGetLastError());
           },
           {{"threads_per_block", double(threads)},
@@ -116,7 +116,7 @@ const Registrar registrar{gpu_step(
      .change = "strings, P and the three live anti-diagonals in shared memory; only the swap's "
                "look-back reads the global table",
      .params = {prep_param("backward")},
-     .plan = plan,
+     .impl = setup,
      .limit = limit,
      .scratch_bytes = [](const EedProblem& p, const Params&) {
        return prep_bytes(p) + 4.0 * double(slots(p)) * double(table_elements(p));

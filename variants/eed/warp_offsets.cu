@@ -14,7 +14,7 @@
 #include <climits>
 
 #include "row_scan.cuh"
-#include "warp_plan.cuh"
+#include "warp_setup.cuh"
 
 namespace ladder::eed {
 namespace {
@@ -40,7 +40,9 @@ struct Big<std::int32_t> {
 template <class Store>
 struct Layout {
   static constexpr int kPer = 4 / int(sizeof(Store));
-  __host__ __device__ static constexpr int row_bytes(int W) { return (W + kPer - 1) / kPer * 128 + 128; }
+  __host__ __device__ static constexpr int row_bytes(int W) {
+    return ceil_div(W, kPer) * 128 + 128;
+  }
   __host__ __device__ static constexpr int column_zero(int W) { return row_bytes(W) - 128; }
   __host__ __device__ static constexpr int none(int W) { return row_bytes(W) - 124; }
   // Lane `owner`'s column t, from the start of the row.
@@ -62,7 +64,7 @@ struct Layout {
 // look-ups by the 32 lanes fall in different banks.
 template <class Store>
 __host__ __device__ int warp_bytes(int W, int S) {
-  return ((S + 1) * Layout<Store>::row_bytes(W) + 4 * S + 4 * 32 * S + 2 * 32 * S + 127) / 128 *
+  return ceil_div((S + 1) * Layout<Store>::row_bytes(W) + 4 * S + 4 * 32 * S + 2 * 32 * S, 128) *
          128;
 }
 // The block's one "never saved" row (Big throughout), then its warps.
@@ -148,7 +150,7 @@ __global__ void offset_kernel(Pairs v, int warps_per_block) {
       int lp = L::column(l - 1, W) - 4 * lane;     // column l - 1, from this lane's offset
       const int to = spare + 4 * lane;             // this lane's part of the spare row
       Store* fill = reinterpret_cast<Store*>(smem + to);
-      int diag = __shfl_up_sync(0xffffffffu, h[W - 1], 1);
+      int diag = __shfl_up_sync(kFullWarp, h[W - 1], 1);
       if (lane == 0) diag = 0;  // G[i-1][0]
       int run = 0;
 #pragma unroll
@@ -187,7 +189,7 @@ __global__ void offset_kernel(Pairs v, int warps_per_block) {
 #pragma unroll
     for (int q = 0; q < W; ++q)
       if (base + q + 1 == m) result = h[q];
-    result = __shfl_sync(0xffffffffu, result, m > 0 ? (m - 1) / W : 0);
+    result = __shfl_sync(kFullWarp, result, m > 0 ? (m - 1) / W : 0);
     if (lane == 0) v.out[k] = result + n * c.del + m * c.ins;
     __syncwarp();
   }
@@ -211,20 +213,20 @@ struct Offsets {
 template <class Store>
 int warps_for(const EedProblem& p, const DeviceCaps& d) {
   const int W = lane_columns(p.max_b);
-  int warps = int(std::clamp<std::int64_t>((p.pairs() + d.sm_count - 1) / d.sm_count, 1, 16));
+  int warps = int(std::clamp<std::int64_t>(ceil_div(p.pairs(), d.sm_count), 1, 16));
   while (warps > 1 && block_bytes<Store>(W, p.alphabet(), warps) > d.smem_per_block_optin) --warps;
   return warps;
 }
 
 template <class Store>
-EedPlan plan_for(const EedProblem& p, const DeviceCaps& d) {
+EedSetup setup_for(const EedProblem& p, const DeviceCaps& d) {
   const int W = lane_columns(p.max_b), warps = warps_for<Store>(p, d);
-  return warp_plan(warp_kernel_for<Offsets<Store>>(W), W, warps,
-                   block_bytes<Store>(W, p.alphabet(), warps), sizeof(Store), p, d);
+  return warp_setup(warp_kernel_for<Offsets<Store>>(W), W, warps,
+                    block_bytes<Store>(W, p.alphabet(), warps), sizeof(Store), p, d);
 }
 
-EedPlan plan(const EedProblem& p, const Params&, const DeviceCaps& d) {
-  return fits_16(p) ? plan_for<std::int16_t>(p, d) : plan_for<std::int32_t>(p, d);
+EedSetup setup(const EedProblem& p, const Params&, const DeviceCaps& d) {
+  return fits_16(p) ? setup_for<std::int16_t>(p, d) : setup_for<std::int32_t>(p, d);
 }
 
 std::string limit(const EedProblem& p, const Params&, const DeviceCaps& d) {
@@ -241,7 +243,7 @@ const Registrar registrar{gpu_step(
      .label = "warp per pair, rows in offset form",
      .change = "the row kept as H - i w_del - j w_ins: deletions, insertions and the carry need "
                "no adds, the swap one constant; four independent chains per lane",
-     .plan = plan,
+     .impl = setup,
      .limit = limit})};
 
 }  // namespace

@@ -10,7 +10,7 @@
 #include <climits>
 
 #include "row_scan.cuh"
-#include "warp_plan.cuh"
+#include "warp_setup.cuh"
 
 namespace ladder::eed {
 namespace {
@@ -26,7 +26,7 @@ __host__ __device__ constexpr int row_stride(int W) { return 32 * W + 35; }
 template <class Store>
 __host__ __device__ std::size_t warp_bytes(int W, int S) {
   const std::size_t rows = std::size_t(S + 2) * std::size_t(row_stride(W)) * sizeof(Store);
-  return (rows + 15) / 16 * 16 + 4 * std::size_t(33 * S);
+  return ceil_div(rows, 16) * 16 + 4 * std::size_t(33 * S);
 }
 
 template <int W, class Store>
@@ -36,7 +36,8 @@ __global__ void warp_kernel(Pairs v, int warps_per_block) {
   const int stride = row_stride(W);
   unsigned char* mine = smem + std::size_t(warp) * warp_bytes<Store>(W, S);
   Store* rows = reinterpret_cast<Store*>(mine);
-  int* before = reinterpret_cast<int*>(mine + (std::size_t(S + 2) * stride * sizeof(Store) + 15) / 16 * 16);
+  int* before =
+      reinterpret_cast<int*>(mine + ceil_div(std::size_t(S + 2) * stride * sizeof(Store), 16) * 16);
   int* saved = before + 32 * S;
   const int zero_row = S + 1;
   const Costs c = v.costs;
@@ -75,7 +76,7 @@ __global__ void warp_kernel(Pairs v, int warps_per_block) {
       int lp = l + l / W;  // where column l - 1 is stored
       int tail = l > 0 ? i * c.del + c.swap - (l + 1) * c.ins : kNoSwap;  // the row's and l's terms
       Store* fill = rows + spare * stride + base + lane;  // receives row i - 1
-      int diag = __shfl_up_sync(0xffffffffu, h[W - 1], 1);
+      int diag = __shfl_up_sync(kFullWarp, h[W - 1], 1);
       if (lane == 0) diag = (i - 1) * c.del, rows[spare * stride + 1 + 1 / W] = Store((i - 1) * c.del);
       int run = kNoSwap;
 #pragma unroll
@@ -106,7 +107,7 @@ __global__ void warp_kernel(Pairs v, int warps_per_block) {
 #pragma unroll
     for (int q = 0; q < W; ++q)
       if (base + q + 1 == m) result = h[q];
-    result = __shfl_sync(0xffffffffu, result, m > 0 ? (m - 1) / W : 0);
+    result = __shfl_sync(kFullWarp, result, m > 0 ? (m - 1) / W : 0);
     if (lane == 0) v.out[k] = result;
     __syncwarp();
   }
@@ -132,16 +133,16 @@ struct Rows {
 };
 
 template <class Store>
-EedPlan plan_for(const EedProblem& p, const DeviceCaps& d) {
+EedSetup setup_for(const EedProblem& p, const DeviceCaps& d) {
   const int W = lane_columns(p.max_b);
   const std::size_t one = warp_bytes<Store>(W, p.alphabet());
   const int warps = int(std::clamp<std::size_t>(d.smem_per_block_optin / one, 1, 4));
-  return warp_plan(warp_kernel_for<Rows<Store>>(W), W, warps, one * std::size_t(warps),
-                   sizeof(Store), p, d);
+  return warp_setup(warp_kernel_for<Rows<Store>>(W), W, warps, one * std::size_t(warps),
+                    sizeof(Store), p, d);
 }
 
-EedPlan plan(const EedProblem& p, const Params&, const DeviceCaps& d) {
-  return fits_16(p) ? plan_for<std::int16_t>(p, d) : plan_for<std::int32_t>(p, d);
+EedSetup setup(const EedProblem& p, const Params&, const DeviceCaps& d) {
+  return fits_16(p) ? setup_for<std::int16_t>(p, d) : setup_for<std::int32_t>(p, d);
 }
 
 std::string limit(const EedProblem& p, const Params&, const DeviceCaps& d) {
@@ -155,7 +156,7 @@ const Registrar registrar{gpu_step(
      .label = "warp per pair, rows in registers",
      .change = "a warp per pair with the row in registers and the saved rows in shared memory: "
                "shuffles and __syncwarp instead of block barriers",
-     .plan = plan,
+     .impl = setup,
      .limit = limit})};
 
 }  // namespace

@@ -21,8 +21,8 @@ struct Points {
   std::int32_t* member;  // 1 when point i is in the skyline, else 0
 };
 
-using Planner = GpuPlanner<SkylineProblem, Points>;
-using GpuStep = Step<SkylineProblem, Planner>;
+using SetupFn = GpuSetupFn<SkylineProblem, Points>;
+using GpuStep = Step<SkylineProblem, SetupFn>;
 
 // The attribute-major copy of row-major points.
 inline std::vector<float> transposed(const PointSet& pts) {
@@ -34,23 +34,24 @@ inline std::vector<float> transposed(const PointSet& pts) {
 
 class SkylineGpu : public GpuInstance<std::int32_t> {
  public:
-  SkylineGpu(const SkylineProblem& p, GpuPlan<Points> plan, bool columns)
+  SkylineGpu(const SkylineProblem& p, GpuSetup<Points> setup, bool columns)
       : GpuInstance<std::int32_t>(std::size_t(p.n()), {std::size_t(p.n())}),
-        plan_(std::move(plan)),
+        setup_(std::move(setup)),
         rows_(p.points.values),
         cols_(columns ? transposed(p.points) : std::vector<float>{}),
         n_(p.n()),
         d_(p.d()) {}
-  std::map<std::string, double> facts() const override { return plan_.facts; }
+  std::map<std::string, double> facts() const override { return setup_.facts; }
 
  protected:
-  void enqueue() override {
+  void enqueue(cudaStream_t stream) override {
     if (n_ == 0) return;  // an empty set has an empty skyline: nothing to launch
-    plan_.enqueue(Points{rows_.get(), cols_.size() ? cols_.get() : nullptr, n_, d_, out()});
+    setup_.enqueue(Points{rows_.get(), cols_.size() ? cols_.get() : nullptr, n_, d_, out()},
+                   stream);
   }
 
  private:
-  GpuPlan<Points> plan_;
+  GpuSetup<Points> setup_;
   DeviceBuffer<float> rows_, cols_;
   std::int64_t n_;
   int d_;
@@ -64,16 +65,14 @@ inline double device_bytes(const SkylineProblem& p, bool columns) {
 // `columns`: the step reads the attribute-major copy too.
 inline VariantSpec gpu_step(GpuStep s, bool columns) {
   s.precision = Precision::fp32;
-  MakeInstance<SkylineProblem, Planner> make = [columns](const SkylineProblem& p,
+  MakeInstance<SkylineProblem, SetupFn> make = [columns](const SkylineProblem& p,
                                                          const Params& params, const DeviceCaps& d,
-                                                         const Planner& plan) {
-    return std::make_unique<SkylineGpu>(p, plan(p, params, d), columns);
+                                                         const SetupFn& setup) {
+    return std::make_unique<SkylineGpu>(p, setup(p, params, d), columns);
   };
-  return make_variant<SkylineProblem, Planner>(
+  return make_variant<SkylineProblem, SetupFn>(
       "skyline", Backend::gpu, std::move(s),
       [columns](const SkylineProblem& p) { return device_bytes(p, columns); }, make);
 }
-
-inline std::int64_t blocks_for(std::int64_t n, int threads) { return (n + threads - 1) / threads; }
 
 }  // namespace ladder::skyline

@@ -88,13 +88,13 @@ inline std::size_t nested_loop_smem(const SkylineProblem& p, const Params& param
   return 2 * std::size_t(params.integer("threads")) * row_stride(p.d(), pad) * sizeof(float);
 }
 
-// A nested-loop step: its plan and its shared-memory limit. The facts are what the seed's
+// A nested-loop step: its set-up and its shared-memory limit. The facts are what the seed's
 // argument rests on: the row stride, and how many threads of a warp read the same bank when
 // each reads its own row (the stride's common factor with the 32 banks).
 template <class Load, class Test>
 GpuStep nested_loop_step(GpuStep s, bool pad) {
   s.params = {threads_param()};
-  s.plan = [pad](const SkylineProblem& p, const Params& params, const DeviceCaps&) {
+  s.impl = [pad](const SkylineProblem& p, const Params& params, const DeviceCaps&) {
     const int threads = int(params.integer("threads"));
     const int stride = row_stride(p.d(), pad);
     const std::size_t smem = nested_loop_smem(p, params, pad);
@@ -102,10 +102,10 @@ GpuStep nested_loop_step(GpuStep s, bool pad) {
     allow_shared_memory(kernel, smem);
     int ways = 1;
     while (ways < 32 && stride % (2 * ways) == 0) ways *= 2;
-    const auto blocks = blocks_for(p.n(), threads);
-    return GpuPlan<Points>{
-        [=](const Points& pts) {
-          kernel<<<unsigned(blocks), threads, smem>>>(pts, stride);
+    const auto blocks = ceil_div(p.n(), threads);
+    return GpuSetup<Points>{
+        [=](const Points& pts, cudaStream_t stream) {
+          kernel<<<unsigned(blocks), threads, smem, stream>>>(pts, stride);
           LADDER_CUDA_LAUNCH("nested_loop_kernel");
         },
         {{"row_stride", double(stride)},

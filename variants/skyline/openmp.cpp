@@ -86,7 +86,7 @@ const Registrar registrar{
               .change = "sort-filter on every core: blocks of 4096 sorted points checked in "
                         "parallel against the skyline so far, then against each other; "
                         "attribute-mean bits skip pairs that cannot dominate",
-              .plan = [](const SkylineProblem& p, std::int32_t* member) {
+              .impl = [](const SkylineProblem& p, std::int32_t* member) {
                 skyline_sort_filter(p.points, member);
               }})};
 

@@ -71,6 +71,4 @@ __device__ __forceinline__ bool dominates_padded(const float (&p)[D], const floa
   return better;
 }
 
-constexpr unsigned kFullWarp = 0xffffffffu;
-
 }  // namespace ladder::skyline

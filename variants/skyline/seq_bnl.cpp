@@ -41,7 +41,7 @@ const Registrar registrar{cpu_step({.name = "seq_bnl",
                                     .change = "baseline: one pass with a window of incomparable "
                                               "points (the seed's CPU algorithm)",
                                     .role = Role::baseline,
-                                    .plan = block_nested_loop})};
+                                    .impl = block_nested_loop})};
 
 }  // namespace
 }  // namespace ladder::skyline

@@ -32,7 +32,7 @@ const Registrar registrar{cpu_step({.name = "seq_sfs",
                                     .label = "sort-filter",
                                     .change = "sort by attribute sum first: a point is checked "
                                               "only against the skyline found before it",
-                                    .plan = sort_filter})};
+                                    .impl = sort_filter})};
 
 }  // namespace
 }  // namespace ladder::skyline

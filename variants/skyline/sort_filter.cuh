@@ -236,7 +236,7 @@ inline ParamSpec block_points_param() {
 // Everything is allocated here, outside the timed window; the run sorts, then filters the
 // blocks in turn, reading the skyline's size back after each to size the next grid.
 template <int D, bool kMasks>
-GpuPlan<Points> sort_filter_plan(const SkylineProblem& p, const Params& params) {
+GpuSetup<Points> sort_filter_setup(const SkylineProblem& p, const Params& params) {
   const std::int64_t n = p.n(), block = params.integer("block_points");
   struct Buffers {
     DeviceBuffer<float> key, key_sorted, rows, sky, mean;
@@ -270,61 +270,66 @@ GpuPlan<Points> sort_filter_plan(const SkylineProblem& p, const Params& params) 
                     b->sky_mask.get(), b->alive.get(),      b->count.get(),
                     n};
   const int d = p.d();
-  auto enqueue = [b, view, n, d, block](const Points& pts) {
-    const auto grid = [](std::int64_t items) { return unsigned((items + kThreads - 1) / kThreads); };
-    sum_keys_kernel<<<grid(n), kThreads>>>(pts, b->key.get(), b->id.get());
+  auto enqueue = [b, view, n, d, block](const Points& pts, cudaStream_t stream) {
+    const auto grid = [](std::int64_t items) { return unsigned(ceil_div(items, kThreads)); };
+    sum_keys_kernel<<<grid(n), kThreads, 0, stream>>>(pts, b->key.get(), b->id.get());
     LADDER_CUDA_LAUNCH("sum_keys_kernel");
     std::size_t temp = b->temp.size();
     LADDER_CUDA(cub::DeviceRadixSort::SortPairs(b->temp.get(), temp, b->key.get(),
                                                 b->key_sorted.get(), b->id.get(),
-                                                b->id_sorted.get(), int(n)));
-    gather_kernel<D><<<grid(n * D), kThreads>>>(pts, b->id_sorted.get(), b->rows.get());
+                                                b->id_sorted.get(), int(n), 0,
+                                                int(sizeof(float) * 8), stream));
+    gather_kernel<D>
+        <<<grid(n * D), kThreads, 0, stream>>>(pts, b->id_sorted.get(), b->rows.get());
     LADDER_CUDA_LAUNCH("gather_kernel");
     if constexpr (kMasks) {
-      column_means_kernel<<<d, kThreads>>>(pts, b->mean.get());
+      column_means_kernel<<<d, kThreads, 0, stream>>>(pts, b->mean.get());
       LADDER_CUDA_LAUNCH("column_means_kernel");
-      mask_kernel<D><<<grid(n), kThreads>>>(b->rows.get(), n, d, b->mean.get(), block,
-                                            b->mask.get(), b->mkey.get(), b->position.get());
+      mask_kernel<D><<<grid(n), kThreads, 0, stream>>>(b->rows.get(), n, d, b->mean.get(), block,
+                                                       b->mask.get(), b->mkey.get(),
+                                                       b->position.get());
       LADDER_CUDA_LAUNCH("mask_kernel");
       LADDER_CUDA(cub::DeviceRadixSort::SortPairs(b->temp.get(), temp, b->mkey.get(),
                                                   b->mkey_sorted.get(), b->position.get(),
-                                                  b->order.get(), int(n)));
+                                                  b->order.get(), int(n), 0,
+                                                  int(sizeof(unsigned long long) * 8), stream));
     }
-    LADDER_CUDA(cudaMemsetAsync(pts.member, 0, std::size_t(n) * sizeof(std::int32_t)));
-    LADDER_CUDA(cudaMemsetAsync(b->alive.get(), 1, std::size_t(n)));
-    LADDER_CUDA(cudaMemsetAsync(b->count.get(), 0, sizeof(std::int32_t)));
+    LADDER_CUDA(cudaMemsetAsync(pts.member, 0, std::size_t(n) * sizeof(std::int32_t), stream));
+    LADDER_CUDA(cudaMemsetAsync(b->alive.get(), 1, std::size_t(n), stream));
+    LADDER_CUDA(cudaMemsetAsync(b->count.get(), 0, sizeof(std::int32_t), stream));
     std::int64_t count = 0;
     for (std::int64_t c0 = 0; c0 < n; c0 += block) {
       const std::int64_t len = std::min(block, n - c0);
       if (count > 0) {
         // Slices of at least 2048 skyline points, at most 65535 of them (the grid's y limit).
-        const std::int64_t slice = std::max<std::int64_t>(2048, (count + 65534) / 65535);
-        const dim3 g(grid(len), unsigned((count + slice - 1) / slice));
-        against_skyline_kernel<D, kMasks><<<g, kThreads>>>(view, c0, len, int(count), int(slice));
+        const std::int64_t slice = std::max<std::int64_t>(2048, ceil_div(count, 65535));
+        const dim3 g(grid(len), unsigned(ceil_div(count, slice)));
+        against_skyline_kernel<D, kMasks>
+            <<<g, kThreads, 0, stream>>>(view, c0, len, int(count), int(slice));
         LADDER_CUDA_LAUNCH("against_skyline_kernel");
       }
-      within_block_kernel<D, kMasks><<<grid(len), kThreads>>>(view, c0, len);
+      within_block_kernel<D, kMasks><<<grid(len), kThreads, 0, stream>>>(view, c0, len);
       LADDER_CUDA_LAUNCH("within_block_kernel");
-      append_kernel<D, kMasks><<<grid(len), kThreads>>>(view, c0, len, pts.member);
+      append_kernel<D, kMasks><<<grid(len), kThreads, 0, stream>>>(view, c0, len, pts.member);
       LADDER_CUDA_LAUNCH("append_kernel");
       LADDER_CUDA(cudaMemcpyAsync(b->host_count.get(), b->count.get(), sizeof(std::int32_t),
-                                  cudaMemcpyDeviceToHost, 0));
-      LADDER_CUDA(cudaStreamSynchronize(0));
+                                  cudaMemcpyDeviceToHost, stream));
+      LADDER_CUDA(cudaStreamSynchronize(stream));
       count = b->host_count.get()[0];
     }
   };
-  return GpuPlan<Points>{enqueue, {{"width", double(D)}, {"block_points", double(block)}}};
+  return GpuSetup<Points>{enqueue, {{"width", double(D)}, {"block_points", double(block)}}};
 }
 
 // A sort-filter step with or without masks.
 template <bool kMasks>
 GpuStep sort_filter_step(GpuStep s) {
   s.params = {block_points_param()};
-  s.plan = [](const SkylineProblem& p, const Params& params, const DeviceCaps&) {
-    GpuPlan<Points> out;
-    with_width(p.d(),
-               [&](auto width) { out = sort_filter_plan<decltype(width)::value, kMasks>(p, params); },
-               "sort_filter");
+  s.impl = [](const SkylineProblem& p, const Params& params, const DeviceCaps&) {
+    GpuSetup<Points> out;
+    with_width(p.d(), [&](auto width) {
+      out = sort_filter_setup<decltype(width)::value, kMasks>(p, params);
+    }, "sort_filter");
     return out;
   };
   s.scratch_bytes = [](const SkylineProblem& p, const Params&) {

@@ -39,15 +39,15 @@ __global__ void __launch_bounds__(kWarps * 32) warp_vote_kernel(Points pts) {
   if (i < pts.n) pts.member[i] = !dominated;
 }
 
-GpuPlan<Points> plan(const SkylineProblem& p, const Params&, const DeviceCaps&) {
-  GpuPlan<Points> out;
+GpuSetup<Points> setup(const SkylineProblem& p, const Params&, const DeviceCaps&) {
+  GpuSetup<Points> out;
   with_width(p.d(), [&](auto width) {
     constexpr int D = decltype(width)::value;
     const std::size_t smem = kWarps * 32 * D * sizeof(float);
     allow_shared_memory(warp_vote_kernel<D>, smem);
-    const auto blocks = blocks_for(p.n(), kWarps * 32);
-    out.enqueue = [=](const Points& pts) {
-      warp_vote_kernel<D><<<unsigned(blocks), kWarps * 32, smem>>>(pts);
+    const auto blocks = ceil_div(p.n(), kWarps * 32);
+    out.enqueue = [=](const Points& pts, cudaStream_t stream) {
+      warp_vote_kernel<D><<<unsigned(blocks), kWarps * 32, smem, stream>>>(pts);
       LADDER_CUDA_LAUNCH("warp_vote_kernel");
     };
     out.facts = {{"width", double(D)}, {"shared_bytes_per_block", double(smem)}};
@@ -60,7 +60,7 @@ const Registrar registrar{gpu_step({.name = "warp_vote",
                                     .label = "warp vote",
                                     .change = "per-warp loop left by __all_sync once every lane "
                                               "is dominated; own point in registers",
-                                    .plan = plan},
+                                    .impl = setup},
                                    true)};
 
 }  // namespace

@@ -19,8 +19,8 @@ std::int64_t chunk(const TwedProblem& p) {
 }
 
 template <class T>
-Plan<T> plan(const TwedProblem& p, const Params& params, const DeviceCaps&) {
-  return sweep_plan<T>(p, params, RowMajorPairs{p.cols()}, all_pairs(p), chunk<T>(p));
+Setup<T> setup(const TwedProblem& p, const Params& params, const DeviceCaps&) {
+  return sweep_setup<T>(p, params, RowMajorPairs{p.cols()}, all_pairs(p), chunk<T>(p));
 }
 
 template <class T>
@@ -31,7 +31,7 @@ GpuStep<T> make() {
           .change = "one launch per diagonal covers every pair (chunks of 2^28 bytes of "
                     "diagonal buffers), not a sequence of launches per pair",
           .params = {diagonal_block_param()},
-          .plan = plan<T>,
+          .impl = setup<T>,
           .scratch_bytes = [](const TwedProblem& p, const Params&) {
             return sweep_scratch_bytes(p, sizeof(T), chunk<T>(p));
           }};

@@ -25,7 +25,7 @@ void for_each_pair(const TwedProblem& p, const PairFn& pair, double* out, bool p
 }
 
 VariantSpec cpu_step(CpuStep s, bool parallel) {
-  HostCompute<TwedProblem, double> all = [one = s.plan, parallel](const TwedProblem& p,
+  HostCompute<TwedProblem, double> all = [one = s.impl, parallel](const TwedProblem& p,
                                                                    double* out) {
     for_each_pair(p, one, out, parallel);
   };

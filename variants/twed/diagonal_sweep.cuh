@@ -95,22 +95,22 @@ __global__ void __launch_bounds__(1024) twed_diagonal_kernel(Lists<T> l, Pairs p
 constexpr std::int64_t kMaxGridY = 65535;
 
 // Sweeps pairs 0..total-1 (pair p is pairs(p)) `chunk` pairs at a time, each chunk its own
-// n + m + 1 launches on the default stream. Scratch holds three buffers of chunk x (n + 1).
+// n + m + 1 launches on `stream`. Scratch holds three buffers of chunk x (n + 1).
 // Every read of a launch is of a cell an earlier launch of the same chunk wrote (diagonals
 // k-1 and k-2 of rows inside the matrix), so the buffers need no initialisation.
 template <class T, class Pairs>
 void sweep_diagonals(const Lists<T>& l, Pairs pairs, std::int64_t total, std::int64_t chunk,
-                     int block) {
+                     int block, cudaStream_t stream) {
   const std::int64_t buffer = chunk * (l.n + 1);
   for (std::int64_t first = 0; first < total; first += chunk) {
     const std::int64_t count = std::min(chunk, total - first);
     T *cur = l.scratch, *prev = cur + buffer, *prev2 = prev + buffer;
     for (std::int64_t k = 0; k <= l.n + l.m; ++k) {
       const std::int64_t lo = std::max<std::int64_t>(0, k - l.m), hi = std::min(l.n, k);
-      const dim3 grid(unsigned((hi - lo + block) / block),
+      const dim3 grid(unsigned(ceil_div(hi - lo + 1, block)),
                       unsigned(std::min(count, kMaxGridY)));
-      twed_diagonal_kernel<<<grid, block>>>(l, pairs, first, count, cur, prev, prev2, k, lo,
-                                            hi);
+      twed_diagonal_kernel<<<grid, block, 0, stream>>>(l, pairs, first, count, cur, prev, prev2,
+                                                       k, lo, hi);
       LADDER_CUDA_LAUNCH("twed_diagonal_kernel");
       // Diagonal k becomes k-1, k-1 becomes k-2; k-2's buffer takes diagonal k+1.
       T* const oldest = prev2;
@@ -119,7 +119,7 @@ void sweep_diagonals(const Lists<T>& l, Pairs pairs, std::int64_t total, std::in
   }
 }
 
-// ---- Plan-side helpers: the chunk, the scratch it needs and the block-size parameter ----
+// ---- Set-up helpers: the chunk, the scratch it needs and the block-size parameter ----
 
 // The batch and triangle steps' diagonal buffers take at most this many bytes (unless one
 // pair alone needs more): enough pairs to fill the GPU, and no limit on the pair count.
@@ -145,14 +145,16 @@ inline ParamSpec diagonal_block_param() {
           32, 1024};
 }
 
-// The plan of a sweep: `total` pairs mapped by `pairs`, `chunk` at a time.
+// The set-up of a sweep: `total` pairs mapped by `pairs`, `chunk` at a time.
 template <class T, class Pairs>
-Plan<T> sweep_plan(const TwedProblem& p, const Params& params, Pairs pairs, std::int64_t total,
-                   std::int64_t chunk) {
+Setup<T> sweep_setup(const TwedProblem& p, const Params& params, Pairs pairs, std::int64_t total,
+                     std::int64_t chunk) {
   const int block = int(params.integer("block_size"));
-  const std::int64_t chunks = (total + chunk - 1) / chunk;
-  Plan<T> out;
-  out.enqueue = [=](const Lists<T>& l) { sweep_diagonals(l, pairs, total, chunk, block); };
+  const std::int64_t chunks = ceil_div(total, chunk);
+  Setup<T> out;
+  out.enqueue = [=](const Lists<T>& l, cudaStream_t stream) {
+    sweep_diagonals(l, pairs, total, chunk, block, stream);
+  };
   out.facts = {{"block_size", double(block)},
                {"pairs_per_chunk", double(chunk)},
                {"chunks", double(chunks)},

@@ -25,34 +25,32 @@ __global__ void mirror_kernel(T* out, std::int64_t rows) {
   else if (i > j) out[k] = out[j * rows + i];
 }
 
-unsigned blocks_for(std::int64_t items, int block) { return unsigned((items + block - 1) / block); }
-
 }  // namespace
 
 template <class T>
 void launch_delete_costs(const T* x, const T* t, std::int64_t count, std::int64_t length,
-                         int dim, CostsT<T> c, const T* zero, T* del) {
-  const std::int64_t items = count * (length + 1);
-  delete_costs_kernel<<<blocks_for(items, 256), 256>>>(x, t, count, length, dim, c, zero, del);
+                         int dim, CostsT<T> c, const T* zero, T* del, cudaStream_t stream) {
+  const auto blocks = unsigned(ceil_div(count * (length + 1), 256));
+  delete_costs_kernel<<<blocks, 256, 0, stream>>>(x, t, count, length, dim, c, zero, del);
   LADDER_CUDA_LAUNCH("TWED delete costs");
 }
 
 template <class T>
-void launch_mirror(T* out, std::int64_t rows) {
+void launch_mirror(T* out, std::int64_t rows, cudaStream_t stream) {
   if (rows < 2) {
-    if (rows == 1) LADDER_CUDA(cudaMemsetAsync(out, 0, sizeof(T)));
+    if (rows == 1) LADDER_CUDA(cudaMemsetAsync(out, 0, sizeof(T), stream));
     return;
   }
-  mirror_kernel<<<blocks_for(rows * rows, 256), 256>>>(out, rows);
+  mirror_kernel<<<unsigned(ceil_div(rows * rows, 256)), 256, 0, stream>>>(out, rows);
   LADDER_CUDA_LAUNCH("TWED triangle mirror");
 }
 
 template void launch_delete_costs<float>(const float*, const float*, std::int64_t, std::int64_t,
-                                         int, CostsT<float>, const float*, float*);
+                                         int, CostsT<float>, const float*, float*, cudaStream_t);
 template void launch_delete_costs<double>(const double*, const double*, std::int64_t,
                                           std::int64_t, int, CostsT<double>, const double*,
-                                          double*);
-template void launch_mirror<float>(float*, std::int64_t);
-template void launch_mirror<double>(double*, std::int64_t);
+                                          double*, cudaStream_t);
+template void launch_mirror<float>(float*, std::int64_t, cudaStream_t);
+template void launch_mirror<double>(double*, std::int64_t, cudaStream_t);
 
 }  // namespace ladder::twed

@@ -1,7 +1,8 @@
 // What every TWED GPU step shares: the device copy of the two lists in the step's precision,
 // the delete costs (computed on the device, inside the timed window, as cuTWED does), the
-// output matrix, and the triangle mode's mirror. A step's plan launches its kernels on a
-// `Lists` view; in triangle mode it need only write i < j: the mirror completes the matrix.
+// output matrix, and the triangle mode's mirror. A step's set-up returns the launch of its
+// kernels on a `Lists` view (and the run's stream); in triangle mode it need only write i < j:
+// the mirror completes the matrix.
 #pragma once
 #include <algorithm>
 #include <string>
@@ -37,19 +38,19 @@ struct Lists {
 };
 
 template <class T>
-using Plan = GpuPlan<Lists<T>>;
+using Setup = GpuSetup<Lists<T>>;
 template <class T>
-using Planner = GpuPlanner<TwedProblem, Lists<T>>;
+using SetupFn = GpuSetupFn<TwedProblem, Lists<T>>;
 template <class T>
-using GpuStep = Step<TwedProblem, Planner<T>>;
+using GpuStep = Step<TwedProblem, SetupFn<T>>;
 
 // gpu_common.cu: delete costs of `count` series of `length` points, and the triangle's mirror
-// (zero diagonal, lower half copied from the upper).
+// (zero diagonal, lower half copied from the upper), on `stream`.
 template <class T>
 void launch_delete_costs(const T* x, const T* t, std::int64_t count, std::int64_t length,
-                         int dim, CostsT<T> c, const T* zero, T* del);
+                         int dim, CostsT<T> c, const T* zero, T* del, cudaStream_t stream);
 template <class T>
-void launch_mirror(T* out, std::int64_t rows);
+void launch_mirror(T* out, std::int64_t rows, cudaStream_t stream);
 
 template <class T>
 std::vector<T> converted(const std::vector<double>& v) {
@@ -59,10 +60,10 @@ std::vector<T> converted(const std::vector<double>& v) {
 template <class T>
 class TwedGpu : public GpuInstance<T> {
  public:
-  TwedGpu(const TwedProblem& p, Plan<T> plan, std::size_t scratch)
+  TwedGpu(const TwedProblem& p, Setup<T> setup, std::size_t scratch)
       : GpuInstance<T>(p.output_size(), p.shape()),
         p_(p),
-        plan_(std::move(plan)),
+        setup_(std::move(setup)),
         a_(converted<T>(p.a.values)),
         ta_(converted<T>(p.a.times)),
         b_(p.mode == Mode::triangle ? 0 : p.b.values.size()),
@@ -70,13 +71,13 @@ class TwedGpu : public GpuInstance<T> {
         del_a_(std::size_t(p.rows() * (p.n() + 1))),
         del_b_(p.mode == Mode::triangle ? 0 : std::size_t(p.cols() * (p.m() + 1))),
         zero_(std::vector<T>(kMaxDim, T(0))),
-        scratch_((scratch + sizeof(T) - 1) / sizeof(T)) {
+        scratch_(ceil_div(scratch, sizeof(T))) {
     if (p.mode != Mode::triangle) b_.upload(converted<T>(p.b.values)), tb_.upload(converted<T>(p.b.times));
   }
-  std::map<std::string, double> facts() const override { return plan_.facts; }
+  std::map<std::string, double> facts() const override { return setup_.facts; }
 
  protected:
-  void enqueue() override {
+  void enqueue(cudaStream_t stream) override {
     const bool tri = p_.mode == Mode::triangle;
     const Lists<T> l{a_.get(), ta_.get(), del_a_.get(),
                      tri ? a_.get() : b_.get(), tri ? ta_.get() : tb_.get(),
@@ -84,16 +85,17 @@ class TwedGpu : public GpuInstance<T> {
                      scratch_.get(), p_.rows(), p_.cols(), p_.n(), p_.m(), int(p_.dim()), tri,
                      CostsT<T>(p_.costs)};
     this->stage("delete costs");
-    launch_delete_costs(l.a, l.ta, l.rows, l.n, l.dim, l.costs, l.zero, del_a_.get());
-    if (!tri) launch_delete_costs(l.b, l.tb, l.cols, l.m, l.dim, l.costs, l.zero, del_b_.get());
+    launch_delete_costs(l.a, l.ta, l.rows, l.n, l.dim, l.costs, l.zero, del_a_.get(), stream);
+    if (!tri)
+      launch_delete_costs(l.b, l.tb, l.cols, l.m, l.dim, l.costs, l.zero, del_b_.get(), stream);
     this->stage("twed");
-    plan_.enqueue(l);
-    if (tri) launch_mirror(this->out(), l.rows);
+    setup_.enqueue(l, stream);
+    if (tri) launch_mirror(this->out(), l.rows, stream);
   }
 
  private:
   const TwedProblem& p_;
-  Plan<T> plan_;
+  Setup<T> setup_;
   DeviceBuffer<T> a_, ta_, b_, tb_, del_a_, del_b_, zero_, scratch_;
 };
 
@@ -124,14 +126,14 @@ VariantSpec gpu_step(GpuStep<T> s) {
     return own ? own(p, params, d) : std::string();
   };
   auto scratch = s.scratch_bytes;
-  MakeInstance<TwedProblem, Planner<T>> make = [scratch](const TwedProblem& p,
+  MakeInstance<TwedProblem, SetupFn<T>> make = [scratch](const TwedProblem& p,
                                                         const Params& params,
                                                         const DeviceCaps& d,
-                                                        const Planner<T>& plan) {
+                                                        const SetupFn<T>& setup) {
     const std::size_t bytes = scratch ? std::size_t(scratch(p, params)) : 0;
-    return std::make_unique<TwedGpu<T>>(p, plan(p, params, d), bytes);
+    return std::make_unique<TwedGpu<T>>(p, setup(p, params, d), bytes);
   };
-  return make_variant<TwedProblem, Planner<T>>(
+  return make_variant<TwedProblem, SetupFn<T>>(
       "twed", Backend::gpu, std::move(s),
       [](const TwedProblem& p) { return device_bytes(p, sizeof(T)); }, make);
 }

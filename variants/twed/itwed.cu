@@ -14,11 +14,11 @@ namespace {
 constexpr double kMaxLaunches = double(1 << 22);
 
 template <class T>
-Plan<T> plan(const TwedProblem& p, const Params& params, const DeviceCaps&) {
+Setup<T> setup(const TwedProblem& p, const Params& params, const DeviceCaps&) {
   const std::int64_t total = std::int64_t(p.pairs());
   if (p.mode == Mode::triangle)
-    return sweep_plan<T>(p, params, TrianglePairs{p.rows()}, total, 1);
-  return sweep_plan<T>(p, params, RowMajorPairs{p.cols()}, total, 1);
+    return sweep_setup<T>(p, params, TrianglePairs{p.rows()}, total, 1);
+  return sweep_setup<T>(p, params, RowMajorPairs{p.cols()}, total, 1);
 }
 
 std::string limit(const TwedProblem& p, const Params&, const DeviceCaps&) {
@@ -36,7 +36,7 @@ GpuStep<T> make() {
           .change = "step 2's anti-diagonal sweep on the GPU: a launch per diagonal, a thread "
                     "per cell, three diagonals in global memory; pairs one after the other",
           .params = {diagonal_block_param()},
-          .plan = plan<T>,
+          .impl = setup<T>,
           .limit = limit,
           .scratch_bytes = [](const TwedProblem& p, const Params&) {
             return sweep_scratch_bytes(p, sizeof(T), 1);

@@ -15,7 +15,7 @@ const Registrar registrar{cpu_step({.name = "openmp",
                                    .label = "OpenMP",
                                    .change = "OpenMP threads over pairs (a single pair: over "
                                              "each anti-diagonal)",
-                                   .plan = one_pair},
+                                   .impl = one_pair},
                                   true)};
 
 }  // namespace

@@ -45,7 +45,7 @@ const Registrar registrar{cpu_step({.name = "seq_full",
                                    .label = "sequential, full matrix",
                                    .change = "baseline: twed.c's full (n+1) x (m+1) DP matrix",
                                    .role = Role::baseline,
-                                   .plan = full_matrix_pair,
+                                   .impl = full_matrix_pair,
                                    .limit = limit})};
 
 }  // namespace

@@ -49,7 +49,7 @@ const Registrar registrar{cpu_step({.name = "seq_itwed",
                                    .label = "sequential ITWED",
                                    .change = "anti-diagonal sweep with three diagonal buffers: "
                                              "linear memory, unit stride",
-                                   .plan = [](const TwedProblem& p, std::int64_t i,
+                                   .impl = [](const TwedProblem& p, std::int64_t i,
                                               std::int64_t j) { return itwed_pair(p, i, j); }})};
 
 }  // namespace

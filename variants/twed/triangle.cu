@@ -16,8 +16,8 @@ std::int64_t chunk(const TwedProblem& p) {
 }
 
 template <class T>
-Plan<T> plan(const TwedProblem& p, const Params& params, const DeviceCaps&) {
-  return sweep_plan<T>(p, params, TrianglePairs{p.rows()}, upper_pairs(p), chunk<T>(p));
+Setup<T> setup(const TwedProblem& p, const Params& params, const DeviceCaps&) {
+  return sweep_setup<T>(p, params, TrianglePairs{p.rows()}, upper_pairs(p), chunk<T>(p));
 }
 
 std::string limit(const TwedProblem& p, const Params&, const DeviceCaps&) {
@@ -32,7 +32,7 @@ GpuStep<T> make() {
           .change = "triangle mode sweeps only the pairs i < j (closed-form pair index), "
                     "half of step 5's cells",
           .params = {diagonal_block_param()},
-          .plan = plan<T>,
+          .impl = setup<T>,
           .limit = limit,
           .scratch_bytes = [](const TwedProblem& p, const Params&) {
             return sweep_scratch_bytes(p, sizeof(T), chunk<T>(p));

@@ -34,7 +34,6 @@
 namespace ladder::twed {
 namespace {
 
-constexpr unsigned kFullMask = 0xffffffffu;
 constexpr int kMaxWarpsPerBlock = 8;
 using RowsPerLane = CompiledSet<1, 2, 4, 8>;  // R: register arrays need it at compile time
 constexpr int kLaneChoices[] = {4, 8, 16, 32};
@@ -69,7 +68,7 @@ std::int64_t pair_count(const TwedProblem& p) {
 
 int strips_for(const TwedProblem& p, int lanes, int rows) {
   const std::int64_t h = std::int64_t(lanes) * rows;
-  return int((p.n() + h - 1) / h);
+  return int(ceil_div(p.n(), h));
 }
 
 // Shared memory of the general path, in words: a lane's R points of A (lane-interleaved), and
@@ -123,7 +122,7 @@ Shape choose(const TwedProblem& p, const Params& params, std::size_t word) {
 // pair sets warp, warp + warps, ...).
 std::int64_t warps_in_flight(const TwedProblem& p, const Shape& s, std::size_t word) {
   const std::int64_t per_warp = 32 / s.lanes;
-  const std::int64_t sets = (pair_count(p) + per_warp - 1) / per_warp;
+  const std::int64_t sets = ceil_div(pair_count(p), per_warp);
   std::int64_t cap = std::int64_t(1) << 30;
   if (s.strips > 1) {
     const double per = double(per_warp) * 2.0 * double(p.m() + 1) * double(word);
@@ -360,10 +359,10 @@ class PairSweep {
     const int s = t - lane_ + 1;
     T c[R], above;
     match_costs(s, b, c, above);
-    T up = __shfl_up_sync(kFullMask, send_, 1, g_);
-    T up_cost = __shfl_up_sync(kFullMask, send_cost_, 1, g_);
+    T up = __shfl_up_sync(kFullWarp, send_, 1, g_);
+    T up_cost = __shfl_up_sync(kFullWarp, send_cost_, 1, g_);
     if constexpr (kRead && !kDrain) {
-      const T v = __shfl_sync(kFullMask, chunk, t & (g_ - 1), g_);
+      const T v = __shfl_sync(kFullWarp, chunk, t & (g_ - 1), g_);
       if (lane_ == 0) up = v;
     } else {
       if (lane_ == 0) up = T(INFINITY);  // D[0][s], or (drain) a column lane 0 no longer sweeps
@@ -462,7 +461,7 @@ __global__ void __launch_bounds__(kMaxWarpsPerBlock * 32)
 // ---- Host side ----
 
 template <class T>
-Plan<T> plan(const TwedProblem& p, const Params& params, const DeviceCaps&) {
+Setup<T> setup(const TwedProblem& p, const Params& params, const DeviceCaps&) {
   const Shape s = choose(p, params, sizeof(T));
   const int warps_per_block = int(params.integer("warps"));
   const Launch k{pair_count(p), warps_in_flight(p, s, sizeof(T)), s.lanes, s.strips};
@@ -480,8 +479,8 @@ Plan<T> plan(const TwedProblem& p, const Params& params, const DeviceCaps&) {
                                                             shared));
   cudaFuncAttributes attr{};
   LADDER_CUDA(cudaFuncGetAttributes(&attr, kernel));
-  const std::int64_t blocks = (k.warps + warps_per_block - 1) / warps_per_block;
-  Plan<T> out;
+  const std::int64_t blocks = ceil_div(k.warps, warps_per_block);
+  Setup<T> out;
   out.facts = {{"lanes_per_pair", s.lanes},
                {"rows_per_lane", s.rows},
                {"warps_per_block", warps_per_block},
@@ -492,9 +491,9 @@ Plan<T> plan(const TwedProblem& p, const Params& params, const DeviceCaps&) {
                {"registers", attr.numRegs},
                {"local_bytes", double(attr.localSizeBytes)},
                {"blocks_per_sm", blocks_per_sm}};
-  out.enqueue = [kernel, k, blocks, threads, shared](const Lists<T>& l) {
+  out.enqueue = [kernel, k, blocks, threads, shared](const Lists<T>& l, cudaStream_t stream) {
     if (k.pairs == 0) return;
-    kernel<<<unsigned(blocks), threads, shared>>>(l, k);
+    kernel<<<unsigned(blocks), threads, shared, stream>>>(l, k);
     LADDER_CUDA_LAUNCH("warp_batch_kernel");
   };
   return out;
@@ -543,7 +542,7 @@ GpuStep<T> make() {
           .change = "a (sub-)warp per pair: in-register wavefront over columns, rows in "
                     "registers, cells above by shuffles; the grid runs over pairs",
           .params = params(),
-          .plan = plan<T>,
+          .impl = setup<T>,
           .limit = limit<T>,
           .scratch_bytes = [](const TwedProblem& p, const Params& params) {
             return scratch_bytes(p, choose(p, params, sizeof(T)), sizeof(T));

@@ -28,7 +28,6 @@ namespace ladder::twed {
 namespace {
 
 constexpr int kLanes = 32;
-constexpr unsigned kFull = 0xffffffffu;
 constexpr int kMaxWarps = 8;    // warps per block: the largest choice of "warps"
 constexpr int kChunk = 16;      // boundary columns a band receives at once (a record per lane)
 constexpr int kHalf = 8;        // steps unrolled at once; lane 31's bottom row goes out after each
@@ -283,7 +282,7 @@ struct Band {
     const int j = from + lane;
     const bool mine = lane < kChunk && j <= m;
     bool ok = !mine || M::valid(pending, tag_in);
-    if (!__all_sync(kFull, ok)) {
+    if (!__all_sync(kFullWarp, ok)) {
       Backoff wait;
       do {
         if (!ok) {
@@ -291,7 +290,7 @@ struct Band {
           M::load(record(in, j), pending);
           ok = M::valid(pending, tag_in);
         }
-      } while (!__all_sync(kFull, ok));
+      } while (!__all_sync(kFullWarp, ok));
     }
     __syncwarp();  // lane 0 is done with the previous chunk's stage
     if (mine) M::unpack(pending, stage[lane].d, stage[lane].e);
@@ -361,8 +360,8 @@ struct Band {
   // Edge: some lane may be before column 1 or past column m (the first and last chunks).
   template <bool Edge>
   __device__ void step(int s, const Column<T, Fast>& c, Pair<T> top, Pair<T>& outbox) {
-    T up = __shfl_up_sync(kFull, bottom_d, 1);
-    T up_e = __shfl_up_sync(kFull, bottom_e, 1);
+    T up = __shfl_up_sync(kFullWarp, bottom_d, 1);
+    T up_e = __shfl_up_sync(kFullWarp, bottom_e, 1);
     if (lane == 0) up = top.d, up_e = top.e;
     const int j = s - lane;
     if (!Edge || (j >= 1 && j <= m)) {
@@ -476,7 +475,7 @@ __global__ void __launch_bounds__(kLanes* kMaxWarps) twed_wavefront_kernel(const
   for (;;) {
     Word t = 0;
     if (lane == 0) t = atomicAdd(g.counters, Word(1));
-    t = __shfl_sync(kFull, t, 0);
+    t = __shfl_sync(kFullWarp, t, 0);
     if (t >= Word(g.tickets)) break;
     Band<T, R, Fast, Prefix> band(g, std::int64_t(t), tag0);
     band.sweep(stage[warp], outbox[warp]);
@@ -494,7 +493,7 @@ __global__ void __launch_bounds__(kLanes* kMaxWarps) twed_wavefront_kernel(const
 
 // ---- Host side ----------------------------------------------------------------------------
 
-// Bands, tickets and the mailbox ring of a point; scratch_bytes and the plan share it.
+// Bands, tickets and the mailbox ring of a point; scratch_bytes and the set-up share it.
 struct Layout {
   int rows_per_lane;
   std::int64_t pairs, bands, tickets, slots;
@@ -511,7 +510,7 @@ Layout layout(const TwedProblem& p, const Params& params, std::size_t word) {
   Layout L{};
   L.rows_per_lane = rows_per_lane(p, params);
   L.pairs = p.mode == Mode::triangle ? p.rows() * (p.rows() - 1) / 2 : p.rows() * p.cols();
-  L.bands = (p.n() + kLanes * L.rows_per_lane - 1) / (kLanes * L.rows_per_lane);
+  L.bands = ceil_div(p.n(), kLanes * L.rows_per_lane);
   L.tickets = L.pairs * L.bands;
   const double record = 4.0 * double(word);
   if (L.bands > 1) {
@@ -528,15 +527,15 @@ double scratch(const TwedProblem& p, const Params& params) {
 }
 
 template <class T, int R, bool Fast, bool Prefix>
-Plan<T> plan_for(const Layout& L, int warps, const DeviceCaps& d) {
+Setup<T> setup_for(const Layout& L, int warps, const DeviceCaps& d) {
   auto* kernel = twed_wavefront_kernel<T, R, Fast, Prefix>;
   int per_sm = 0;
   LADDER_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, warps * kLanes, 0));
   const std::int64_t resident = std::int64_t(std::max(per_sm, 1)) * std::max(d.sm_count, 1);
-  const int blocks = int(std::clamp<std::int64_t>((L.tickets + warps - 1) / warps, 1, resident));
+  const int blocks = int(std::clamp<std::int64_t>(ceil_div(L.tickets, warps), 1, resident));
   // Tags per launch: one per ring generation, plus one so consecutive launches never share.
   const auto gens = std::uint32_t(L.slots ? L.tickets / L.slots + 2 : 1);
-  Plan<T> out;
+  Setup<T> out;
   out.facts = {{"rows_per_lane", R},
                {"rows_per_band", kLanes * R},
                {"bands_per_pair", double(L.bands)},
@@ -548,24 +547,24 @@ Plan<T> plan_for(const Layout& L, int warps, const DeviceCaps& d) {
                {"fast_path_r1", Fast ? 1 : 0},
                {"prefix_chain", Prefix ? 1 : 0}};
   auto cleared = std::make_shared<bool>(false);
-  out.enqueue = [L, warps, blocks, gens, kernel, cleared](const Lists<T>& l) {
+  out.enqueue = [L, warps, blocks, gens, kernel, cleared](const Lists<T>& l, cudaStream_t stream) {
     if (L.tickets == 0) return;  // a triangle of one series
     char* base = reinterpret_cast<char*>(l.scratch);
     // Once per instance: zero tags and counters; every launch leaves them consistent.
     if (!*cleared) {
-      LADDER_CUDA(cudaMemsetAsync(base, 0, std::size_t(L.bytes)));
+      LADDER_CUDA(cudaMemsetAsync(base, 0, std::size_t(L.bytes), stream));
       *cleared = true;
     }
     const Args<T> g{l,     L.pairs, L.bands, L.tickets, L.slots, gens,
                     reinterpret_cast<Word*>(base), reinterpret_cast<Unit*>(base + kCounterBytes)};
-    kernel<<<unsigned(blocks), unsigned(warps * kLanes)>>>(g);
+    kernel<<<unsigned(blocks), unsigned(warps * kLanes), 0, stream>>>(g);
     LADDER_CUDA_LAUNCH("twed_wavefront_kernel");
   };
   return out;
 }
 
 template <class T>
-Plan<T> plan(const TwedProblem& p, const Params& params, const DeviceCaps& d) {
+Setup<T> setup(const TwedProblem& p, const Params& params, const DeviceCaps& d) {
   const Layout L = layout(p, params, sizeof(T));
   const int warps = int(params.integer("warps"));
   const bool fast = p.dim() == 1 && p.costs.root;
@@ -575,12 +574,12 @@ Plan<T> plan(const TwedProblem& p, const Params& params, const DeviceCaps& d) {
   const std::string chain = params.text("chain");
   const bool prefix =
       chain == "prefix" || (chain == "auto" && L.tickets <= 4 * std::int64_t(d.sm_count));
-  Plan<T> out;
+  Setup<T> out;
   RowsPerLane::exactly(L.rows_per_lane, [&](auto rows) {
     constexpr int R = decltype(rows)::value;
-    if (!fast) out = plan_for<T, R, false, false>(L, warps, d);
-    else if (prefix) out = plan_for<T, R, true, true>(L, warps, d);
-    else out = plan_for<T, R, true, false>(L, warps, d);
+    if (!fast) out = setup_for<T, R, false, false>(L, warps, d);
+    else if (prefix) out = setup_for<T, R, true, true>(L, warps, d);
+    else out = setup_for<T, R, true, false>(L, warps, d);
   }, "twed/wavefront");
   return out;
 }
@@ -617,7 +616,7 @@ GpuStep<T> make() {
           .change = "one persistent launch: warps sweep bands of 32 x R rows as in-warp "
                     "wavefronts, bands pass boundary rows through tagged mailboxes",
           .params = params(),
-          .plan = plan<T>,
+          .impl = setup<T>,
           .limit = limit<T>,
           .scratch_bytes = scratch<T>};
 }

@@ -19,8 +19,9 @@ class GridStride : public GpuInstance<float> {
       : GpuInstance<float>(p.n(), {p.n()}), a_(p.a), b_(p.b), blocks_(blocks), threads_(threads) {}
 
  protected:
-  void enqueue() override {
-    add_kernel<<<blocks_, threads_>>>(a_.get(), b_.get(), out(), std::int64_t(a_.size()));
+  void enqueue(cudaStream_t stream) override {
+    const auto n = std::int64_t(a_.size());
+    add_kernel<<<blocks_, threads_, 0, stream>>>(a_.get(), b_.get(), out(), n);
     LADDER_CUDA_LAUNCH("add_kernel");
   }
 
@@ -42,7 +43,7 @@ const Registrar registrar{make_variant<ToyProblem, Threads>(
      .label = "grid-stride loop",
      .change = "one GPU thread per element, a grid-stride loop over n",
      .params = {{"threads", "256", "threads per block", ParamSpec::Kind::integer, 32, 1024}},
-     .plan = [](const Params& p) { return int(p.integer("threads")); }},
+     .impl = [](const Params& p) { return int(p.integer("threads")); }},
     vector_bytes, make)};
 
 }  // namespace

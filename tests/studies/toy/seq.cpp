@@ -13,7 +13,7 @@ const Registrar registrar{cpu_step({.name = "seq",
                                     .label = "sequential",
                                     .change = "baseline: one loop",
                                     .role = Role::baseline,
-                                    .plan = add})};
+                                    .impl = add})};
 
 }  // namespace
 }  // namespace ladder::toy

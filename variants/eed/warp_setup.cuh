@@ -35,17 +35,17 @@ WarpKernel warp_kernel_for(int W) {
 
 // A launch of `warps` warps per block with `smem` bytes each, as many blocks as stay resident
 // on the device and no more than the pairs need; the facts say what was chosen.
-inline EedPlan warp_plan(WarpKernel kernel, int W, int warps, std::size_t smem,
-                         std::size_t store_bytes, const EedProblem& p, const DeviceCaps& d) {
+inline EedSetup warp_setup(WarpKernel kernel, int W, int warps, std::size_t smem,
+                           std::size_t store_bytes, const EedProblem& p, const DeviceCaps& d) {
   allow_shared_memory(kernel, smem);
   int per_sm = 0;
   LADDER_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 32 * warps, smem));
-  const std::int64_t needed = (p.pairs() + warps - 1) / warps;
+  const std::int64_t needed = ceil_div(p.pairs(), warps);
   const unsigned blocks = unsigned(std::clamp<std::int64_t>(
       std::int64_t(std::max(per_sm, 1)) * d.sm_count, 1, std::max<std::int64_t>(needed, 1)));
   return {{},
-          [=](const Pairs& v) {
-            kernel<<<blocks, 32 * warps, smem>>>(v, warps);
+          [=](const Pairs& v, cudaStream_t stream) {
+            kernel<<<blocks, 32 * warps, smem, stream>>>(v, warps);
             LADDER_CUDA(cudaGetLastError());
           },
           {{"columns_per_lane", double(W)},
