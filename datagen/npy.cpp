@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <new>
@@ -64,7 +65,8 @@ std::string shape_words(const std::vector<std::size_t>& shape) {
 
 struct Header {
   std::size_t data_offset = 0;  // bytes before the data
-  std::size_t width = 0;        // 4 (float32) or 8 (float64)
+  std::size_t width = 0;        // 4 (float32, int32) or 8 (float64, int64)
+  bool integer = false;         // int32 / int64 rather than float32 / float64
   bool swap = false;            // the data's byte order is not the host's
   std::vector<std::size_t> shape;
   std::size_t count = 0;        // elements
@@ -233,7 +235,8 @@ class DictParser {
 };
 
 // The whole header (bytes [0, data offset)) checked against the file's size.
-Header parse_header(std::string_view bytes, std::uint64_t size, const std::string& file) {
+Header parse_header(std::string_view bytes, std::uint64_t size, const std::string& file,
+                    NpyTypes types) {
   Header h;
   h.data_offset = data_offset(bytes, size, file);
   const std::size_t fixed = static_cast<unsigned char>(bytes[6]) == 1 ? 10 : 12;
@@ -241,11 +244,16 @@ Header parse_header(std::string_view bytes, std::uint64_t size, const std::strin
   bool fortran = false;
   DictParser(bytes.substr(fixed, h.data_offset - fixed), file).parse(descr, fortran, h.shape);
 
-  if (descr == "<f4" || descr == ">f4") h.width = 4;
-  else if (descr == "<f8" || descr == ">f8") h.width = 8;
-  else
-    throw InputError(file + ": dtype '" + printable(descr) +
-                     "' is not float32 or float64 (little- or big-endian)");
+  const std::string kind = descr.size() == 3 ? descr.substr(1) : "";
+  const bool ints = types == NpyTypes::outputs;
+  if (kind == "f4" || kind == "f8" || (ints && (kind == "i4" || kind == "i8"))) {
+    h.width = kind[1] == '4' ? 4 : 8;
+    h.integer = kind[0] == 'i';
+  }
+  if (h.width == 0 || (descr[0] != '<' && descr[0] != '>'))
+    throw InputError(file + ": dtype '" + printable(descr) + "' is not " +
+                     (ints ? "float32, float64, int32 or int64" : "float32 or float64") +
+                     " (little- or big-endian)");
   h.swap = (descr[0] == '<') != (std::endian::native == std::endian::little);
   if (fortran)
     throw InputError(file + ": Fortran-ordered arrays are not supported (save a C-ordered copy, "
@@ -259,7 +267,7 @@ Header parse_header(std::string_view bytes, std::uint64_t size, const std::strin
     if (d == 0) empty = true;
     else overflow = overflow || __builtin_mul_overflow(product, std::uint64_t{d}, &product);
   }
-  const std::string dtype = h.width == 4 ? "float32" : "float64";
+  const std::string dtype = std::string(h.integer ? "int" : "float") + (h.width == 4 ? "32" : "64");
   if (overflow)
     throw InputError(file + ": shape " + shape_words(h.shape) + " of " + dtype +
                      " is too large (its size in bytes does not fit in 64 bits)");
@@ -282,12 +290,12 @@ void convert(const char* raw, std::size_t n, const Header& h, double* out) {
       std::uint32_t u;
       std::memcpy(&u, raw + 4 * i, 4);
       if (h.swap) u = __builtin_bswap32(u);
-      out[i] = std::bit_cast<float>(u);
+      out[i] = h.integer ? double(std::bit_cast<std::int32_t>(u)) : double(std::bit_cast<float>(u));
     } else {
       std::uint64_t u;
       std::memcpy(&u, raw + 8 * i, 8);
       if (h.swap) u = __builtin_bswap64(u);
-      out[i] = std::bit_cast<double>(u);
+      out[i] = h.integer ? double(std::bit_cast<std::int64_t>(u)) : std::bit_cast<double>(u);
     }
   }
 }
@@ -296,6 +304,7 @@ void convert(const char* raw, std::size_t n, const Header& h, double* out) {
 NpyArray allocate(const Header& h, const std::string& file) {
   NpyArray a;
   a.shape = h.shape;
+  a.integer = h.integer;
   try {
     a.values.resize(h.count);
   } catch (const std::bad_alloc&) {
@@ -322,15 +331,15 @@ void write_npy(const std::string& path, const Output& out) {
   write_file_atomically(path, bytes);
 }
 
-NpyArray parse_npy(const std::string& bytes, const std::string& name) {
+NpyArray parse_npy(const std::string& bytes, const std::string& name, NpyTypes types) {
   const std::string file = quoted_name(name);
-  const Header h = parse_header(bytes, bytes.size(), file);
+  const Header h = parse_header(bytes, bytes.size(), file, types);
   NpyArray a = allocate(h, file);
   convert(bytes.data() + h.data_offset, h.count, h, a.values.data());
   return a;
 }
 
-NpyArray read_npy(const std::string& path) {
+NpyArray read_npy(const std::string& path, NpyTypes types) {
   const std::string file = quoted_name(path);
   DataFile in(path, file, "a .npy file");
   const std::uintmax_t size = in.size();
@@ -343,7 +352,7 @@ NpyArray read_npy(const std::string& path) {
   header.resize(offset);
   if (offset > have) in.read_exactly(header.data() + have, offset - have);
   else in.seek(offset);
-  const Header h = parse_header(header, size, file);
+  const Header h = parse_header(header, size, file, types);
 
   NpyArray a = allocate(h, file);
   constexpr std::size_t kChunk = 1 << 16;  // elements per read
@@ -355,6 +364,26 @@ NpyArray read_npy(const std::string& path) {
     done += n;
   }
   return a;
+}
+
+Output read_npy_output(const std::string& path) {
+  NpyArray a = read_npy(path, NpyTypes::outputs);
+  Output out;
+  out.shape = a.shape;
+  if (!a.integer) {
+    out.data = std::move(a.values);
+    return out;
+  }
+  // int64 values past 2^53 were rounded on the way to double: refused rather than compared.
+  std::vector<std::int64_t> v(a.values.size());
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (std::fabs(a.values[i]) > 9007199254740992.0)
+      throw InputError(quoted_name(path) + ": integer output " + std::to_string(i) +
+                       " is beyond 2^53, more than a distance or an id can be");
+    v[i] = static_cast<std::int64_t>(a.values[i]);
+  }
+  out.data = std::move(v);
+  return out;
 }
 
 }  // namespace ladder

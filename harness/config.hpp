@@ -43,6 +43,10 @@ struct Point {
   std::optional<Validation> validation;  // the sweep's own mode, when it sets one
   // The sweep's own counts, when it sets them (a long point needs fewer repetitions).
   std::optional<PerBackend> repetitions, warmup;
+  // How results name the point when not by its parameters: a peer's run at changed
+  // parameters (`ladder ingest`) keeps the name of the config's point it stands beside.
+  std::string name;
+  std::string key() const { return name.empty() ? params.key() : name; }
 };
 
 struct Config {

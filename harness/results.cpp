@@ -49,6 +49,7 @@ json run_json(const RunRecord& r) {
                      {"tolerance", {{"abs", r.tolerance.abs},
                                     {"rel", r.tolerance.rel},
                                     {"rule", r.tolerance.rule}}}};
+  if (!r.note.empty()) j["note"] = r.note;
   if (!r.samples_ms.empty()) {
     const auto [lo, hi] = std::minmax_element(r.samples_ms.begin(), r.samples_ms.end());
     const double med = median_of(r.samples_ms);
@@ -136,6 +137,7 @@ json results_json(const RunReport& report) {
           {"runs", runs}};
   // Which reproduction scale the config ran at (`--scale`, `ladder reproduce`), when any.
   if (!report.config.scale.empty()) out["scale"] = report.config.scale;
+  if (!report.peer.is_null()) out["peer"] = report.peer;
   return out;
 }
 

@@ -238,12 +238,12 @@ class Runner {
     r.run_index = planned.index;
     r.variant = &v;
     r.params = planned.params;
-    r.point = pt.params.key();
+    r.point = pt.key();
     r.sweep = pt.sweep;
     r.validation = planned.validation;
     r.timing = v.backend == Backend::gpu ? c_.timing : TimingMode::hot;
     const DeviceCaps& caps = report_.device.caps;
-    if (v.backend == Backend::gpu && !caps.present) {
+    if (v.backend == Backend::gpu && !caps.present && !o_.replay) {
       r.status = Status::skipped;
       r.reason = report_.device.absent_reason;
       return r;

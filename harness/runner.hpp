@@ -24,6 +24,9 @@ struct RunOptions {
   bool profile = false;                   // one NVTX-wrapped run per variant, no repetitions
   int device = 0;
   bool quiet = false;                     // no progress lines
+  // The runs replay measurements made elsewhere (`ladder ingest`): a GPU run is validated
+  // and recorded even where no GPU is present (its limit is then unknown).
+  bool replay = false;
   // Called once every input has been checked, before the first run (the CLI creates its
   // output directories then), and after every run with the report so far (the CLI rewrites
   // the results file).
@@ -61,6 +64,7 @@ struct RunRecord {
   std::map<std::string, double> data;
   std::map<std::string, double> extras;
   std::map<std::string, double> facts;
+  std::string note;  // a peer's word on the run (`ladder ingest`)
 };
 
 struct RunReport {
@@ -72,6 +76,7 @@ struct RunReport {
   std::string started_at, finished_at;
   std::size_t planned = 0;  // runs the config selects; runs.size() of them are done
   std::vector<RunRecord> runs;
+  nlohmann::json peer;  // what a peer says of itself (`ladder ingest`), recorded as is
   bool all_ok() const;
 };
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Makes sure what ladder needs is installed. Usage: scripts/deps.sh build|plots
-#   build: compiler, CMake, fmt, nlohmann/json, Google Benchmark, GoogleTest, Python 3
+#   build: compiler, CMake, fmt, nlohmann/json, CLI11, Google Benchmark, GoogleTest, Python 3
 #   plots: matplotlib for the figure scripts
 # As root on Debian/Ubuntu, missing packages are installed with apt-get; otherwise the exact
 # command is printed. The CUDA Toolkit itself must already be installed (NVIDIA's packages).
@@ -31,6 +31,7 @@ if [ "$what" = build ]; then
   need_cmd python3 python3
   need_header fmt/core.h libfmt-dev
   need_header nlohmann/json.hpp nlohmann-json3-dev
+  need_header CLI/CLI.hpp libcli11-dev
   need_header benchmark/benchmark.h libbenchmark-dev
   need_header gtest/gtest.h libgtest-dev
   install_or_explain

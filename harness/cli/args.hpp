@@ -1,5 +1,7 @@
-// A tiny option parser: positional words plus `--name value` and `--flag` options, with an
-// error for anything not declared.
+// A command of the CLI as it declares itself (its positionals, and its options each with a
+// one-line description) and what its body receives once the command line is parsed. The
+// declaration is the one place a command's options are named: the parser (CLI11, args.cpp)
+// and the --help text are both made from it.
 #pragma once
 #include <map>
 #include <set>
@@ -21,30 +23,38 @@ struct Parsed {
   }
 };
 
-// `valued` lists options that take a value; `flags` those that do not. When `open` is true,
-// any other `--name value` pair is accepted too (generator parameters).
-inline Parsed parse_args(const std::vector<std::string>& args, const std::set<std::string>& valued,
-                         const std::set<std::string>& flags, bool open = false) {
-  Parsed p;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a.size() > 1 && a[0] == '-' && a[1] != '-')
-      throw InputError("unknown option " + a + " (options are spelt --name)");
-    if (a.rfind("--", 0) != 0) {
-      p.positional.push_back(a);
-      continue;
-    }
-    const std::string name = a.substr(2);
-    if (flags.count(name)) {
-      p.flags.insert(name);
-    } else if (valued.count(name) || (open && !name.empty())) {
-      if (i + 1 >= args.size()) throw InputError("option " + a + " needs a value");
-      p.options[name] = args[++i];
-    } else {
-      throw InputError("unknown option " + a);
-    }
-  }
-  return p;
-}
+using Args = std::vector<std::string>;
+
+// An option, spelt --name; given twice, the last one counts.
+struct OptionSpec {
+  std::string name;       // without the leading "--"
+  std::string value;      // its value as usage shows it ("FILE", "paper|quick"); empty: a flag
+  std::string help;       // one line
+  bool required = false;  // the command refuses to run without it
+};
+
+struct Command {
+  std::string name;
+  std::string summary;                   // one line, for `ladder --help`
+  std::vector<std::string> positionals;  // as usage shows them; the body checks how many came
+  // The usage lines, written out where the one made from the declaration would mislead (gen's
+  // two forms); empty: made from it.
+  std::vector<std::string> forms;
+  std::vector<OptionSpec> options;
+  // When it has a name: any other `--NAME VALUE` (or `--NAME=VALUE`) is taken too, into
+  // Parsed::options, and usage shows this one as its pattern (gen's data parameters).
+  OptionSpec open;
+  std::string about;                     // what --help says after the usage (lines end in \n)
+  std::string (*more_help)() = nullptr;  // help known only at run time, after the options
+  int (*body)(const Parsed&) = nullptr;
+};
+
+// Parses `args` (the words after the command's name) as `c` declares them and runs its body;
+// `--help` or `-h` prints its help on stdout instead and returns 0. Bad usage throws
+// InputError (one line).
+int execute(const Command& c, const Args& args);
+
+// `ladder --help`: each command with its summary.
+std::string overview(const std::vector<const Command*>& commands);
 
 }  // namespace ladder::cli

@@ -11,6 +11,7 @@
 
 #include "../../datagen/base/printable.hpp"
 #include "../../datagen/base/progress.hpp"
+#include "../../datagen/numbers.hpp"
 #include "../config.hpp"
 #include "../memory.hpp"
 #include "../results.hpp"
@@ -110,6 +111,8 @@ json catalogue() {
   return {{"studies", studies}};
 }
 
+}  // namespace
+
 std::string default_out(const Config& c) {
   std::time_t t = std::time(nullptr);
   char buf[32];
@@ -141,38 +144,59 @@ void print_summary(const RunReport& rep) {
   for (const auto& f : failures) fmt::print("  {}\n", f);
 }
 
-}  // namespace
-
 int integer_option(const Parsed& p, const std::string& name, int lo) {
   ParamSpec spec{"--" + name, "", "", ParamSpec::Kind::integer, double(lo), 100000};
   check_param(spec, p.get(name));
   return std::stoi(p.get(name));
 }
 
-constexpr const char* kListHelp =
-    "usage: ladder list [--json]\n"
-    "Lists every study, its data parameters and its variants (step, role, backend, precision,\n"
-    "what changed, parameters with their defaults); --json prints the same as JSON, with each\n"
-    "parameter's kind, range and choices.\n";
+OptionSpec shared_option(const std::string& name) {
+  static const std::vector<OptionSpec> shared = {
+      {"scale", "paper|quick", "the config as its \"reproduce\" block sets it at that scale"},
+      {"filter", "RE", "only the variants in whose study/variant RE is found"},
+      {"validate", "full|sample:N|off", "check every output, N sampled ones, or none (default: config's)"},
+      {"repetitions", "N", "timed samples per run (default: the config's)"},
+      {"warmup", "N", "untimed runs before the samples (default: the config's)"},
+      {"timing", "hot|cold", "hot: L2 as the last sample left it; cold: flushed before each"},
+      {"device", "N", "the CUDA device to use (default 0)"},
+      {"quiet", "", "no progress lines"},
+  };
+  const auto it = std::find_if(shared.begin(), shared.end(), [&](const OptionSpec& o) { return o.name == name; });
+  if (it == shared.end()) throw std::logic_error("no shared option --" + name);
+  return *it;
+}
 
-constexpr const char* kRunHelp =
-    "usage: ladder run CONFIG [--out FILE] [--filter RE] [--validate full|sample:N|off]\n"
-    "                  [--dump-outputs DIR] [--profile] [--device N] [--quiet]\n"
-    "                  [--repetitions N] [--warmup N] [--timing hot|cold] [--scale paper|quick]\n"
-    "Runs every point and selected variant of CONFIG, validates each output against the study's\n"
-    "sequential reference and writes the results to FILE (default results/<name>-<time>.json),\n"
-    "rewritten atomically after every run. Exit status: 0 every run passed (or was validly\n"
-    "unsupported or skipped), 1 a run failed or errored, 2 bad input, 3 CUDA error, 4 internal.\n";
+const Command list_command{
+    .name = "list",
+    .summary = "the studies, their data parameters, variants and steps",
+    .options = {{"json", "", "the same as JSON, with each parameter's kind, range and choices"}},
+    .about = "Lists every study, its data parameters and its variants (step, role, backend, precision,\n"
+             "what changed, parameters with their defaults).\n",
+    .body = list,
+};
 
-constexpr const char* kGenHelp =
-    "usage: ladder gen STUDY [--generator NAME] [--PARAM VALUE ...] --out FILE\n"
-    "Writes a generated data set of STUDY to FILE, in the format the study reads back (its\n"
-    "extension chooses where a study reads several). PARAM is any data parameter of the study\n"
-    "(`ladder list` shows them with their defaults and ranges). Generators:\n";
+const Command run_command{
+    .name = "run",
+    .summary = "run, validate and time a config's steps; write a results file",
+    .positionals = {"CONFIG"},
+    .options = {{"out", "FILE", "the results file (default results/<name>-<UTC time>.json)"},
+                shared_option("filter"), shared_option("validate"),
+                {"dump-outputs", "DIR", "each run's raw output as DIR/<study>__<variant>__<point>.npy"},
+                {"profile", "", "run each variant once in an NVTX range, for ncu or nsys"},
+                shared_option("device"), shared_option("quiet"), shared_option("repetitions"),
+                shared_option("warmup"), shared_option("timing"), shared_option("scale")},
+    .about = "Runs every point and selected variant of CONFIG, validates each output against the study's\n"
+             "sequential reference and writes the results to FILE, rewritten atomically after every\n"
+             "run. Exit status: 0 every run passed (or was validly unsupported or skipped), 1 a run\n"
+             "failed or errored, 2 bad input, 3 CUDA error, 4 internal.\n",
+    .body = run,
+};
 
-// gen's help: the usage, then each study's generators and data parameters.
-std::string gen_help() {
-  std::string out = kGenHelp;
+namespace {
+
+// After gen's options in its help: each study's generators and data parameters.
+std::string gen_studies() {
+  std::string out = "Each study's generators and data parameters (PARAM):\n";
   for (const auto& s : registry().studies()) {
     std::string gens, params;
     for (const std::string& g : s->generators()) gens += (gens.empty() ? "" : ", ") + g;
@@ -183,12 +207,30 @@ std::string gen_help() {
   return out;
 }
 
-int list(const Args& args) {
-  Parsed p = parse_args(args, {}, {"json", "help"});
-  if (p.has("help")) {
-    fmt::print("{}", kListHelp);
-    return 0;
-  }
+}  // namespace
+
+const Command gen_command{
+    .name = "gen",
+    .summary = "write a generated data set, or a config point's data, to a file",
+    .positionals = {"STUDY"},
+    .forms = {"ladder gen STUDY [--generator NAME] [--PARAM VALUE ...] --out FILE",
+              "ladder gen --config CONFIG --point K [--scale paper|quick] --out FILE"},
+    .options = {{"out", "FILE", "the file to write, in the format the study reads back", true},
+                {"generator", "NAME", "which of the study's generators (default its first)"},
+                {"config", "CONFIG", "write the data of a point of CONFIG instead of a STUDY's"},
+                {"point", "K", "that point, by its index in `ladder plan --json`"},
+                shared_option("scale")},
+    .open = {"PARAM", "VALUE", "a data parameter of the study (below; `ladder list` has their ranges)"},
+    .about = "Writes a generated data set of STUDY to FILE, in the format the study reads back (its\n"
+             "extension chooses where a study reads several). PARAM is any data parameter of the study\n"
+             "(`ladder list` shows them with their defaults and ranges). With --config, the data set of\n"
+             "the config's point K (`ladder plan --json` lists its points) as `ladder run` builds or reads\n"
+             "it: what a peer loads.\n",
+    .more_help = gen_studies,
+    .body = gen,
+};
+
+int list(const Parsed& p) {
   if (!p.positional.empty()) throw InputError("list takes no arguments");
   json cat = catalogue();
   if (p.has("json")) {
@@ -239,16 +281,7 @@ Config config_from_options(const Parsed& p) {
   return config;
 }
 
-int run(const Args& args) {
-  Parsed p = parse_args(
-      args,
-      {"out", "filter", "validate", "dump-outputs", "device", "repetitions", "warmup", "timing",
-       "scale"},
-      {"profile", "quiet", "help"});
-  if (p.has("help")) {
-    fmt::print("{}", kRunHelp);
-    return 0;
-  }
+int run(const Parsed& p) {
   if (p.positional.size() != 1) throw InputError("run needs exactly one CONFIG file");
   Config config = config_from_options(p);
   RunOptions opt;
@@ -282,17 +315,58 @@ int run(const Args& args) {
   return 0;
 }
 
-int gen(const Args& args) {
-  // --help anywhere asks for help, even where a generator parameter's value would stand.
-  if (std::find(args.begin(), args.end(), "--help") != args.end()) {
-    fmt::print("{}", gen_help());
-    return 0;
+namespace {
+
+// Builds (or reads) one data set and writes it to `shown` in the study's format; every input
+// is checked, and the output's folder found creatable, before anything is built or created.
+void write_data_set(const Study& study, const DataSource& src, const Params& resolved,
+                    const std::string& shown, const std::vector<std::string>& inputs) {
+  const std::string out = results_target(shown);
+  check_out_creatable(out);
+  refuse_overwriting(out, inputs, "--out");
+  study.check_point(src, resolved, nullptr);
+  check_data_memory(study, src, resolved);
+  std::unique_ptr<Problem> problem;
+  {
+    ProgressTicker ticker((src.file.empty() ? "generating " : "reading ") + study.name() + " data",
+                          false);
+    problem = study.make_problem(src, resolved);
   }
-  Parsed p = parse_args(args, {"out", "generator"}, {}, true);
+  prepare_results_file(out);
+  study.write_data(*problem, out);
+  fmt::print("wrote {}\n", shown);
+}
+
+// `ladder gen --config CONFIG --point K`: a peer's data, exactly the point's as `run` has it.
+int gen_point(const Parsed& p) {
+  if (!p.positional.empty()) throw InputError("gen --config takes no STUDY: the config names it");
+  for (const auto& [k, v] : p.options)
+    if (k != "out" && k != "config" && k != "point" && k != "scale")
+      throw InputError("--" + printable(k, 40) + " cannot be given with --config: the point sets the data");
+  if (!p.has("point")) throw InputError("gen --config needs --point K");
+  Parsed c = p;
+  c.positional = {p.get("config")};
+  const Config config = config_from_options(c);
+  const std::int64_t k = parse_int64(p.get("point"), "--point");
+  if (k < 0 || k >= std::int64_t(config.points.size()))
+    throw InputError("--point " + std::to_string(k) + " is not a point of the config: it has " +
+                     std::to_string(config.points.size()) + " (0 to " +
+                     std::to_string(config.points.size() - 1) + ")");
+  const Point& pt = config.points[std::size_t(k)];
+  write_data_set(*config.study, pt.data,
+                 resolve(*config.study, nullptr, pt.params, pt.data.file.empty()), p.get("out"),
+                 input_files(config));
+  return 0;
+}
+
+}  // namespace
+
+int gen(const Parsed& p) {
+  if (p.has("config")) return gen_point(p);
+  if (p.has("point") || p.has("scale")) throw InputError("--point and --scale need --config CONFIG");
   if (p.positional.size() != 1) throw InputError("gen needs exactly one STUDY");
   const Study* study = registry().study(p.positional[0]);
   if (!study) throw InputError("unknown study '" + p.positional[0] + "'");
-  if (!p.has("out")) throw InputError("gen needs --out FILE");
   const auto gens = study->generators();
   if (gens.empty())
     throw InputError("study " + study->name() + " has no generator: it reads its data from files");
@@ -309,23 +383,10 @@ int gen(const Args& args) {
     check_param(*it, v);
     params.set(k, v);
   }
-  const std::string out = results_target(p.get("out"));
-  check_out_creatable(out);
   std::vector<std::string> inputs;
   for (const auto& spec : study->data_params())
     if (spec.kind == ParamSpec::Kind::path && params.has(spec.name)) inputs.push_back(params.text(spec.name));
-  refuse_overwriting(out, inputs, "--out");
-  const Params resolved = resolve(*study, nullptr, params);
-  study->check_point(src, resolved, nullptr);
-  check_data_memory(*study, src, resolved);
-  std::unique_ptr<Problem> problem;
-  {
-    ProgressTicker ticker("generating " + study->name() + " data", false);
-    problem = study->make_problem(src, resolved);
-  }
-  prepare_results_file(out);
-  study->write_data(*problem, out);
-  fmt::print("wrote {}\n", p.get("out"));
+  write_data_set(*study, src, resolve(*study, nullptr, params), p.get("out"), inputs);
   return 0;
 }
 

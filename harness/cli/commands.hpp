@@ -1,28 +1,45 @@
-// The CLI's subcommands; each takes the arguments after its name and returns the exit status.
+// The CLI's subcommands. Each declares itself as a Command (args.hpp: its options, which give
+// its --help too) next to its body; the body receives the parsed command line and returns the
+// exit status.
 #pragma once
 #include <string>
 #include <vector>
 
 #include "args.hpp"
 #include "../config.hpp"
+#include "../runner.hpp"
 
 namespace ladder::cli {
 
-using Args = std::vector<std::string>;
-int list(const Args& args);
-int run(const Args& args);
-int gen(const Args& args);
-int compare(const Args& args);
-int reproduce(const Args& args);
-int plan(const Args& args);  // plan.cpp
+extern const Command list_command, run_command, gen_command;  // commands.cpp
+extern const Command plan_command;                            // plan.cpp
+extern const Command compare_command, export_command;         // compare.cpp
+extern const Command reproduce_command;                       // reproduce.cpp
+extern const Command ingest_command;                          // ingest.cpp
+int list(const Parsed& p);
+int run(const Parsed& p);
+int gen(const Parsed& p);
+int compare(const Parsed& p);
+int reproduce(const Parsed& p);
+int plan(const Parsed& p);
+int ingest(const Parsed& p);
 
 // CONFIG (the first positional) loaded at --scale, with --repetitions, --warmup and --timing
 // applied as `run` applies them (`plan` shows the same runs).
 Config config_from_options(const Parsed& p);
 
+// An option `run`, `plan`, `ingest` and `gen --config` share (--scale, --filter, --validate,
+// --repetitions, --warmup, --timing, --device, --quiet), declared once.
+OptionSpec shared_option(const std::string& name);
+
 // The integer value of option --name, at least `lo`; throws InputError otherwise.
 int integer_option(const Parsed& p, const std::string& name, int lo);
-int export_results(const Args& args);  // compare.cpp: `ladder export` (`export` is a keyword)
+int export_results(const Parsed& p);  // `ladder export` (`export` is a keyword)
+
+// results/<config name>-<UTC time>.json: where `run` writes when --out is not given.
+std::string default_out(const Config& c);
+// The runs of a report as a table on stdout, then each failure's reason.
+void print_summary(const RunReport& rep);
 
 // A text table on stdout, columns as wide as their widest cell; `right` aligns numbers.
 void print_table(const std::vector<std::string>& head, const std::vector<std::vector<std::string>>& rows,

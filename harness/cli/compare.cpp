@@ -25,8 +25,7 @@ using json = nlohmann::json;
 // Two medians closer than this (relative) are noise whatever their samples say.
 constexpr double kNoiseFloor = 0.02;
 
-constexpr const char* kCompareHelp =
-    "usage: ladder compare A.json B.json [--csv]\n"
+constexpr const char* kCompareAbout =
     "One row per run (study/variant [sweep] point) in either file: each side's median time,\n"
     "its spread (+-x%: half the range of the samples, max - min, relative to the median; n=1\n"
     "for a single sample), a verdict and A/B = A's median / B's median (above 1: B is faster).\n"
@@ -39,8 +38,7 @@ constexpr const char* kCompareHelp =
     "study,variant,sweep,point,occurrence,a_status,a_median_ms,a_min_ms,a_max_ms,a_samples,\n"
     "b_status,b_median_ms,b_min_ms,b_max_ms,b_samples,speedup,verdict\n";
 
-constexpr const char* kExportHelp =
-    "usage: ladder export --csv RESULTS.json [--out FILE]\n"
+constexpr const char* kExportAbout =
     "Writes one CSV (RFC 4180) line per run on stdout, or atomically to FILE: study, variant,\n"
     "step, label, role, backend, precision, sweep, point, status, reason, median_ms, min_ms,\n"
     "max_ms, mean_ms, stddev_ms, samples (how many), metric, metric_value, metric_unit,\n"
@@ -303,12 +301,26 @@ std::string export_csv(const json& results) {
 
 }  // namespace
 
-int compare(const Args& args) {
-  Parsed p = parse_args(args, {}, {"csv", "help"});
-  if (p.has("help")) {
-    fmt::print("{}", kCompareHelp);
-    return 0;
-  }
+const Command compare_command{
+    .name = "compare",
+    .summary = "speedups between two results files, noise marked",
+    .positionals = {"A.json", "B.json"},
+    .options = {{"csv", "", "the same rows as CSV on stdout, numbers at full precision"}},
+    .about = kCompareAbout,
+    .body = compare,
+};
+
+const Command export_command{
+    .name = "export",
+    .summary = "one CSV line per run of a results file, for spreadsheets",
+    .positionals = {"RESULTS.json"},
+    .options = {{"csv", "", "CSV (RFC 4180), the only format", true},
+                {"out", "FILE", "write it atomically to FILE instead of stdout"}},
+    .about = kExportAbout,
+    .body = export_results,
+};
+
+int compare(const Parsed& p) {
   if (p.positional.size() != 2) throw InputError("compare needs two results files");
   const json a = read_results(p.positional[0]), b = read_results(p.positional[1]);
   const std::vector<Row> rows = pair_runs(a, b);
@@ -319,13 +331,7 @@ int compare(const Args& args) {
   return 0;
 }
 
-int export_results(const Args& args) {
-  Parsed p = parse_args(args, {"out"}, {"csv", "help"});
-  if (p.has("help")) {
-    fmt::print("{}", kExportHelp);
-    return 0;
-  }
-  if (!p.has("csv")) throw InputError("export needs --csv (CSV is the only format)");
+int export_results(const Parsed& p) {
   if (p.positional.size() != 1) throw InputError("export needs exactly one results file");
   // The --out path is checked before reading and created only once everything is checked.
   const std::string out = p.has("out") ? results_target(p.get("out")) : "";

@@ -2,58 +2,64 @@
 //   ladder list [--json]
 //   ladder run CONFIG [--out FILE] [--filter RE] [--validate full|sample:N|off]
 //                     [--dump-outputs DIR] [--profile] [--device N] [--quiet]
-//                     [--repetitions N] [--warmup N] [--timing hot|cold]
-//   ladder plan CONFIG [--scale paper|quick] [--filter RE] [--json]
+//                     [--repetitions N] [--warmup N] [--timing hot|cold] [--scale paper|quick]
+//   ladder plan CONFIG [--scale paper|quick] [--filter RE] [--validate full|sample:N|off]
+//                      [--repetitions N] [--warmup N] [--timing hot|cold] [--json]
 //   ladder gen STUDY [--generator NAME] [--PARAM VALUE ...] --out FILE
+//   ladder gen --config CONFIG --point K [--scale paper|quick] --out FILE
+//   ladder ingest CONFIG HANDOVER --out FILE [--scale paper|quick]
+//                 [--validate full|sample:N|off] [--device N] [--quiet]
 //   ladder compare A.json B.json [--csv]
-//   ladder export --csv RESULTS.json [--out FILE]
-//   ladder reproduce [--scale paper|quick] [--out DIR] [--configs DIR] [--no-peers]
+//   ladder export RESULTS.json --csv [--out FILE]
+//   ladder reproduce [--scale paper|quick] [--out DIR] [--configs DIR] [--device N]
+//                    [--no-peers] [--python EXE]
+//   ladder --help | --version;  ladder COMMAND --help (or -h): its options, each described
+// An option's value follows it (`--out FILE`) or is joined to it (`--out=FILE`). Each command
+// declares its options beside its body (args.hpp); they are parsed, and its --help written,
+// from that declaration.
 // Exit status: 0 all runs passed (or were validly unsupported or skipped), 1 a run failed
 // validation or errored, 2 bad input (one line on stderr, nothing written), 3 a CUDA error
 // outside any run (e.g. selecting the device), 4 an unexpected internal error.
 #include <fmt/format.h>
 
-#include <cstdio>
-#include <ctime>
 #include <string>
 #include <vector>
 
 #include "../../datagen/base/errors.hpp"
+#include "../../datagen/base/printable.hpp"
+#include "build_info.hpp"
 #include "commands.hpp"
 
 namespace {
 
-constexpr const char* kUsage =
-    "usage: ladder list [--json]\n"
-    "       ladder run CONFIG [--out FILE] [--filter RE] [--validate full|sample:N|off]\n"
-    "                         [--dump-outputs DIR] [--profile] [--device N] [--quiet]\n"
-    "                         [--repetitions N] [--warmup N] [--timing hot|cold]\n"
-    "       ladder plan CONFIG [--scale paper|quick] [--filter RE] [--json]\n"
-    "       ladder gen STUDY [--generator NAME] [--PARAM VALUE ...] --out FILE\n"
-    "       ladder compare A.json B.json [--csv]\n"
-    "       ladder export --csv RESULTS.json [--out FILE]\n"
-    "       ladder reproduce [--scale paper|quick] [--out DIR] [--configs DIR] [--device N]\n"
-    "                        [--no-peers] [--python EXE]\n";
+using namespace ladder::cli;
+
+// In the order `ladder --help` lists them.
+const std::vector<const Command*> kCommands = {&list_command,    &run_command,    &plan_command,
+                                               &gen_command,     &ingest_command, &compare_command,
+                                               &export_command,  &reproduce_command};
+
+int dispatch(const Args& args) {
+  if (args.empty()) throw ladder::InputError("no command given (try `ladder --help`)");
+  const std::string& word = args[0];
+  if (word == "--help" || word == "-h" || word == "help") {
+    fmt::print("{}", overview(kCommands));
+    return 0;
+  }
+  if (word == "--version") {
+    fmt::print("ladder {} (commit {})\n", LADDER_VERSION, LADDER_GIT_COMMIT);
+    return 0;
+  }
+  for (const Command* c : kCommands)
+    if (c->name == word) return execute(*c, Args(args.begin() + 1, args.end()));
+  throw ladder::InputError("unknown command '" + ladder::printable(word) + "' (try `ladder --help`)");
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty() || args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
-    std::fputs(kUsage, args.empty() ? stderr : stdout);
-    return args.empty() ? 2 : 0;
-  }
-  const std::string cmd = args[0];
-  args.erase(args.begin());
   try {
-    if (cmd == "list") return ladder::cli::list(args);
-    if (cmd == "run") return ladder::cli::run(args);
-    if (cmd == "plan") return ladder::cli::plan(args);
-    if (cmd == "gen") return ladder::cli::gen(args);
-    if (cmd == "compare") return ladder::cli::compare(args);
-    if (cmd == "reproduce") return ladder::cli::reproduce(args);
-    if (cmd == "export") return ladder::cli::export_results(args);
-    throw ladder::InputError("unknown command '" + cmd + "' (try `ladder --help`)");
+    return dispatch(Args(argv + 1, argv + argc));
   } catch (const ladder::InputError& e) {
     fmt::print(stderr, "ladder: error: {}\n", e.what());
     return 2;

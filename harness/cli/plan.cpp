@@ -14,24 +14,51 @@ namespace {
 
 using json = nlohmann::json;
 
-constexpr const char* kPlanHelp =
-    "usage: ladder plan CONFIG [--scale paper|quick] [--filter RE] [--validate full|sample:N|off]\n"
-    "                   [--repetitions N] [--warmup N] [--timing hot|cold] [--json]\n"
+constexpr const char* kPlanAbout =
     "Lists the runs `ladder run` would execute with the same options, in its order, without\n"
     "running or writing anything: run_index (as results record it), variant, sweep, point, the\n"
     "data group (runs that share one generated or read data set and its reference), validation,\n"
-    "repetitions and warm-up. --json prints them with every parameter, defaults filled in.\n";
+    "repetitions and warm-up. --json prints them with every parameter, defaults filled in, and\n"
+    "the config's points (what a peer runs: `ladder gen --config`, `ladder ingest`).\n";
 
 json data_json(const DataSource& d) {
   return d.file.empty() ? json{{"generator", d.generator}} : json{{"file", d.file}};
 }
 
-json plan_json(const Config& c, const std::vector<PlannedRun>& plan) {
+json params_json(const Params& p) {
+  json out = json::object();
+  for (const auto& [k, v] : p.items()) out[k] = v;
+  return out;
+}
+
+json per_backend(const PerBackend& n) { return {{"cpu", n.cpu}, {"gpu", n.gpu}}; }
+
+// Every point of the config, in its order, as a peer needs it: the index a handover names
+// (`ladder ingest`), the parameters a peer's run records (the study's defaults filled in), the
+// data (`ladder gen --config CONFIG --point K` writes it; consecutive points of one data group
+// share it), validation and counts per backend. --filter selects runs, not points.
+json points_json(const Config& c, const std::optional<Validation>& validation) {
+  json points = json::array();
+  std::size_t group = 0;
+  for (std::size_t i = 0; i < c.points.size(); ++i) {
+    const Point& pt = c.points[i];
+    if (i > 0 && data_source_key(*c.study, pt) != data_source_key(*c.study, c.points[i - 1])) ++group;
+    points.push_back({{"point", i}, {"sweep", pt.sweep}, {"key", pt.key()},
+                      {"params", params_json(resolve(*c.study, nullptr, pt.params, pt.data.file.empty()))},
+                      {"data", data_json(pt.data)}, {"data_group", group},
+                      {"validation", validation.value_or(pt.validation.value_or(c.validation)).text()},
+                      {"repetitions", per_backend(pt.repetitions.value_or(c.repetitions))},
+                      {"warmup", per_backend(pt.warmup.value_or(c.warmup))}});
+  }
+  return points;
+}
+
+json plan_json(const Config& c, const std::vector<PlannedRun>& plan,
+               const std::optional<Validation>& validation) {
   json runs = json::array();
   for (const PlannedRun& r : plan) {
     const Point& pt = c.points[r.point];
-    json params = json::object();
-    for (const auto& [k, v] : r.params.items()) params[k] = v;
+    const json params = params_json(r.params);
     runs.push_back({{"run_index", r.index}, {"study", r.variant->study},
                     {"variant", r.variant->name}, {"step", r.variant->step},
                     {"backend", to_string(r.variant->backend)}, {"sweep", pt.sweep},
@@ -41,7 +68,7 @@ json plan_json(const Config& c, const std::vector<PlannedRun>& plan) {
                     {"warmup", r.warmup}});
   }
   return {{"config", c.name}, {"study", c.study->name()}, {"scale", c.scale},
-          {"runs_planned", plan.size()}, {"runs", runs}};
+          {"runs_planned", plan.size()}, {"runs", runs}, {"points", points_json(c, validation)}};
 }
 
 void print_plan(const Config& c, const std::vector<PlannedRun>& plan) {
@@ -61,20 +88,25 @@ void print_plan(const Config& c, const std::vector<PlannedRun>& plan) {
 
 }  // namespace
 
-int plan(const Args& args) {
-  Parsed p = parse_args(args, {"scale", "filter", "validate", "repetitions", "warmup", "timing"},
-                        {"json", "help"});
-  if (p.has("help")) {
-    fmt::print("{}", kPlanHelp);
-    return 0;
-  }
+const Command plan_command{
+    .name = "plan",
+    .summary = "the runs `run` would execute, in its order, without running them",
+    .positionals = {"CONFIG"},
+    .options = {shared_option("scale"), shared_option("filter"), shared_option("validate"),
+                shared_option("repetitions"), shared_option("warmup"), shared_option("timing"),
+                {"json", "", "the runs with every parameter, and the config's points, as JSON"}},
+    .about = kPlanAbout,
+    .body = plan,
+};
+
+int plan(const Parsed& p) {
   if (p.positional.size() != 1) throw InputError("plan needs exactly one CONFIG file");
   const Config config = config_from_options(p);
   std::optional<Validation> validation;
   if (p.has("validate")) validation = parse_validation(p.get("validate"));
   const std::vector<PlannedRun> plan = plan_runs(config, p.get("filter"), validation);
   if (p.has("json"))
-    fmt::print("{}\n", plan_json(config, plan).dump(2));
+    fmt::print("{}\n", plan_json(config, plan, validation).dump(2));
   else
     print_plan(config, plan);
   return 0;

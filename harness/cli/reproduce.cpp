@@ -48,17 +48,10 @@ struct Experiment {
   std::vector<std::string> inputs;  // the files it reads, config included
 };
 
-// A peer script and the configs (by study) it runs on, with flags so that it never downloads
-// or installs anything and checks a bounded number of cells with its Python oracle (the
-// oracles run at about 50 ns a cell: unbounded, they would outlast the experiments).
+// A peer of a study is found by convention: every peers/<study>/NAME.py not starting with
+// '_' (peers/README.md); `script` is relative to the project's folder.
 struct Peer {
   std::string name, study, script;
-  std::vector<std::string> flags;
-};
-const std::vector<Peer> kPeers = {
-    {"cutwed", "twed", "peers/cutwed.py", {"--no-fetch", "--max-cells", "268435456"}},
-    {"rapidfuzz", "eed", "peers/rapidfuzz_eed.py", {"--no-install", "--max-cells", "4194304"}},
-    {"stringzilla", "eed", "peers/stringzilla_eed.py", {"--no-fetch", "--max-cells", "4194304"}},
 };
 
 double seconds_since(Clock::time_point t) {
@@ -121,13 +114,19 @@ std::string device_slug(const DeviceReport& d) {
 
 // The results file name of a peer's run on a config.
 std::string peer_file(const Experiment& e, const Peer& peer) {
-  return safe_name(e.config.name) + "-" + peer.name + ".json";
+  return safe_name(e.config.name) + "-" + safe_name(peer.name) + ".json";
 }
 
-std::vector<const Peer*> peers_of(const Experiment& e) {
-  std::vector<const Peer*> out;
-  for (const Peer& peer : kPeers)
-    if (peer.study == e.config.study->name()) out.push_back(&peer);
+std::vector<Peer> peers_of(const fs::path& root, const Experiment& e) {
+  const std::string study = e.config.study->name();
+  std::vector<Peer> out;
+  std::error_code ec, type;
+  for (fs::directory_iterator it(root / "peers" / study, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string file = it->path().filename().string();
+    if (it->path().extension() == ".py" && file[0] != '_' && it->is_regular_file(type))
+      out.push_back({it->path().stem().string(), study, "peers/" + study + "/" + file});
+  }
+  std::sort(out.begin(), out.end(), [](const Peer& a, const Peer& b) { return a.name < b.name; });
   return out;
 }
 
@@ -191,13 +190,13 @@ std::string shown(const fs::path& p) { return "'" + printable(p.string(), 120) +
 // file, the manifest and the report absent or a regular file (a directory or a device in its
 // place cannot be replaced), the staging folder .partial absent or a folder, and none of them
 // one of the inputs.
-void check_outputs(const fs::path& dir, const std::vector<Experiment>& exps) {
+void check_outputs(const fs::path& dir, const std::vector<Experiment>& exps, const fs::path& root) {
   check_creatable(dir.string(), "--out");
   std::vector<fs::path> files = {dir / "reproduction.json", dir / "REPORT.md"};
   std::vector<std::string> inputs;
   for (const Experiment& e : exps) {
     files.push_back(dir / e.file);
-    for (const Peer* peer : peers_of(e)) files.push_back(dir / peer_file(e, *peer));
+    for (const Peer& peer : peers_of(root, e)) files.push_back(dir / peer_file(e, peer));
     inputs.insert(inputs.end(), e.inputs.begin(), e.inputs.end());
   }
   std::error_code ec;
@@ -256,7 +255,7 @@ class Reproduction {
     for (std::size_t i = 0; i < exps_.size(); ++i) ok = experiment(i) && ok;
     if (!p_.has("no-peers"))
       for (const Experiment& e : exps_)
-        for (const Peer* peer : peers_of(e)) peer_run(*peer, e);
+        for (const Peer& peer : peers_of(root_, e)) peer_run(peer, e);
     figures();
     manifest_["finished_at"] = utc_timestamp();
     manifest_["elapsed_s"] = seconds_since(start_);
@@ -405,8 +404,8 @@ class Reproduction {
     json entry = {{"study", peer.study}, {"peer", peer.name}, {"config", e.config.name},
                   {"results", nullptr}, {"why", ""}};
     const auto t0 = Clock::now();
-    const fs::path probe = partial_ / (peer.name + ".installed.txt");
-    const int ready = run_script(root_, {python(), "peers/installed.py", peer.name}, probe.string());
+    const fs::path probe = partial_ / (safe_name(peer.name) + ".ready.txt");
+    const int ready = run_script(root_, {python(), peer.script, "--ready"}, probe.string());
     std::string unread;
     if (ready != 0) {
       entry["state"] = "not installed";
@@ -418,20 +417,15 @@ class Reproduction {
       entry["results"] = file;
       fmt::print("reproduce: peer {} on {}: reusing {}\n", peer.name, e.config.name, file);
     } else {
-      // The peer reads the config as it runs at this scale, written beside its results.
-      const fs::path config = partial_ / (safe_name(e.config.name) + ".config.json");
-      write_file_atomically(config.string(), e.config.resolved.dump(2) + "\n");
       fmt::print("reproduce: peer {} on {}\n", peer.name, e.config.name);
-      std::vector<std::string> argv = {python(), peer.script, config.string(), "--out",
-                                       (partial_ / file).string(), "--ladder", self_, "--quiet"};
-      argv.insert(argv.end(), peer.flags.begin(), peer.flags.end());
-      const int rc = run_script(root_, argv);
+      const int rc = run_script(root_, {python(), peer.script, e.config.path, "--out",
+                                        (partial_ / file).string(), "--ladder", self_, "--quiet",
+                                        "--offline", "--scale", scale_});
       std::string unreadable;
       json results = read_found(partial_ / file, unreadable);
       const std::string incomplete = unreadable.empty() ? why_incomplete(results) : unreadable;
       if (incomplete.empty()) {
-        // The peer read a copy of the config under .partial/: its results name the config
-        // and the scale that copy stands for.
+        // Its results name the config as the project does, at the reproduction's scale.
         results["config_path"] = e.config.path;
         results["scale"] = scale_;
         write_file_atomically((dir_ / file).string(), results.dump(2) + "\n");
@@ -508,9 +502,7 @@ void on_interrupt(int sig) {
   std::raise(sig);
 }
 
-constexpr const char* kHelp =
-    "usage: ladder reproduce [--scale paper|quick] [--out DIR] [--configs DIR] [--device N]\n"
-    "                        [--no-peers] [--python EXE]\n"
+constexpr const char* kAbout =
     "Runs every paper experiment (configs/<study>/*.json with a \"reproduce\" object) at the\n"
     "scale (default paper), then the installed peers, draws every figure and writes\n"
     "DIR/REPORT.md (default DIR: results/reproduction/<gpu>/). Rerun with the same DIR, it\n"
@@ -518,12 +510,20 @@ constexpr const char* kHelp =
 
 }  // namespace
 
-int reproduce(const Args& args) {
-  Parsed p = parse_args(args, {"scale", "out", "configs", "device", "python"}, {"no-peers", "help"});
-  if (p.has("help")) {
-    fmt::print("{}", kHelp);
-    return 0;
-  }
+const Command reproduce_command{
+    .name = "reproduce",
+    .summary = "every paper experiment, the installed peers, every figure and REPORT.md",
+    .options = {{"scale", "paper|quick", "the seeds' sizes, or sizes that finish in minutes (default paper)"},
+                {"out", "DIR", "the reproduction's folder (default results/reproduction/<gpu>/)"},
+                {"configs", "DIR", "where the paper experiments are (default the project's configs/)"},
+                shared_option("device"),
+                {"no-peers", "", "run no peer (peers/<study>/*.py), even those ready here"},
+                {"python", "EXE", "the Python that draws the figures and runs the peers (default python3)"}},
+    .about = kAbout,
+    .body = reproduce,
+};
+
+int reproduce(const Parsed& p) {
   if (!p.positional.empty())
     throw InputError("reproduce takes no positional arguments, got '" + printable(p.positional[0]) + "'");
   const std::string scale = parse_scale(p.get("scale", "paper"), "--scale");
@@ -542,7 +542,7 @@ int reproduce(const Args& args) {
   std::error_code ec;
   if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
     throw InputError("--out '" + printable(dir.string(), 80) + "' exists and is not a directory");
-  check_outputs(dir, exps);
+  check_outputs(dir, exps, root);
   check_data(exps);
   prepare_results_file((dir / "reproduction.json").string());
   Reproduction r(p, std::move(exps), root, std::move(dev), scale, dir);
