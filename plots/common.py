@@ -1,15 +1,17 @@
-"""What every figure script shares: the command line, reading results files and choosing
-figures, reading runs, the palette, pages (titles, footnotes, provenance), bars and axes.
-
-Only this module sets matplotlib up, so that a missing matplotlib is reported in one place,
-after the results files are checked.
-"""
+"""What every figure shares: the command line, the choice of figures, reading runs, the
+palette, pages, bars, axes and tables. Only this module sets matplotlib up, so that a missing
+matplotlib is reported in one place, after the results files are checked."""
 import argparse
 import json
 import math
 import re
 import sys
+import textwrap
 from pathlib import Path
+
+import ladder_results
+import studies
+from ladder_results import ResultsError, number  # noqa: F401  (the figure modules' too)
 
 try:
     import matplotlib
@@ -19,16 +21,12 @@ else:
     matplotlib.use("Agg")  # files only, never a window: this runs on headless build hosts
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
-    from matplotlib.lines import Line2D  # noqa: F401  (legend handles of the figure modules)
+    from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
     from matplotlib.ticker import (FixedLocator, FuncFormatter, LogLocator, NullFormatter,
                                    NullLocator)
 
-SCHEMA_VERSION = 1  # the only results layout these scripts read; a newer harness bumps it
 DEFAULT_OUT_DIR = "results/figures"
-# For results files written before runs named their metric and its unit.
-METRIC_KEYS = ("gcups", "gflops", "gbps", "points_per_s")
-UNITS = {"gcups": "GCUPS", "gflops": "GFLOP/s", "gbps": "GB/s", "points_per_s": "points/s"}
 
 # Colour by role, lighter for CPU runs: the eye finds the baseline and the peers first,
 # CPU against GPU second.
@@ -39,45 +37,14 @@ INCORRECT, MUTED = "#c0392b", "#555555"
 TOP_IN, FOOT_LINE_IN = 0.75, 0.18  # title and subtitle; one footnote line
 
 
-# ---- command line and results files --------------------------------------------------------
-
-class ResultsError(Exception):
-    """A results file that cannot be drawn; the message is one line meant for the user."""
-
-
-def load(path):
-    """Return the parsed results of `path`, or raise ResultsError saying why not."""
-    try:
-        results = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as err:
-        raise ResultsError(f"{path}: cannot read: {err.strerror or err}") from err
-    except ValueError as err:  # JSON or UTF-8
-        raise ResultsError(f"{path}: not a JSON results file: {err}") from err
-    version = results.get("schema_version") if isinstance(results, dict) else None
-    if version != SCHEMA_VERSION:
-        raise ResultsError(f"{path}: schema_version is {version!r}, these scripts read "
-                           f"{SCHEMA_VERSION}; is it a results file?")
-    # Checked here so that the drawing code can take every run and sweep as a dict.
-    runs, config = results.get("runs"), results.get("config") or {}
-    sweeps = (config.get("sweeps") or []) if isinstance(config, dict) else None
-    if not all(isinstance(x, list) and all(isinstance(i, dict) for i in x)
-               for x in (runs, sweeps)):
-        raise ResultsError(f"{path}: 'runs' or 'config.sweeps' is not a list of objects")
-    for owner in [config] + sweeps:
-        names = owner.get("figures", [])
-        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise ResultsError(f"{path}: a 'figures' field is not a list of names")
-    return results
-
+# ---- command line and the choice of figures -------------------------------------------------
 
 def figure_runs(results, override=None):
-    """Figure name -> the runs it draws. A top-level `figures` list applies to every run, a
-    sweep's list to the runs whose `sweep` is that sweep's label; a config that names no
-    figure gets a ladder for every run. `override` (--figures: 'NAME' or 'SWEEP:NAME'
-    entries) replaces the config's lists."""
-    config = results.get("config") or {}
-    top = list(config.get("figures") or [])
-    by_sweep = {s.get("label", ""): list(s.get("figures") or []) for s in config.get("sweeps") or []}
+    """Figure name -> the runs it draws, from the config's `figures` lists (plots/README.md) or
+    `override` (--figures: 'NAME' or 'SWEEP:NAME' entries)."""
+    top = list(results.config.get("figures") or [])
+    by_sweep = {s.get("label", ""): list(s.get("figures") or [])
+                for s in results.config.get("sweeps") or []}
     if override is not None:
         top, by_sweep = [], {}
         for entry in override:
@@ -86,8 +53,8 @@ def figure_runs(results, override=None):
     if not top and not any(by_sweep.values()):
         top = ["ladder"]
     chosen = {}
-    for run in results["runs"]:
-        for name in dict.fromkeys(top + by_sweep.get(run.get("sweep", ""), [])):
+    for run in results.runs:
+        for name in dict.fromkeys(top + by_sweep.get(run.sweep, [])):
             chosen.setdefault(name, []).append(run)
     return chosen
 
@@ -102,31 +69,34 @@ def warn(text):
     print(f"{Path(sys.argv[0]).name}: {text}", file=sys.stderr)
 
 
-def main(draws, argv=None):
-    """The command line of draw_all.py and of each figure script:
-    RESULTS... [--out-dir DIR] [--figures NAME,SWEEP:NAME,...].
-
-    draws: figure name -> draw(results, runs, out_dir), returning the paths written. A figure
-    script (one name) draws from every run unless --figures says otherwise. Exit status 2,
-    with nothing drawn, when a file cannot be read or matplotlib is missing; else 0."""
+def main(draws=None, argv=None):
+    """The command line of draw_all.py (draws None) and of a figure script (its FIGURES)."""
     parser = argparse.ArgumentParser(description="Draw figures from ladder results files.")
-    parser.add_argument("results", nargs="+", help="results JSON files written by `ladder run`")
+    parser.add_argument("results", nargs="*", help="results files written by `ladder run`, "
+                                                   "or folders of them")
     parser.add_argument("--out-dir", default=DEFAULT_OUT_DIR, help="default: %(default)s")
     parser.add_argument("--figures", type=lambda text: [n for n in text.split(",") if n],
                         help="instead of the configs' figures: NAME for every run, "
                              "SWEEP:NAME for the runs of one sweep")
+    parser.add_argument("--list", action="store_true", help="print the figure names and exit")
     args = parser.parse_args(argv)
+    if not args.results and not args.list:
+        parser.error("the following arguments are required: results")
     try:  # every file first, so that a typo in the last one leaves no half-drawn set
-        loaded = [(path, load(path)) for path in args.results]
+        draws = draws or studies.figures()
+        if args.list:
+            print("\n".join(draws))
+            return 0
+        loaded = ladder_results.load_all(args.results)
         require_matplotlib()
-    except (ResultsError, ImportError) as err:
+    except (ResultsError, studies.StudyError, ImportError) as err:
         warn(err)
         return 2
     sources = {}
-    for path, results in merge_peers(loaded):
-        for figure in draw_file(path, results, draws, args.out_dir,
+    for results in merge_peers(loaded):
+        for figure in draw_file(results, draws, args.out_dir,
                                 args.figures or (list(draws) if len(draws) == 1 else None)):
-            sources.setdefault(str(figure), []).append(path)
+            sources.setdefault(str(figure), []).append(str(results.path))
     for figure, paths in sources.items():
         if len(paths) > 1:  # e.g. two runs of one config: only the last is kept
             warn(f"warning: {figure} was drawn from {', '.join(paths)}; it now shows {paths[-1]}")
@@ -134,120 +104,93 @@ def main(draws, argv=None):
 
 
 def only_peers(results):
-    runs = results.get("runs") or []
-    return bool(runs) and all(role(r) == "peer" for r in runs)
+    return bool(results.runs) and all(r.is_peer for r in results.runs)
 
 
 def merge_peers(loaded):
-    """[(path, results)] with each peer-only file (e.g. peers/cutwed.py's) folded into a file of
-    the same config name holding our runs, so figures show the peer beside ours; the peer's
-    device is kept in `peer_devices`. A peer file with no partner is drawn alone."""
-    name = lambda results: (results.get("config") or {}).get("name")
-    ours = {name(r): r for _, r in loaded if not only_peers(r)}
+    """The files, each peer-only file folded into ours of its config name (or left alone)."""
+    ours = {r.name: r for r in loaded if not only_peers(r)}
     out = []
-    for path, results in loaded:
-        partner = ours.get(name(results)) if only_peers(results) else None
+    for results in loaded:
+        partner = ours.get(results.name) if only_peers(results) else None
         if partner is None:
-            out.append((path, results))
-            continue
-        partner["runs"] = (partner.get("runs") or []) + results["runs"]
-        device = (results.get("device") or {}).get("name", "")
-        partner.setdefault("peer_devices", []).append(device)
+            out.append(results)
+        else:
+            partner.runs = partner.runs + results.runs
     return out
 
 
-def draw_file(path, results, draws, out_dir, override):
+def peer_device(results, runs):
+    """The GPU of the peers' runs folded into `results` from their own file, '' when none."""
+    return next((r.file.device_name for r in runs if r.is_peer and r.file is not results), "")
+
+
+def draw_file(results, draws, out_dir, override):
     """Draw the figures one file asks for; return the paths written."""
     written = []
     for name, runs in figure_runs(results, override).items():
         if name in draws:
             written += draws[name](results, runs, out_dir)
         else:
-            warn(f"{path}: unknown figure {name!r} skipped (known: {', '.join(draws)})")
+            warn(f"{results.path}: unknown figure {name!r} skipped (known: {', '.join(draws)})")
     if not written:
-        warn(f"{path}: nothing to draw")
+        warn(f"{results.path}: nothing to draw")
     return written
+
+
+def seed(module_file):
+    """A study's published numbers: the seed.json beside its module."""
+    return json.loads(Path(module_file).with_name("seed.json").read_text(encoding="utf-8"))
 
 
 # ---- reading runs --------------------------------------------------------------------------
 
-def number(value):
-    """Finite float of a number or numeric string, else None."""
-    try:
-        value = float(value)
-    except (TypeError, ValueError):
-        return None
-    return value if math.isfinite(value) else None
+def seconds(run):
+    """Run.seconds, None for no run."""
+    return run.seconds if run is not None else None
 
 
-def param(run, key, default=None):
-    return (run.get("params") or {}).get(key, default)
-
-
-def role(run):
-    """baseline / step / peer; in files from before the field, step 1 is the baseline."""
-    return run.get("role") or ("baseline" if run.get("step") == 1 else "step")
-
-
-def label(run):
-    return run.get("label") or run.get("variant") or "?"
+def short_variant(run):
+    """'dwe' whether the file says 'dwe' or 'skyline/dwe'."""
+    return str(run.variant or "?").rsplit("/", 1)[-1]
 
 
 def row_name(run):
     """'3  openmp': the step number keeps the ladder's order readable in any figure."""
-    return f"{run.get('step', '?')}  {label(run)}"
-
-
-def median_ms(run):
-    """Median time, or None when there is nothing a log axis can show."""
-    median = number((run.get("timing") or {}).get("median"))
-    return median if median and median > 0 else None
+    return f"{'?' if run.step is None else run.step}  {run.label}"
 
 
 def time_range(run):
     """(min, max) sample time in ms, or None."""
-    timing = run.get("timing") or {}
-    lo, hi = number(timing.get("min")), number(timing.get("max"))
+    lo, hi = number(run.timing.get("min")), number(run.timing.get("max"))
     return (lo, hi) if lo and hi and 0 < lo <= hi else None
-
-
-def metric_key(run):
-    metrics = run.get("metrics") or {}
-    return run.get("metric") or next((k for k in METRIC_KEYS if k in metrics), None)
-
-
-def metric_unit(run):
-    return (run.get("metrics") or {}).get("unit") or UNITS.get(metric_key(run), metric_key(run))
-
-
-def metric_value(run):
-    """The run's metric (GCUPS, GFLOP/s, ...) when it was timed, else None."""
-    value = number((run.get("metrics") or {}).get(metric_key(run)))
-    return value if median_ms(run) and value and value > 0 else None
 
 
 def limit_name(run):
     """'FP32 limit', 'FP16x2 limit': what the run's pct_of_peak is measured against."""
-    return f"{str(run.get('precision') or 'fp32').upper().replace('X', 'x')} limit"
+    return f"{str(run.precision or 'fp32').upper().replace('X', 'x')} limit"
 
 
 def rate_text(run):
     """'5652 GCUPS, 67.6% of FP32 limit', or '' for a run without a metric."""
-    if metric_value(run) is None:
+    if run.metric is None:
         return ""
-    pct = number((run.get("metrics") or {}).get("pct_of_peak"))
+    pct = run.pct_of_peak
     limit = f", {pct:.1f}% of {limit_name(run)}" if pct is not None else ""
-    return f"{format_value(metric_value(run))} {metric_unit(run)}{limit}"
+    return f"{format_value(run.metric)} {run.unit}{limit}"
 
 
 def status_text(run, max_chars=90):
     """What stands instead of an untimed run: 'skipped: no CUDA device', 'unsupported', ..."""
-    status = run.get("status") or "no timing"
+    status = run.status or "no timing"
     if status in ("passed", "incorrect"):  # validated but not timed: say so
         status += ", no timing"
-    reason = (run.get("reason") or "").strip()
-    if len(reason) > max_chars:
-        reason = reason[:max_chars - 3] + "..."
+    return with_reason(status, run, max_chars)
+
+
+def with_reason(status, run, max_chars):
+    """'status: the run's reason', the reason cut to max_chars; the status alone without one."""
+    reason = run.reason if len(run.reason) <= max_chars else run.reason[:max_chars - 3] + "..."
     return f"{status}: {reason}" if reason else status
 
 
@@ -255,11 +198,10 @@ def limits(runs):
     """{limit name: (peak, unit, rule)} of the GPU runs that report one, first seen first."""
     found = {}
     for run in runs:
-        metrics = run.get("metrics") or {}
-        peak = number(metrics.get("peak"))
-        if run.get("backend") == "gpu" and peak and peak > 0:
-            found.setdefault(limit_name(run), (peak, metric_unit(run),
-                                               metrics.get("peak_rule") or "rule not given"))
+        peak = number(run.metrics.get("peak"))
+        if run.backend == "gpu" and peak and peak > 0:
+            found.setdefault(limit_name(run), (peak, run.unit,
+                                               run.metrics.get("peak_rule") or "rule not given"))
     return found
 
 
@@ -268,29 +210,69 @@ def limit_footnotes(runs):
             for name, (peak, unit, rule) in limits(runs).items()]
 
 
+def ladder_rows(runs):
+    """[(run shown, row name)]: a row per variant in step order (ties as the runs appear), its
+    pick of the variant's runs at several settings (block_size, ...) named with its settings."""
+    by_variant = {}
+    for run in runs:
+        by_variant.setdefault(run.variant, []).append(run)
+    result = []
+    for group in sorted(by_variant.values(), key=lambda rs: rs[0].step or 0):
+        shown = pick(group, lambda r: r.median_ms)
+        name = row_name(shown)
+        settings = varying(group, leave_out=shown.data)
+        if settings:
+            values = ", ".join(f"{k}={shown.params.get(k)}" for k in settings)
+            name += (f"\n(fastest of {len(group)}: {values})" if shown.median_ms
+                     else f"\n({len(group)} settings)")
+        result.append((shown, name))
+    return result
+
+
+def rate(run):
+    """How fast a timed run is, higher is better, whatever a figure's axis."""
+    return run.metric or 1 / run.median_ms
+
+
+def best_peers(shown, by_metric):
+    """{precision: the fastest correct timed peer of that precision}: the references the other
+    runs are measured against (an FP32 step is not held against a TF32 library)."""
+    best = {}
+    for r in shown:
+        if r.is_peer and r.passed and (r.metric if by_metric else r.median_ms):
+            old = best.get(r.precision)
+            if old is None or rate(r) > rate(old):
+                best[r.precision] = r
+    return best
+
+
+def pick(runs, value=lambda r: r.seconds):
+    """Of runs at one point: the fastest correct one by `value`, else the fastest timed
+    (incorrect), else the first (it says why it has no time); None for no runs."""
+    timed = sorted((r for r in runs if value(r)), key=lambda r: (not r.passed, value(r)))
+    return timed[0] if timed else (runs[0] if runs else None)
+
+
 # ---- points and settings -------------------------------------------------------------------
 
 def group_by_point(runs, leave_out=()):
-    """(study, point) -> its runs in the order they appear; points in numeric order.
-
-    A run's point is its params that are also data facts of its study (n, entries / m, n),
-    or, when none are, the harness's point string. `leave_out` drops params from it, e.g.
-    n for a figure that sweeps n."""
+    """(study, point) -> its runs in the order they appear; points in numeric order. A point is
+    the params that are also data facts of the study (else the harness's point string), but
+    for `leave_out` (n, for a figure that sweeps n)."""
     facts = {}
     for run in runs:  # per study, every fact any run reports: untimed runs may lack some
-        facts.setdefault(run.get("study"), set()).update(run.get("data") or {})
+        facts.setdefault(run.study, set()).update(run.data)
     groups = {}
     for run in runs:
-        params = run.get("params") or {}
-        point = [(k, str(params[k])) for k in sorted(facts[run.get("study")] - set(leave_out))
-                 if k in params]
-        point = point or [tuple(p.split("=", 1)) for p in run.get("point", "").split(",") if "=" in p]
-        groups.setdefault((run.get("study"), tuple(point)), []).append(run)
-    studies = list(facts)
+        point = [(k, str(run.params[k])) for k in sorted(facts[run.study] - set(leave_out))
+                 if k in run.params]
+        point = point or [tuple(p.split("=", 1)) for p in run.point.split(",") if "=" in p]
+        groups.setdefault((run.study, tuple(point)), []).append(run)
+    seen = list(facts)
 
     def order(item):  # studies as they appear, points by number: n=64 before n=128
         (study, point), _ = item
-        return studies.index(study), [(k, number(v) is None, number(v) or 0, v) for k, v in point]
+        return seen.index(study), [(k, number(v) is None, number(v) or 0, v) for k, v in point]
     return dict(sorted(groups.items(), key=order))
 
 
@@ -306,21 +288,21 @@ def point_name(point):
 def varying(runs, leave_out=()):
     """Params other than `leave_out` that take more than one value among the runs that
     have them (block_size is no setting when only some variants take it)."""
-    keys = sorted({k for r in runs for k in (r.get("params") or {})} - set(leave_out))
-    return [k for k in keys if len({param(r, k) for r in runs} - {None}) > 1]
+    keys = sorted({k for r in runs for k in r.params} - set(leave_out))
+    return [k for k in keys if len({r.params.get(k) for r in runs} - {None}) > 1]
 
 
-def missing_footnotes(missing, total):
+def missing_footnotes(missing, total, what_not="not timed"):
     """[(what, why)] of untimed points -> lines grouped by why, so that twenty
-    'skipped: no CUDA device' take one line."""
+    'skipped: no CUDA device' take one line (`total` 0: never 'all')."""
     by_why = {}
     for what, why in missing:
         by_why.setdefault(why, []).append(what)
     lines = []
     for why, whats in by_why.items():
         more = f" and {len(whats) - 4} more" if len(whats) > 4 else ""
-        lines.append(f"not timed, all {total}: {why}" if len(whats) == total > 1
-                     else f"not timed: {', '.join(whats[:4])}{more} ({why})")
+        lines.append(f"{what_not}, all {total}: {why}" if len(whats) == total > 1
+                     else f"{what_not}: {', '.join(whats[:4])}{more} ({why})")
     return lines
 
 
@@ -348,11 +330,16 @@ def tick_text(value, _pos=None):
     return f"{value:g}"
 
 
+def times_text(value):
+    """'1.23x', '45.6x', '789x'; '-' for None."""
+    return "-" if value is None else f"{value:.{2 if value < 10 else 1 if value < 100 else 0}f}x"
+
+
 # ---- pages ---------------------------------------------------------------------------------
 
 def subtitle(results):
     """Where the numbers come from: GPU name (or 'no GPU') and the host CPU."""
-    device, host = results.get("device") or {}, results.get("host") or {}
+    device, host = results.device, results.host
     if device.get("present"):
         details = [f"cc {device['compute_capability']}" if device.get("compute_capability") else "",
                    f"{device['sm_count']} SMs" if device.get("sm_count") else ""]
@@ -366,15 +353,14 @@ def subtitle(results):
 
 def provenance(results):
     """Small footer so that a figure pasted elsewhere can be traced back to its run."""
-    ladder = results.get("ladder") or {}
-    return "   ".join([f"config {(results.get('config') or {}).get('name', '?')}",
+    ladder = results.raw.get("ladder") or {}
+    return "   ".join([f"config {results.config.get('name', '?')}",
                        f"ladder {ladder.get('version', '?')} @ {ladder.get('git_commit', '?')}",
-                       str(results.get("finished_at") or "")]).rstrip()
+                       str(results.raw.get("finished_at") or "")]).rstrip()
 
 
 def page(results, title, body_in, footnotes=(), width=13.0, top_in=TOP_IN):
-    """A figure with title, subtitle, footnotes and provenance footer in place, body_in
-    inches left for the axes; returns (figure, margins) for layout()."""
+    """A figure with its titles, footnotes and footer, body_in inches left; (fig, margins)."""
     require_matplotlib()
     bottom_in = 0.15 + FOOT_LINE_IN * (len(footnotes) + 1)
     height = top_in + body_in + bottom_in
@@ -382,8 +368,7 @@ def page(results, title, body_in, footnotes=(), width=13.0, top_in=TOP_IN):
     FigureCanvasAgg(fig)  # explicit, so that layout and savefig never look for pyplot
     # fig.text rather than suptitle: tight_layout leaves fig.text alone, so the space
     # reserved here is the only space taken, whatever the matplotlib version.
-    fig.text(0.5, 1 - 0.12 / height, title, ha="center", va="top", fontsize=13,
-             fontweight="bold")
+    fig.text(0.5, 1 - 0.12 / height, title, ha="center", va="top", fontsize=13, fontweight="bold")
     fig.text(0.5, 1 - 0.45 / height, subtitle(results), ha="center", va="top", fontsize=9,
              color="#333333")
     fig.text(0.01, 0.06 / height, provenance(results), fontsize=7, color="#888888")
@@ -401,12 +386,16 @@ def layout(fig, margins, right_in=0.0, **kwargs):
 
 def each_point(results, runs, out_dir, name, figure, study=None, leave_out=(),
                enough=lambda group: True):
-    """figure(results, study, point, runs) for each point of `runs` (of `study` only, when
-    given; leave_out as for group_by_point) whose runs are `enough`, saved as
-    <study>_<name>_<point>.png. Returns the paths written."""
+    """figure(results, study, point, runs) saved as <study>_<name>_<point>.png for each point
+    (group_by_point) of `study` (None: any) whose runs are `enough`; the paths written."""
     return [save(figure(results, s, point, group), out_dir, f"{s}_{name}_{point_name(point)}.png")
             for (s, point), group in group_by_point(runs, leave_out).items()
             if study in (None, s) and enough(group)]
+
+
+def wrapped(notes, width_in):
+    """Footnotes cut into lines that fit a page `width_in` inches wide."""
+    return [line for note in notes for line in textwrap.wrap(note, int(width_in * 16))]
 
 
 def save(fig, out_dir, name):
@@ -418,21 +407,40 @@ def save(fig, out_dir, name):
     return path
 
 
+def save_or_say(made, out_dir, name):
+    """made, (figure, why not), saved as `name`.png: [its path]; or [] and why not on stderr."""
+    fig, why = made
+    if fig is None:
+        warn(f"{name} not drawn: {why}")
+        return []
+    return [save(fig, out_dir, f"{name}.png")]
+
+
 def colour(run, text=False):
     """A run's bar colour; text=True: the darker shade, readable as a row name."""
-    shades = ROLE_COLOURS.get(role(run), ROLE_COLOURS["step"])
-    return shades.get("gpu" if text else run.get("backend"), shades["gpu"])
+    return role_colour(run.role, "gpu" if text else run.backend)
+
+
+def role_colour(role, backend):
+    shades = ROLE_COLOURS.get(role, ROLE_COLOURS["step"])
+    return shades.get(backend, shades["gpu"])
 
 
 def role_handles(runs):
     """Legend entries for the roles and backends present, plus 'incorrect'."""
-    seen = dict.fromkeys((role(r), str(r.get("backend"))) for r in runs)
-    handles = [Patch(color=colour({"role": r, "backend": b}), label=f"{r} ({b.upper()})")
-               for r, b in seen]
-    if any(r.get("status") == "incorrect" for r in runs):
+    seen = dict.fromkeys((r.role, str(r.backend)) for r in runs)
+    handles = [Patch(color=role_colour(r, b), label=f"{r} ({b.upper()})") for r, b in seen]
+    if any(r.status == "incorrect" for r in runs):
         handles.append(Patch(facecolor="white", edgecolor=INCORRECT, hatch="//",
                              label="incorrect"))
     return handles
+
+
+def line_handle(label, colour, drawn=True, not_drawn="not timed", **style):
+    """A line's legend entry, greyed (and saying `not_drawn`) where nothing of it was drawn."""
+    if not drawn:
+        colour, label = "#bbbbbb", f"{label} ({not_drawn})" if not_drawn else label
+    return Line2D([], [], color=colour, label=label, **style)
 
 
 def legend(ax, handles, above=False):
@@ -479,9 +487,8 @@ def status_row(ax, y, text):
 
 def finish_bars(fig, margins, ax, shown, names, bars, axis_text, handles, right_in=0.0,
                 legend_above=False):
-    """The end of every bar chart: row names (the first row on top: a ladder reads
-    downwards), value axis, legend and layout, then the axis widened to fit the bar labels.
-    bars: (labels, base) as the bars were drawn; shown: the run of each row."""
+    """The end of every bar chart: row names (the first on top: a ladder reads downwards),
+    value axis, legend, layout, then the axis widened to fit the bars' (labels, base)."""
     ax.set_yticks(range(len(names)))
     ax.set_yticklabels(names, fontsize=9.5)
     for tick, run in zip(ax.get_yticklabels(), shown):
@@ -546,6 +553,17 @@ def log2_x(ax, xs, text):
     ax.set_axisbelow(True)
 
 
+def linear_x(ax, xs, text, empty_span, right=0.06):
+    """x on a linear axis with a tick at each x; `empty_span` stands for the span of one x."""
+    span = (max(xs) - min(xs)) or empty_span
+    ax.set_xticks(xs)
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _p: f"{v:g}"))
+    ax.set_xlim(min(xs) - 0.06 * span, max(xs) + right * span)
+    ax.set_xlabel(text)
+    ax.grid(which="major", color="#e0e0e0", zorder=0)
+    ax.set_axisbelow(True)
+
+
 def log_y(ax, values, text, pad=2.0):
     """y on a log axis spanning `values` with some padding, or empty when there are none."""
     if not values:
@@ -565,29 +583,28 @@ def sweep_line(ax, xs, at_x, y_of, **style):
     ys = [y_of(at_x[x]) if x in at_x else None for x in xs]
     ax.plot(xs, [math.nan if y is None else y for y in ys], zorder=3, **style)
     for x, y in zip(xs, ys):
-        if y is not None and at_x[x].get("status") == "incorrect":
+        if y is not None and at_x[x].status == "incorrect":
             ax.plot([x], [y], marker="o", markersize=13, markerfacecolor="none",
                     markeredgecolor=INCORRECT, markeredgewidth=1.5, zorder=4)
     return [y for y in ys if y is not None]
 
 
-HEAD_SHADE = "#d9d9d9"
-
-
-def draw_table(ax, header, rows, widths, style=None):
-    """A matplotlib table filling `ax`: a bold grey header, grey rules, and style(row, col,
-    cell) for each body cell (row and col from 0), where a figure tints or aligns it."""
+def draw_table(ax, header, rows, widths, style=None, row_scale=None):
+    """A table filling `ax` (centred, rows row_scale times the font's height, when given): a
+    bold grey header, grey rules, and style(row, col, cell) for each body cell (from 0)."""
     ax.axis("off")
-    table = ax.table(cellText=rows, colLabels=header, colWidths=widths, loc="upper center",
-                     cellLoc="center", bbox=[0, 0, sum(widths), 1])
+    where = dict(loc="center") if row_scale else dict(loc="upper center",
+                                                       bbox=[0, 0, sum(widths), 1])
+    table = ax.table(cellText=rows, colLabels=header, colWidths=widths, cellLoc="center", **where)
     table.auto_set_font_size(False)
     table.set_fontsize(8.5)
+    if row_scale:
+        table.scale(1, row_scale)
     for (row, col), cell in table.get_celld().items():
         cell.set_edgecolor("#bbbbbb")
         if row == 0:
-            cell.set_facecolor(HEAD_SHADE)
+            cell.set_facecolor("#d9d9d9")
             cell.set_text_props(fontweight="bold")
         elif style:
             style(row - 1, col, cell)
     return table
-

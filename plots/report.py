@@ -1,19 +1,15 @@
 """Write REPORT.md for a reproduction directory: every study's section (the seed's tables and
-figures beside ours, claim by claim), the summary of what reproduces, and how the runs went
-(device, clocks, commit, time taken).
+figures beside ours, claim by claim), the summary of what reproduces, and how the runs went.
 
-Usage: python3 plots/report.py DIR
-           reads DIR/reproduction.json (written by `ladder reproduce`), the results files it
-           names and the figures under DIR/figures; writes DIR/REPORT.md atomically.
+Usage: python3 plots/report.py DIR    (DIR/reproduction.json, as `ladder reproduce` writes it)
        python3 plots/report.py DIR --from-results RESULTS.json... [--scale paper|quick]
-           the same from results files written by `ladder run` (and peers/), e.g. the
-           committed reference runs: copies them into DIR, draws their figures, writes the
-           manifest and the report.
-       --report FILE writes the report there instead (figures linked relative to it).
-
-Exit status: 0 when written, 2 when DIR, its manifest or a results file cannot be read.
+           (copies the results files into DIR, draws their figures, writes the manifest)
+       --report FILE writes the report there instead of DIR/REPORT.md.
+Exit status: 0 when written, 2 when DIR, its manifest, a results file or LADDER_STUDY_PATH
+cannot be read.
 """
 import argparse
+import collections
 import datetime
 import json
 import os
@@ -24,27 +20,37 @@ import tempfile
 from pathlib import Path
 
 import common
+import ladder_results
 import report_common as rc
+import studies
 
-# The studies in the report's order, each with the module that writes its section.
-STUDIES = ("dtw", "covariance", "twed", "eed", "skyline")
-SEEDS = {"dtw": "seed 000: DTW lecture notes", "covariance": "seed 001: covariance lecture notes",
-         "twed": "seed 002: Wright 2020, cuTWED", "eed": "seed 003: Kim, Na and Sim 2015",
-         "skyline": "seed 004: Min, Han and Lee 2010"}
 MANIFEST = "reproduction.json"
 
 
-def section_of(study, ctx):
-    """The study's section, or one that says why it could not be written."""
-    try:
-        module = __import__(f"report_{study}")
-    except ImportError as err:
-        return rc.Section(study, f"No report section for {study}: {err}.\n", [])
-    try:
-        return module.section(ctx)
-    except Exception as err:  # a bug in one section must not cost the whole report
-        return rc.Section(study, f"**The {study} section failed:** `{type(err).__name__}: "
-                                 f"{err}`. Its results files are in this directory.\n", [])
+def sections(ctx):
+    """[(heading, Section)] of every study in the report's order; a bug in one study must not
+    cost the whole report, so a study that fails gets a section that says so."""
+    found = []
+    for study in studies.folders():
+        try:
+            found += [(studies.order(m), study, m) for m in studies.modules(study)
+                      if callable(getattr(m, "section", None))]
+        except studies.StudyError as err:
+            found.append((float("inf"), study, err))
+    out = []
+    for _order, study, module in sorted(found, key=lambda item: item[:2]):
+        if isinstance(module, studies.StudyError):
+            out.append((study, rc.Section(study, f"**The {study} study could not be loaded:** "
+                                                 f"`{module}`.\n", [])))
+            continue
+        heading = f"{module.TITLE} ({module.SEED})"
+        try:
+            out.append((heading, module.section(ctx)))
+        except Exception as err:  # noqa: BLE001
+            out.append((heading, rc.Section(module.TITLE, f"**The {study} section failed:** "
+                                            f"`{type(err).__name__}: {err}`. Its results files "
+                                            "are in this directory.\n", [])))
+    return out
 
 
 def seconds_between(start, end):
@@ -67,9 +73,9 @@ def device_line(device):
     if not device or not device.get("present"):
         why = (device or {}).get("absent_reason") or "no CUDA device"
         return f"no GPU ({why}): GPU steps are reported as skipped"
-    return (f"{device.get('name', '?')} (compute capability {device.get('compute_capability', '?')}, "
-            f"{device.get('sm_count', '?')} SMs, driver {device.get('driver_version', '?')}, "
-            f"runtime {device.get('runtime_version', '?')})")
+    return ("{name} (compute capability {compute_capability}, {sm_count} SMs, driver "
+            "{driver_version}, runtime {runtime_version})").format_map(
+        collections.defaultdict(lambda: "?", device))
 
 
 def runs_table(ctx):
@@ -77,14 +83,13 @@ def runs_table(ctx):
     rows = []
     for c in ctx.manifest.get("configs", []):
         results = ctx.results(c.get("name")) if c.get("results") else None
-        device = (results or {}).get("device") or {}
-        clocks = "-"
-        if device.get("sm_clock_mhz_start") is not None:
-            clocks = f"{device.get('sm_clock_mhz_start')} / {device.get('sm_clock_mhz_end')} MHz"
+        device = results.device if results else {}
+        clocks = (f"{device.get('sm_clock_mhz_start')} / {device.get('sm_clock_mhz_end')} MHz"
+                  if device.get("sm_clock_mhz_start") is not None else "-")
         took = c.get("elapsed_s")
         if took is None and results:
-            took = seconds_between(results.get("started_at"), results.get("finished_at"))
-        summary = (results or {}).get("summary") or c.get("summary") or {}
+            took = seconds_between(results.raw.get("started_at"), results.raw.get("finished_at"))
+        summary = (results.raw.get("summary") if results else None) or c.get("summary") or {}
         counts = ", ".join(f"{v} {k}" for k, v in sorted(summary.items())) or "-"
         rows.append([c.get("name", "?"), c.get("path", "?"), c.get("state", "?"),
                      fmt_duration(took), clocks, counts])
@@ -102,16 +107,13 @@ def peers_table(ctx):
 
 def failures(ctx):
     """Runs that were attempted and did not pass: a line each."""
-    lines = []
-    for c in ctx.manifest.get("configs", []):
-        for r in ctx.runs(c.get("name")):
-            if r.get("status") in ("incorrect", "error"):
-                lines.append(f"- `{c.get('name')}` {r.get('study')}/{r.get('variant')} "
-                             f"{r.get('point')}: **{r.get('status')}** {r.get('reason', '')}")
+    runs = [(c.get("name"), r) for c in ctx.manifest.get("configs", [])
+            for r in ctx.runs(c.get("name"))]
+    lines = [f"- `{name}` {r.id} {r.point}: **{r.status}** {r.raw.get('reason', '')}"
+             for name, r in runs if r.status in ("incorrect", "error")]
     text = "\n".join(lines) + "\n" if lines else "Every run that ran passed validation.\n"
-    unchecked = [f"`{c.get('name')}` {r.get('variant')} {r.get('point')}"
-                 for c in ctx.manifest.get("configs", []) for r in ctx.runs(c.get("name"))
-                 if r.get("status") == "passed" and (r.get("validation") or {}).get("mode") == "off"]
+    unchecked = [f"`{name}` {r.variant} {r.point}" for name, r in runs
+                 if r.passed and r.validation.get("mode") == "off"]
     if unchecked:
         text += ("\nTimed without validation (the config turns it off where the sequential check "
                  f"would take too long; the same step is validated at the smaller points): "
@@ -126,26 +128,20 @@ def header(ctx):
     scale = ("**quick**: the same experiments at reduced sizes, so that they finish in minutes; "
              "absolute times are not comparable with the seeds', gains between steps are"
              if ctx.quick else "**paper**: the seeds' sizes")
-    reused = sum(1 for c in m.get("configs", []) if c.get("state") == "reused")
-    earlier = sum(c.get("elapsed_s") or 0 for c in m.get("configs", []) if c.get("state") == "reused")
+    reused = [c for c in m.get("configs", []) if c.get("state") == "reused"]
+    earlier = sum(c.get("elapsed_s") or 0 for c in reused)
     took = f"{fmt_duration(m.get('elapsed_s'))} for this invocation"
     if reused:
-        took += (f"; {reused} results file(s) reused from an earlier invocation of the same "
+        took += (f"; {len(reused)} results file(s) reused from an earlier invocation of the same "
                  f"commit on the same device (their runs took {fmt_duration(earlier)})")
-    return "\n".join([
-        "# ladder: reproduction report",
-        "",
-        "Every study's paper experiments, validated against the sequential baselines, beside "
-        "the numbers their seeds publish.",
-        "",
-        f"- Scale: {scale}.",
-        f"- Device: {device_line(m.get('device'))}.",
-        f"- Host: {host.get('cpu', '?')}, {host.get('cores', '?')} cores.",
-        f"- ladder {ladder.get('version', '?')}, commit `{ladder.get('git_commit', '?')}`, "
-        f"{ladder.get('build_type', '?')} build for CUDA architecture {ladder.get('cuda_arch', '?')}.",
-        f"- Started {m.get('started_at', '?')}, finished {m.get('finished_at', '?')}; time taken: {took}.",
-        "",
-    ])
+    return ("# ladder: reproduction report\n\nEvery study's paper experiments, validated against "
+            "the sequential baselines, beside the numbers their seeds publish.\n\n"
+            f"- Scale: {scale}.\n- Device: {device_line(m.get('device'))}.\n"
+            f"- Host: {host.get('cpu', '?')}, {host.get('cores', '?')} cores.\n"
+            f"- ladder {ladder.get('version', '?')}, commit `{ladder.get('git_commit', '?')}`, "
+            f"{ladder.get('build_type', '?')} build for CUDA architecture "
+            f"{ladder.get('cuda_arch', '?')}.\n- Started {m.get('started_at', '?')}, finished "
+            f"{m.get('finished_at', '?')}; time taken: {took}.\n")
 
 
 def summary(sections):
@@ -161,12 +157,14 @@ def summary(sections):
 
 
 def build(ctx):
-    sections = [section_of(study, ctx) for study in STUDIES]
-    parts = [header(ctx), summary(sections)]
-    for study, s in zip(STUDIES, sections):
-        parts.append(f"## {s.title} ({SEEDS[study]})\n\n{s.body}")
+    found = sections(ctx)
+    parts = [header(ctx), summary([s for _h, s in found])]
+    for heading, s in found:
+        parts.append(f"## {heading}\n\n{s.body}")
         if s.claims:
-            parts.append(f"### Claims\n\n{rc.claims_table(s.claims)}")
+            parts.append("### Claims\n\n" + rc.md_table(
+                ["target", "seed's claim", "seed", "ours", "verdict", "why"],
+                [[c.target, c.claim, c.seed, c.ours, c.verdict, c.why] for c in s.claims]))
     parts += ["## Runs\n\n" + runs_table(ctx), "## Peers\n\n" + peers_table(ctx),
               "## Runs that did not pass\n\n" + failures(ctx)]
     return "\n".join(parts)
@@ -189,9 +187,10 @@ def read_manifest(out_dir):
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as err:
-        raise common.ResultsError(f"{path}: cannot read the reproduction manifest: {err}") from err
+        raise ladder_results.ResultsError(f"{path}: cannot read the reproduction manifest: "
+                                          f"{err}") from err
     if not isinstance(manifest, dict):
-        raise common.ResultsError(f"{path}: not a reproduction manifest")
+        raise ladder_results.ResultsError(f"{path}: not a reproduction manifest")
     return manifest
 
 
@@ -200,27 +199,27 @@ def manifest_from_results(out_dir, files, scale):
     reproduce` would (each ours file as a config, each peer-only file as a peer run)."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    configs, peers, first = [], [], None
-    for f in files:
-        results = common.load(f)
-        name = (results.get("config") or {}).get("name", Path(f).stem)
-        target = out_dir / Path(f).name
-        if Path(f).resolve() != target.resolve():
+    configs, peers, names, first = [], [], [], None
+    for results in ladder_results.load_all(files):
+        f = results.path
+        names.append(f.name)
+        name = results.config.get("name", f.stem)
+        target = out_dir / f.name
+        if f.resolve() != target.resolve():
             shutil.copyfile(f, target)
-        study = next((r.get("study") for r in results.get("runs", [])), "?")
+        study = next((r.study for r in results.runs), "?")
         if common.only_peers(results):
-            peer = next((r.get("variant") for r in results["runs"]), "peer")
-            peers.append({"study": study, "peer": peer, "config": name, "results": target.name,
-                          "state": "ran", "why": ""})
+            peers.append({"study": study, "peer": results.runs[0].variant, "config": name,
+                          "results": target.name, "state": "ran", "why": ""})
         else:
-            first = first or results
-            configs.append({"study": study, "name": name, "path": results.get("config_path", ""),
-                            "results": target.name, "state": "ran",
-                            "elapsed_s": seconds_between(results.get("started_at"),
-                                                         results.get("finished_at"))})
+            first = first or results.raw
+            configs.append({"study": study, "name": name,
+                            "path": results.raw.get("config_path", ""), "results": target.name,
+                            "state": "ran", "elapsed_s": seconds_between(
+                                results.raw.get("started_at"), results.raw.get("finished_at"))})
     figures_dir = out_dir / "figures"
     draw = [sys.executable, str(Path(__file__).with_name("draw_all.py"))]
-    draw += [str(out_dir / Path(f).name) for f in files] + ["--out-dir", str(figures_dir)]
+    draw += [str(out_dir / n) for n in names] + ["--out-dir", str(figures_dir)]
     subprocess.run(draw, check=False, stdout=subprocess.DEVNULL)
     figures = sorted(str(p.relative_to(out_dir)) for p in figures_dir.glob("*.png"))
     first = first or {}
@@ -238,12 +237,13 @@ def main(argv=None):
     parser.add_argument("--report", metavar="FILE", help="where to write REPORT.md")
     args = parser.parse_args(argv)
     try:
+        studies.folders()  # LADDER_STUDY_PATH checked before anything is written
         if args.from_results:
             manifest = manifest_from_results(args.dir, args.from_results, args.scale)
             write_atomically(Path(args.dir) / MANIFEST, json.dumps(manifest, indent=2) + "\n")
         else:
             manifest = read_manifest(args.dir)
-    except common.ResultsError as err:
+    except (ladder_results.ResultsError, studies.StudyError) as err:
         print(f"report.py: error: {err}", file=sys.stderr)
         return 2
     out = Path(args.report) if args.report else Path(args.dir) / "REPORT.md"

@@ -1,20 +1,13 @@
-"""What every study's section of a reproduction report (REPORT.md, written by plots/report.py
-for `ladder reproduce`) shares: the reproduction directory as a context, claims and their
-verdicts, Markdown tables and number formats.
-
-A study's section lives in plots/report_<study>.py as `section(ctx) -> Section`. It reads its
-runs through `ctx` (never the file system), compares each number the seed gives with ours,
-and says per claim whether it reproduces. Sections import this module, common.py and their
-study's figure module (to read the runs as its figures do), never each other.
-"""
+"""What every study's section of REPORT.md shares: the reproduction directory as a context,
+claims and their verdicts, Markdown tables and number formats. A section reads its runs
+through the context, never the file system."""
 import dataclasses
-import json
 import math
 import os
 import re
 from pathlib import Path
 
-import common
+import ladder_results
 
 # A claim's verdict: the words the report's summary counts.
 REPRODUCES = "reproduces"
@@ -26,10 +19,8 @@ VERDICTS = (REPRODUCES, PARTLY, DOES_NOT, NOT_MEASURED)
 
 @dataclasses.dataclass
 class Claim:
-    """One thing a seed states, beside what we measured.
-    target: which of the report's targets it belongs to ('DTW ladder', 'TWED Table 2', ...);
-    claim: the seed's statement in a few words; seed, ours: the two values as text;
-    verdict: one of VERDICTS; why: one line (why it does not reproduce, or what differs)."""
+    """One thing a seed states ('claim', a few words), for one of the report's targets ('TWED
+    Table 2'): its value and ours as text, the verdict, and why in one line."""
     target: str
     claim: str
     seed: str
@@ -44,18 +35,14 @@ class Claim:
 
 @dataclasses.dataclass
 class Section:
-    """A study's part of the report: a '## title' heading, its Markdown body (tables,
-    figures, notes) and its claims (listed in the report's summary and at the section's end)."""
+    """A study's part of the report: its Markdown body and its claims."""
     title: str
     body: str
     claims: list
 
 
 class Context:
-    """The reproduction directory as the sections see it.
-
-    manifest: reproduction.json as `ladder reproduce` wrote it (scale, device, configs, peers).
-    """
+    """The reproduction directory as the sections see it; manifest: its reproduction.json."""
 
     def __init__(self, out_dir, manifest, report_dir=None):
         self.dir = Path(out_dir)
@@ -71,43 +58,29 @@ class Context:
 
     def _load(self, name):
         if name not in self._loaded:
-            path = self.dir / name
             try:
-                self._loaded[name] = common.load(path)
-            except common.ResultsError:
+                self._loaded[name] = ladder_results.load(self.dir / name)
+            except ladder_results.ResultsError:
                 self._loaded[name] = None
         return self._loaded[name]
 
     def results(self, config_name):
-        """Our results of a config (by its name, e.g. 'dtw-paper'), None when it did not run."""
+        """Our ResultsFile of a config (by name, e.g. 'dtw-paper'), None when it did not run."""
         for c in self.manifest.get("configs", []):
             if c.get("name") == config_name and c.get("results"):
                 return self._load(c["results"])
         return None
 
-    def runs(self, config_name, sweep=None, variant=None, passed_only=False):
-        """Our runs of a config, optionally of one sweep label and one variant name."""
+    def runs(self, config_name, sweep=None):
+        """Our runs of a config, optionally of one sweep label."""
         results = self.results(config_name)
-        out = []
-        for r in (results or {}).get("runs", []):
-            if sweep is not None and r.get("sweep") != sweep:
-                continue
-            if variant is not None and r.get("variant") != variant:
-                continue
-            if passed_only and r.get("status") != "passed":
-                continue
-            out.append(r)
-        return out
+        return [r for r in (results.runs if results else []) if sweep in (None, r.sweep)]
 
     def peer_results(self, config_name):
-        """The peers' results files run on a config: [(peer name, results)]."""
-        out = []
-        for p in self.manifest.get("peers", []):
-            if p.get("config") == config_name and p.get("results"):
-                results = self._load(p["results"])
-                if results is not None:
-                    out.append((p.get("peer", "?"), results))
-        return out
+        """The ResultsFiles of the peers run on a config."""
+        loaded = [self._load(p["results"]) for p in self.manifest.get("peers", [])
+                  if p.get("config") == config_name and p.get("results")]
+        return [results for results in loaded if results is not None]
 
     def peer_states(self, study):
         """[(peer, state, why)] of a study's peers: ran, reused, not installed, failed."""
@@ -120,30 +93,19 @@ class Context:
                       for f in self.manifest.get("figures", []) if Path(f).name.startswith(prefix))
 
 
-# ---- reading runs ---------------------------------------------------------------------------
-
-def seconds(run):
-    """Median seconds of a passed, timed run; None otherwise."""
-    if not run or run.get("status") != "passed":
-        return None
-    ms = common.median_ms(run)
-    return ms / 1000 if ms else None
-
-
-
-
-
-
-
-
 def not_run_why(run):
-    """'skipped: no CUDA device', 'unsupported: ...', 'not in the results' for a run without
-    a time we can use."""
+    """Why a run has no time we can use: 'skipped: no CUDA device', 'not in the results'."""
     if run is None:
         return "not in the results"
-    status = run.get("status", "?")
-    reason = run.get("reason") or ""
-    return f"{status}: {reason}" if reason else status
+    status = run.status or "?"
+    return f"{status}: {run.reason}" if run.reason else status
+
+
+def time_text(run, fmt=lambda ms: fmt_seconds(ms / 1000)):
+    """'1.64 s', '1.64 s (incorrect)' (the time as `fmt` writes ms), or why there is none."""
+    if run is None or run.median_ms is None:
+        return not_run_why(run)
+    return fmt(run.median_ms) + ("" if run.passed else f" ({run.status})")
 
 
 # ---- numbers as text ------------------------------------------------------------------------
@@ -166,13 +128,9 @@ def fmt_ratio(x):
     return f"{x:,.0f}x" if x >= 1000 else f"{x:.3g}x"
 
 
-
-
 def ratio(a, b):
     """a / b when both are positive numbers, else None."""
     return a / b if a and b and a > 0 and b > 0 else None
-
-
 
 
 # ---- Markdown -------------------------------------------------------------------------------
@@ -196,16 +154,13 @@ def md_figure(path, caption):
 MAX_IMAGES = 8  # more figures of one kind than this are listed as links
 
 
-def natural_key(text):
-    """'n1024' before 'n131072': digits compared as numbers."""
-    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text)]
-
-
 def md_figures(ctx, prefix, caption):
     """The figures whose names start with `prefix`, in the numbers' order: images, or links
     when there are more than MAX_IMAGES; several are told apart by the parts of their names
     that not all of them share. '' when there is none."""
-    paths = sorted(ctx.figures(prefix), key=natural_key)
+    # 'n1024' before 'n131072': digits compared as numbers
+    paths = sorted(ctx.figures(prefix), key=lambda text: [
+        int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text)])
     if not paths:
         return ""
     if len(paths) == 1:
@@ -219,25 +174,39 @@ def md_figures(ctx, prefix, caption):
     return f"{caption} ({len(paths)} figures): {links}\n"
 
 
-def md_figure_groups(ctx, groups, what):
-    """md_figures of each (prefix, caption) in turn; a line saying so when none was drawn."""
-    text = "\n".join(t for t in (md_figures(ctx, p, c) for p, c in groups) if t)
-    return text or f"No {what} figure was drawn.\n"
+def md_figure_groups(ctx, groups, none="No figure was drawn.\n"):
+    """md_figures of each (prefix, caption) in turn; `none` when none was drawn."""
+    return "\n".join(t for t in (md_figures(ctx, p, c) for p, c in groups) if t) or none
 
 
-def claims_table(claims):
-    return md_table(["target", "seed's claim", "seed", "ours", "verdict", "why"],
-                    [[c.target, c.claim, c.seed, c.ours, c.verdict, c.why] for c in claims])
+def verdict_of_count(held, total):
+    """A statement checked at several points: it reproduces where it holds at every one."""
+    if not total:
+        return NOT_MEASURED
+    return REPRODUCES if held == total else PARTLY if held else DOES_NOT
+
+
+def why_of(verdict, known, *more):
+    """A claim's one line: `known`, why it does not reproduce here, where it does not (fully),
+    then each of `more` (what was not measured, the scale) that says anything."""
+    return "; ".join(p for p in (known if verdict in (PARTLY, DOES_NOT) else "", *more) if p)
+
+
+def verdict_all(oks):
+    """verdict_of_count of a list of checks."""
+    return verdict_of_count(sum(oks), len(oks))
+
+
+def unmeasured(title, config, rules, claims):
+    """The section of a study whose config has no results: its rules, every claim unmeasured."""
+    why = f"config {config} has no results in this directory"
+    text = f"Config `{config}` has no results in this directory: nothing was measured.\n"
+    return Section(title, text + "\n" + rules, [dataclasses.replace(c, why=why) for c in claims])
 
 
 def verdict_of_ratio(ours, seed, within):
-    """REPRODUCES when ours / seed lies in [1/within, within], DOES_NOT outside, NOT_MEASURED
-    when either is missing."""
+    """Whether ours / seed lies in [1/within, within]; NOT_MEASURED when either is missing."""
     r = ratio(ours, seed)
     if r is None:
         return NOT_MEASURED
     return REPRODUCES if 1 / within <= r <= within else DOES_NOT
-
-
-def read_json(path):
-    return json.loads(Path(path).read_text(encoding="utf-8"))

@@ -1,5 +1,5 @@
-"""What the report tests share: the committed H100 reference runs and the same runs as a host
-without a GPU would write them."""
+"""What the report tests share: the committed H100 reference runs, the same runs as a host
+without a GPU would write them, and a study's modules (found as report.py finds them)."""
 import copy
 import json
 import sys
@@ -8,6 +8,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "plots"))
 REFERENCE = ROOT / "results" / "reference" / "h100"
+from studies import module as study_module  # noqa: E402,F401  (plots/ is on the path now)
 
 
 def load(name):

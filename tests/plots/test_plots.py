@@ -1,11 +1,14 @@
-"""Tests of plots/: figure choice, draw_all's contract, and every committed reference file.
+"""Tests of plots/: the results reader, figure choice, draw_all's contract, the studies found
+on LADDER_STUDY_PATH, and every committed reference file.
 
 Run: python3 tests/plots/test_plots.py   (needs matplotlib; exits non-zero on failure)
 """
 import json
+import os
 import subprocess
 import sys
 import tempfile
+import textwrap
 import unittest
 from pathlib import Path
 
@@ -13,6 +16,10 @@ ROOT = Path(__file__).resolve().parents[2]
 PLOTS = ROOT / "plots"
 sys.path.insert(0, str(PLOTS))
 import common  # noqa: E402
+import ladder_results  # noqa: E402
+import report  # noqa: E402
+import report_common as rc  # noqa: E402
+import studies  # noqa: E402
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -370,28 +377,64 @@ def skyline_files():
     return gpu, cpu
 
 
-def draw_all(*args):
+def draw_all(*args, env=None):
     return subprocess.run([sys.executable, str(PLOTS / "draw_all.py"), *map(str, args)],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+                          capture_output=True, text=True, cwd=ROOT, timeout=120,
+                          env={**os.environ, **(env or {})})
+
+
+def runs_of(raw):
+    """The Run objects of a results dict, as ladder_results reads them from a file."""
+    return ladder_results.ResultsFile("test.json", raw).runs
+
+
+class Reader(unittest.TestCase):
+    def test_accessors(self):
+        raw = toy_results()
+        del raw["runs"][0]["role"], raw["runs"][0]["metric"]  # as in files before the fields
+        seq, _, _, _, fused, tensor, vendor = runs_of(raw)[:7]
+        self.assertEqual((seq.role, seq.is_baseline, seq.id), ("baseline", True, "toy/seq"))
+        self.assertEqual((seq.metric_name, seq.unit, seq.seconds), ("gbps", "GB/s", 0.05))
+        self.assertEqual(seq.samples_ms, [45.0, 50.0, 65.0])
+        self.assertEqual((fused.median_ms, fused.seconds), (0.5, None))  # incorrect: no time
+        self.assertEqual((tensor.median_ms, tensor.metric, tensor.reason),
+                         (None, None, "no CUDA device"))
+        self.assertTrue(vendor.is_peer and not vendor.is_step)
+
+    def test_a_folder_gives_its_results_files_and_a_bad_file_one_line(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            (Path(tmp) / "toy.json").write_text(json.dumps(toy_results()))
+            (Path(tmp) / "reproduction.json").write_text(json.dumps({"configs": []}))
+            files = ladder_results.load_all([tmp])
+            self.assertEqual([(f.name, f.study, len(f.runs)) for f in files],
+                             [("toy-test", "toy", 9)])
+            for bad in ({"schema_version": 1}, {"schema_version": 2, "runs": []}, [1]):
+                (Path(tmp) / "bad.json").write_text(json.dumps(bad))
+                with self.assertRaises(ladder_results.ResultsError) as caught:
+                    ladder_results.load(Path(tmp) / "bad.json")
+                self.assertEqual(len(str(caught.exception).splitlines()), 1)
 
 
 class FigureChoice(unittest.TestCase):
+    def choose(self, raw, override=None):
+        return common.figure_runs(ladder_results.ResultsFile("t.json", raw), override)
+
     def test_no_figures_anywhere_means_a_ladder_for_every_run(self):
-        chosen = common.figure_runs(toy_results())
+        chosen = self.choose(toy_results())
         self.assertEqual(list(chosen), ["ladder"])
         self.assertEqual(len(chosen["ladder"]), 9)
 
     def test_top_level_applies_to_all_runs_and_a_sweep_list_to_its_runs(self):
-        chosen = common.figure_runs(toy_results(["ladder"], ["extra"]))
+        chosen = self.choose(toy_results(["ladder"], ["extra"]))
         self.assertEqual(len(chosen["ladder"]), 9)
-        self.assertEqual([r["sweep"] for r in chosen["extra"]], ["big", "big"])
+        self.assertEqual([r.sweep for r in chosen["extra"]], ["big", "big"])
 
     def test_only_a_sweep_list_leaves_other_sweeps_without_figures(self):
-        chosen = common.figure_runs(toy_results(sweep_figures=["ladder"]))
-        self.assertEqual([r["sweep"] for r in chosen["ladder"]], ["big", "big"])
+        chosen = self.choose(toy_results(sweep_figures=["ladder"]))
+        self.assertEqual([r.sweep for r in chosen["ladder"]], ["big", "big"])
 
     def test_override_replaces_the_config(self):
-        chosen = common.figure_runs(toy_results(["x"]), ["big:ladder"])
+        chosen = self.choose(toy_results(["x"]), ["big:ladder"])
         self.assertEqual(list(chosen), ["ladder"])
         self.assertEqual(len(chosen["ladder"]), 2)
 
@@ -541,10 +584,10 @@ class EedFigures(unittest.TestCase):
         names = sorted(p.name for p in self.out.glob("eed_*.png")) if self.out.exists() else []
         return [n for n in names if n.startswith("eed_ladder_") == ladders]
 
-    def check(self, *files, script="draw_all.py"):
-        result = subprocess.run([sys.executable, str(PLOTS / script), *map(str, files),
-                                 "--out-dir", str(self.out)], capture_output=True, text=True,
-                                cwd=ROOT, timeout=120)
+    def check(self, *files, alone=False):
+        """draw_all.py on `files`; alone: eed_paper from every run, as a figure script would."""
+        result = draw_all(*files, "--out-dir", self.out,
+                          *(["--figures", "eed_paper"] if alone else []))
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertNotIn("Traceback", result.stderr)
         for png in self.out.glob("*.png"):
@@ -563,12 +606,12 @@ class EedFigures(unittest.TestCase):
                 self.assertNotIn("was drawn from", result.stderr)
                 self.assertNotIn("not drawn", result.stderr)
 
-    def test_ours_alone_and_the_script_alone(self):
+    def test_ours_alone_and_the_figure_alone(self):
         ours, _ = eed_files()
         path = self.write("ours.json", ours)
-        for script in ("draw_all.py", "eed_paper.py"):
-            with self.subTest(script=script):
-                self.check(path, script=script)
+        for alone in (False, True):
+            with self.subTest(alone=alone):
+                self.check(path, alone=alone)
                 self.assertEqual(self.drawn(), self.FIGURES)
 
     def test_missing_sweeps_and_steps_are_skipped_with_a_note(self):
@@ -592,9 +635,9 @@ class EedFigures(unittest.TestCase):
         self.assertEqual(self.drawn(), [])
 
     def test_the_tables_put_the_papers_numbers_beside_ours(self):
-        import eed_paper
+        eed = studies.module("eed", "data")
         ours, peers = eed_files()
-        rows, notes = eed_paper.paper_rows(ours["runs"])
+        rows, notes = eed.paper_rows(runs_of(ours))
         self.assertEqual(notes, [])
         table2 = [cells for cells, _kind in rows if cells[1].startswith("sH_CUDA")][1]
         self.assertEqual(table2[2], "10.2 ms")   # paper, Table 2, n=100: 0.0102 s
@@ -602,7 +645,7 @@ class EedFigures(unittest.TestCase):
         ratios = [cells for cells, kind in rows if kind == "ratio"]
         self.assertEqual(len(ratios), 8)  # sH/pH and sH/H for each of the four tables
         self.assertEqual(ratios[2][5], "0.0948")  # Table 2 at 1000: 0.221 / 2.331
-        header, through, _ = eed_paper.throughput_rows(ours["runs"] + peers["runs"])
+        header, through, _ = eed.throughput_rows(runs_of(ours) + runs_of(peers))
         self.assertIn("alphabet 256:\nGCUPS", header)
         self.assertTrue(any("Levenshtein, no swaps" in r[0] for r in through))
 
@@ -614,12 +657,10 @@ class SkylineFigures(TempDirCase):
         names = sorted(p.name for p in self.out.glob("skyline_*.png")) if self.out.exists() else []
         return [n for n in names if not n.startswith("skyline_ladder_")]
 
-    def check(self, content, script="draw_all.py"):
+    def check(self, content, *args):
         path = self.dir / "skyline.json"
         path.write_text(json.dumps(content))
-        result = subprocess.run([sys.executable, str(PLOTS / script), str(path), "--out-dir",
-                                 str(self.out)], capture_output=True, text=True, cwd=ROOT,
-                                timeout=120)
+        result = draw_all(path, "--out-dir", self.out, *args)
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertNotIn("Traceback", result.stderr)
         for png in self.out.glob("*.png"):
@@ -628,9 +669,9 @@ class SkylineFigures(TempDirCase):
 
     def test_every_figure_of_a_gpu_file(self):
         gpu, _ = skyline_files()
-        for script in ("draw_all.py", "skyline_paper.py"):
-            with self.subTest(script=script):
-                result = self.check(gpu, script)
+        for args in ((), ("--figures", "skyline_paper")):
+            with self.subTest(args=args):
+                result = self.check(gpu, *args)
                 self.assertEqual(self.drawn(), ["skyline_fig11_n1000000.png",
                                                 "skyline_fig11c_n1000000.png",
                                                 "skyline_sizes_n1000000.png"])
@@ -651,9 +692,9 @@ class SkylineFigures(TempDirCase):
         self.assertIn("skyline_sizes_n1000 not drawn", result.stderr)
 
     def test_gains_are_time_reductions_averaged_over_the_common_d(self):
-        import skyline_paper
+        skyline_paper = studies.module("skyline", "data")
         gpu, _ = skyline_files()
-        table, counts = skyline_paper.best_runs(gpu["runs"])
+        table, counts = skyline_paper.best_runs(runs_of(gpu))
         independent = table["independent"]
         by_d = skyline_paper.reductions(independent, "naive", "apc")
         self.assertEqual(sorted(by_d), [2, 4, 8, 9, 16])
@@ -666,13 +707,85 @@ class SkylineFigures(TempDirCase):
         self.assertNotIn(4, skyline_paper.reductions(table["anticorrelated"], "naive", "apc"))
         # sort_filter ran at two block sizes: the faster is kept.
         self.assertEqual(counts[("independent", "sort_filter", 8)], 2)
-        self.assertEqual(independent["sort_filter"][8]["params"]["block_points"], "16384")
+        self.assertEqual(independent["sort_filter"][8].params["block_points"], "16384")
         columns, rows = skyline_paper.gain_rows(table)
         self.assertEqual(columns, [("independent", "seed"), ("independent", "ours"),
                                    ("anticorrelated", "seed"), ("anticorrelated", "ours"),
                                    ("correlated", "ours")])
         self.assertEqual(rows[0][0][1], "11% faster")
         self.assertEqual(len(rows), 8)  # the seed's 4 gains and our 4 later ones
+
+
+# A study of its own, outside plots/: a figure module and a report section.
+EXTRA_FIGURE = """
+    import common
+
+    def draw(results, runs, out_dir):
+        fig, margins = common.page(results, "extra", 1.0)
+        common.layout(fig, margins)
+        return [common.save(fig, out_dir, f"extra_{len(runs)}.png")]
+
+    FIGURES = {"extra_figure": draw}
+"""
+EXTRA_REPORT = """
+    import report_common as rc
+
+    SEED, TITLE = "seed 999: an extra study", "Extra"
+
+    def section(ctx):
+        runs = ctx.runs("toy-test")
+        claim = rc.Claim("Extra", "it ran", "yes", f"{len(runs)} runs", rc.REPRODUCES)
+        return rc.Section(TITLE, f"{len(runs)} toy runs.\\n", [claim])
+"""
+
+
+class StudyPath(TempDirCase):
+    """A study folder named by LADDER_STUDY_PATH is found as plots/<study>/ are."""
+
+    def setUp(self):
+        super().setUp()
+        self.study = self.dir / "extra"
+        self.study.mkdir()
+        (self.study / "figure.py").write_text(textwrap.dedent(EXTRA_FIGURE))
+        (self.study / "report.py").write_text(textwrap.dedent(EXTRA_REPORT))
+        self.env = {studies.PATH_VARIABLE: str(self.dir / "missing")}
+
+    def test_its_figure_is_drawn(self):
+        toy = self.dir / "toy.json"
+        toy.write_text(json.dumps(toy_results(["ladder", "extra_figure"])))
+        env = {studies.PATH_VARIABLE: str(self.study)}
+        listed = draw_all("--list", env=env)
+        self.assertIn("extra_figure", listed.stdout.split())
+        result = draw_all(toy, "--out-dir", self.out, env=env)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("extra_9.png", [p.name for p in self.out.iterdir()])
+
+    def test_its_report_section_is_written(self):
+        toy = self.dir / "toy.json"
+        toy.write_text(json.dumps(toy_results()))
+        old = os.environ.get(studies.PATH_VARIABLE)
+        os.environ[studies.PATH_VARIABLE] = str(self.study)
+        try:
+            manifest = {"scale": "paper", "configs": [{"name": "toy-test", "results": "toy.json",
+                                                       "state": "ran"}], "peers": []}
+            text = report.build(rc.Context(self.dir, manifest))
+        finally:
+            os.environ.pop(studies.PATH_VARIABLE)
+            if old is not None:
+                os.environ[studies.PATH_VARIABLE] = old
+        self.assertIn("## Extra (seed 999: an extra study)\n\n9 toy runs.", text)
+        self.assertIn("| Extra | Extra | it ran | reproduces |", text)
+        # After the five paper studies: its place is its seed's number.
+        self.assertLess(text.index("## Skyline queries"), text.index("## Extra"))
+
+    def test_a_missing_folder_is_one_line_and_exit_2(self):
+        for command in ([PLOTS / "draw_all.py", self.dir / "none.json"],
+                        [PLOTS / "report.py", self.dir]):
+            result = subprocess.run([sys.executable, *map(str, command)], capture_output=True,
+                                    text=True, env={**os.environ, **self.env}, timeout=120)
+            self.assertEqual(result.returncode, 2)
+            self.assertEqual(len(result.stderr.strip().splitlines()), 1, result.stderr)
+            self.assertIn(studies.PATH_VARIABLE, result.stderr)
 
 
 if __name__ == "__main__":

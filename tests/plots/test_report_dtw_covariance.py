@@ -1,5 +1,5 @@
-"""Tests of the DTW and covariance sections of REPORT.md (plots/report_dtw.py,
-plots/report_covariance.py): their claims and verdicts on the committed H100 reference runs,
+"""Tests of the DTW and covariance sections of REPORT.md (plots/dtw/report.py,
+plots/covariance/report.py): their claims and verdicts on the committed H100 reference runs,
 on the same runs with every GPU run skipped (no GPU), at the quick scale, and with runs or
 whole configs missing.
 
@@ -15,10 +15,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "plots"))
 import report  # noqa: E402
-from report_fixtures import load, skip_gpu  # noqa: E402
+from report_fixtures import load, skip_gpu, study_module  # noqa: E402
 import report_common as rc  # noqa: E402
-import report_covariance  # noqa: E402
-import report_dtw  # noqa: E402
+report_covariance = study_module("covariance", "report")
+report_dtw = study_module("dtw", "report")
 
 REFERENCE = ROOT / "results" / "reference" / "h100"
 DTW, COV_SWEEP, COV_LADDER = "dtw-paper", "covariance-chunk-sweep", "covariance-paper"

@@ -1,4 +1,4 @@
-"""Tests of plots/report_eed.py and plots/report_skyline.py, the EED and skyline sections of
+"""Tests of plots/eed/report.py and plots/skyline/report.py, the EED and skyline sections of
 REPORT.md, on the committed H100 reference runs and on hand-edited copies of them (every GPU
 run skipped, sweeps left out, quick scale, a missing config, peers not installed, times edited
 so that a claim turns).
@@ -17,9 +17,9 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "plots"))
 import report  # noqa: E402
 import report_common as rc  # noqa: E402
-from report_fixtures import load, skip_gpu  # noqa: E402
-import report_eed  # noqa: E402
-import report_skyline  # noqa: E402
+from report_fixtures import load, skip_gpu, study_module  # noqa: E402
+report_eed = study_module("eed", "report")
+report_skyline = study_module("skyline", "report")
 
 REFERENCE = ROOT / "results" / "reference" / "h100"
 RE, PA, NO, NM = rc.REPRODUCES, rc.PARTLY, rc.DOES_NOT, rc.NOT_MEASURED

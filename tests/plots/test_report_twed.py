@@ -1,4 +1,4 @@
-"""Tests of plots/report_twed.py, the TWED section of REPORT.md, on the committed H100 reference
+"""Tests of plots/twed/report.py, the TWED section of REPORT.md, on the committed H100 reference
 runs and on hand-edited copies of them (every GPU run skipped, no peer, quick scale, a missing
 config, a speedup that falls short).
 
@@ -14,8 +14,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "plots"))
 import report_common as rc  # noqa: E402
-from report_fixtures import load, skip_gpu  # noqa: E402
-import report_twed  # noqa: E402
+from report_fixtures import load, skip_gpu, study_module  # noqa: E402
+report_twed = study_module("twed", "report")
 
 REFERENCE = ROOT / "results" / "reference" / "h100"
 FILES = {"twed-paper": "twed-paper.json", "twed-validation": "twed-validation.json"}

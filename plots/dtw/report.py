@@ -1,17 +1,13 @@
-"""The DTW section of REPORT.md (seed 000, the DTW lecture notes): the notes' Titan X times
-beside ours at their point (sweep `notes` of dtw-paper), the gains between their steps, our
-whole ladder there, and the DTW figures. The notes' numbers are plots/data/dtw_notes.json,
-read through dtw_paper.py, whose figure shows the same comparison.
-"""
-
+"""The DTW section of REPORT.md (seed 000, the DTW lecture notes): their Titan X times and gains
+beside ours at their point (sweep `notes` of dtw-paper), our whole ladder there, the figures."""
 import common
-import dtw_paper
-import ladder
 import report_common as rc
 
+from .data import NOTES, notes_mismatch, speedups
+
+SEED, TITLE = "seed 000: DTW lecture notes", "DTW ladder"
 TARGET = "DTW ladder (seed 000)"
 CONFIG, SWEEP = "dtw-paper", "notes"
-NOTES = dtw_paper.NOTES
 NOTES_CORES = 32  # the notes' OpenMP host
 WITHIN = 2.0  # a time or a gain reproduces within this factor of the notes'
 
@@ -23,25 +19,18 @@ GAINS = (("naive", "thread_local", "thread-local DP rows ~11x faster than naive"
 # The notes' measured times (OpenMP's is implied): (step, its name in the claim).
 TIMED = (("naive", "naive kernel"), ("thread_local", "thread-local kernel"),
          ("shared", "shared-memory kernel"))
-FIGURES = (("dtw_paper", "The ladder beside the notes' Titan X times"),
-           ("dtw_ladder", "DTW ladder"),
-           ("dtw_length_sweep", "GCUPS against series length"))
+FIGURE_GROUPS = (("dtw_paper", "The ladder beside the notes' Titan X times"),
+                 ("dtw_ladder", "DTW ladder"), ("dtw_length_sweep", "GCUPS against series length"))
 
 
 def notes_seconds(variant):
     return NOTES["seconds"][variant]["value"]
 
 
-def notes_cells():
-    """Cells of the notes' problem (n x n per query-series pair), for their GCUPS."""
-    data = NOTES["data"]
-    return data["entries"] * data["queries"] * data["n"] ** 2
-
-
 def not_comparable(ctx, runs):
     """Why our times cannot stand beside the notes' ('' when they can): another scale or
     another point. Untimed runs are left out: a skipped run says nothing about the point."""
-    mismatch = dtw_paper.notes_mismatch([r for r in runs if common.median_ms(r)])
+    mismatch = notes_mismatch([r for r in runs if r.median_ms])
     if ctx.quick:
         return f"quick scale: {mismatch or 'reduced sizes'}, so times are not comparable"
     return mismatch
@@ -49,34 +38,33 @@ def not_comparable(ctx, runs):
 
 def name(at, variant):
     run = at.get(variant)
-    return common.label(run) if run else variant
+    return run.label if run else variant
 
 
 def missing_why(at, *variants):
     """'naive: skipped: no CUDA device' for the first of `variants` without a usable time."""
     for v in variants:
-        if rc.seconds(at.get(v)) is None:
+        if common.seconds(at.get(v)) is None:
             return f"{v}: {rc.not_run_why(at.get(v))}"
     return ""
 
 
 def faster_than_notes(at, variant):
     """'18.2x' (ours faster) or '0.5x': the notes' time over ours."""
-    return rc.fmt_ratio(rc.ratio(notes_seconds(variant), rc.seconds(at.get(variant))))
+    return rc.fmt_ratio(rc.ratio(notes_seconds(variant), common.seconds(at.get(variant))))
 
 
 def hardware(results):
     """(GPU name, host cores) of our runs."""
-    device = ((results or {}).get("device") or {}).get("name") or "host without a GPU"
-    cores = ((results or {}).get("host") or {}).get("cores", "?")
+    device = (results.device_name if results else "") or "host without a GPU"
+    cores = results.host.get("cores", "?") if results else "?"
     return device, cores
 
 
 # ---- claims ---------------------------------------------------------------------------------
 
 def gain_verdict(ours, seed):
-    """REPRODUCES within WITHIN of the notes' gain, PARTLY when the step is faster but by a
-    factor outside that, DOES_NOT when it is not faster at all."""
+    """The verdict on a gain between two steps, as RULES says."""
     if rc.verdict_of_ratio(ours, seed, WITHIN) == rc.REPRODUCES:
         return rc.REPRODUCES
     return rc.PARTLY if ours > 1 else rc.DOES_NOT
@@ -84,7 +72,7 @@ def gain_verdict(ours, seed):
 
 def gain_claim(at, slower, faster, claim, comparable, results):
     seed = notes_seconds(slower) / notes_seconds(faster)
-    ours = rc.ratio(rc.seconds(at.get(slower)), rc.seconds(at.get(faster)))
+    ours = rc.ratio(common.seconds(at.get(slower)), common.seconds(at.get(faster)))
     if ours is None:
         return rc.Claim(TARGET, claim, rc.fmt_ratio(seed), "-", rc.NOT_MEASURED,
                         missing_why(at, slower, faster))
@@ -106,7 +94,7 @@ def gain_claim(at, slower, faster, claim, comparable, results):
 
 def time_claim(at, variant, words, mismatch, results):
     notes = NOTES["seconds"][variant]
-    ours = rc.seconds(at.get(variant))
+    ours = common.seconds(at.get(variant))
     claim = f"{words} takes {notes['text']} (2^20 x 128, Titan X)"
     if ours is None or mismatch:
         return rc.Claim(TARGET, claim, notes["text"], rc.fmt_seconds(ours), rc.NOT_MEASURED,
@@ -125,38 +113,30 @@ def claims(at, mismatch, results):
 
 # ---- tables ---------------------------------------------------------------------------------
 
-def time_text(run):
-    """'1.64 s', '1.64 s (incorrect)', or why there is no time."""
-    ms = common.median_ms(run) if run else None
-    if ms is None:
-        return rc.not_run_why(run)
-    status = run.get("status")
-    return rc.fmt_seconds(ms / 1000) + ("" if status == "passed" else f" ({status})")
-
-
 def gcups_text(run):
-    value = common.metric_value(run) if run else None
+    value = run.metric if run else None
     return "-" if value is None else common.format_value(value)
 
 
 def limit_text(run):
-    pct = common.number((run.get("metrics") or {}).get("pct_of_peak"))
+    pct = run.pct_of_peak
     return "-" if pct is None else f"{pct:.1f}% of {common.limit_name(run)}"
 
 
 def notes_table(at, comparable):
-    """The notes' four steps: their time and GCUPS beside ours, and each step's gain over
-    the row above, in the notes and ours."""
+    """The notes' four steps beside ours, with each one's gain over the row above."""
+    data = NOTES["data"]  # their GCUPS: cells (n x n per query-series pair) / time
+    cells = data["entries"] * data["queries"] * data["n"] ** 2
     rows, previous = [], None
     for variant, notes in NOTES["seconds"].items():
-        run, ours = at.get(variant), rc.seconds(at.get(variant))
+        run, ours = at.get(variant), common.seconds(at.get(variant))
         gain_notes = gain_ours = "-"
         if previous:
             gain_notes = rc.fmt_ratio(notes_seconds(previous) / notes["value"])
-            gain_ours = rc.fmt_ratio(rc.ratio(rc.seconds(at.get(previous)), ours))
+            gain_ours = rc.fmt_ratio(rc.ratio(common.seconds(at.get(previous)), ours))
         rows.append([name(at, variant), notes["text"],
-                     common.format_value(notes_cells() / notes["value"] / 1e9),
-                     time_text(run), gcups_text(run),
+                     common.format_value(cells / notes["value"] / 1e9),
+                     rc.time_text(run), gcups_text(run),
                      rc.fmt_ratio(rc.ratio(ours, notes["value"])) if comparable else "-",
                      gain_notes, gain_ours])
         previous = variant
@@ -167,10 +147,10 @@ def notes_table(at, comparable):
 
 def ladder_table(shown):
     """Every step at the notes' point, with the gain over the previous timed step."""
-    gains = [text for text, _colour in dtw_paper.speedups(shown)]
-    rows = [[run.get("step", "?"), f"{common.label(run)} (`{run.get('variant')}`)",
-             f"{run.get('backend', '?').upper()}, {run.get('precision') or 'fp32'}",
-             time_text(run), gcups_text(run), limit_text(run), gain]
+    gains = [text for text, _ratio in speedups(shown)]
+    rows = [[run.step, f"{run.label} (`{run.variant}`)",
+             f"{(run.backend or '?').upper()}, {run.precision or 'fp32'}",
+             rc.time_text(run), gcups_text(run), limit_text(run), gain]
             for run, gain in zip(shown, gains)]
     return rc.md_table(["step", "variant", "backend, precision", "median time", "GCUPS",
                         "% of limit", "gain over the previous timed step"], rows)
@@ -178,14 +158,14 @@ def ladder_table(shown):
 
 def past_the_notes(at, shown):
     """One sentence: how far our fastest step at the point goes past the notes' last step."""
-    timed = [r for r in shown if rc.seconds(r) is not None]
+    timed = [r for r in shown if r.seconds is not None]
     if not timed:
         return "No step at this point was timed.\n"
-    best = min(timed, key=rc.seconds)
-    shared = rc.ratio(rc.seconds(at.get("shared")), rc.seconds(best))
+    best = min(timed, key=common.seconds)
+    shared = rc.ratio(common.seconds(at.get("shared")), best.seconds)
     limit = f", {limit_text(best)}" if limit_text(best) != "-" else ""
-    return (f"Our fastest step at this point is {common.label(best)} "
-            f"({rc.fmt_seconds(rc.seconds(best))}{limit})"
+    return (f"Our fastest step at this point is {best.label} "
+            f"({rc.fmt_seconds(best.seconds)}{limit})"
             + (f", {rc.fmt_ratio(shared)} faster than our shared-memory step, the notes' last."
                if shared and best is not at.get("shared") else ".") + "\n")
 
@@ -205,8 +185,8 @@ Absolute times are not measured at the quick scale, whose sizes are smaller.
 def section(ctx):
     results = ctx.results(CONFIG)
     runs = ctx.runs(CONFIG, sweep=SWEEP)
-    shown = [run for run, _name in ladder.rows(runs)]
-    at = {run.get("variant"): run for run in shown}
+    shown = [run for run, _name in common.ladder_rows(runs)]
+    at = {run.variant: run for run in shown}
     mismatch = not_comparable(ctx, runs) if runs else ""
     device, cores = hardware(results)
     if results is None:
@@ -230,5 +210,5 @@ def section(ctx):
         past_the_notes(at, shown),
         RULES,
         "### Figures\n",
-        rc.md_figure_groups(ctx, FIGURES, "DTW")])
-    return rc.Section("DTW ladder", body, claims(at, mismatch, results))
+        rc.md_figure_groups(ctx, FIGURE_GROUPS, "No DTW figure was drawn.\n")])
+    return rc.Section(TITLE, body, claims(at, mismatch, results))

@@ -1,20 +1,16 @@
 """REPORT.md's skyline section: Min, Han and Lee (2010) beside the runs of config skyline-paper.
-
-The seed's text gives its Fig. 11 only as gains between steps (data/skyline_seed.json), so those
-are judged, per distribution, by a rule stated in the section; our times per d and step, the
-skyline sizes beside the expected sizes and Fig. 11c's pairs (d beside d + 1) are shown beside
-them. The choice of runs and the gains come from skyline_paper.py, which draws the same figures.
-"""
-import dataclasses
+The seed's text gives its Fig. 11 only as gains between steps, so those are what is judged."""
 import math
 
+import common
 import report_common as rc
-import skyline_paper as sp
 
+from . import data as sp
+
+SEED, TITLE = "seed 004: Min, Han and Lee 2010", "Skyline queries"
 CONFIG = "skyline-paper"
 SEED_SWEEP = "fig11"  # the sweep of configs/skyline/paper.json that is the seed's Fig. 11
-TITLE = "Skyline queries"
-PANELS = {"independent": "Skyline Fig. 11a", "anticorrelated": "Skyline Fig. 11b"}
+PANELS = {dist: f"Skyline Fig. 11{panel}" for dist, panel in sp.FIG11_PANELS.items()}
 FIG11C = "Skyline Fig. 11c"
 FIG11C_DIST = "anticorrelated"  # the seed's Fig. 11c is drawn on anti-correlated data
 # A gain reproduces when ours is within this factor of the seed's: the Tesla C1060 (2008) is
@@ -55,23 +51,22 @@ def seed_data(runs):
     sets = sp.data_sets(runs)
     if not sets:
         return (), []
-    return max(sets.items(), key=lambda item: sum(r.get("sweep") == SEED_SWEEP for r in item[1]))
+    return max(sets.items(), key=lambda item: sum(r.sweep == SEED_SWEEP for r in item[1]))
 
 
 def n_text(point):
-    n = sp.common.number(dict(point).get("n"))
+    n = common.number(dict(point).get("n"))
     return f"{n:,.0f}" if n is not None else "?"
 
 
 def missing_why(at, steps, dist):
-    """Why no gain between steps could be formed: the status of a run that did not pass, or
-    that the step did not run."""
+    """Why no gain between the steps could be formed: a failed run's status, or no run."""
     for v in steps:
         runs = list(at.get(v, {}).values())
         if not runs:
             return f"no run of {sp.name_of(v)} on {sp.DIST_TEXT.get(dist, dist)} data"
-        failed = next((r for r in runs if not sp.seconds(r)), None)
-        if failed is not None and not any(sp.seconds(r) for r in runs):
+        failed = next((r for r in runs if not common.seconds(r)), None)
+        if failed is not None and not any(common.seconds(r) for r in runs):
             return f"{sp.name_of(v)}: {sp.why_not(failed, 80)}"
     return "no d where both ran"
 
@@ -79,9 +74,7 @@ def missing_why(at, steps, dist):
 # ---- verdicts ---------------------------------------------------------------------------------
 
 def gain_verdict(ours, seed):
-    """ours, seed: time reductions in percent. Within a factor FACTOR of the seed's (seed /
-    FACTOR to FACTOR x seed, at most 100%): reproduces; a gain (at least NOISE_PCT) but
-    outside that: partly; less: does not reproduce; None: not measured."""
+    """ours, seed: time reductions in percent, judged as RULES says."""
     if ours is None:
         return rc.NOT_MEASURED
     if ours < NOISE_PCT:
@@ -89,29 +82,10 @@ def gain_verdict(ours, seed):
     return rc.REPRODUCES if seed / FACTOR <= ours <= min(100.0, seed * FACTOR) else rc.PARTLY
 
 
-def count_verdict(held, total):
-    """A statement checked at several d: reproduces at every one, partly at some."""
-    if not total:
-        return rc.NOT_MEASURED
-    return rc.REPRODUCES if held == total else rc.PARTLY if held else rc.DOES_NOT
-
-
-def size_close(ours, expected):
-    return abs(ours - expected) <= max(SIZE_REL * expected, SIZE_SIGMAS * math.sqrt(expected))
-
-
-def why_of(verdict, known, missing="", note=""):
-    """The one line: the known reason when it does not (fully) reproduce, what kept it from
-    being measured, and the scale note."""
-    parts = [known if verdict in (rc.PARTLY, rc.DOES_NOT) else "", missing, note]
-    return "; ".join(p for p in parts if p)
-
-
 # ---- claims -----------------------------------------------------------------------------------
 
 def gain_claims(table, gain, dist, note):
-    """The seed's gain `gain` on one distribution, and for DWE its exception (slower than
-    naive at d = 8 and 16)."""
+    """The seed's gain on one distribution, and DWE's exception (slower at d = 8, 16)."""
     before, after, seed = gain["from"], gain["to"], gain[dist]
     at = table.get(dist, {})
     except_d = gain.get("except_d", ())
@@ -127,31 +101,33 @@ def gain_claims(table, gain, dist, note):
     missing = "" if by_d else missing_why(at, (before, after), dist)
     band = f"{seed / FACTOR:g}-{min(100.0, seed * FACTOR):g}%"
     claims = [rc.Claim(PANELS[dist], claim, f"{seed}% faster (band {band})", text, verdict,
-                       why_of(verdict, WHY.get((before, after), ""), missing, note))]
+                       rc.why_of(verdict, WHY.get((before, after), ""), missing, note))]
     if except_d:
         claims.append(slower_claim(at, after, except_d, dist, note))
     return claims
 
 
+def at_each_d(target, claim, seed, checks, missing, known, note):
+    """A statement checked at several d, checks [(what we found, whether it holds)]."""
+    verdict = rc.verdict_of_count(sum(held for _text, held in checks), len(checks))
+    return rc.Claim(target, claim, seed, "; ".join(text for text, _held in checks) or "-",
+                    verdict, rc.why_of(verdict, known, "" if checks else missing, note))
+
+
 def slower_claim(at, step, ds, dist, note):
     """The seed's exception: `step` slower than naive at each of `ds` (bank conflicts)."""
-    checked, held = [], 0
+    checks = []
     for d in ds:
-        t, t0 = (sp.seconds(at.get(v, {}).get(d)) for v in (step, "naive"))
+        t, t0 = (sp.times(at, v, d)[0] for v in (step, "naive"))
         if t and t0:
-            checked.append(f"d={d}: {t / t0:.2f}x naive's time")
-            held += t > t0 * SLOWER
-    verdict = count_verdict(held, len(checked))
-    missing = "" if checked else missing_why(at, (step, "naive"), dist)
-    return rc.Claim(PANELS[dist], f"{sp.name_of(step)} slower than naive at d = "
-                    f"{', '.join(map(str, ds))} (bank conflicts)", "slower",
-                    "; ".join(checked) or "-", verdict,
-                    why_of(verdict, "", missing, note))
+            checks.append((f"d={d}: {t / t0:.2f}x naive's time", t > t0 * SLOWER))
+    return at_each_d(PANELS[dist], f"{sp.name_of(step)} slower than naive at d = "
+                     f"{', '.join(map(str, ds))} (bank conflicts)", "slower", checks,
+                     missing_why(at, (step, "naive"), dist), "", note)
 
 
 def fig11c_claims(table, note):
-    """Fig. 11c on anti-correlated data: DWE slower at an even d than at d + 1 (bank
-    conflicts), ALR (odd stride) not."""
+    """Fig. 11c on anti-correlated data: DWE slower at an even d than at d + 1, ALR not."""
     at = table.get(FIG11C_DIST, {})
     claims = []
     for step, claim, slower in (
@@ -159,28 +135,24 @@ def fig11c_claims(table, note):
                     "conflicts)", True),
             ("alr", "anti-correlated: ALR's padding removes it, no slower at an even d than "
                     "at d + 1", False)):
-        checked, held = [], 0
+        checks = []
         for d in sp.pairs_of(at):
-            t0, t1 = (sp.seconds(at.get(step, {}).get(x)) for x in (d, d + 1))
+            t0, t1 = sp.times(at, step, d, d + 1)
             if t0 and t1:
-                checked.append(f"time at d={d + 1} / at d={d}: {t1 / t0:.2f}x")
-                held += (t0 > t1 * SLOWER) if slower else (t0 <= t1 * SLOWER)
-        verdict = count_verdict(held, len(checked))
-        missing = "" if checked else (missing_why(at, (step,), FIG11C_DIST)
-                                      if not any(sp.seconds(r) for r in at.get(step, {}).values())
-                                      else "no even d with d + 1 among the runs")
-        known = WHY["dwe_even"] if step == "dwe" else ""
-        claims.append(rc.Claim(FIG11C, claim,
-                               "slower" if slower else "no slower", "; ".join(checked) or "-",
-                               verdict, why_of(verdict, known, missing, note)))
+                checks.append((f"time at d={d + 1} / at d={d}: {t1 / t0:.2f}x",
+                               (t0 > t1 * SLOWER) if slower else (t0 <= t1 * SLOWER)))
+        missing = (missing_why(at, (step,), FIG11C_DIST)
+                   if not any(r.seconds for r in at.get(step, {}).values())
+                   else "no even d with d + 1 among the runs")
+        claims.append(at_each_d(FIG11C, claim, "slower" if slower else "no slower", checks,
+                                missing, WHY["dwe_even"] if step == "dwe" else "", note))
     return claims
 
 
 def size_claim(point, runs, quick):
     """Our skyline sizes of the independent points beside the expected sizes."""
     found, _clashes = sp.sizes(runs)
-    ours = found.get(sp.EXPECTED["distribution"], {})
-    expected = {int(d): v for d, v in sp.EXPECTED["sizes"].items()}
+    ours, expected = found.get(sp.EXPECTED["distribution"], {}), sp.EXPECTED_SIZES
     claim = (f"skyline size of {sp.EXPECTED['n']:,} independent points: about "
              + ", ".join(f"{sp.count_text(expected[d])} at d = {d}" for d in SIZE_D))
     ds = sorted(set(ours) & set(expected))
@@ -192,8 +164,9 @@ def size_claim(point, runs, quick):
         return rc.Claim(PANELS["independent"], claim, seed, "-", rc.NOT_MEASURED,
                         why or "no passed run reports a skyline size of independent points")
     text = "; ".join(f"d={d}: {ours[d]:,.0f} ({ours[d] / expected[d] - 1:+.1%})" for d in ds)
-    off = [d for d in ds if not size_close(ours[d], expected[d])]
-    verdict = count_verdict(len(ds) - len(off), len(ds))
+    off = [d for d in ds if abs(ours[d] - expected[d])
+           > max(SIZE_REL * expected[d], SIZE_SIGMAS * math.sqrt(expected[d]))]
+    verdict = rc.verdict_of_count(len(ds) - len(off), len(ds))
     absent = [d for d in SIZE_D if d not in ours]
     why = [f"off at d = {', '.join(map(str, off))}" if off else "",
            f"not measured at d = {', '.join(map(str, absent))}" if absent else ""]
@@ -205,7 +178,7 @@ def quick_note(ctx, point):
     """At quick scale the gains are judged at the sizes run: say which."""
     if not ctx.quick:
         return ""
-    n = sp.common.number(dict(point).get("n"))
+    n = common.number(dict(point).get("n"))
     if n == sp.EXPECTED["n"]:
         return "quick scale: the seed's n, fewer repetitions"
     return f"quick scale: n = {n_text(point)}, the seed's {sp.EXPECTED['n']:,}"
@@ -216,7 +189,7 @@ def claims_of(ctx, point, runs):
     note = quick_note(ctx, point)
     claims = []
     for dist in PANELS:
-        for gain in sp.SEED["gains"]:
+        for gain in sp.NOTES["gains"]:
             claims += gain_claims(table, gain, dist, note)
         if dist == sp.EXPECTED["distribution"]:
             claims.append(size_claim(point, runs, ctx.quick))
@@ -226,7 +199,7 @@ def claims_of(ctx, point, runs):
 # ---- the section's text -----------------------------------------------------------------------
 
 RULES = f"""How the claims are judged:
-- **Gains**: {sp.SEED['gain_rule']} Ours is the mean of that reduction over the d where
+- **Gains**: {sp.NOTES['gain_rule']} Ours is the mean of that reduction over the d where
   both steps passed (without d = 8 and 16 for DWE against APC, as the seed). It
   *reproduces* when it lies within a factor of {FACTOR:g} of the seed's (half to twice, at most
   100%: the Tesla C1060 of 2008 and the H100 are fourteen years apart, only the size of an
@@ -247,26 +220,17 @@ RULES = f"""How the claims are judged:
 """
 
 
-def gains_table(table):
-    columns, rows = sp.gain_rows(table)
-    header = ["time reduction"] + [f"{sp.DIST_TEXT.get(s, s)}: {who}" for s, who in columns]
-    return rc.md_table(header, [cells for cells, _colours in rows])
-
-
 def cell(run):
     """Our median time, or the run's status ('skipped', 'incorrect', '-' for none)."""
     if run is None:
         return "-"
-    t = sp.seconds(run)
-    return rc.fmt_seconds(t) if t else (run.get("status") or "no timing")
+    return rc.fmt_seconds(run.seconds) if run.seconds else (run.status or "no timing")
 
 
 def times_tables(point, runs, seed_set):
-    """A table per distribution of one data set: time per step and d, the skyline size,
-    and the expected size where it applies; then why runs were not timed."""
+    """A table per distribution of one data set: time per step and d, the skyline sizes."""
     table, _counts = sp.best_runs(runs)
     found, clashes = sp.sizes(runs)
-    expected = {int(d): v for d, v in sp.EXPECTED["sizes"].items()}
     applies = not sp.expected_applies(point, runs)
     parts = []
     for dist in sp.distributions(table):
@@ -277,28 +241,28 @@ def times_tables(point, runs, seed_set):
         sizes = found.get(dist, {})
         rows.append(["skyline size"] + [f"{sizes[d]:,.0f}" if d in sizes else "-" for d in ds])
         if applies and dist == sp.EXPECTED["distribution"]:
-            rows.append(["expected size"] + [f"{expected[d]:,.0f}" if d in expected else "-"
-                                             for d in ds])
-        panel = ({"independent": " (the seed's Fig. 11a)", "anticorrelated":
-                  " (the seed's Fig. 11b)"}.get(dist, " (not in the seed)") if seed_set else "")
+            rows.append(["expected size"] + [f"{sp.EXPECTED_SIZES[d]:,.0f}"
+                                             if d in sp.EXPECTED_SIZES else "-" for d in ds])
+        panel = ("" if not seed_set else f" (the seed's Fig. 11{sp.FIG11_PANELS[dist]})"
+                 if dist in sp.FIG11_PANELS else " (not in the seed)")
         parts.append(f"**{sp.DIST_TEXT.get(dist, dist)}, n = {n_text(point)}{panel}**, median "
                      "time (the fastest passed setting where a step ran several):\n\n"
                      + rc.md_table(["step"] + [f"d = {d}" for d in ds], rows))
-    notes = sp.not_drawn_notes(table) + [f"runs disagree on the skyline size at {c}"
-                                         for c in clashes]
-    parts += ["".join(f"- {n.replace('not drawn:', 'not timed:')}\n" for n in notes)]
+    notes = sp.not_drawn_notes(table, "not timed") + [f"runs disagree on the skyline size at {c}"
+                                                      for c in clashes]
+    parts += ["".join(f"- {n}\n" for n in notes)]
     return "\n".join(p for p in parts if p)
 
 
 def fig11c_table(runs):
     """DWE and ALR at each even d beside d + 1, per distribution."""
-    table, _counts = sp.best_runs([r for r in runs if sp.variant(r) in sp.FIG11C_STEPS])
+    table, _counts = sp.best_runs([r for r in runs if common.short_variant(r) in sp.FIG11C_STEPS])
     rows = []
     for dist in sp.distributions(table):
         at = table[dist]
         for d in sp.pairs_of(at):
             for v in sp.FIG11C_STEPS:
-                t0, t1 = (sp.seconds(at.get(v, {}).get(x)) for x in (d, d + 1))
+                t0, t1 = sp.times(at, v, d, d + 1)
                 rows.append([sp.DIST_TEXT.get(dist, dist), sp.name_of(v), str(d),
                              rc.fmt_seconds(t0), rc.fmt_seconds(t1),
                              rc.fmt_ratio(t1 / t0) if t0 and t1 else "-"])
@@ -308,10 +272,15 @@ def fig11c_table(runs):
                         "d + 1 / d"], rows)
 
 
+def gains_table(table):
+    columns, rows = sp.gain_rows(table)
+    header = ["time reduction"] + [f"{sp.DIST_TEXT.get(s, s)}: {who}" for s, who in columns]
+    return rc.md_table(header, [cells for cells, _colours in rows])
+
+
 def body(ctx, point, runs, all_runs):
-    table, _counts = sp.best_runs(runs)
     parts = [
-        f"Source: {sp.SEED['source']}\n",
+        f"Source: {sp.NOTES['source']}\n",
         "The seed runs a nested-loop skyline on a Tesla C1060 over 1,000,000 points (Fig. 11: "
         "time against d, (a) independent, (b) anti-correlated, (c) DWE at an even d beside "
         "d + 1) and reports the gain of each step: APC (coalesced loads) over naive, DWE "
@@ -319,7 +288,7 @@ def body(ctx, point, runs, all_runs):
         f"`{CONFIG}` runs those steps and our later ones on the same generator's data.\n",
         RULES,
         f"### Fig. 11a and 11b: gains, n = {n_text(point)}\n",
-        gains_table(table),
+        gains_table(sp.best_runs(runs)[0]),
         rc.md_figures(ctx, "skyline_fig11_", "Fig. 11: time against d per step, with the gains"),
         "### Times per d and step\n",
     ]
@@ -342,12 +311,9 @@ def body(ctx, point, runs, all_runs):
 
 
 def section(ctx):
-    all_runs = [r for r in ctx.runs(CONFIG) if r.get("study") == "skyline"]
+    all_runs = [r for r in ctx.runs(CONFIG) if r.study == "skyline"]
     point, runs = seed_data(all_runs)
     claims = claims_of(ctx, point, runs)
     if ctx.results(CONFIG) is None:
-        why = f"config {CONFIG} has no results in this directory"
-        text = f"Config `{CONFIG}` has no results in this directory: nothing was measured.\n"
-        return rc.Section(TITLE, text + "\n" + RULES,
-                          [dataclasses.replace(c, why=why) for c in claims])
+        return rc.unmeasured(TITLE, CONFIG, RULES, claims)
     return rc.Section(TITLE, body(ctx, point, runs, all_runs), claims)

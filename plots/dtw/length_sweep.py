@@ -1,11 +1,5 @@
-"""DTW GCUPS against the series length n, `dtw_length_sweep_<point>.png` per point other than
-n (entries, queries) whose runs cover two or more lengths: a line per variant, CPU dashed,
-dashed horizontal lines at each precision's GPU limit. README.md says more.
-
-Usage: python3 plots/dtw_length_sweep.py RESULTS.json... [--out-dir DIR] [--figures ...]
-"""
-import sys
-
+"""Figure dtw_length_sweep: DTW GCUPS against the series length n, a line per variant, per
+point other than n; plots/README.md says more."""
 import common
 
 # 13 variants need more than tab10: colour and marker both change from line to line.
@@ -21,12 +15,12 @@ def lines_of(runs):
     when a param other than n varies (block_size, band, ...); of repeats, the first timed."""
     settings = common.varying(runs, leave_out=("n",))
     lines = {}
-    for run in sorted(runs, key=lambda r: r.get("step") or 0):
-        values = ", ".join(f"{k}={common.param(run, k)}" for k in settings
-                           if common.param(run, k) is not None)
+    for run in sorted(runs, key=lambda r: r.step or 0):
+        values = ", ".join(f"{k}={run.params[k]}" for k in settings
+                           if run.params.get(k) is not None)
         at_n = lines.setdefault(common.row_name(run) + (f" ({values})" if values else ""), {})
-        n = common.number(common.param(run, "n"))
-        if n not in at_n or (common.median_ms(run) and not common.median_ms(at_n[n])):
+        n = common.number(run.params.get("n"))
+        if n not in at_n or (run.median_ms and not at_n[n].median_ms):
             at_n[n] = run
     return lines
 
@@ -37,7 +31,7 @@ def figure(results, _study, point, runs):
     lengths = sorted({n for at_n in lines.values() for n in at_n})
     missing = [(f"{name.split('  ', 1)[-1]} n={n:g}", common.status_text(run, 110))
                for name, at_n in lines.items() for n, run in at_n.items()
-               if not common.metric_value(run)]
+               if not run.metric]
     notes = (common.limit_footnotes(runs) + common.missing_footnotes(missing, len(runs))
              + ["GCUPS: cells (n x n per query-series pair, fewer with a band) / median time."])
     fig, margins = common.page(results, f"DTW length sweep: {common.point_title(point)}",
@@ -45,22 +39,20 @@ def figure(results, _study, point, runs):
     ax = fig.add_subplot()
     handles, values = [], []
     for i, (name, at_n) in enumerate(lines.items()):
-        cpu = next(iter(at_n.values())).get("backend") == "cpu"
+        cpu = next(iter(at_n.values())).backend == "cpu"
         style = dict(marker=MARKERS[i % len(MARKERS)], linestyle="--" if cpu else "-")
-        drawn = common.sweep_line(ax, lengths, at_n, common.metric_value, markersize=6,
-                                  linewidth=1.6, color=COLOURS[i % len(COLOURS)], **style)
+        colour = COLOURS[i % len(COLOURS)]
+        drawn = common.sweep_line(ax, lengths, at_n, lambda r: r.metric, markersize=6,
+                                  linewidth=1.6, color=colour, **style)
         values += drawn
-        # Greyed in the legend: a line that is missing altogether is still listed.
-        handles.append(common.Line2D([], [], color=COLOURS[i % len(COLOURS)] if drawn
-                                     else "#bbbbbb", label=name if drawn
-                                     else f"{name} (not timed)", **style))
+        handles.append(common.line_handle(name, colour, drawn, **style))
     for (limit, (peak, unit, _)), dashes in zip(common.limits(runs).items(), LIMIT_DASHES):
         ax.axhline(peak, color="black", linestyle=dashes, linewidth=1.3, zorder=2)
         handles.append(common.Line2D([], [], color="black", linestyle=dashes,
                                      label=f"{limit} ({common.format_value(peak)} {unit})"))
         values.append(peak)
     common.log2_x(ax, lengths, "series length n, log2 scale")
-    unit = next((common.metric_unit(r) for r in runs if common.metric_value(r)), "GCUPS")
+    unit = next((r.unit for r in runs if r.metric), "GCUPS")
     common.log_y(ax, values, f"{unit}, log scale (higher is better)")
     common.legend(ax, handles)
     common.layout(fig, margins)
@@ -71,8 +63,7 @@ def draw(results, runs, out_dir):
     """One figure per DTW point (n left out) whose runs cover two or more lengths."""
     return common.each_point(results, runs, out_dir, "length_sweep", figure, study="dtw",
                              leave_out=("n",),
-                             enough=lambda group: len({common.param(r, "n") for r in group}) > 1)
+                             enough=lambda group: len({r.params.get("n") for r in group}) > 1)
 
 
-if __name__ == "__main__":
-    sys.exit(common.main({"dtw_length_sweep": draw}))
+FIGURES = {"dtw_length_sweep": draw}

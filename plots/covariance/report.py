@@ -1,40 +1,35 @@
-"""The covariance section of REPORT.md (seed 001, the covariance lecture notes): the
-chunk_size sweep of the shared-memory tiled step (covariance-chunk-sweep) with the notes' CGMA
-and our resident blocks per SM, the two early exits beside the notes' savings, and our ladder
-beside cuBLAS (covariance-paper) as context. The notes' facts are
-plots/data/covariance_notes.json; the sweep is read as covariance_chunk_sweep.py draws it.
-"""
+"""The covariance section of REPORT.md (seed 001, the covariance lecture notes): the chunk_size
+sweep of the tiled step with the notes' CGMA, the early exits beside the notes' savings, and our
+ladder beside cuBLAS as context."""
 import math
-from pathlib import Path
 
 import common
-import covariance_chunk_sweep as chunk_sweep
-import ladder
 import report_common as rc
 
+from .data import DEFAULT, NOTES, chunk, settings_of
+
+SEED, TITLE = "seed 001: covariance lecture notes", "Covariance chunk_size sweep"
 TARGET = "Covariance chunk_size sweep (seed 001)"
 SWEEP_CONFIG, LADDER_CONFIG, LADDER_SWEEP = "covariance-chunk-sweep", "covariance-paper", "ladder"
-NOTES = rc.read_json(Path(__file__).resolve().parent / "data" / "covariance_notes.json")
 EXIT_CHUNK = NOTES["kernel"]["default_chunk_size"]  # the notes state none for the exits' savings
 WITHIN = 2.0  # a saving reproduces within this factor of the notes'
 NOISE = 0.05  # a saving under 5% of the time without the exit counts as none
 SIZE_TOLERANCE = 0.05  # the notes round m = 202,599 to 200,000
 WARP = 32
 OTHER = {"block": "thread", "thread": "block"}
-FIGURES = (("covariance_chunk_sweep", "chunk_size sweep of the tiled step"),
-           ("covariance_ladder", "Covariance ladder"))
+FIGURE_GROUPS = (("covariance_chunk_sweep", "chunk_size sweep of the tiled step"),
+                 ("covariance_ladder", "Covariance ladder"))
 
 
 # ---- reading the sweep ----------------------------------------------------------------------
 
 def settings(ctx):
     """{(block_exit, thread_exit): {chunk_size: run}}, as the chunk-sweep figure groups them."""
-    return chunk_sweep.settings_of([r for r in ctx.runs(SWEEP_CONFIG)
-                                    if chunk_sweep.chunk(r) is not None])
+    return settings_of([r for r in ctx.runs(SWEEP_CONFIG) if chunk(r) is not None])
 
 
 def fact(run, key):
-    return common.number(((run or {}).get("facts") or {}).get(key))
+    return common.number(run.facts.get(key))
 
 
 def warps_per_sm(run):
@@ -51,11 +46,12 @@ def cgma(chunk):
 def not_comparable(ctx, default):
     """Why our times cannot stand beside the notes' ('' when they can): the quick scale, or
     a size other than the notes' 2475 features x ~200,000 entries."""
-    data = next(((r.get("data") or {}) for r in default.values() if r.get("data")), {})
+    data = next((r.data for r in default.values() if r.data), {})
     m, n = common.number(data.get("m")), common.number(data.get("n"))
     size = f"m={m:g}, n={n:g}" if m and n else "an unknown size"
     if ctx.quick:
-        return f"quick scale: {size}, the notes' m~{NOTES['data']['m']:,}, so times are not comparable"
+        return (f"quick scale: {size}, the notes' m~{NOTES['data']['m']:,}, so times are not "
+                "comparable")
     if m and n and (n != NOTES["data"]["n"]
                     or abs(m / NOTES["data"]["m"] - 1) > SIZE_TOLERANCE):
         return f"this sweep has {size}, the notes m~{NOTES['data']['m']:,}, n={NOTES['data']['n']}"
@@ -63,10 +59,9 @@ def not_comparable(ctx, default):
 
 
 def doublings(default):
-    """[(smaller chunk, larger chunk, time gain, blocks/SM before, after)] between consecutive
-    chunk sizes with a passed time."""
-    timed = [(c, default[c]) for c in sorted(default) if rc.seconds(default[c]) is not None]
-    return [(a, b, rc.seconds(ra) / rc.seconds(rb), fact(ra, "blocks_per_sm"), fact(rb, "blocks_per_sm"))
+    """[(chunk, next chunk, time gain, blocks/SM at each)] between consecutive timed chunks."""
+    timed = [(c, default[c]) for c in sorted(default) if default[c].seconds is not None]
+    return [(a, b, ra.seconds / rb.seconds, fact(ra, "blocks_per_sm"), fact(rb, "blocks_per_sm"))
             for (a, ra), (b, rb) in zip(timed, timed[1:])]
 
 
@@ -81,10 +76,9 @@ def steps_text(steps):
 def saving(by_setting, chunk, which, other_state="on"):
     """(seconds the `which` exit ('block' or 'thread') saves at `chunk`, seconds without it,
     why not) with the other exit `other_state`: the time with it off minus with it on."""
-    on = ("on", other_state) if which == "block" else (other_state, "on")
-    off = ("off", other_state) if which == "block" else (other_state, "off")
-    runs = [by_setting.get(key, {}).get(chunk) for key in (on, off)]
-    t_on, t_off = (rc.seconds(r) for r in runs)
+    runs = [by_setting.get((state, other_state) if which == "block" else (other_state, state),
+                           {}).get(chunk) for state in ("on", "off")]
+    t_on, t_off = (common.seconds(r) for r in runs)
     if t_on is None or t_off is None:
         missing = runs[0] if t_on is None else runs[1]
         return None, None, (f"chunk {chunk:g}, {which} exit {'on' if t_on is None else 'off'}: "
@@ -103,11 +97,11 @@ def saving_text(by_setting, chunk, which, other_state="on"):
 
 def no_steps_why(default):
     """Why a claim on the chunk doublings cannot be judged."""
-    untimed = [r for r in default.values() if rc.seconds(r) is None]
+    untimed = [r for r in default.values() if r.seconds is None]
     if not default:
         return f"{SWEEP_CONFIG}: not in the results"
     if untimed:
-        return f"chunk {chunk_sweep.chunk(untimed[0]):g}: {rc.not_run_why(untimed[0])}"
+        return f"chunk {chunk(untimed[0]):g}: {rc.not_run_why(untimed[0])}"
     return "no two timed chunk sizes of the right kind"
 
 
@@ -123,8 +117,7 @@ def cgma_claim(default):
 
 
 def occupancy_claim(default):
-    """Reproduces when a doubling that cuts resident blocks per SM is slower; partly when it
-    is faster, but by less than every doubling that keeps them."""
+    """The reuse against occupancy trade-off, judged as RULES says."""
     claim = "larger tiles cut resident blocks per SM (occupancy), which can outweigh the reuse"
     seed = "trade-off: reuse vs occupancy"
     steps = [s for s in doublings(default) if s[3] is not None and s[4] is not None]
@@ -133,14 +126,10 @@ def occupancy_claim(default):
     if not cut or not kept:
         return rc.Claim(TARGET, claim, seed, steps_text(steps) or "-", rc.NOT_MEASURED,
                         no_steps_why(default))
-    worst_cut, least_kept = min(s[2] for s in cut), min(s[2] for s in kept)
-    if worst_cut < 1:
-        verdict, why = rc.REPRODUCES, ""
-    elif max(s[2] for s in cut) < least_kept:
-        verdict, why = rc.PARTLY, occupancy_why(default)
-    else:
-        verdict, why = rc.DOES_NOT, occupancy_why(default)
-    return rc.Claim(TARGET, claim, seed, steps_text(steps), verdict, why)
+    if min(s[2] for s in cut) < 1:
+        return rc.Claim(TARGET, claim, seed, steps_text(steps), rc.REPRODUCES)
+    verdict = rc.PARTLY if max(s[2] for s in cut) < min(s[2] for s in kept) else rc.DOES_NOT
+    return rc.Claim(TARGET, claim, seed, steps_text(steps), verdict, occupancy_why(default))
 
 
 def occupancy_why(default):
@@ -161,9 +150,7 @@ def bytes_text(n):
 
 
 def exit_claim(by_setting, which, mismatch):
-    """The notes' saving of one early exit, at their kernel's default chunk_size with the other
-    exit on (their kernel has both): within WITHIN reproduces; a saving of NOISE or more of the
-    time is partly; less does not reproduce."""
+    """The notes' saving of one early exit, judged as RULES says."""
     notes = NOTES["early_exits"][which]
     claim = f"{which}-level early exit saves ~{notes['saves_ms']} ms"
     saved, without, why = saving(by_setting, EXIT_CHUNK, which)
@@ -179,41 +166,29 @@ def exit_claim(by_setting, which, mismatch):
            f"our chunk-{EXIT_CHUNK} kernel takes {without * 1000:.0f} ms without it; "
            f"the notes state no GPU or size"]
     if which == "thread":  # why the saving vanishes beside the block exit: no work is left
-        why.insert(0, "with the block exit on, only diagonal tiles hold threads above the diagonal")
+        why.insert(0, "with the block exit on, only diagonal tiles hold threads above the "
+                      "diagonal")
     return rc.Claim(TARGET, claim, notes["text"], ours, verdict, "; ".join(w for w in why if w))
 
 
 def claims(by_setting, mismatch):
-    default = by_setting.get(chunk_sweep.DEFAULT, {})
+    default = by_setting.get(DEFAULT, {})
     return [cgma_claim(default), occupancy_claim(default),
             exit_claim(by_setting, "block", mismatch), exit_claim(by_setting, "thread", mismatch)]
 
 
 # ---- tables ---------------------------------------------------------------------------------
 
-def time_cell(run):
-    """'316.6 ms', '316.6 ms (incorrect)', or why there is no time."""
-    ms = common.median_ms(run) if run else None
-    if ms is None:
-        return rc.not_run_why(run)
-    return common.format_time(ms) + ("" if run.get("status") == "passed" else f" ({run.get('status')})")
-
-
-def number_cell(value):
-    return "-" if value is None else f"{value:g}"
-
-
 def chunk_table(default):
     rows, previous = [], None
     for c in sorted(default):
         run = default[c]
         smem = fact(run, "smem_bytes_per_block")
-        rows.append([f"{c:g}", time_cell(run), common.rate_text(run) or "-", f"{cgma(c):g}",
-                     number_cell(fact(run, "blocks_per_sm")),
-                     number_cell(fact(run, "threads_per_block")),
-                     number_cell(warps_per_sm(run)),
+        counts = [fact(run, "blocks_per_sm"), fact(run, "threads_per_block"), warps_per_sm(run)]
+        rows.append([f"{c:g}", rc.time_text(run, common.format_time), common.rate_text(run) or "-",
+                     f"{cgma(c):g}", *("-" if v is None else f"{v:g}" for v in counts),
                      "-" if smem is None else bytes_text(smem),
-                     rc.fmt_ratio(rc.ratio(rc.seconds(previous), rc.seconds(run))) if previous else "-"])
+                     rc.fmt_ratio(rc.ratio(previous.seconds, run.seconds)) if previous else "-"])
         previous = run
     return rc.md_table(["chunk_size", "median time", "GFLOP/s", "CGMA (notes: chunk/8)",
                         "resident blocks/SM", "threads/block", "resident warps/SM",
@@ -233,34 +208,32 @@ def exits_table(by_setting, chunks):
 
 
 def ladder_section(ctx):
-    """Our ladder at the paper size beside the fastest peer of each precision: context, since
-    the notes give no cuBLAS number."""
-    shown = [run for run, _name in ladder.rows(ctx.runs(LADDER_CONFIG, sweep=LADDER_SWEEP))]
+    """Our ladder beside the fastest peer of each precision: context (the notes give none)."""
+    shown = [run for run, _ in common.ladder_rows(ctx.runs(LADDER_CONFIG, sweep=LADDER_SWEEP))]
     if not shown:
         return f"`{LADDER_CONFIG}` has no runs in sweep `{LADDER_SWEEP}` here.\n"
-    peers = ladder.best_peers(shown, by_metric=True)
+    peers = common.best_peers(shown, by_metric=True)
 
     def versus(run):
-        peer = peers.get(run.get("precision"))
-        speed = rc.ratio(rc.seconds(peer), rc.seconds(run)) if peer and peer is not run else None
-        return f"{rc.fmt_ratio(speed)} {common.label(peer)}" if speed else "-"
-    rows = [[run.get("step", "?"), f"{common.label(run)} (`{run.get('variant')}`)",
-             common.role(run), run.get("precision") or "fp32", time_cell(run),
+        peer = peers.get(run.precision)
+        speed = rc.ratio(peer.seconds, run.seconds) if peer and peer is not run else None
+        return f"{rc.fmt_ratio(speed)} {peer.label}" if speed else "-"
+    rows = [[run.step, f"{run.label} (`{run.variant}`)",
+             run.role, run.precision or "fp32", rc.time_text(run, common.format_time),
              common.rate_text(run) or "-", versus(run)] for run in shown]
     table = rc.md_table(["step", "variant", "role", "precision", "median time",
                          "GFLOP/s, % of limit", "speed vs the fastest peer of its precision"],
                         rows)
     best = []
     for precision, peer in peers.items():
-        steps = [r for r in shown if common.role(r) != "peer" and r.get("precision") == precision
-                 and rc.seconds(r) is not None]
-        if steps and rc.seconds(peer):
-            top = min(steps, key=rc.seconds)
-            best.append(f"{precision}: {common.label(top)} {rc.fmt_seconds(rc.seconds(top))}, "
-                        f"{rc.fmt_ratio(rc.seconds(peer) / rc.seconds(top))} the speed of "
-                        f"{common.label(peer)} ({rc.fmt_seconds(rc.seconds(peer))})")
-    over = any((common.number((r.get("metrics") or {}).get("pct_of_peak")) or 0) > 100
-               for r in shown)
+        steps = [r for r in shown if not r.is_peer and r.precision == precision
+                 and r.seconds is not None]
+        if steps and peer.seconds:
+            top = min(steps, key=common.seconds)
+            best.append(f"{precision}: {top.label} {rc.fmt_seconds(top.seconds)}, "
+                        f"{rc.fmt_ratio(peer.seconds / top.seconds)} the speed of "
+                        f"{peer.label} ({rc.fmt_seconds(peer.seconds)})")
+    over = any((r.pct_of_peak or 0) > 100 for r in shown)
     return (table + "\nSpeed: the peer's median time over ours. Our fastest step of each "
             "precision: " + ("; ".join(best) or "none timed beside a peer") + "."
             + (" A % of limit above 100 is a step on tensor cores measured against the "
@@ -284,21 +257,22 @@ the quick scale, whose sizes are smaller.
 def intro(ctx, mismatch):
     results = ctx.results(SWEEP_CONFIG)
     if results is None:
-        return f"`{SWEEP_CONFIG}` has no results in this directory, so the sweep was not measured.\n"
-    device = (results.get("device") or {}).get("name") or "host without a GPU"
+        return (f"`{SWEEP_CONFIG}` has no results in this directory, so the sweep was not "
+                "measured.\n")
+    device = results.device_name or "host without a GPU"
     return (f"The notes compute C = D^T D / m with chunk_size x chunk_size shared-memory tiles; "
             f"{NOTES['data']['text']}. They give the CGMA of a tile (chunk_size / 8 flop/byte) "
             f"and argue: {NOTES['statements']['occupancy_trade_off']} The early exits' savings "
             f"come from the textbook's code ({NOTES['early_exits']['conditions']}). "
             f"{NOTES['not_given']} Ours: the tiled step of `{SWEEP_CONFIG}` on the {device}, "
-            f"each early exit on and off."
-            + (f" **Our times are not comparable with the notes': {mismatch}.**" if mismatch else "")
-            + "\n")
+            "each early exit on and off."
+            + (f" **Our times are not comparable with the notes': {mismatch}.**\n" if mismatch
+               else "\n"))
 
 
 def section(ctx):
     by_setting = settings(ctx)
-    default = by_setting.get(chunk_sweep.DEFAULT, {})
+    default = by_setting.get(DEFAULT, {})
     mismatch = not_comparable(ctx, default)
     chunks = sorted({c for at in by_setting.values() for c in at})
     body = "\n".join([
@@ -316,5 +290,5 @@ def section(ctx):
         "### The ladder beside cuBLAS (context, not a claim)\n",
         ladder_section(ctx),
         "### Figures\n",
-        rc.md_figure_groups(ctx, FIGURES, "covariance")])
-    return rc.Section("Covariance chunk_size sweep", body, claims(by_setting, mismatch))
+        rc.md_figure_groups(ctx, FIGURE_GROUPS, "No covariance figure was drawn.\n")])
+    return rc.Section(TITLE, body, claims(by_setting, mismatch))

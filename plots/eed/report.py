@@ -1,17 +1,13 @@
-"""REPORT.md's EED section: Kim, Na and Sim (2015) beside the runs of config eed-paper.
-
-The paper's Tables 1-4 (GTX 660, lengths 100 and 1000) stand beside ours with the ratio, and
-each claim of its text (data/eed_paper.json, "claims") is judged by a rule stated in the
-section. The numbers and the choice of our runs come from eed_paper.py, which draws the same
-comparison as figures.
-"""
-import dataclasses
+"""REPORT.md's EED section: Kim, Na and Sim (2015) beside the runs of config eed-paper, its
+Tables 1-4 beside ours and each claim of its text (seed.json, "claims") judged."""
 import math
 
 import common
-import eed_paper as ep
 import report_common as rc
 
+from . import data as ep
+
+SEED, TITLE = "seed 003: Kim, Na and Sim 2015", "Extended edit distance (EED)"
 CONFIG = "eed-paper"
 STUDY = "eed"
 # A speed-up reproduces when its gain (ratio - 1) lies within this factor of the paper's: the
@@ -69,8 +65,7 @@ QUICK_WHY = ("quick scale: reduced sizes and repetitions, so absolute times are 
 
 def method(step):
     """'sH_CUDA', 'pH_CUDA serial': the paper's name of a step (variant and preprocessing)."""
-    name = {"ph_cuda": "pH_CUDA", "h_cuda": "H_CUDA", "sh_cuda": "sH_CUDA"}.get(
-        step["variant"], step["variant"])
+    name = f"{ep.SHORT[step['variant']]}_CUDA" if step["variant"] in ep.SHORT else step["variant"]
     return f"{name} {step['prep']}" if step.get("prep") == "serial" else name
 
 
@@ -80,7 +75,7 @@ def our_ms(runs, table, step, n):
     row = ep.paper_row(table, step["variant"], step.get("prep"))
     value = ep.table_value(table)
     run = ep.ours_at(runs, row, n, value) if row else None
-    return (value(run) if run and run.get("status") == "passed" else None), run
+    return (value(run) if run and run.passed else None), run
 
 
 def missing_why(run):
@@ -88,8 +83,7 @@ def missing_why(run):
 
 
 def our_length(runs, table, step, n):
-    """The paper's length n when we ran it, else our nearest (at quick scale the lengths may
-    be others)."""
+    """The paper's length n when we ran it, else our nearest (quick scale)."""
     row = ep.paper_row(table, step["variant"], step.get("prep"))
     ns = {ep.n_of(r) for r in ep.in_sweep(runs, row["sweep"]) if ep.n_of(r)} if row else set()
     if n in ns or not ns:
@@ -98,8 +92,7 @@ def our_length(runs, table, step, n):
 
 
 def ratios_of(runs, claim):
-    """[(label, ratio)] of the claim's times slower / faster at each length, and [missing
-    text] where one of the two is not timed."""
+    """[(label, slower / faster)] of the claim at each length, and [(label, why)] untimed."""
     table, found, missing = claim["table"], [], []
     if claim["kind"] == "multi_block":
         pairs = [(claim["step"], claim["step"])]
@@ -112,7 +105,7 @@ def ratios_of(runs, claim):
             t_fast, run_fast = our_ms(runs, table, fast, n)
             if claim["kind"] == "multi_block":  # this many single pairs against them at once
                 t_one, run_slow = our_ms(runs, claim["one_pair_table"], slow, n)
-                count = common.number(((run_fast or {}).get("data") or {}).get("pairs"))
+                count = common.number(run_fast.data.get("pairs")) if run_fast else None
                 t_slow = t_one * count if t_one and count else None
             else:
                 t_slow, run_slow = our_ms(runs, table, slow, n)
@@ -146,9 +139,7 @@ def speedup_band(lo, hi):
 
 
 def speedup_verdict(ratios, lo, hi):
-    """Every ratio in speedup_band(lo, hi): reproduces; every one a gain (at least NOISE) but
-    some outside that band: partly; one below NOISE: does not reproduce; none: not
-    measured."""
+    """The verdict on the ratios of a speed-up the paper puts in [lo, hi], as RULES says."""
     if not ratios:
         return rc.NOT_MEASURED
     if any(r < NOISE for r in ratios):
@@ -159,37 +150,22 @@ def speedup_verdict(ratios, lo, hi):
 
 def overlap_verdict(spreads):
     """Slowest / fastest at most OVERLAP at every length: reproduces; at some: partly."""
-    if not spreads:
-        return rc.NOT_MEASURED
-    within = sum(s <= OVERLAP for s in spreads)
-    return (rc.REPRODUCES if within == len(spreads) else rc.PARTLY if within
-            else rc.DOES_NOT)
+    return rc.verdict_all([s <= OVERLAP for s in spreads])
 
 
 def times_verdict(pairs):
-    """pairs: [(paper ms, our ms)]. Each of ours at most the paper's: reproduces; some:
-    partly; none: does not (an H100 should not be slower than a GTX 660)."""
-    if not pairs:
-        return rc.NOT_MEASURED
-    faster = sum(ours <= paper for paper, ours in pairs)
-    return (rc.REPRODUCES if faster == len(pairs) else rc.PARTLY if faster else rc.DOES_NOT)
-
-
-def range_text(lo, hi):
-    return f"{lo:g}x" if lo == hi else f"{lo:g}-{hi:g}x"
+    """pairs: [(paper ms, our ms)]; ours should be no slower (RULES)."""
+    return rc.verdict_all([ours <= paper for paper, ours in pairs])
 
 
 def why_of(verdict, known, missing, note=""):
-    """The claim's one line: the known reason when it does not (fully) reproduce; the points
-    not timed, [(where, why)], grouped by why; the scale, when it matters."""
-    parts = [known if verdict in (rc.PARTLY, rc.DOES_NOT) else ""]
-    parts += common.missing_footnotes(missing, len(missing) if verdict == rc.NOT_MEASURED else 0)
-    return "; ".join(p for p in parts + [note] if p)
+    """rc.why_of with the points not timed, [(where, why)], grouped by why."""
+    return rc.why_of(verdict, known, *common.missing_footnotes(
+        missing, len(missing) if verdict == rc.NOT_MEASURED else 0), note)
 
 
 def quick_note(ctx, runs, claim):
-    """At quick scale a relative claim is judged at the lengths we ran (the paper's, or the
-    nearest), with fewer repetitions: say which."""
+    """At quick scale, the lengths a relative claim is judged at (the paper's or the nearest)."""
     if not ctx.quick:
         return ""
     step = (claim.get("steps") or claim.get("faster") or [claim.get("step")])[0]
@@ -212,7 +188,8 @@ def ratio_claim(ctx, runs, claim):
         lo, hi = claim["range"]
         verdict = speedup_verdict([r for _l, r in found], lo, hi)
         band = speedup_band(lo, hi)
-        seed = f"{range_text(lo, hi)} (band {band[0]:.3g}-{band[1]:.3g}x)"
+        seed = (f"{lo:g}x" if lo == hi else f"{lo:g}-{hi:g}x") + (
+            f" (band {band[0]:.3g}-{band[1]:.3g}x)")
         ours = "; ".join(f"{l}: {rc.fmt_ratio(r)}" for l, r in found)
     return rc.Claim(claim["target"], claim["claim"], seed, ours or "-", verdict,
                     why_of(verdict, WHY.get(claim["id"], ""), missing,
@@ -222,36 +199,30 @@ def ratio_claim(ctx, runs, claim):
 def times_claim(ctx, runs, table):
     """The paper's times of one table at lengths 100 and 1000 against ours."""
     t = ep.TABLES[table]
-    unit = ep.TO_MS[t["unit"]]
     pairs, slower, missing = [], [], []
-    for row in t["rows"]:
-        for i, n in enumerate(ep.NOTES["lengths"]):
+    for row, papers in ep.table_values(t):
+        for n, paper in zip(ep.NOTES["lengths"], papers):
             ours, run = our_ms(runs, table, row, n)
             where = f"{row['method']} n={n:g}"
             if ours is None:
                 missing.append((where, missing_why(run)))
                 continue
-            paper = row["values"][i] * unit
             pairs.append((paper, ours))
             if ours > paper:
                 slower.append(f"{where} ({rc.fmt_ratio(ours / paper)} the GTX 660's)")
-    every = [v * unit for row in t["rows"] for v in row["values"]]
+    every = [ms for _row, papers in ep.table_values(t) for ms in papers]
     seed = f"{ep.ms_text(min(every))} to {ep.ms_text(max(every))}"
     what = f"'{t['stage']}' stage" if t.get("stage") else "total, copies included"
-    claim = (f"GTX 660 times at n = 100 and 1000, {t['title']} "
-             f"(ours: {what})")
+    claim = f"GTX 660 times at n = 100 and 1000, {t['title']} (ours: {what})"
     ours = "-"
     if pairs:
         mine = [o for _p, o in pairs]
         ours = (f"{ep.ms_text(min(mine))} to {ep.ms_text(max(mine))}; "
                 f"{sum(o <= p for p, o in pairs)} of {len(pairs)} no slower")
-    pool = [r for r in runs if r.get("sweep") in {row["sweep"] for row in t["rows"]}
-            and not ep.is_peer(r)]
-    differs = ep.mismatch(pool, t["pairs"])
-    if ctx.quick:
-        return rc.Claim(f"EED Table {table}", claim, seed, ours, rc.NOT_MEASURED, QUICK_WHY)
-    if differs:
-        return rc.Claim(f"EED Table {table}", claim, seed, ours, rc.NOT_MEASURED, differs)
+    differs = ep.mismatch(ep.table_pool(runs, t), t["pairs"])
+    if ctx.quick or differs:
+        return rc.Claim(f"EED Table {table}", claim, seed, ours, rc.NOT_MEASURED,
+                        QUICK_WHY if ctx.quick else differs)
     verdict = times_verdict(pairs)
     known = "slower than the GTX 660: " + ", ".join(slower) + (
         f" ({TABLE_WHY[table]})" if table in TABLE_WHY else "")
@@ -291,32 +262,30 @@ RULES = f"""How the claims are judged:
 """
 
 
-def paper_table(runs):
-    rows, notes = ep.paper_rows(runs)
-    text = rc.md_table(ep.PAPER_COLUMNS, [cells for cells, _kind in rows])
-    return text + "".join(f"\n- {n}" for n in notes) + ("\n" if notes else "")
-
-
 def throughput_table(ctx, runs):
-    peer_runs = [r for _name, results in ctx.peer_results(CONFIG)
-                 for r in results.get("runs", []) if r.get("study") == STUDY]
+    peer_runs = [r for results in ctx.peer_results(CONFIG) for r in results.runs
+                 if r.study == STUDY]
     header, rows, notes = ep.throughput_rows(runs + peer_runs)
+    bullets = "".join(f"\n- {n}" for n in notes)
     if not rows:
-        return "No run of the throughput sweeps.\n" + "".join(f"\n- {n}" for n in notes)
-    return (rc.md_table(header, rows) + "".join(f"\n- {n}" for n in notes)
-            + ("\n" if notes else ""))
+        return "No run of the throughput sweeps.\n" + bullets
+    return rc.md_table(header, rows) + bullets + ("\n" if notes else "")
 
 
 def peers_text(ctx):
     states = ctx.peer_states(STUDY)
     if not states:
         return "No peer was run for this study (RapidFuzz and StringZilla are its peers).\n"
-    lines = []
-    for peer, state, why in states:
-        what = PEERS.get(peer, peer)
-        lines.append(f"- {what}: {state}" + (f": {why}" if why else ""))
+    lines = [f"- {PEERS.get(peer, peer)}: {state}" + (f": {why}" if why else "")
+             for peer, state, why in states]
     return ("Peers (where they ran, their rows are in the table above, and StringZilla's "
             "100-pair times in Fig. 6):\n\n" + "\n".join(lines) + "\n")
+
+
+def paper_table(runs):
+    rows, notes = ep.paper_rows(runs)
+    text = rc.md_table(ep.PAPER_COLUMNS, [cells for cells, _kind in rows])
+    return text + "".join(f"\n- {n}" for n in notes) + ("\n" if notes else "")
 
 
 def body(ctx, runs):
@@ -354,8 +323,5 @@ def section(ctx):
     runs = ctx.runs(CONFIG)
     claims = claims_of(ctx, runs)
     if ctx.results(CONFIG) is None:
-        why = f"config {CONFIG} has no results in this directory"
-        text = f"Config `{CONFIG}` has no results in this directory: nothing was measured.\n"
-        return rc.Section("Extended edit distance (EED)", text + "\n" + RULES,
-                          [dataclasses.replace(c, why=why) for c in claims])
-    return rc.Section("Extended edit distance (EED)", body(ctx, runs), claims)
+        return rc.unmeasured(TITLE, CONFIG, RULES, claims)
+    return rc.Section(TITLE, body(ctx, runs), claims)

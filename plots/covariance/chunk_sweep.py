@@ -1,33 +1,12 @@
-"""Covariance: the chunk_size sweep of a tiled step, `covariance_chunk_sweep_<variant>_<point>.png`
-per point and variant whose runs cover two or more chunk sizes. Left: median time per
-(block_exit, thread_exit) setting; right: GFLOP/s of the default setting, annotated with
-the tile's CGMA and resident blocks per SM. README.md says more.
-
-Usage: python3 plots/covariance_chunk_sweep.py RESULTS.json... [--out-dir DIR] [--figures ...]
-"""
-import sys
-
+"""Figure covariance_chunk_sweep: the chunk_size sweep of a tiled step, per point and variant:
+time per early-exit setting, and the default's GFLOP/s with its facts; plots/README.md says
+more."""
 import common
 
-EXITS = ("block_exit", "thread_exit")
-DEFAULT = ("on", "on")  # the step's defaults: a run without the params has these
+from .data import DEFAULT, chunk, settings_of
+
 STYLES = {("on", "on"): ("#2ca02c", "o", "-"), ("on", "off"): ("#1f77b4", "s", "--"),
           ("off", "on"): ("#ff7f0e", "^", "-."), ("off", "off"): ("#d62728", "D", ":")}
-
-
-def chunk(run):
-    return common.number(common.param(run, "chunk_size"))
-
-
-def settings_of(runs):
-    """{(block_exit, thread_exit): {chunk_size: run}}, the default first; of repeats, the
-    first timed run."""
-    settings = {}
-    for run in runs:
-        at = settings.setdefault(tuple(common.param(run, k, on) for k, on in zip(EXITS, DEFAULT)), {})
-        if chunk(run) not in at or (common.median_ms(run) and not common.median_ms(at[chunk(run)])):
-            at[chunk(run)] = run
-    return dict(sorted(settings.items(), key=lambda item: item[0] != DEFAULT))
 
 
 def label_side(values, i):
@@ -43,26 +22,17 @@ def label_side(values, i):
     return ((-6, 6), "right", "bottom") if before < values[i] else ((6, 6), "left", "bottom")
 
 
-def facts_text(run):
-    """'CGMA 2\n8 blocks/SM' from the facts the run reports."""
-    facts = run.get("facts") or {}
-    cgma, blocks = common.number(facts.get("cgma")), common.number(facts.get("blocks_per_sm"))
-    return "\n".join(([f"CGMA {cgma:g}"] if cgma is not None else [])
-                     + ([f"{blocks:g} blocks/SM"] if blocks is not None else []))
-
-
 def time_panel(ax, settings, chunks):
     """Median time against chunk_size, a line per setting."""
     values, handles = [], []
     for exits, at in settings.items():
         colour, marker, style = STYLES.get(exits, ("#8c8c8c", "x", "-"))
-        drawn = common.sweep_line(ax, chunks, at, common.median_ms, color=colour,
+        drawn = common.sweep_line(ax, chunks, at, lambda r: r.median_ms, color=colour,
                                   marker=marker, linestyle=style)
         values += drawn
         name = f"block_exit {exits[0]}, thread_exit {exits[1]}"
-        handles.append(common.Line2D([], [], color=colour if drawn else "#bbbbbb",
-                                     marker=marker, linestyle=style,
-                                     label=name + (" (default)" if exits == DEFAULT else "")))
+        handles.append(common.line_handle(name + (" (default)" if exits == DEFAULT else ""),
+                                          colour, drawn, None, marker=marker, linestyle=style))
     common.log_y(ax, values, "median time [ms], log scale", pad=1.3)
     ax.legend(handles=handles, fontsize=8, loc="upper right")
     ax.set_title("median time per setting (lower is better)", fontsize=10)
@@ -71,15 +41,18 @@ def time_panel(ax, settings, chunks):
 def rate_panel(ax, at, chunks):
     """The default setting's metric against chunk_size, each point annotated with its facts."""
     colour, marker, style = STYLES[DEFAULT]
-    values = common.sweep_line(ax, chunks, at, common.metric_value, color=colour,
+    values = common.sweep_line(ax, chunks, at, lambda r: r.metric, color=colour,
                                marker=marker, linestyle=style)
-    timed = [(c, at[c]) for c in chunks if c in at and common.metric_value(at[c])]
+    timed = [(c, at[c]) for c in chunks if c in at and at[c].metric]
     for i, (x, run) in enumerate(timed):
         offset, ha, va = label_side(values, i)
-        ax.annotate(facts_text(run), (x, values[i]), xytext=offset, textcoords="offset points",
+        cgma, blocks = (common.number(run.facts.get(k)) for k in ("cgma", "blocks_per_sm"))
+        text = "\n".join(([f"CGMA {cgma:g}"] if cgma is not None else [])
+                         + ([f"{blocks:g} blocks/SM"] if blocks is not None else []))
+        ax.annotate(text, (x, values[i]), xytext=offset, textcoords="offset points",
                     ha=ha, va=va, fontsize=8, zorder=5,
                     bbox=dict(boxstyle="round,pad=0.2", fc="white", ec="#cccccc", alpha=0.9))
-    unit = common.metric_unit(timed[0][1]) if timed else "GFLOP/s"
+    unit = timed[0][1].unit if timed else "GFLOP/s"
     common.log_y(ax, values, f"{unit}, log scale", pad=2.2)  # headroom for the annotations
     ax.set_title(f"{unit}, block_exit {DEFAULT[0]}, thread_exit {DEFAULT[1]} "
                  "(higher is better)", fontsize=10)
@@ -90,7 +63,7 @@ def figure(results, point, variant, runs):
     settings = settings_of(runs)
     chunks = sorted({chunk(r) for r in runs})
     missing = [(f"chunk {c:g} exits {e[0]}/{e[1]}", common.status_text(run, 110))
-               for e, at in settings.items() for c, run in at.items() if not common.median_ms(run)]
+               for e, at in settings.items() for c, run in at.items() if not run.median_ms]
     notes = common.missing_footnotes(missing, len(runs)) + [
         "CGMA: the notes' flops per global-memory byte of the tile (chunk_size / 8); "
         "blocks/SM: resident blocks the occupancy calculator allows."]
@@ -113,7 +86,7 @@ def draw(results, runs, out_dir):
         by_variant = {}
         for run in group:
             if study == "covariance" and chunk(run) is not None:
-                by_variant.setdefault(run.get("variant"), []).append(run)
+                by_variant.setdefault(run.variant, []).append(run)
         written += [common.save(figure(results, point, variant, swept), out_dir,
                                 f"covariance_chunk_sweep_{variant}_{common.point_name(point)}.png")
                     for variant, swept in by_variant.items()
@@ -121,5 +94,4 @@ def draw(results, runs, out_dir):
     return written
 
 
-if __name__ == "__main__":
-    sys.exit(common.main({"covariance_chunk_sweep": draw}))
+FIGURES = {"covariance_chunk_sweep": draw}

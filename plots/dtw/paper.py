@@ -1,17 +1,9 @@
-"""The DTW ladder beside the lecture notes' Titan X times (data/dtw_notes.json),
-`dtw_paper_<point>.png` per point: our median times, the notes' under them where the point is
-the notes' own, and the speedup over the previous bar. README.md says more.
-
-Usage: python3 plots/dtw_paper.py RESULTS.json... [--out-dir DIR] [--figures ...]
-"""
-import json
-import sys
-from pathlib import Path
-
+"""Figure dtw_paper: the DTW ladder beside the lecture notes' Titan X times, per point, with the
+speedup over the previous bar; plots/README.md says more."""
 import common
-import ladder
 
-NOTES = json.loads((Path(__file__).resolve().parent / "data" / "dtw_notes.json").read_text())
+from .data import NOTES, notes_mismatch, speedups
+
 NOTES_STYLE = dict(edgecolor="#7f7f7f", hatch="///", linewidth=0.8)
 NOTES_FACE, NOTES_TEXT = "#d9d9d9", "#666666"
 FASTER, SLOWER = "#1e7b3c", "#b03a2e"
@@ -23,65 +15,34 @@ COLUMN_IN = 1.5  # the speedup column right of the axes
 OURS_PAIRED, NOTES_PAIRED, OURS_ALONE = (-0.17, 0.36), (0.22, 0.26), (0.0, 0.55)
 
 
-def notes_mismatch(runs):
-    """Why the notes' times do not apply to these runs ('' when they do): the notes time one
-    query against 2^20 series of 128, no band, and so must the runs."""
-    for run in runs:
-        data = run.get("data") or {}
-        for key, value in NOTES["data"].items():
-            have = common.number(data.get(key))
-            if have != value:
-                return f"this point has {key}={'?' if have is None else f'{have:g}'}, the notes {value}"
-    return ""
-
-
 def our_text(run):
     """'1.53 ms, 11263 GCUPS, 67.3% of FP16x2 limit, fp16x2: max rel err 1.4e-02'."""
-    parts = [common.format_time(common.median_ms(run)), common.rate_text(run)]
-    precision = run.get("precision") or "fp32"
+    parts = [common.format_time(run.median_ms), common.rate_text(run)]
+    precision = run.precision or "fp32"
     if precision != "fp32":  # a cheaper arithmetic: say what it costs in accuracy
-        error = common.number((run.get("validation") or {}).get("max_rel_error"))
+        error = common.number(run.validation.get("max_rel_error"))
         parts.append(f"{precision}: max rel err {error:.1e}" if error is not None else precision)
     return ", ".join(p for p in parts if p)
 
 
-def speedups(shown):
-    """(text, colour) per row: the previous timed bar's median over this one's, naming that
-    bar when untimed rows lie between."""
-    column, previous = [], None
-    for i, run in enumerate(shown):
-        ms = common.median_ms(run)
-        if ms is None or previous is None:
-            column.append(("baseline" if ms else "-", common.MUTED))
-        else:
-            row, name, before = previous
-            ratio = before / ms
-            text = f"{ratio:.{2 if ratio < 10 else 1 if ratio < 100 else 0}f}x"
-            column.append((text + ("" if row == i - 1 else f" vs {name}"),
-                           FASTER if ratio >= 1 else SLOWER))
-        if ms:
-            previous = (i, common.label(run), ms)
-    return column
-
-
 def draw_bars(ax, shown, notes):
     """Our bars (or status text) and the notes' bars; returns the labels for fit_labels."""
-    seconds = [t / 1000 for r in shown if common.median_ms(r) for t in common.time_range(r)
-               or (common.median_ms(r),)]
+    seconds = [t / 1000 for r in shown if r.median_ms for t in common.time_range(r)
+               or (r.median_ms,)]
     base = common.bar_base(seconds + [n["value"] for n in notes.values()])
     ax.set_xscale("log")
     ax.set_xlim(base, base * 1000)
     labelled = []
     for y, run in enumerate(shown):
         offset, height = OURS_PAIRED if y in notes else OURS_ALONE
-        ms, span = common.median_ms(run), common.time_range(run)
+        ms, span = run.median_ms, common.time_range(run)
         if ms is None:
             common.status_row(ax, y + offset, common.status_text(run))
         else:
             labelled.append(common.hbar(
                 ax, y + offset, ms / 1000, base, our_text(run), common.colour(run),
                 span and (span[0] / 1000, span[1] / 1000), height,
-                incorrect=run.get("status") == "incorrect"))
+                incorrect=run.status == "incorrect"))
         if y in notes:
             offset, height = NOTES_PAIRED
             labelled.append(common.hbar(
@@ -93,7 +54,8 @@ def draw_bars(ax, shown, notes):
 def speedup_column(ax, shown):
     """The speedup column, right of the axes."""
     gap = 8  # points between the axes and the column
-    for y, (text, colour) in enumerate(speedups(shown)):
+    for y, (text, ratio) in enumerate(speedups(shown)):
+        colour = common.MUTED if ratio is None else FASTER if ratio >= 1 else SLOWER
         ax.annotate(text, (1, y), xycoords=ax.get_yaxis_transform(), xytext=(gap, 0),
                     textcoords="offset points", va="center", fontsize=9, color=colour,
                     fontweight="bold" if colour == FASTER else "normal", annotation_clip=False)
@@ -104,10 +66,10 @@ def speedup_column(ax, shown):
 
 def figure(results, _study, point, runs):
     """The paper-style figure for one point; returned, not saved."""
-    shown, names = zip(*ladder.rows(runs))
+    shown, names = zip(*common.ladder_rows(runs))
     mismatch = notes_mismatch(runs)
     times = {} if mismatch else NOTES["seconds"]
-    notes = {y: times[r.get("variant")] for y, r in enumerate(shown) if r.get("variant") in times}
+    notes = {y: times[r.variant] for y, r in enumerate(shown) if r.variant in times}
     footnotes = common.limit_footnotes(shown) + [
         *([f"{NOTES['label']}: {NOTES['source']}", NOTES["remarks"]] if not mismatch
           else [f"{NOTES['label']} times not shown: {mismatch}."]),
@@ -135,5 +97,4 @@ def draw(results, runs, out_dir):
     return common.each_point(results, runs, out_dir, "paper", figure, study="dtw")
 
 
-if __name__ == "__main__":
-    sys.exit(common.main({"dtw_paper": draw}))
+FIGURES = {"dtw_paper": draw}

@@ -1,22 +1,11 @@
-"""The TWED section of REPORT.md (seed 002: G. Wright 2020, cuTWED). Four targets, each the
-seed's numbers beside ours with the ratio ours / seed, then the claims, judged by the rules
-the section states:
-
-- TWED Fig. 9a: one pair's wall time against N (config twed-paper, sweep pair);
-- TWED Fig. 9b: the speedup over the sequential CPU reference against N, and its trend;
-- TWED Fig. 10: the large-scale times (sweep large);
-- TWED Table 2: the validation sets (config twed-validation).
-
-The seed's numbers (data/twed_notes.json) and the choice of runs (the best FP64 GPU step at
-each N, cuTWED's runs) come from twed_paper.py and twed_table2.py, so that the report says
-what the figures draw. cuTWED measured here comes from the peer's results files.
-"""
-
+"""The TWED section of REPORT.md (seed 002: G. Wright 2020, cuTWED): Fig. 9a, 9b and 10 (config
+twed-paper) and Table 2 (twed-validation), the seed's numbers beside ours and cuTWED run here."""
 import common
 import report_common as rc
-import twed_paper as tp
-import twed_table2 as t2
 
+from . import data as tp
+
+SEED, TITLE = "seed 002: Wright 2020, cuTWED", "Time Warp Edit Distance (TWED)"
 PAPER, VALIDATION = "twed-paper", "twed-validation"
 T9A, T9B, T10, T2 = "TWED Fig. 9a", "TWED Fig. 9b", "TWED Fig. 10", "TWED Table 2"
 SEED_HW = f"a {tp.NOTES['device']} against one core of a {tp.NOTES['cpu']}"
@@ -33,6 +22,9 @@ LAUNCH_BOUND_GROWTH = 2.5
 TRIANGLE_GAIN, TRIANGLE_WITHIN = 2.0, 1.25
 # The large-N times the seed's text quotes (13.9 s and 214 s); Table 3 has the others.
 QUOTED_LARGE = (262144, 1048576)
+FIGURE_GROUPS = (("twed_paper", "Fig. 9a, 9b and 10 beside ours: (a) wall time, (b) speedup "
+                                "over the sequential reference, (c) large N"),
+                 ("twed_table2", "Table 2 beside ours"))
 QUICK_WHY = "quick scale: our sizes are smaller than the seed's, so absolute times are not judged"
 RULES = (
     "How the claims are judged. *Times* (twed.c, cuTWED, Fig. 10): reproduces when ours is at "
@@ -60,34 +52,23 @@ RULES = (
 
 def all_runs(ctx, config):
     """Ours and cuTWED's runs of a config, as the figures see them (peers folded in)."""
-    peers = [r for _, results in ctx.peer_results(config) for r in results.get("runs") or []]
-    return ctx.runs(config) + peers
-
-
-def peer_fp64(runs):
-    return tp.by_n([r for r in runs if tp.is_peer(r) and r.get("precision") == "fp64"])
-
-
-def ours_gpu_fp64(runs):
-    return [r for r in runs if r.get("backend") == "gpu" and not tp.is_peer(r)
-            and r.get("precision") == "fp64"]
+    return ctx.runs(config) + [r for results in ctx.peer_results(config) for r in results.runs]
 
 
 def pair_view(runs):
-    """{name: {N: run}} of the single-pair sweep (not 'large'), with 'ns' our sizes (not
-    cuTWED's)."""
-    small = [r for r in tp.pair_mode(runs) if r.get("sweep") != tp.LARGE]
+    """{name: {N: run}} of the single-pair sweep, and 'ns': our sizes (not cuTWED's)."""
+    small = [r for r in tp.pair_mode(runs) if r.sweep != tp.LARGE]
     view = {name: tp.variant_runs(small, name) for name in ("seq_full", "seq_itwed", "itwed")}
-    view.update(best=tp.best_gpu(small), peer=peer_fp64(small), runs=small,
-                ns=sorted({tp.n_of(r) for r in small if tp.n_of(r) and not tp.is_peer(r)}))
+    view.update(best=tp.best_gpu(small), peer=tp.peer_runs(small, "fp64"), runs=small,
+                ns=sorted({tp.n_of(r) for r in small if tp.n_of(r) and not r.is_peer}))
     return view
 
 
 def gpu_why(runs, n=None, missing="not in the results"):
     """Why none of our FP64 GPU steps (at N) has a time: the first one's status ('skipped: no
     CUDA device'); `missing` when there is no such step, or when one of them was timed."""
-    at = [r for r in ours_gpu_fp64(runs) if n is None or tp.n_of(r) == n]
-    if not at or any(rc.seconds(r) for r in at):
+    at = [r for r in tp.ours_gpu(runs) if n is None or tp.n_of(r) == n]
+    if not at or any(r.seconds for r in at):
         return missing
     return rc.not_run_why(at[0])
 
@@ -102,7 +83,7 @@ def reference(view, n):
     it ran, else seq_itwed (linear memory, faster than seq_full wherever both ran, so the
     speedup over it is a lower bound)."""
     full = view["seq_full"].get(n)
-    if rc.seconds(full) or not rc.seconds(view["seq_itwed"].get(n)):
+    if common.seconds(full) or not common.seconds(view["seq_itwed"].get(n)):
         return full, "seq_full"
     return view["seq_itwed"][n], "seq_itwed"
 
@@ -125,13 +106,18 @@ def fmt_n(n):
 
 def cell(run):
     """A run's median time, or what happened to it ('-' when there is no such run)."""
-    s = rc.seconds(run)
-    return rc.fmt_seconds(s) if s else (run.get("status", "?") if run else "-")
+    s = common.seconds(run)
+    return rc.fmt_seconds(s) if s else ((run.status or "?") if run else "-")
 
 
 def named(run):
     """'wavefront: 15.3 ms' for a best step, its status otherwise."""
-    return f"{run.get('variant')}: {cell(run)}" if rc.seconds(run) else cell(run)
+    return f"{run.variant}: {cell(run)}" if common.seconds(run) else cell(run)
+
+
+def over(run, seconds):
+    """A run's time over `seconds`: '0.645x', '-' when either is missing."""
+    return rc.fmt_ratio(rc.ratio(common.seconds(run), seconds))
 
 
 def span(points, unit=rc.fmt_seconds):
@@ -153,8 +139,8 @@ def untimed_notes(runs, names):
     """A line per (variant, reason) of the untimed runs of the named variants, with their N."""
     seen = {}
     for r in runs:
-        if r.get("variant") in names and not rc.seconds(r) and tp.n_of(r):
-            seen.setdefault((r["variant"], rc.not_run_why(r)), []).append(fmt_n(tp.n_of(r)))
+        if r.variant in names and not r.seconds and tp.n_of(r):
+            seen.setdefault((r.variant, rc.not_run_why(r)), []).append(fmt_n(tp.n_of(r)))
     return "".join(f"- {name} at N = {', '.join(ns)}: {why}.\n" for (name, why), ns in seen.items())
 
 
@@ -166,8 +152,8 @@ def peer_note(ctx):
                 "empty and the claims that need it are not measured.\n")
     said = dict.fromkeys(f"`{peer}` {state}" + (f" ({why})" if why else "")
                          for peer, state, why in states)
-    devices = {(res.get("device") or {}).get("name") for c in (PAPER, VALIDATION)
-               for _, res in ctx.peer_results(c)} - {None, ""}
+    devices = {res.device_name for c in (PAPER, VALIDATION) for res in ctx.peer_results(c)}
+    devices -= {None, ""}
     on = f", on {', '.join(sorted(devices))}" if devices else ""
     return (f"cuTWED 2.0 (peers/cutwed.py): {'; '.join(said)}{on}. It is timed with the wall "
             "clock around each call of its device-array API (twed_dev: its allocations and "
@@ -176,83 +162,69 @@ def peer_note(ctx):
 
 # ---- verdicts --------------------------------------------------------------------------------
 
-def verdict_all(oks):
-    """REPRODUCES when every point judged passes, PARTLY when some do, DOES_NOT when none,
-    NOT_MEASURED when there was nothing to judge."""
-    if not oks:
-        return rc.NOT_MEASURED
-    return rc.REPRODUCES if all(oks) else rc.PARTLY if any(oks) else rc.DOES_NOT
+def absolute_claim(ctx, target, claim, seed, ours, judge, missing):
+    """A claim on an absolute time or rate: `missing` says why when there is nothing of ours to
+    judge; at quick scale ours is shown, not judged; else judge() gives (verdict, why)."""
+    if ours is None:
+        return rc.Claim(target, claim, seed, "-", rc.NOT_MEASURED,
+                        f"quick scale: {missing}" if ctx.quick else missing)
+    if ctx.quick:
+        return rc.Claim(target, claim, seed, ours, rc.NOT_MEASURED, QUICK_WHY)
+    return rc.Claim(target, claim, seed, ours, *judge())
 
 
 def times_claim(ctx, target, claim, triples, why, missing):
     """[(N, seed s, ours s)] judged by: ours <= SLOWER_OK x seed at every N where both are."""
     both = [(n, a, b) for n, a, b in triples if a and b]
-    seed = span([(n, a) for n, a, _ in triples if a])
-    if not both:
-        why = f"quick scale: {missing}" if ctx.quick else missing
-        return rc.Claim(target, claim, seed, "-", rc.NOT_MEASURED, why)
     ratios = [b / a for _, a, b in both]
-    ours = f"{span([(n, b) for n, _, b in both])}; ours/seed {ratio_span(ratios)}"
-    if ctx.quick:
-        return rc.Claim(target, claim, seed, ours, rc.NOT_MEASURED, QUICK_WHY)
-    return rc.Claim(target, claim, seed, ours, verdict_all([r <= SLOWER_OK for r in ratios]), why)
+    ours = f"{span([(n, b) for n, _, b in both])}; ours/seed {ratio_span(ratios)}" if both else None
+    return absolute_claim(ctx, target, claim, span([(n, a) for n, a, _ in triples if a]), ours,
+                          lambda: (rc.verdict_all([r <= SLOWER_OK for r in ratios]), why), missing)
 
 
 # ---- TWED Fig. 9a: one pair's wall time ------------------------------------------------------
 
 def fig9a(ctx, view, seed, missing):
-    header = ["N", "seed: twed.c", "ours: seq_full", "ours/seed", "seed: cuTWED (P100)",
-              "ours: itwed", "ours/seed", "cuTWED here", "here/seed", "ours: best FP64 GPU step",
-              "cuTWED here / best"]
+    ns = sorted(set(view["ns"]) | {n for n, p in seed.items() if p["twed_c_s"]})  # Fig. 9a's N
     rows = []
-    for n in sorted(set(view["ns"]) | {n for n, p in seed.items() if p["twed_c_s"]}):
+    for n in ns:
         p = seed.get(n, {})
         seq, itw, best, peer = (view[k].get(n) for k in ("seq_full", "itwed", "best", "peer"))
-        s = {k: rc.seconds(r) for k, r in (("seq", seq), ("itw", itw), ("best", best),
-                                           ("peer", peer))}
         rows.append([fmt_n(n), rc.fmt_seconds(p.get("twed_c_s")), cell(seq),
-                     rc.fmt_ratio(rc.ratio(s["seq"], p.get("twed_c_s"))),
-                     rc.fmt_seconds(p.get("cutwed_s")), cell(itw),
-                     rc.fmt_ratio(rc.ratio(s["itw"], p.get("cutwed_s"))), cell(peer),
-                     rc.fmt_ratio(rc.ratio(s["peer"], p.get("cutwed_s"))),
+                     over(seq, p.get("twed_c_s")), rc.fmt_seconds(p.get("cutwed_s")), cell(itw),
+                     over(itw, p.get("cutwed_s")), cell(peer), over(peer, p.get("cutwed_s")),
                      named(best) if best else gpu_why(view["runs"], n, "-"),
-                     rc.fmt_ratio(rc.ratio(s["peer"], s["best"]))])
+                     over(peer, common.seconds(best))])
     body = ("### TWED Fig. 9a: one pair's wall time against N\n\n"
             "The seed's Table 3 (the numbers of Fig. 9a): twed.c, Marteau's sequential C, "
             "and cuTWED, one launch per anti-diagonal, FP64, N = nA = nB. Ours: seq_full "
             "(twed.c's full DP matrix), itwed (cuTWED's structure: a launch per diagonal), "
             "the fastest correct FP64 GPU step at each N, and cuTWED run here.\n\n"
-            + rc.md_table(header, rows) + "\n" + untimed_notes(view["runs"], ("seq_full", "itwed")))
-    in_fig = sorted(n for n, p in seed.items() if p["twed_c_s"])  # Fig. 9a's N
+            + rc.md_table(["N", "seed: twed.c", "ours: seq_full", "ours/seed",
+                           "seed: cuTWED (P100)", "ours: itwed", "ours/seed", "cuTWED here",
+                           "here/seed", "ours: best FP64 GPU step", "cuTWED here / best"], rows)
+            + "\n" + untimed_notes(view["runs"], ("seq_full", "itwed")))
 
-    def triples(key, runs):
-        return [(n, seed.get(n, {}).get(key), rc.seconds(runs.get(n)))
-                for n in sorted(set(in_fig) | set(view["ns"]))]
-    peer_why = (none_timed("cuTWED here", view["peer"]) if view["peer"] else
-                "cuTWED was not run here")
-    claims = [
-        times_claim(ctx, T9A, "twed.c's time for one pair (one CPU core)",
-                    triples("twed_c_s", view["seq_full"]),
-                    f"ours: seq_full on one core of this host; the seed's: twed.c on a "
-                    f"{tp.NOTES['cpu']}",
-                    missing or none_timed("seq_full", view["seq_full"])),
-        times_claim(ctx, T9A, "cuTWED's time for one pair (P100); ours: itwed, its structure",
-                    triples("cutwed_s", view["itwed"]),
-                    "launch-bound at small N on either GPU: a launch per diagonal",
-                    missing or none_timed("itwed", view["itwed"])),
-        times_claim(ctx, T9A, "cuTWED's time for one pair (P100); ours: cuTWED rerun here",
-                    triples("cutwed_s", view["peer"]),
-                    "the same code on this GPU, timed around twed_dev (allocations included)",
-                    missing or peer_why),
-        factor_two_claim(view, missing),
-    ]
-    return body, claims
+    def times(claim, key, name, why, not_timed):
+        triples = [(n, seed.get(n, {}).get(key), common.seconds(view[name].get(n))) for n in ns]
+        return times_claim(ctx, T9A, claim, triples, why, missing or not_timed)
+    return body, [
+        times("twed.c's time for one pair (one CPU core)", "twed_c_s", "seq_full",
+              f"ours: seq_full on one core of this host; the seed's: twed.c on a "
+              f"{tp.NOTES['cpu']}", none_timed("seq_full", view["seq_full"])),
+        times("cuTWED's time for one pair (P100); ours: itwed, its structure", "cutwed_s", "itwed",
+              "launch-bound at small N on either GPU: a launch per diagonal",
+              none_timed("itwed", view["itwed"])),
+        times("cuTWED's time for one pair (P100); ours: cuTWED rerun here", "cutwed_s", "peer",
+              "the same code on this GPU, timed around twed_dev (allocations included)",
+              none_timed("cuTWED here", view["peer"]) if view["peer"] else
+              "cuTWED was not run here"),
+        factor_two_claim(view, missing)]
 
 
 def factor_two_claim(view, missing):
-    """The seed's summary: 'at least another factor of two left in optimizations'. Judged on
-    the same GPU: cuTWED here over our best FP64 GPU step at least 2 at every N."""
-    gains = [(n, rc.ratio(rc.seconds(view["peer"].get(n)), rc.seconds(r)))
+    """The seed's summary: 'at least another factor of two left in optimizations'."""
+    gains = [(n, rc.ratio(common.seconds(view["peer"].get(n)), common.seconds(r)))
              for n, r in view["best"].items()]
     gains = [(n, g) for n, g in gains if g]
     claim = "cuTWED has at least another 2x left in optimizations"
@@ -262,7 +234,7 @@ def factor_two_claim(view, missing):
         return rc.Claim(T9A, claim, ">= 2x", "-", rc.NOT_MEASURED, why)
     ours = (f"cuTWED here / our best: {ratio_span([g for _, g in gains])} "
             f"(N = {fmt_n(gains[0][0])} .. {fmt_n(gains[-1][0])})")
-    return rc.Claim(T9A, claim, ">= 2x", ours, verdict_all([g >= 2 for _, g in gains]),
+    return rc.Claim(T9A, claim, ">= 2x", ours, rc.verdict_all([g >= 2 for _, g in gains]),
                     "same GPU: our best step runs a pair in one launch, cuTWED a launch per "
                     "diagonal")
 
@@ -274,8 +246,8 @@ def speedups(view):
     out = {}
     for n, best in sorted(view["best"].items()):
         ref, name = reference(view, n)
-        if rc.ratio(rc.seconds(ref), rc.seconds(best)):
-            out[n] = (rc.seconds(ref) / rc.seconds(best), name, best)
+        if rc.ratio(common.seconds(ref), common.seconds(best)):
+            out[n] = (common.seconds(ref) / common.seconds(best), name, best)
     return out
 
 
@@ -284,12 +256,11 @@ def fig9b(ctx, view, seed, missing):
     rows = []
     for n in sorted(set(view["ns"]) | {n for n, p in seed.items() if p["speedup"]}):
         ref, name = reference(view, n)
-        p, peer = seed.get(n, {}), rc.seconds(view["peer"].get(n))
+        p, peer = seed.get(n, {}), common.seconds(view["peer"].get(n))
         s, _, best = ours.get(n, (None, "", view["best"].get(n)))
         rows.append([fmt_n(n), rc.fmt_ratio(p.get("speedup")), f"{name}: {cell(ref)}",
                      named(best) if best else gpu_why(view["runs"], n, "-"), rc.fmt_ratio(s),
-                     rc.fmt_ratio(rc.ratio(s, p.get("speedup"))),
-                     rc.fmt_ratio(rc.ratio(rc.seconds(ref), peer))])
+                     rc.fmt_ratio(rc.ratio(s, p.get("speedup"))), over(ref, peer)])
     launch, launch_claim = launch_overhead(view, seed, missing)
     body = ("### TWED Fig. 9b: speedup over the CPU reference against N\n\n"
             f"The seed's speedup is twed.c over cuTWED ({SEED_HW}). Ours is our sequential "
@@ -309,33 +280,33 @@ def fig9b(ctx, view, seed, missing):
 
 
 def speedup_claim(view, ours, n, seed_x, missing):
-    claim = f"{seed_x:g}x over twed.c at N = {fmt_n(n)}"
+    claim, seed = f"{seed_x:g}x over twed.c at N = {fmt_n(n)}", f"{seed_x:g}x"
     if n not in ours:
         ref, name = reference(view, n)
         why = (missing or (f"N = {fmt_n(n)} is not in sweep pair" if n not in view["ns"] else
-               f"{name}: {rc.not_run_why(ref)}" if not rc.seconds(ref) else
+               f"{name}: {rc.not_run_why(ref)}" if not common.seconds(ref) else
                f"best FP64 GPU step: {gpu_why(view['runs'], n)}"))
-        return rc.Claim(T9B, claim, f"{seed_x:g}x", "-", rc.NOT_MEASURED, why)
+        return rc.Claim(T9B, claim, seed, "-", rc.NOT_MEASURED, why)
     x, name, best = ours[n]
-    text = f"{rc.fmt_ratio(x)} ({name} / {best.get('variant')})"
-    peer = rc.ratio(rc.seconds(reference(view, n)[0]), rc.seconds(view["peer"].get(n)))
+    text = f"{rc.fmt_ratio(x)} ({name} / {best.variant})"
+    peer = rc.ratio(common.seconds(reference(view, n)[0]), common.seconds(view["peer"].get(n)))
     context = f"; cuTWED here: {rc.fmt_ratio(peer)}" if peer else ""
     if x >= seed_x:
-        return rc.Claim(T9B, claim, f"{seed_x:g}x", text, rc.REPRODUCES,
-                        f"{best.get('variant')} on this GPU vs {name} on one core here{context}")
+        return rc.Claim(T9B, claim, seed, text, rc.REPRODUCES,
+                        f"{best.variant} on this GPU vs {name} on one core here{context}")
     if name != "seq_full":  # only a lower bound was measured, and it falls short
-        return rc.Claim(T9B, claim, f"{seed_x:g}x", text + " (lower bound)", rc.NOT_MEASURED,
+        return rc.Claim(T9B, claim, seed, text + " (lower bound)", rc.NOT_MEASURED,
                         "seq_full did not run: the speedup over seq_itwed is only a lower bound")
-    return rc.Claim(T9B, claim, f"{seed_x:g}x", text, rc.DOES_NOT,
-                    f"{best.get('variant')} is only {rc.fmt_ratio(x)} faster than {name} here{context}")
+    return rc.Claim(T9B, claim, seed, text, rc.DOES_NOT,
+                    f"{best.variant} is only {rc.fmt_ratio(x)} faster than {name} here{context}")
 
 
 def trend_claim(ctx, view, ours, seed, missing):
     """Speedup grows with N. Mixing references cannot fake it: where seq_itwed stands in, it is
     faster than seq_full, which only lowers the later speedups."""
     points = [(n, x) for n, (x, _, _) in sorted(ours.items())]
-    seed_pts = [(n, p["speedup"]) for n, p in sorted(seed.items()) if p["speedup"]]
-    seed_text = span(seed_pts, rc.fmt_ratio)
+    seed_text = span([(n, p["speedup"]) for n, p in sorted(seed.items()) if p["speedup"]],
+                     rc.fmt_ratio)
     claim = "the speedup grows with N (launches dominate small N)"
     if len(points) < 2:
         return rc.Claim(T9B, claim, seed_text, span(points, rc.fmt_ratio), rc.NOT_MEASURED,
@@ -350,60 +321,60 @@ def trend_claim(ctx, view, ours, seed, missing):
 
 
 def launch_overhead(view, seed, missing):
-    """'~3 us per diagonal dominates small N', of cuTWED's structure: the seed's cuTWED time at
-    its smallest N over its 2N+1 diagonals, beside our itwed (and cuTWED here) at our smallest
-    N. Reproduces when ours is within SLOWER_OK of the seed's per diagonal and grows at most
-    LAUNCH_BOUND_GROWTH x to 2N (linear in the diagonals, not the cells). Judged at quick
-    scale too: a launch costs the same whatever N."""
-    n0 = min((n for n, p in seed.items() if p["cutwed_s"]), default=None)
-    seed_us = seed[n0]["cutwed_s"] / (2 * n0 + 1) * 1e6 if n0 else None
-    seed_text = f"{seed_us:.2g} us per diagonal at N = {fmt_n(n0)}" if seed_us else "-"
+    """'~3 us per diagonal dominates small N': the seed's cuTWED time at its smallest N over its
+    2N+1 diagonals beside our itwed's (and cuTWED here), judged as RULES says."""
 
-    def per_diagonal(runs):
-        timed = sorted(n for n, r in runs.items() if rc.seconds(r))
+    def per_diagonal(runs):  # (N, us per diagonal, growth to 2N) at the smallest timed N
+        timed = sorted(n for n, r in runs.items() if common.seconds(r))
         if not timed:
             return None, None, None
         n = timed[0]
-        growth = rc.ratio(rc.seconds(runs.get(2 * n)), rc.seconds(runs[n]))
-        return n, rc.seconds(runs[n]) / (2 * n + 1) * 1e6, growth
-
-    lines, claim = [], "a launch per diagonal, ~3 us each, dominates small N"
-    for label, runs in (("ours: itwed", view["itwed"]), ("cuTWED here", view["peer"])):
+        growth = rc.ratio(common.seconds(runs.get(2 * n)), common.seconds(runs[n]))
+        return n, common.seconds(runs[n]) / (2 * n + 1) * 1e6, growth
+    n0 = min((n for n, p in seed.items() if p["cutwed_s"]), default=None)
+    seed_us = seed[n0]["cutwed_s"] / (2 * n0 + 1) * 1e6 if n0 else None
+    seed_text = f"{seed_us:.2g} us per diagonal at N = {fmt_n(n0)}" if seed_us else "-"
+    lines, claim = {}, "a launch per diagonal, ~3 us each, dominates small N"
+    for label, runs in (("itwed", view["itwed"]), ("cuTWED here", view["peer"])):
         n, us, growth = per_diagonal(runs)
         if us:
             grew = f", {rc.fmt_ratio(growth)} at 2N" if growth else ""
-            lines.append(f"{label}: {us:.2g} us per diagonal at N = {fmt_n(n)}{grew}")
+            lines[label] = f"{label}: {us:.2g} us per diagonal at N = {fmt_n(n)}{grew}"
+    ours = "; ".join(("ours: " if label == "itwed" else "") + text
+                     for label, text in lines.items())
     body = ("Launch overhead: the seed's cuTWED at its smallest N took "
-            f"{seed_text} ({tp.NOTES['device']}); " + ("; ".join(lines) or "nothing of ours timed")
+            f"{seed_text} ({tp.NOTES['device']}); " + (ours or "nothing of ours timed")
             + ". A launch-bound time doubles with N (the diagonals), a compute-bound one "
               "quadruples (the cells).\n")
     n, us, growth = per_diagonal(view["itwed"])
     if not us or not seed_us:
         why = missing or none_timed("itwed", view["itwed"])
         return body, rc.Claim(T9B, claim, seed_text, "-", rc.NOT_MEASURED, why)
-    ours = f"itwed: {us:.2g} us per diagonal at N = {fmt_n(n)}" + (
-        f", {rc.fmt_ratio(growth)} at 2N" if growth else "")
-    ok = us <= SLOWER_OK * seed_us and us >= seed_us / SLOWER_OK and (
+    ok = seed_us / SLOWER_OK <= us <= SLOWER_OK * seed_us and (
         growth is None or growth <= LAUNCH_BOUND_GROWTH)
     why = ("a launch per diagonal costs about the same on this GPU as on a P100" if ok else
            "the per-diagonal time or its growth with N is not that of a launch-bound step")
-    return body, rc.Claim(T9B, claim, seed_text, ours,
+    return body, rc.Claim(T9B, claim, seed_text, lines["itwed"],
                           rc.REPRODUCES if ok else rc.DOES_NOT, why)
 
 
 # ---- TWED Fig. 10: large N -------------------------------------------------------------------
 
+def gcells(n, s):
+    return f"{n * n / s / 1e9:.3g}" if s else "-"
+
+
 def fig10(ctx, runs, seed, missing):
-    large = [r for r in tp.pair_mode(runs) if r.get("sweep") == tp.LARGE]
-    best, peer = tp.best_gpu(large), peer_fp64(large)
+    large = [r for r in tp.pair_mode(runs) if r.sweep == tp.LARGE]
+    best, peer = tp.best_gpu(large), tp.peer_runs(large, "fp64")
     ns = sorted({tp.n_of(r) for r in large if tp.n_of(r)})
     rows = []
     for n in ns or [n for n, p in seed.items() if not p["twed_c_s"]]:
-        p, b, q = seed.get(n, {}), rc.seconds(best.get(n)), rc.seconds(peer.get(n))
-        rows.append([fmt_n(n), rc.fmt_seconds(p.get("cutwed_s")), gcells(n, p.get("cutwed_s")),
+        paper = seed.get(n, {}).get("cutwed_s")
+        rows.append([fmt_n(n), rc.fmt_seconds(paper), gcells(n, paper),
                      named(best[n]) if n in best else gpu_why(large, n, "-"),
-                     rc.fmt_ratio(rc.ratio(b, p.get("cutwed_s"))), gcells(n, b),
-                     cell(peer.get(n)), rc.fmt_ratio(rc.ratio(q, p.get("cutwed_s")))])
+                     over(best.get(n), paper), gcells(n, common.seconds(best.get(n))),
+                     cell(peer.get(n)), over(peer.get(n), paper)])
     why_none = missing or f"no run of sweep '{tp.LARGE}'"
     body = ("### TWED Fig. 10: large-scale times\n\n"
             "The seed ran cuTWED alone out to a million points a series (no CPU code fits "
@@ -415,8 +386,8 @@ def fig10(ctx, runs, seed, missing):
                            "ours: best FP64 GPU step", "ours/seed", "ours: G cells/s",
                            "cuTWED here", "here/seed"], rows)
             + ("\n" if ns else f"\nNot measured: {why_none}.\n"))
-    claims = [times_claim(ctx, T10, f"cuTWED: {rc.fmt_seconds(seed[n]['cutwed_s'])} at N = {fmt_n(n)}",
-                          [(n, seed[n]["cutwed_s"], rc.seconds(best.get(n)))],
+    claims = [times_claim(ctx, T10, f"cuTWED: {rc.fmt_seconds(seed[n]['cutwed_s'])} at N = "
+                          f"{fmt_n(n)}", [(n, seed[n]["cutwed_s"], common.seconds(best.get(n)))],
                           "our best step: one launch per pair on this GPU; cuTWED's: a launch "
                           "per diagonal on a P100",
                           missing or gpu_why(large, n, f"N = {fmt_n(n)} is not in sweep "
@@ -425,58 +396,43 @@ def fig10(ctx, runs, seed, missing):
     return body, claims + [throughput_claim(ctx, best, seed, gpu_why(large, None, why_none))]
 
 
-def gcells(n, s):
-    return f"{n * n / s / 1e9:.3g}" if s else "-"
-
-
 def throughput_claim(ctx, best, seed, why_none):
-    """'About 5 G cells/s' at the seed's largest N: ours at the largest N both have, judged
-    like a time (at least the seed's rate over SLOWER_OK)."""
+    """'About 5 G cells/s' at the seed's largest N, ours at the largest N both have."""
     both = [n for n in sorted(best) if seed.get(n, {}).get("cutwed_s")]
     top = max((n for n, p in seed.items() if p["cutwed_s"]), default=None)
-    claim = "about 5 G cells/s at the largest N"
     seed_text = (f"{gcells(top, seed[top]['cutwed_s'])} G cells/s at N = {fmt_n(top)}"
                  if top else "-")
-    if not both:
-        why = f"quick scale: {why_none}" if ctx.quick else why_none
-        return rc.Claim(T10, claim, seed_text, "-", rc.NOT_MEASURED, why)
-    n = both[-1]
-    ours_rate, seed_rate = n * n / rc.seconds(best[n]), n * n / seed[n]["cutwed_s"]
-    ours = (f"{gcells(n, rc.seconds(best[n]))} G cells/s at N = {fmt_n(n)} "
-            f"({best[n].get('variant')})")
-    if ctx.quick:
-        return rc.Claim(T10, claim, seed_text, ours, rc.NOT_MEASURED, QUICK_WHY)
-    ok = ours_rate >= seed_rate / SLOWER_OK
-    return rc.Claim(T10, claim, seed_text, ours, rc.REPRODUCES if ok else rc.DOES_NOT,
-                    "one launch per pair on this GPU against a launch per diagonal on a P100")
+    n = both[-1] if both else None
+    ours = (f"{gcells(n, common.seconds(best[n]))} G cells/s at N = {fmt_n(n)} "
+            f"({best[n].variant})" if both else None)
+
+    def judge():
+        ok = n * n / common.seconds(best[n]) >= n * n / seed[n]["cutwed_s"] / SLOWER_OK
+        return (rc.REPRODUCES if ok else rc.DOES_NOT,
+                "one launch per pair on this GPU against a launch per diagonal on a P100")
+    return absolute_claim(ctx, T10, "about 5 G cells/s at the largest N", seed_text, ours, judge,
+                          why_none)
 
 
 # ---- TWED Table 2: the validation sets -------------------------------------------------------
 
-def set_times(group):
-    """(seq_full run, our best FP64 GPU run, cuTWED here's FP64 run) of one point."""
-    seq = next((r for r in group if r.get("variant") == "seq_full"), None)
-    peer = next((r for r in group if tp.is_peer(r) and r.get("precision") == "fp64"), None)
-    return seq, t2.fastest(ours_gpu_fp64(group)), peer
-
-
 def table2(ctx, runs, missing):
     rows, claims, gains = [], [], []
-    for entry in t2.NOTES["table2"]:
-        groups = t2.points_of(runs, entry["sweep"])
+    for entry in tp.NOTES["table2"]:
+        groups = tp.points_of(runs, entry["sweep"])
         seed = [rc.fmt_seconds(entry["twed_c_s"]),
                 entry.get("cutwed_text") or rc.fmt_seconds(entry["cutwed_s"]),
                 rc.fmt_ratio(entry["speedup"])]
         if not groups:
             rows.append([entry["name"], missing or "not in this config", *seed] + ["-"] * 6)
         for group in groups.values():
-            seq, best, peer = set_times(group)
-            s, b, q = rc.seconds(seq), rc.seconds(best), rc.seconds(peer)
-            rows.append([entry["name"], t2.point_text(group), *seed, cell(seq),
+            seq, best, peer = tp.set_times(group)
+            s, b = common.seconds(seq), common.seconds(best)
+            rows.append([entry["name"], tp.point_text(group), *seed, cell(seq),
                          named(best) if best else gpu_why(group, None, "-"),
                          rc.fmt_ratio(rc.ratio(s, b)),
                          rc.fmt_ratio(rc.ratio(rc.ratio(s, b), entry["speedup"])),
-                         cell(peer), rc.fmt_ratio(rc.ratio(q, b))])
+                         cell(peer), over(peer, b)])
         if entry["speedup"]:
             claims.append(set_claim(ctx, entry, groups, missing))
         gain = triangle_gain(groups)
@@ -500,25 +456,25 @@ def table2(ctx, runs, missing):
 
 def set_claim(ctx, entry, groups, missing):
     """Our speedup on a set, at its batch point, at least the seed's."""
-    group = next((g for g in groups.values() if common.param(g[0], "mode") == "batch"),
+    group = next((g for g in groups.values() if g[0].params.get("mode") == "batch"),
                  next(iter(groups.values()), []))
     seed_x = f"{entry['speedup']:g}x"
     claim = f"{entry['name']}: {seed_x} over twed.c"
-    seq, best, _ = set_times(group)
-    s, b = rc.seconds(seq), rc.seconds(best)
+    seq, best, _ = tp.set_times(group)
+    s, b = common.seconds(seq), common.seconds(best)
     if not (s and b):
         why = (missing or (f"sweep {entry['sweep']} is not in this config" if not group else
                f"seq_full is not in sweep {entry['sweep']}" if seq is None else
                f"seq_full: {rc.not_run_why(seq)}" if not s else
                f"best FP64 GPU step: {gpu_why(group)}"))
         if group and not s and b:  # say what the GPU did against cuTWED's seconds
-            why += (f"; our {best.get('variant')} took {rc.fmt_seconds(b)} against cuTWED's "
+            why += (f"; our {best.variant} took {rc.fmt_seconds(b)} against cuTWED's "
                     f"{rc.fmt_seconds(entry['cutwed_s'])} on the {tp.NOTES['device']}")
         return rc.Claim(T2, claim, seed_x, "-", rc.NOT_MEASURED, why)
-    ours = f"{rc.fmt_ratio(s / b)} ({t2.point_text(group)}, seq_full / {best.get('variant')})"
-    why = f"{best.get('variant')} on this GPU vs seq_full on one core here"
+    ours = f"{rc.fmt_ratio(s / b)} ({tp.point_text(group)}, seq_full / {best.variant})"
+    why = f"{best.variant} on this GPU vs seq_full on one core here"
     if ctx.quick:
-        why = (f"quick scale: our point is {t2.point_text(group)}, the seed's "
+        why = (f"quick scale: our point is {tp.point_text(group)}, the seed's "
                f"{entry['shape']}; {why}")
     return rc.Claim(T2, claim, seed_x, ours, rc.REPRODUCES if s / b >= entry["speedup"] else
                     rc.DOES_NOT, why)
@@ -526,21 +482,22 @@ def set_claim(ctx, entry, groups, missing):
 
 def triangle_gain(groups):
     """Our best FP64 GPU time on the whole matrix over that on the triangle, else None."""
-    by_mode = {common.param(g[0], "mode"): rc.seconds(set_times(g)[1]) for g in groups.values()}
+    by_mode = {g[0].params.get("mode"): common.seconds(tp.set_times(g)[1])
+               for g in groups.values()}
     return rc.ratio(by_mode.get("batch"), by_mode.get("triangle"))
 
 
 def triangle_claim(gains, why_none):
-    """The seed: computing the triangle only 'would roughly double' the batch speedups. Judged:
-    whole matrix over triangle within TRIANGLE_WITHIN of 2 on every set that has both."""
+    """The seed: computing the triangle only 'would roughly double' the batch speedups."""
     claim = "computing the triangle only roughly doubles the batch speedup"
     if not gains:
         return rc.Claim(T2, claim, "~2x", "-", rc.NOT_MEASURED, why_none)
     ours = "; ".join(f"{name}: {rc.fmt_ratio(g)}" for name, g in gains)
     oks = [rc.verdict_of_ratio(g, TRIANGLE_GAIN, TRIANGLE_WITHIN) == rc.REPRODUCES
            for _, g in gains]
-    return rc.Claim(T2, claim, "~2x (expected, not measured by the seed)", ours, verdict_all(oks),
-                    "our best step's time on the whole matrix over that on the triangle i < j")
+    return rc.Claim(T2, claim, "~2x (expected, not measured by the seed)", ours,
+                    rc.verdict_all(oks), "our best step's time on the whole matrix over that on "
+                    "the triangle i < j")
 
 
 # ---- the section -----------------------------------------------------------------------------
@@ -560,12 +517,9 @@ def section(ctx):
              + (f"**The seed's numbers are for {tp.NOTES['data']}; {mismatch}.**\n\n"
                 if mismatch else "")
              + peer_note(ctx) + "\n" + RULES + "\n")
-    figs = "\n".join(t for t in (
-        rc.md_figures(ctx, "twed_paper", "Fig. 9a, 9b and 10 beside ours: (a) wall time, "
-                      "(b) speedup over the sequential reference, (c) large N"),
-        rc.md_figures(ctx, "twed_table2", "Table 2 beside ours")) if t)
+    figs = rc.md_figure_groups(ctx, FIGURE_GROUPS, "No figure was drawn (matplotlib missing, or "
+                                                   "no run to draw).\n")
     ladders = rc.md_figures(ctx, "twed_ladder", "TWED ladder")
-    body = (intro + "\n".join(parts) + "\n### TWED figures\n\n"
-            + (figs or "No figure was drawn (matplotlib missing, or no run to draw).\n")
+    body = (intro + "\n".join(parts) + "\n### TWED figures\n\n" + figs
             + ("\n#### Ladders\n\n" + ladders if ladders else ""))
-    return rc.Section("Time Warp Edit Distance (TWED)", body, claims)
+    return rc.Section(TITLE, body, claims)

@@ -1,0 +1,99 @@
+"""cuTWED's paper (Wright 2020; seed.json) and the runs both TWED figures and the report choose:
+ours and cuTWED's (a peer file folded in by config name) at each N, the best FP64 GPU step, the
+validation sets' points."""
+import common
+
+NOTES = common.seed(__file__)
+LARGE = "large"  # the sweep of Fig. 10
+
+
+def n_of(run):
+    return common.number(run.data.get("n")) or common.number(run.params.get("n"))
+
+
+def pair_mode(runs):
+    return [r for r in runs if r.params.get("mode", "pair") == "pair"]
+
+
+def by_n(runs):
+    """{N: run}: the fastest correct timed run at each N (else the first)."""
+    groups = {}
+    for run in runs:
+        if n_of(run) is not None:
+            groups.setdefault(n_of(run), []).append(run)
+    return {n: common.pick(group) for n, group in groups.items()}
+
+
+def ours_gpu(runs):
+    return [r for r in runs if r.backend == "gpu" and not r.is_peer and r.precision == "fp64"]
+
+
+def best_gpu(runs):
+    """{N: our fastest correct FP64 GPU step}."""
+    return by_n([r for r in ours_gpu(runs) if r.seconds])
+
+
+def variant_runs(runs, name):
+    return by_n([r for r in runs if r.variant == name])
+
+
+def peer_runs(runs, precision):
+    """{N: cuTWED's fastest run of that precision}."""
+    return by_n([r for r in runs if r.is_peer and r.precision == precision])
+
+
+def paper_rows():
+    """Table 3 of the paper (Fig. 9a's numbers), a dict per N."""
+    return [dict(zip(NOTES["table3"]["columns"], row)) for row in NOTES["table3"]["rows"]]
+
+
+def paper_mismatch(runs):
+    """Why the paper's numbers do not apply ('' when they do): R^1, nu = lambda = 1, p = 2."""
+    for run in runs:
+        for key, value in NOTES["data"].items():
+            have = common.number(run.data.get(key))
+            if have is not None and have != value:
+                return f"these runs have {key}={have:g}, the paper {value}"
+    return ""
+
+
+# ---- Table 2: the validation sets ------------------------------------------------------------
+
+def points_of(runs, sweep):
+    """{point string: runs} of one sweep, in the order they appear."""
+    out = {}
+    for run in runs:
+        if run.sweep == sweep:
+            out.setdefault(run.point, []).append(run)
+    return out
+
+
+def fastest(runs):
+    """The fastest correct timed run, None when none is."""
+    timed = [r for r in runs if r.seconds]
+    return min(timed, key=common.seconds) if timed else None
+
+
+def set_times(group):
+    """(seq_full run, our best FP64 GPU run, cuTWED here's FP64 run) of one point."""
+    seq = next((r for r in group if r.variant == "seq_full"), None)
+    peer = next((r for r in group if r.is_peer and r.precision == "fp64"), None)
+    return seq, fastest(ours_gpu(group)), peer
+
+
+def point_text(runs):
+    """'batch 600x600, n=60' from the runs' params and data facts."""
+    run = next((r for r in runs if r.data), runs[0])
+    size = "x".join(f"{common.number(run.data.get(k)):.0f}" for k in ("a_series", "b_series")
+                    if common.number(run.data.get(k)) is not None)
+    n = common.number(run.data.get("n"))
+    return " ".join(p for p in (run.params.get("mode", ""), size, f"n={n:.0f}" if n else "") if p)
+
+
+def set_mismatch(entry, runs):
+    """Where our point differs from the paper's set ('' when it does not)."""
+    run = next((r for r in runs if r.data), None)
+    if run is None:
+        return ""
+    return ", ".join(f"{k}={common.number(run.data.get(k)):.0f}" for k, v in entry["data"].items()
+                     if common.number(run.data.get(k)) not in (None, v))

@@ -1,0 +1,153 @@
+"""Figure twed_paper: the TWED single-pair scaling beside cuTWED's paper (Wright 2020, Fig. 9 and
+10), per point other than n; plots/README.md says more."""
+import math
+
+import common
+
+from .data import (LARGE, NOTES, best_gpu, n_of, pair_mode, paper_mismatch, paper_rows,
+                   peer_runs, variant_runs)
+
+OURS = {"baseline": "#4c72b0", "itwed": "#7cbf8e", "best": "#1e7b3c"}
+PEER, PAPER = "#d9773a", "#7f7f7f"
+LINE_COLOURS = ["#1e7b3c", "#3d9b57", "#17becf", "#9467bd", "#8c564b", "#bcbd22"]
+BODY_IN = 5.4
+TIME_AXIS = "median wall time [s], log scale"
+
+
+def line(ax, points, label, colour, **style):
+    """A line through {N: value}; returns the values drawn."""
+    xs = sorted(x for x, y in points.items() if y)
+    if xs:
+        ax.plot(xs, [points[x] for x in xs], label=label, color=colour, zorder=3,
+                **{"marker": "o", "markersize": 5, "linewidth": 1.6, **style})
+    return [points[x] for x in xs]
+
+
+def seconds_of(by_n):
+    return {n: r.seconds for n, r in by_n.items()}
+
+
+def finish_axis(ax, xs, values, ylabel, title):
+    """N on a log2 axis, a tick at each labelled 2^k; the values on a log axis."""
+    if xs:
+        common.log2_x(ax, xs, "N = nA = nB, log2 scale")
+        ax.xaxis.set_major_formatter(common.FuncFormatter(
+            lambda v, _p: f"$2^{{{round(math.log2(v))}}}$" if v > 0 else ""))
+    else:
+        ax.set_xticks([])
+    common.log_y(ax, values, ylabel, pad=1.6)
+    if values:
+        ax.legend(loc="upper left", fontsize=7.5, framealpha=0.85)
+    ax.set_title(title, fontsize=10)
+
+
+def name_points(ax, best):
+    """Which step is the best, above its marker where the best step changes."""
+    previous = None
+    for n in sorted(best):
+        name = best[n].variant or "?"
+        if name != previous:
+            ax.annotate(name, (n, best[n].seconds), xytext=(0, 8), textcoords="offset points",
+                        ha="center", va="bottom", fontsize=7.5, color=OURS["best"])
+        previous = name
+
+
+def peer_lines(ax, runs):
+    """cuTWED measured here, FP64 solid and FP32 dashed; returns the values drawn."""
+    return [v for precision, style, marker in (("fp64", "-", "D"), ("fp32", "--", "d"))
+            for v in line(ax, seconds_of(peer_runs(runs, precision)),
+                          f"cuTWED here ({precision.upper()})", PEER, linestyle=style,
+                          marker=marker)]
+
+
+def fig9a(ax, runs, paper):
+    """Wall time against N."""
+    best = best_gpu(runs)
+    values = []
+    for name, label, colour in (("seq_full", "ours: sequential full matrix (seq_full)",
+                                 OURS["baseline"]),
+                                ("itwed", "ours: itwed (a launch per diagonal)", OURS["itwed"])):
+        values += line(ax, seconds_of(variant_runs(runs, name)), label, colour)
+    values += line(ax, seconds_of(best), "ours: best FP64 GPU step", OURS["best"], linewidth=2.4)
+    name_points(ax, best)
+    values += peer_lines(ax, runs)
+    for key, label, style in (("cutwed_s", "paper: cuTWED (P100)", "--"),
+                              ("twed_c_s", "paper: twed.c (Xeon E5-2680v4)", ":")):
+        values += line(ax, {r["N"]: r[key] for r in paper}, label, PAPER, linestyle=style,
+                       marker="s", markersize=4)
+    xs = sorted({n_of(r) for r in runs if n_of(r)} | {r["N"] for r in paper})
+    finish_axis(ax, xs, values, TIME_AXIS, "(a) one pair: wall time against N")
+
+
+def fig9b(ax, runs, paper):
+    """Speedup over the sequential reference: ours, cuTWED here, the paper's."""
+    seq = {n: s for n, s in seconds_of(variant_runs(runs, "seq_full")).items() if s}
+    ours = {n: seq[n] / r.seconds for n, r in best_gpu(runs).items() if n in seq}
+    values = line(ax, ours, "ours: seq_full / best FP64 GPU step", OURS["best"], linewidth=2.4)
+    values += line(ax, {n: seq[n] / r.seconds for n, r in peer_runs(runs, "fp64").items()
+                        if n in seq and r.seconds},
+                   "cuTWED here: seq_full / cuTWED (FP64)", PEER, marker="D")
+    values += line(ax, {r["N"]: r["speedup"] for r in paper if r["speedup"]},
+                   "paper: twed.c / cuTWED (P100)", PAPER, linestyle="--", marker="s")
+    xs = sorted(set(ours) | {r["N"] for r in paper if r["speedup"]} | set(seq))
+    finish_axis(ax, xs, values, "speedup over the sequential reference, log scale",
+                "(b) speedup over the sequential reference")
+
+
+def fig10(ax, runs, paper):
+    """Sweep 'large': each of our GPU variants, cuTWED here, the paper's cuTWED."""
+    large = [r for r in runs if r.sweep == LARGE]
+    values = []
+    for i, name in enumerate(dict.fromkeys(r.variant for r in large if not r.is_peer)):
+        values += line(ax, seconds_of(variant_runs(large, name)), f"ours: {name}",
+                       LINE_COLOURS[i % len(LINE_COLOURS)],
+                       linestyle="--" if name.endswith("_fp32") else "-")
+    values += peer_lines(ax, large)
+    xs = sorted({n_of(r) for r in large if n_of(r)})
+    values += line(ax, {r["N"]: r["cutwed_s"] for r in paper if r["N"] in xs},
+                   "paper: cuTWED (P100)", PAPER, linestyle="--", marker="s")
+    finish_axis(ax, xs, values, TIME_AXIS, f"(c) large N (sweep '{LARGE}')" if large else
+                f"(c) large N: no run of sweep '{LARGE}' here")
+
+
+def footnotes(results, runs, mismatch):
+    """Sources, what was left out and why, and how cuTWED was timed."""
+    notes = [f"{NOTES['label']}: {NOTES['source']}" if not mismatch
+             else f"paper numbers not shown: {mismatch}."]
+    shown = ("seq_full", "itwed")
+    missing = [(f"{r.variant} N={n_of(r):.0f}", common.status_text(r, 70))
+               for r in runs if (r.variant in shown or r.is_peer) and not r.seconds and n_of(r)]
+    notes += common.missing_footnotes(missing, len(runs))
+    device = common.peer_device(results, runs)
+    if any(r.is_peer for r in runs):
+        notes.append("cuTWED here: peers/cutwed.py" + (f" on {device}" if device else "")
+                     + ", wall clock around each call (its allocations and launches included).")
+    notes.append("best FP64 GPU step: the fastest correct FP64 GPU run of ours at each N, named "
+                 "where it changes; speedup: the sequential time over the GPU time at the same N.")
+    return notes
+
+
+def figure(results, _study, point, runs):
+    """Fig. 9a, 9b and 10 for one point; returned, not saved."""
+    runs = pair_mode(runs)
+    mismatch = paper_mismatch(runs)
+    paper = [] if mismatch else paper_rows()
+    small = [r for r in runs if r.sweep != LARGE]
+    top = max((n_of(r) for r in small if n_of(r)), default=0)
+    fig, margins = common.page(results, f"TWED vs cuTWED's paper: {common.point_title(point)}",
+                               BODY_IN, footnotes(results, runs, mismatch), width=19.0)
+    axes = [fig.add_subplot(1, 3, k) for k in (1, 2, 3)]
+    fig9a(axes[0], small, [r for r in paper if r["N"] <= top or (not top and r["twed_c_s"])])
+    fig9b(axes[1], small, [r for r in paper if r["N"] <= top or not top])
+    fig10(axes[2], runs, paper)
+    common.layout(fig, margins)
+    return fig
+
+
+def draw(results, runs, out_dir):
+    """One figure per TWED point (n left out) with single-pair runs; returns the paths."""
+    return common.each_point(results, runs, out_dir, "paper", figure, study="twed",
+                             leave_out=("n",), enough=lambda group: bool(pair_mode(group)))
+
+
+FIGURES = {"twed_paper": draw}
