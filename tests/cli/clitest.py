@@ -6,13 +6,21 @@
 - tree(): every path under a directory with its type and link target, to tell what a run
   created or changed;
 - read_npy(): a .npy file parsed by hand (shape and values);
-- finish(): prints the problems found and exits 1, or prints "ok" and exits 0.
+- finish(): prints the problems found and exits 1, or prints "ok" and exits 0;
+- results(): a results file (of `ladder run`, `ladder ingest`, a peer) read through
+  plots/ladder_results.py, the project's one reader of them: no test parses that layout itself.
 """
 import ast
 import os
 import struct
 import subprocess
 import sys
+
+# Appended, not prepended: plots/ holds modules (common, ladder) that must not shadow others.
+sys.path.append(os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "plots"))
+import ladder_results  # noqa: E402
+from ladder_results import ResultsError  # noqa: E402,F401  (for the tests' except clauses)
 
 CRASH_WORDS = ("internal error", "CUDA error", "terminate called", "what():",
                "Segmentation fault", "Aborted", "core dumped", "std::")
@@ -26,6 +34,15 @@ def case_args(script):
     scratch = os.path.abspath(sys.argv[2])
     os.makedirs(scratch, exist_ok=True)
     return os.path.abspath(sys.argv[1]), scratch, sys.argv[3]
+
+
+def ladder_scratch(script):
+    """LADDER SCRATCH_ROOT from the command line, as absolute paths (the scratch root made)."""
+    if len(sys.argv) != 3:
+        sys.exit("usage: %s LADDER SCRATCH_ROOT" % script)
+    scratch = os.path.abspath(sys.argv[2])
+    os.makedirs(scratch, exist_ok=True)
+    return os.path.abspath(sys.argv[1]), scratch
 
 
 def run_ladder(cmd, cwd, timeout=240, **kwargs):
@@ -42,9 +59,15 @@ def run_ladder(cmd, cwd, timeout=240, **kwargs):
                 % (timeout, out[-3000:], err[-3000:])])
 
 
-def run_text(cmd, cwd=None):
+def results(path):
+    """The ladder_results.ResultsFile at `path`; ResultsError (one line) when it is not a
+    results file. A test that checks the bytes as written reads .raw / Run.raw."""
+    return ladder_results.load(path)
+
+
+def run_text(cmd, cwd=None, env=None):
     """run_ladder with text output, echoing what a failing command printed."""
-    proc = run_ladder(cmd, cwd, text=True)
+    proc = run_ladder(cmd, cwd, text=True, env=env)
     if proc.returncode != 0:
         print(proc.stdout, end="")
         print(proc.stderr, end="", file=sys.stderr)

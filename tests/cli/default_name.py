@@ -22,7 +22,7 @@ import sys
 import tempfile
 import uuid
 
-from clitest import case_args, finish, run_ladder, show, tree
+from clitest import ResultsError, case_args, finish, results, run_ladder, show, tree
 
 
 def main():
@@ -63,9 +63,9 @@ def main():
             problems.append("exit status %d, expected 0 (the name must be made safe, not "
                             "refused)\n%s" % (proc.returncode, show(proc)))
         new = sorted(set(after) - set(before))
-        results = os.path.join("a", "b", "run", "results")
-        files = [p for p in new if os.path.dirname(p) == results]
-        others = [p for p in new if p != results and p not in files]
+        results_dir = os.path.join("a", "b", "run", "results")
+        files = [p for p in new if os.path.dirname(p) == results_dir]
+        others = [p for p in new if p != results_dir and p not in files]
         if others:
             problems.append("created outside ./results/: %s" % [repr(p) for p in others])
         changed = [p for p in before if after.get(p) != before[p]]
@@ -82,14 +82,12 @@ def main():
             if "\n" in base or "/" in base or base.startswith("."):
                 problems.append("unsafe results file name %r" % base)
             try:
-                with open(os.path.join(work, rel)) as f:
-                    res = json.load(f)
-                runs = res.get("runs", [])
-                if len(runs) != 1 or runs[0].get("status") != "passed":
+                runs = results(os.path.join(work, rel)).runs
+                if len(runs) != 1 or not runs[0].passed:
                     problems.append("the results file %r does not hold the one passed run: %s" %
-                                    (base, [(r.get("variant"), r.get("status")) for r in runs]))
-            except ValueError as e:
-                problems.append("the results file %r is not JSON: %s" % (base, e))
+                                    (base, [(r.variant, r.status) for r in runs]))
+            except ResultsError as e:
+                problems.append("the results file %r is not a results file: %s" % (base, e))
             print("results file: %r" % base)
     finish(problems, "ok: name %r written under ./results/ only" % name)
 

@@ -23,7 +23,7 @@ Cases:
 - figures_match_plots: the figures `ladder list --json` declares are exactly those
   plots/draw_all.py draws.
 """
-import ast
+import copy
 import json
 import os
 import shutil
@@ -31,7 +31,7 @@ import subprocess
 import sys
 import tempfile
 
-from clitest import case_args, checker, finish, run_ladder
+from clitest import ResultsError, case_args, checker, finish, results, run_ladder
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROJECT = os.path.dirname(os.path.dirname(HERE))
@@ -132,9 +132,8 @@ def reproduce_untrusted_results(ladder, work):
     if not finished(reproduce(ladder, out, work), out, "first reproduction"):
         return
     target = os.path.join(out, "hc-one.json")
-    with open(target, encoding="utf-8") as f:
-        original = json.load(f)
-    commit = original.get("ladder", {}).get("git_commit")
+    first = results(target)
+    original, commit = first.raw, first.commit
     proc = reproduce(ladder, out, work)
     if commit != "unknown":
         check("hc-one: reusing" in text(proc.stdout),
@@ -144,7 +143,7 @@ def reproduce_untrusted_results(ladder, work):
             with open(target, "w", encoding="utf-8") as f:
                 f.write('{"complete": tr')
         else:
-            r = json.loads(json.dumps(original))
+            r = copy.deepcopy(original)
             change(r)
             with open(target, "w", encoding="utf-8") as f:
                 json.dump(r, f)
@@ -153,8 +152,11 @@ def reproduce_untrusted_results(ladder, work):
             continue
         check("not reusing hc-one.json" in text(proc.stdout),
               "results with %s: no word that it is not reused: %s" % (name, text(proc.stdout)[-300:]))
-        with open(target, encoding="utf-8") as f:
-            again = json.load(f)
+        try:
+            again = results(target).raw
+        except ResultsError as e:
+            check(False, "results with %s: the rerun's file is not valid: %s" % (name, e))
+            continue
         check(again.get("complete") is True and again.get("summary") == {"passed": 1},
               "results with %s: the rerun's file is not complete and valid" % name)
 
@@ -265,12 +267,10 @@ def figures_match_plots(ladder, work):
     for s in json.loads(text(proc.stdout))["studies"]:
         check("ladder" in s["figures"], "study %s does not offer the ladder figure" % s["name"])
         declared.update(s["figures"])
-    with open(os.path.join(PROJECT, "plots", "draw_all.py"), encoding="utf-8") as f:
-        tree = ast.parse(f.read())
-    drawn = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "FIGURES" for t in node.targets):
-            drawn = {k.value for k in node.value.keys}
+    listed = subprocess.run([sys.executable, os.path.join(PROJECT, "plots", "draw_all.py"), "--list"],
+                            capture_output=True, text=True, cwd=work)
+    check(listed.returncode == 0, "draw_all.py --list exited %d: %s" % (listed.returncode, listed.stderr))
+    drawn = set(listed.stdout.split())
     check(declared == drawn, "ladder declares figures %s, plots/draw_all.py draws %s"
           % (sorted(declared), sorted(drawn)))
 

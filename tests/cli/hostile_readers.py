@@ -16,12 +16,11 @@ Distances are the unit-cost extended edit distance, checked against a small one 
 (Lowrance-Wagner with adjacent swaps).
 """
 import glob
-import json
 import os
 import sys
 import tempfile
 
-from clitest import case_args, finish, read_npy, run_ladder, show, skyline
+from clitest import case_args, finish, read_npy, results, run_ladder, show, skyline
 
 FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
 
@@ -70,8 +69,7 @@ def run(ladder, config, work, tag):
     if proc.returncode != 0:
         return None, dumps, "%s: the run exited %d, expected 0\n%s" % (tag, proc.returncode,
                                                                        show(proc))
-    with open(out) as f:
-        return json.load(f).get("runs", []), dumps, None
+    return results(out).runs, dumps, None
 
 
 def dump_of(dumps, study, variant, formats):
@@ -85,16 +83,16 @@ def check_runs(runs, study, want_data, want_dump, formats, dumps, problems):
     """Every run passed, with the data facts and the dumped output wanted. Returns how many."""
     checked = 0
     for r in runs:
-        tag = "%s/%s [%s]" % (r["study"], r["variant"], r["point"])
-        if r["status"] != "passed":
-            problems.append("%s: status %r (%s)" % (tag, r["status"], r.get("reason")))
+        tag = "%s/%s [%s]" % (r.study, r.variant, r.point)
+        if not r.passed:
+            problems.append("%s: status %r (%s)" % (tag, r.status, r.reason))
             continue
-        data = r.get("data", {})
+        data = r.data
         for k, v in want_data.items():
             if data.get(k) != v:
                 problems.append("%s: data %s = %r, expected %r" % (tag, k, data.get(k), v))
         try:
-            _, values = dump_of(dumps, study, r["variant"], formats)
+            _, values = dump_of(dumps, study, r.variant, formats)
         except (ValueError, KeyError, SyntaxError) as e:
             problems.append("%s: %s" % (tag, e))
             continue

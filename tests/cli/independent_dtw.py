@@ -27,6 +27,8 @@ import sys
 import tempfile
 from array import array
 
+from clitest import results
+
 REL_TOL = 1e-4
 ABS_TOL = 1e-5
 DEFAULT_SEED = 0x5EED_D7A
@@ -135,32 +137,31 @@ def check_case(ladder, scratch, title, rows, query, extra):
         if proc.returncode != 0:
             return ["%s: `%s` exited %d:\n%s%s" % (title, " ".join(cmd), proc.returncode,
                                                    proc.stdout, proc.stderr)], checked
-        with open(out) as f:
-            res = json.load(f)
+        runs = results(out).runs
 
         # The answers, from the values as ladder holds them (float32), in float64.
         stored = [[as_float32(v) for v in values] for _, values in rows]
         want = [dtw(stored[query], s) for s in stored]
         entries = len(rows)
 
-        if not res.get("runs"):
+        if not runs:
             problems.append("%s: the results hold no runs" % title)
-        for run in res.get("runs", []):
-            who = "%s: %s/%s [%s]" % (title, run["study"], run["variant"], run["point"])
-            status = run["status"]
-            if run["backend"] == "cpu" and status != "passed":
-                problems.append("%s: CPU variant has status %r (%s)" % (who, status, run["reason"]))
+        for run in runs:
+            who = "%s: %s [%s]" % (title, run.id, run.point)
+            status = run.status
+            if run.backend == "cpu" and status != "passed":
+                problems.append("%s: CPU variant has status %r (%s)" % (who, status, run.reason))
                 continue
             if status in ("skipped", "unsupported"):
-                print("  %s: %s (%s)" % (who, status, run["reason"]))
+                print("  %s: %s (%s)" % (who, status, run.reason))
                 continue
             if status != "passed":
-                problems.append("%s: status %r (%s)" % (who, status, run["reason"]))
+                problems.append("%s: status %r (%s)" % (who, status, run.reason))
                 continue
-            if run["validation"]["mode"] != "off":
+            if run.validation["mode"] != "off":
                 problems.append("%s: validation mode %r, expected off" %
-                                (who, run["validation"]["mode"]))
-            name = "%s__%s__%s.npy" % (run["study"], run["variant"], file_safe(run["point"]))
+                                (who, run.validation["mode"]))
+            name = "%s__%s__%s.npy" % (run.study, run.variant, file_safe(run.point))
             path = os.path.join(dumps, name)
             if not os.path.exists(path):
                 present = sorted(os.listdir(dumps)) if os.path.isdir(dumps) else []
@@ -177,8 +178,8 @@ def check_case(ladder, scratch, title, rows, query, extra):
                 continue
             # A reduced-precision step (fp16x2) is held to the tolerance it states itself.
             abs_tol, rel_tol = ABS_TOL, REL_TOL
-            if run.get("precision", "fp32") != "fp32":
-                stated = run["validation"]["tolerance"]
+            if (run.precision or "fp32") != "fp32":
+                stated = run.validation["tolerance"]
                 abs_tol, rel_tol = stated["abs"], stated["rel"]
             bad = [(k, g, w) for k, (g, w) in enumerate(zip(got, want))
                    if not (math.isfinite(g) and abs(g - w) <= abs_tol + rel_tol * abs(w))]

@@ -7,7 +7,8 @@ Starts a sweep of six points of dtw/seq_full (n 256, 8000 entries, 3 repetitions
 seconds each), waits until its results file first appears (it is rewritten atomically after
 every run), then sends the signal. The process must end (by the signal or with a non-zero
 status, not by a crash), and afterwards
-  - the results file is valid JSON holding at least one run and "complete": false;
+  - the results file reads as one (plots/ladder_results.py) holding at least one run and
+    "complete": false;
   - no temporary file (`*.tmp.*`) is left in its directory.
 The signal's disposition is reset to the default in the child, as at an interactive shell
 (a test run in the background may otherwise start it with SIGINT ignored).
@@ -20,7 +21,7 @@ import sys
 import tempfile
 import time
 
-from clitest import finish
+from clitest import ResultsError, finish, results
 
 CONFIG = {"name": "cli-interrupt", "study": "dtw", "data": {"generator": "cbf"},
           "params": {"n": 256, "entries": 8000}, "axes": {"seed": [1, 2, 3, 4, 5, 6]},
@@ -84,17 +85,15 @@ def main():
             elif status in (3, 4) or "internal error" in err:
                 problems.append("exit status %d: %s" % (status, err.strip()[-300:]))
             try:
-                with open(out) as f:
-                    res = json.load(f)
-                runs = res.get("runs", [])
-                if len(runs) < 1:
+                res = results(out)
+                complete = res.raw.get("complete")  # exactly false, not merely falsy
+                if len(res.runs) < 1:
                     problems.append("the results file holds no run")
-                if res.get("complete") is not False:
-                    problems.append('"complete" is %r, expected false' % res.get("complete"))
-                print("results: %d run(s), complete %r" % (len(runs), res.get("complete")))
-            except (OSError, ValueError) as e:
-                problems.append("the results file is not valid JSON after %s: %s" %
-                                (sys.argv[3], e))
+                if complete is not False:
+                    problems.append('"complete" is %r, expected false' % complete)
+                print("results: %d run(s), complete %r" % (len(res.runs), complete))
+            except ResultsError as e:
+                problems.append("no valid results file after %s: %s" % (sys.argv[3], e))
             leftovers = [n for n in os.listdir(out_dir) if ".tmp." in n]
             if leftovers:
                 problems.append("temporary files left behind: %s" % leftovers)

@@ -17,7 +17,8 @@ import os
 import sys
 import tempfile
 
-from clitest import case_args, error_problems, finish, run_ladder, show, tree
+from clitest import (ResultsError, case_args, error_problems, finish, results, run_ladder,
+                     show, tree)
 
 CONFIG = {"name": "cli-out-symlink", "study": "dtw", "data": {"generator": "cbf", "seed": 3},
           "params": {"n": 8, "entries": 5}, "variants": ["seq_tworow"],
@@ -48,13 +49,11 @@ def main():
                 problems.append("links/out.json is no longer the link to ../store/target.json: "
                                 "%s" % (after.get(link),))
             try:
-                with open(target) as f:
-                    res = json.load(f)
-                runs = res.get("runs", [])
-                if len(runs) != 1 or runs[0].get("status") != "passed":
+                runs = results(target).runs
+                if len(runs) != 1 or not runs[0].passed:
                     problems.append("the target does not hold the one passed run: %s" % runs)
-            except ValueError as e:
-                problems.append("the target is not the results (not JSON: %s)" % e)
+            except ResultsError as e:
+                problems.append("the target is not the results (%s)" % e)
             new = sorted(set(after) - set(before))
             if new:
                 problems.append("created: %s" % new)

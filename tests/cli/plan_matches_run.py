@@ -14,7 +14,7 @@ import os
 import sys
 import tempfile
 
-from clitest import finish, run_ladder
+from clitest import finish, results, run_ladder
 
 problems = []
 
@@ -54,15 +54,14 @@ def check_config(ladder, config, work, env, only_gpu):
                                                    ran.stderr.decode("utf-8", "replace")[-300:]))
         return
     plan = [identity(r, planned=True) for r in json.loads(planned.stdout)["runs"]]
-    with open(out, encoding="utf-8") as f:
-        results = json.load(f)
-    runs = [identity(r) for r in results["runs"]]
+    res = results(out)
+    runs = [identity(r.raw) for r in res.runs]  # as written: the plan is compared field by field
     if plan != runs:
         first = next((i for i, (a, b) in enumerate(zip(plan, runs)) if a != b), min(len(plan), len(runs)))
         problems.append("%s: %d planned runs, %d ran; first difference at %d: %r vs %r" %
                         (config, len(plan), len(runs), first, plan[first:first + 1], runs[first:first + 1]))
-    elif results.get("runs_planned") != len(plan):
-        problems.append("%s: runs_planned %r, the plan has %d" % (config, results.get("runs_planned"), len(plan)))
+    elif res.raw.get("runs_planned") != len(plan):
+        problems.append("%s: runs_planned %r, the plan has %d" % (config, res.raw.get("runs_planned"), len(plan)))
     else:
         print("  %s: %d runs match%s" % (config, len(plan), " (quick scale)" if quick else " (GPU steps)"))
 

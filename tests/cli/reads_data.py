@@ -23,7 +23,7 @@ import struct
 import sys
 import tempfile
 
-from clitest import case_args, finish, read_npy, run_ladder, show
+from clitest import case_args, finish, read_npy, results, run_ladder, show
 
 COV_ROWS = [[1.5, -2.0], [3.0, 5.25], [4.0, 9.0]]
 UCR_ROWS = [(1, [0.5, 0.25, 0.125]),
@@ -104,25 +104,23 @@ def main():
         if proc.returncode != 0:
             finish(["%s: the run exited %d, expected 0 (the file must be read)\n%s" %
                     (case, proc.returncode, show(proc))])
-        with open(os.path.join(work, "res.json")) as f:
-            res = json.load(f)
-        runs = res.get("runs", [])
+        runs = results(os.path.join(work, "res.json")).runs
         checked = []
         if not runs:
             problems.append("the results hold no runs")
         for r in runs:
-            who = "%s/%s [%s]" % (r["study"], r["variant"], r["point"])
-            if r["status"] in ("skipped", "unsupported") and r["backend"] != "cpu":
-                print("  %s: %s (%s)" % (who, r["status"], r["reason"]))
+            who = "%s [%s]" % (r.id, r.point)
+            if r.status in ("skipped", "unsupported") and r.backend != "cpu":
+                print("  %s: %s (%s)" % (who, r.status, r.reason))
                 continue
-            if r["status"] != "passed":
-                problems.append("%s: status %r (%s)" % (who, r["status"], r["reason"]))
+            if not r.passed:
+                problems.append("%s: status %r (%s)" % (who, r.status, r.reason))
                 continue
-            data = r.get("data", {})
+            data = r.data
             for key, value in want_data.items():
                 if data.get(key) != value:
                     problems.append("%s: data %s = %r, expected %r" % (who, key, data.get(key), value))
-            found = glob.glob(os.path.join(dumps, "%s__%s__*.npy" % (r["study"], r["variant"])))
+            found = glob.glob(os.path.join(dumps, "%s__%s__*.npy" % (r.study, r.variant)))
             if len(found) != 1:
                 problems.append("%s: expected one dump, found %s" % (who, found))
                 continue
@@ -136,8 +134,8 @@ def main():
                 continue
             # A reduced-precision step (tf32, fp16x2) is held to the tolerance it states itself.
             abs_tol, rel_tol = ABS_TOL, REL_TOL
-            if r.get("precision", "fp32") not in ("fp32", "fp64"):
-                stated = r["validation"]["tolerance"]
+            if (r.precision or "fp32") not in ("fp32", "fp64"):
+                stated = r.validation["tolerance"]
                 abs_tol, rel_tol = stated["abs"], stated["rel"]
             bad = [(k, g, w) for k, (g, w) in enumerate(zip(got, want))
                    if not (math.isfinite(g) and abs(g - w) <= abs_tol + rel_tol * abs(w))]

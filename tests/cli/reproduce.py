@@ -25,7 +25,7 @@ import sys
 import tempfile
 import time
 
-from clitest import finish, run_ladder
+from clitest import finish, results, run_ladder
 
 APPEAR_LIMIT_S = 150
 EXIT_LIMIT_S = 30
@@ -70,9 +70,8 @@ def interrupt_after_first(ladder, configs, out, problems):
     left = sorted(os.listdir(out))
     if left != [".partial", "repro-fast.json"]:
         problems.append("after SIGINT the folder holds %s, want .partial and repro-fast.json" % left)
-    with open(fast, encoding="utf-8") as f:
-        if not json.load(f).get("complete"):
-            problems.append("the fast config's file in the folder is not complete")
+    if not results(fast).complete:
+        problems.append("the fast config's file in the folder is not complete")
 
 
 def resume(ladder, configs, out, problems, both_reused):
@@ -101,9 +100,8 @@ def resume(ladder, configs, out, problems, both_reused):
     if states != want or manifest.get("scale") != "quick":
         problems.append("manifest states %s at scale %s, want %s at quick" %
                         (states, manifest.get("scale"), want))
-    with open(os.path.join(out, "repro-slow.json"), encoding="utf-8") as f:
-        slow = json.load(f)
-    if slow.get("scale") != "quick" or not slow.get("complete"):
+    slow = results(os.path.join(out, "repro-slow.json"))
+    if slow.scale != "quick" or not slow.complete:
         problems.append("the slow config's results do not record the quick scale, complete")
     with open(os.path.join(out, "REPORT.md"), encoding="utf-8") as f:
         report = f.read()

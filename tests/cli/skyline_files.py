@@ -24,7 +24,7 @@ import struct
 import sys
 import tempfile
 
-from clitest import case_args, finish, read_npy, run_ladder, show, skyline
+from clitest import case_args, finish, read_npy, results, run_ladder, show, skyline
 
 FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
 CPU_STEPS = ("seq_bnl", "seq_sfs", "openmp")
@@ -71,26 +71,25 @@ def check_run(who, config, work, want_ids, want_n, want_d, problems):
     if proc.returncode != 0:
         problems.append("%s: the run exited %d, expected 0\n%s" % (who, proc.returncode, show(proc)))
         return []
-    with open(out) as f:
-        runs = json.load(f).get("runs", [])
+    runs = results(out).runs
     checked = []
     steps = set()
     for r in runs:
-        tag = "%s: %s/%s [%s]" % (who, r["study"], r["variant"], r["point"])
-        steps.add(r["variant"])
-        if r["status"] != "passed":
-            problems.append("%s: status %r (%s)" % (tag, r["status"], r.get("reason")))
+        tag = "%s: %s [%s]" % (who, r.id, r.point)
+        steps.add(r.variant)
+        if not r.passed:
+            problems.append("%s: status %r (%s)" % (tag, r.status, r.reason))
             continue
-        data = r.get("data", {})
+        data = r.data
         if data.get("n") != want_n or data.get("d") != want_d:
             problems.append("%s: data %s, expected n = %d, d = %d" % (tag, data, want_n, want_d))
-        size = r.get("extras", {}).get("skyline_size")
+        size = r.extras.get("skyline_size")
         if size != len(want_ids):
             problems.append("%s: skyline_size %r, expected %d" % (tag, size, len(want_ids)))
-        found = glob.glob(os.path.join(dumps, "skyline__%s__*.npy" % r["variant"]))
+        found = glob.glob(os.path.join(dumps, "skyline__%s__*.npy" % r.variant))
         if len(found) != 1:
             problems.append("%s: expected one dump skyline__%s__<point>.npy, found %s"
-                            % (tag, r["variant"], found))
+                            % (tag, r.variant, found))
             continue
         try:
             descr, shape, ids = read_npy_any(found[0])

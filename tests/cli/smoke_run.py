@@ -17,7 +17,7 @@ import os
 import sys
 import tempfile
 
-from clitest import checker, run_text as run
+from clitest import ResultsError, checker, results, run_text as run
 
 problems = []
 
@@ -57,12 +57,12 @@ def main():
         check(proc.returncode == 0, "run %s exited %d" % (smoke, proc.returncode))
         res = None
         if check(os.path.exists(out), "run wrote no results file"):
-            with open(out) as f:
-                res = json.load(f)
+            try:
+                res = results(out)  # a schema_version 1 file with a list of runs, or refused
+            except ResultsError as e:
+                check(False, str(e))
         if res is not None:
-            check(res.get("schema_version") == 1,
-                  "schema_version %r, expected 1" % res.get("schema_version"))
-            runs = res.get("runs", [])
+            runs = res.runs
             npoints = 0
             for sweep in smoke_cfg.get("sweeps", [smoke_cfg]):
                 count = 1
@@ -73,22 +73,22 @@ def main():
                 check(len(runs) == npoints * len(variants),
                       "%d runs, expected %d points x %d variants" %
                       (len(runs), npoints, len(variants)))
-                check({"%s/%s" % (r["study"], r["variant"]) for r in runs} == set(variants),
+                check({r.id for r in runs} == set(variants),
                       "the runs' variants differ from `ladder list`")
             for r in runs:
-                who = "%s/%s [%s]" % (r["study"], r["variant"], r["point"])
-                if not check(r["status"] in ("passed", "skipped", "unsupported"),
-                             "%s: status %r (%s)" % (who, r["status"], r["reason"])):
+                who = "%s [%s]" % (r.id, r.point)
+                if not check(r.status in ("passed", "skipped", "unsupported"),
+                             "%s: status %r (%s)" % (who, r.status, r.reason)):
                     continue
-                if r["status"] != "passed":
-                    check(r["reason"] != "", "%s: %s without a reason" % (who, r["status"]))
+                if not r.passed:
+                    check(r.reason != "", "%s: %s without a reason" % (who, r.status))
                     continue
-                v = r["validation"]
-                outputs = r["data"].get("entries", 0) * r["data"].get("queries", 1)
+                v = r.validation
+                outputs = r.data.get("entries", 0) * r.data.get("queries", 1)
                 check(v["mode"] == "full" and v["checked"] == outputs
                       and v["failures"] == 0,
                       "%s: passed but validation is %s" % (who, v))
-                t = r.get("timing") or {}
+                t = r.timing
                 samples = t.get("samples", [])
                 check(len(samples) == smoke_cfg["repetitions"] and
                       all(isinstance(x, (int, float)) and x >= 0 for x in samples),
@@ -96,22 +96,22 @@ def main():
                       (who, samples, smoke_cfg["repetitions"]))
                 check(isinstance(t.get("median"), (int, float)) and math.isfinite(t["median"]),
                       "%s: no median time" % who)
-            check(any(r["status"] == "passed" for r in runs), "no run passed")
+            check(any(r.passed for r in runs), "no run passed")
             counts = {}
             for r in runs:
-                counts[r["status"]] = counts.get(r["status"], 0) + 1
-            check(res.get("summary") == counts,
-                  "summary %s does not count the runs %s" % (res.get("summary"), counts))
+                counts[r.status] = counts.get(r.status, 0) + 1
+            check(res.raw.get("summary") == counts,
+                  "summary %s does not count the runs %s" % (res.raw.get("summary"), counts))
 
             # compare the results with themselves
             proc = run([ladder, "compare", out, out], work)
             if check(proc.returncode == 0, "compare exited %d" % proc.returncode):
                 lines = proc.stdout.splitlines()
                 for r in runs:
-                    if r.get("timing"):
+                    if r.timing:
                         # Runs are keyed by their sweep too: equal points of two sweeps differ.
-                        sweep = " [%s]" % r["sweep"] if r.get("sweep") else ""
-                        key = "%s/%s%s %s" % (r["study"], r["variant"], sweep, r["point"])
+                        sweep = " [%s]" % r.sweep if r.sweep else ""
+                        key = "%s%s %s" % (r.id, sweep, r.point)
                         row = [l for l in lines if l.split()[:len(key.split())] == key.split()]
                         check(len(row) == 1 and row[0].rstrip().endswith("1.00x"),
                               "compare: no '1.00x' row for %s" % key)

@@ -14,6 +14,8 @@ import subprocess
 import sys
 import tempfile
 
+from clitest import results
+
 CONFIG = {
     "name": "cli-unsupported-point",
     "study": "dtw",
@@ -47,49 +49,48 @@ def main():
                      "cannot run must be recorded, not fatal)")
         if not os.path.exists(out):
             sys.exit("FAIL: no results file was written")
-        with open(out) as f:
-            res = json.load(f)
+        res = results(out)
 
-        runs = {r["variant"]: r for r in res.get("runs", [])}
-        if sorted(runs) != ["seq_tworow", "thread_local"] or len(res["runs"]) != 2:
+        runs = {r.variant: r for r in res.runs}
+        if sorted(runs) != ["seq_tworow", "thread_local"] or len(res.runs) != 2:
             sys.exit(f"FAIL: expected one run each of seq_tworow and thread_local, got "
-                     f"{[(r['variant'], r['point']) for r in res.get('runs', [])]}")
+                     f"{[(r.variant, r.point) for r in res.runs]}")
         for name, r in runs.items():
-            if r.get("data", {}).get("n") not in (None, 2000) or r["params"].get("n") != "2000":
-                problems.append(f"{name}: the run is not at n=2000: params {r['params']}")
+            if r.data.get("n") not in (None, 2000) or r.params.get("n") != "2000":
+                problems.append(f"{name}: the run is not at n=2000: params {r.params}")
 
         base = runs["seq_tworow"]
-        if base["status"] != "passed":
-            problems.append(f"seq_tworow: status {base['status']!r} ({base['reason']}), "
+        if not base.passed:
+            problems.append(f"seq_tworow: status {base.status!r} ({base.reason}), "
                             "expected passed")
-        elif base["validation"]["checked"] != 3 or base["validation"]["failures"] != 0:
-            problems.append(f"seq_tworow: validation {base['validation']}, expected 3 checked, "
+        elif base.validation["checked"] != 3 or base.validation["failures"] != 0:
+            problems.append(f"seq_tworow: validation {base.validation}, expected 3 checked, "
                             "0 failures")
 
         tl = runs["thread_local"]
-        if tl["status"] not in ("unsupported", "skipped"):
-            problems.append(f"thread_local: status {tl['status']!r} ({tl['reason']}), expected "
+        if tl.status not in ("unsupported", "skipped"):
+            problems.append(f"thread_local: status {tl.status!r} ({tl.reason}), expected "
                             "unsupported (GPU present) or skipped (no GPU)")
-        if not tl.get("reason"):
+        if not tl.reason:
             problems.append("thread_local: no reason recorded for not running")
-        if tl.get("timing") is not None:
+        if tl.raw.get("timing") is not None:  # as written: any timing at all, even empty
             problems.append("thread_local: has timing although it did not run")
-        gpu_present = bool(res.get("device", {}).get("present"))
-        if gpu_present and tl["status"] != "unsupported":
+        gpu_present = bool(res.device.get("present"))
+        if gpu_present and tl.status != "unsupported":
             problems.append("thread_local: a GPU is present, so n=2000 must be unsupported, got "
-                            f"{tl['status']!r}")
-        if not gpu_present and tl["status"] != "skipped":
-            problems.append(f"thread_local: no GPU, expected skipped, got {tl['status']!r}")
+                            f"{tl.status!r}")
+        if not gpu_present and tl.status != "skipped":
+            problems.append(f"thread_local: no GPU, expected skipped, got {tl.status!r}")
 
-        summary = res.get("summary", {})
-        if summary.get("passed") != 1 or summary.get(tl["status"]) != 1:
+        summary = res.raw.get("summary", {})
+        if summary.get("passed") != 1 or summary.get(tl.status) != 1:
             problems.append(f"summary {summary} does not match the runs")
 
     if problems:
         for p in problems:
             print("FAIL:", p, file=sys.stderr)
         sys.exit(1)
-    print(f"ok: seq_tworow passed, thread_local {tl['status']} ({tl['reason']})")
+    print(f"ok: seq_tworow passed, thread_local {tl.status} ({tl.reason})")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""The twed study's peer (peers/twed/cutwed.py) end to end without cuTWED: `--replay` hands
+over the outputs ladder's twed/seq_full dumped for a tiny config (pair, batch and triangle
+modes, data timestamps), and `ladder ingest` takes them.
+
+    peers_twed.py LADDER SCRATCH_ROOT
+
+Checks: exit 0; both variants at every point, role peer, ladder's sweeps and params; root=off
+and a B list of its own unsupported with their reasons, every other run validated (ingest
+validates a GPU peer's outputs on a machine without a GPU too); nothing fetched into the
+empty cache.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import clitest  # noqa: E402
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+CONFIG = {"name": "twed-peer-tiny", "study": "twed",
+          "data": {"generator": "random_walk", "seed": 42, "n": 40, "series": 6,
+                   "timestamps": "data"},
+          "repetitions": {"cpu": 1, "gpu": 2}, "warmup": {"cpu": 0, "gpu": 1},
+          "sweeps": [
+              {"label": "modes", "axes": {"mode": ["pair", "batch", "triangle"]},
+               "variants": ["twed/seq_full"]},
+              {"label": "unrooted", "params": {"root": "off"}, "variants": ["twed/seq_full"]},
+              {"label": "own_b", "params": {"m": 30, "mode": "batch"},
+               "variants": ["twed/seq_full"]}]}
+UNSUPPORTED = {"unrooted": "rooted", "own_b": "its own"}
+VARIANTS = ["peer_cutwed", "peer_cutwed_fp32"]
+
+
+def run(cmd):
+    print("$", " ".join(cmd))
+    return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600,
+                          stdin=subprocess.DEVNULL)
+
+
+def main():
+    ladder, scratch = clitest.ladder_scratch("peers_twed.py")
+    problems = []
+    with tempfile.TemporaryDirectory(prefix="peers_twed.", dir=scratch) as work:
+        config, dumps = os.path.join(work, "twed.json"), os.path.join(work, "dumps")
+        empty, ours, out = (os.path.join(work, f) for f in ("cache", "seq.json", "peer.json"))
+        os.makedirs(empty)
+        with open(config, "w") as f:
+            json.dump(CONFIG, f)
+        proc = run([ladder, "run", config, "--out", ours, "--quiet", "--dump-outputs", dumps])
+        if proc.returncode != 0:
+            clitest.finish([f"ladder run: exit {proc.returncode}: {proc.stderr[-2000:]}"])
+        proc = run([sys.executable, os.path.join(ROOT, "peers", "twed", "cutwed.py"), config,
+                    "--out", out, "--ladder", ladder, "--replay", dumps, "--cache", empty,
+                    "--quiet"])
+        if proc.returncode != 0:
+            clitest.finish([f"cutwed.py --replay: exit {proc.returncode}: {proc.stderr[-2000:]}"])
+        mine = clitest.results(ours).runs
+        runs = clitest.results(out).runs
+        want = [(r.point, v) for r in mine for v in VARIANTS]
+        if [(r.point, r.variant) for r in runs] != want:
+            problems.append(f"runs {[(r.point, r.variant) for r in runs]}, want {want}")
+        by_point = {r.point: r for r in mine}
+        for r in runs:
+            ladder_run, where = by_point.get(r.point), f"{r.variant} at {r.point}"
+            if not ladder_run or (r.role, r.sweep, r.params) != ("peer", ladder_run.sweep,
+                                                                 ladder_run.params):
+                problems.append(f"{where}: role/sweep/params {r.role} {r.sweep} {r.params}")
+            word = UNSUPPORTED.get(r.sweep)
+            if word:
+                ok = r.status == "unsupported" and word in r.reason
+            else:
+                ok = r.passed and r.validation["checked"] > 0
+            if not ok:
+                problems.append(f"{where}: {r.status} ({r.reason})")
+        if os.listdir(empty):
+            problems.append(f"the replay put {os.listdir(empty)} into the cache")
+    clitest.finish(problems, f"ok: {len(runs)} runs")
+
+
+if __name__ == "__main__":
+    main()
