@@ -11,6 +11,8 @@ namespace {
 class ToyStudy : public Study {
  public:
   ToyStudy() : Study("toy", "vector sum c = a + b (the smallest study)", {"uniform"}) {}
+  // Its own figure, drawn by paper.py beside this file (plots/README.md: a study's Python).
+  std::vector<std::string> figures() const override { return {"toy_paper"}; }
   std::vector<ParamSpec> data_params() const override {
     return {{"n", "", "vector length", ParamSpec::Kind::integer, 1, 1 << 30, {}, true},
             {"seed", "1", "generator seed", ParamSpec::Kind::integer, 0, 9.2e18, {}, true}};
