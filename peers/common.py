@@ -1,427 +1,326 @@
-"""What every peer script shares: a ladder config expanded into points exactly as
-harness/config.cpp expands it, the study's parameters from `ladder list --json`, and a results
-file in the harness's layout (schema_version 1). No third-party import: numpy only where a
-function needs it.
-
-The peer scripts load this file by path (a few lines at the top of each) under the module name
-`ladder_peers_common`, so that it never collides with plots/common.py; `load` here loads the
-other files of peers/ the same way.
-"""
+"""What every peer shares: arguments and --ready, the plan, `ladder gen`, the timing loop, the
+handover, `ladder ingest`, and helpers that fetch and build libraries (peers/README.md)."""
 import argparse
-import importlib.util
 import json
-import math
 import os
-import re
+import shutil
 import subprocess
 import sys
-from datetime import datetime, timezone
+import tempfile
+import time
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parents[1]
-# "reproduce" (the per-scale changes `ladder reproduce` makes) is accepted and ignored: a peer
-# runs the config as written.
-CONFIG_FIELDS = {"name", "study", "data", "params", "axes", "zip", "variants", "repetitions",
-                 "warmup", "validation", "description", "sweeps", "timing", "figures",
-                 "reproduce"}
-SWEEP_FIELDS = {"label", "axes", "zip", "params", "variants", "figures", "data", "validation",
-                "repetitions", "warmup"}
-
-
-def load(name):
-    """A sibling module of peers/ by path, as `ladder_peers_NAME` (never plots/common.py)."""
-    key = f"ladder_peers_{name}"
-    if key not in sys.modules:
-        spec = importlib.util.spec_from_file_location(key, Path(__file__).with_name(f"{name}.py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[key] = module
-        spec.loader.exec_module(module)
-    return sys.modules[key]
-
-
-class Parser(argparse.ArgumentParser):
-    """argparse with a bad option as one line on stderr and exit status 2, like every other bad
-    input of a peer script."""
-
-    def __init__(self, *args, script, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.script = script
-
-    def error(self, message):
-        print(f"{self.script}: error: {message}", file=sys.stderr)
-        sys.exit(2)
+CACHE = ROOT / "peers" / "cache"  # fetched packages and builds (git-ignored)
+CUDA_HOME = Path(os.environ.get("CUDA_HOME", "/usr/local/cuda"))
+PY = f"py{sys.version_info[0]}{sys.version_info[1]}"  # packages built for this Python
+REPLAY = {"replay": "outputs of `ladder run --dump-outputs`; the library was not called"}
 
 
 class PeerError(Exception):
-    """Bad input: the message is one line for the user (exit status 2)."""
+    """Bad input, or a library that cannot be had: one line, exit status 2."""
+
+
+class NotReady(Exception):
+    """Why `--ready` says no, and how to make the peer ready (one line)."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse whose errors are one line on stderr and exit status 2."""
+
+    def error(self, message):
+        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        sys.exit(2)
 
 
 def shown(path):
-    """A path relative to the repository when it is inside it (as results and messages name
-    it: no machine's own folders), else as given."""
-    path = Path(path)
+    """A path relative to the project when inside it (no machine's own folders in results)."""
     try:
-        return str(path.resolve().relative_to(ROOT))
+        return str(Path(path).resolve().relative_to(ROOT))
     except ValueError:
         return str(path)
 
 
-def note(script, text, quiet=False):
-    if not quiet:
-        print(f"{script}: {text}", file=sys.stderr, flush=True)
+def note(args, text):
+    if not args.quiet:
+        print(f"{args.prog}: {text}", file=sys.stderr, flush=True)
 
 
-# ---- the config, expanded as harness/config.cpp does -----------------------------------------
-
-def param_text(name, value):
-    """A JSON value as the harness writes it into a point (json_to_param: %.17g for reals)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        return "%.17g" % value
-    if isinstance(value, str):
-        return value
-    raise PeerError(f"parameter '{name}' must be a number or a string, got {type(value).__name__}")
+def one_line(text):
+    return " ".join(str(text).split())
 
 
-def object_field(obj, key, where):
-    value = obj.get(key)
-    if value is not None and not isinstance(value, dict):
-        raise PeerError(f"'{where}{key}' must be an object")
-    return value or {}
+def ladder(args, *argv, cwd=None):
+    """(ladder's stdout, '') or (None, its error line)."""
+    scale = ["--scale", args.scale] if args.scale else []
+    try:
+        done = subprocess.run([args.ladder, *argv, *scale], capture_output=True, text=True,
+                              cwd=cwd)
+    except OSError as err:
+        raise PeerError(f"cannot run ladder at {args.ladder}: {err.strerror or err} (build it: "
+                        "cmake --build build --target ladder)") from err
+    if done.returncode == 0:
+        return done.stdout, ""
+    lines = (done.stderr or done.stdout).strip().splitlines() or ["(no message)"]
+    return None, lines[-1].removeprefix("ladder: error: ")
 
 
-def parse_data(data, where):
-    """(source, params) of a 'data' object: exactly one of generator or file, the rest params."""
-    if not isinstance(data, dict):
-        raise PeerError(f"'{where}data' must be an object")
-    if ("generator" in data) == ("file" in data):
-        raise PeerError(f"'{where}data' needs exactly one of 'generator' or 'file'")
-    source = {k: data[k] for k in ("generator", "file") if k in data}
-    params = {k: param_text(k, v) for k, v in data.items() if k not in source}
-    return source, params
-
-
-def check_disjoint(groups):
-    """The same parameter at two places of one level is a conflict (as in the harness)."""
-    seen = {}
-    for where, obj in groups:
-        for k in obj:
-            if where == "data" and k in ("generator", "file"):
-                continue
-            if k in seen:
-                raise PeerError(f"parameter '{k}' is given in both '{seen[k]}' and '{where}'; "
-                                "give it once")
-            seen[k] = where
-
-
-def expand_axes(axes, zipped, fixed):
-    """The product of `axes` (keys in sorted order, as nlohmann::json iterates), then `zip`."""
-    points = [dict(fixed)]
-    for key in sorted(axes):
-        values = axes[key]
-        if not isinstance(values, list) or not values:
-            raise PeerError(f"product axis '{key}' must be a non-empty list")
-        points = [dict(p, **{key: param_text(key, v)}) for p in points for v in values]
-    if zipped:
-        lengths = {len(v) if isinstance(v, list) and v else 0 for v in zipped.values()}
-        if 0 in lengths or len(lengths) != 1:
-            raise PeerError("'zip' axes must be non-empty lists of the same length")
-        points = [dict(p, **{k: param_text(k, zipped[k][i]) for k in sorted(zipped)})
-                  for p in points for i in range(lengths.pop())]
-    return points
-
-
-def parse_validation(text, where):
-    if text in ("full", "off") or re.fullmatch(r"sample:[1-9][0-9]{0,8}", str(text)):
-        return text
-    raise PeerError(f"{where} must be full, off or sample:N, got {text!r}")
-
-
-def sweep_points(sweep, index, source, data_params, fixed, validation):
-    """The points of one sweep (or of a config without sweeps: index None)."""
-    label = sweep.get("label", f"sweep{index + 1}") if index is not None else ""
-    if not isinstance(label, str):
-        raise PeerError("sweep 'label' must be a string")
-    if "data" in sweep and index is not None:
-        source, data_params = parse_data(sweep["data"], "sweeps[].")
-    own = {k: object_field(sweep, k, "sweeps[]." if index is not None else "")
-           for k in ("params", "axes", "zip")}
-    if index is not None:
-        check_disjoint([("data", sweep.get("data") or {})] + list(own.items()))
-    check_disjoint([("data", data_params), ("params", fixed)])
-    base = {**data_params, **fixed, **{k: param_text(k, v) for k, v in own["params"].items()}}
-    if "validation" in sweep and index is not None:
-        validation = parse_validation(sweep["validation"], "sweep 'validation'")
-    # A sweep's own counts are the ladder's (checked here all the same); a peer takes the
-    # config's, or its --repetitions and --warmup.
-    for key in ("repetitions", "warmup"):
-        for backend in ("cpu", "gpu"):
-            backend_setting(sweep, key, backend, 1)
-    return [{"params": p, "sweep": label, "source": source, "validation": validation}
-            for p in expand_axes(own["axes"], own["zip"], base)]
-
-
-def expand_config(config, study, peer):
-    """Every point of the config in the harness's order: params, sweep label, data source and
-    validation mode of each. `peer` names the library in the message for a config of another
-    study."""
-    if not isinstance(config, dict):
-        raise PeerError("the config must be a JSON object")
-    unknown = sorted(set(config) - CONFIG_FIELDS)
-    if unknown:
-        raise PeerError(f"unknown config field '{unknown[0]}'")
-    if config.get("study") != study:
-        raise PeerError(f"{peer} is a peer of the {study} study, the config's study is "
-                        f"{config.get('study')!r}")
-    if "data" not in config:
-        raise PeerError("config needs a 'data' object")
-    source, data_params = parse_data(config["data"], "")
-    check_disjoint([("data", config["data"]), ("params", object_field(config, "params", ""))])
-    fixed = {k: param_text(k, v) for k, v in object_field(config, "params", "").items()}
-    validation = parse_validation(config.get("validation", "full"), "'validation'")
-    sweeps = config.get("sweeps")
-    if sweeps is None:
-        return sweep_points(config, None, source, data_params, fixed, validation)
-    if not isinstance(sweeps, list) or not sweeps or not all(isinstance(s, dict) for s in sweeps):
-        raise PeerError("'sweeps' must be a non-empty list of objects")
-    if "axes" in config or "zip" in config:
-        raise PeerError("put 'axes' and 'zip' inside each sweep when 'sweeps' is given")
-    points = []
-    for i, sweep in enumerate(sweeps):
-        unknown = sorted(set(sweep) - SWEEP_FIELDS)
-        if unknown:
-            raise PeerError(f"unknown sweep field '{unknown[0]}'")
-        points += sweep_points(sweep, i, source, data_params, fixed, validation)
-    return points
-
-
-def backend_setting(config, key, backend, fallback):
-    """The `backend` ("cpu" or "gpu") value of 'repetitions' or 'warmup': an integer or
-    {"cpu": N, "gpu": M}."""
-    value = config.get(key, fallback)
-    value = value.get(backend, fallback) if isinstance(value, dict) else value
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 100000:
-        raise PeerError(f"'{key}' must be an integer in [0, 100000] or {{\"cpu\": N, \"gpu\": M}}")
-    return value
-
-
-def point_key(params):
-    """The harness's point string: every given parameter, sorted, 'k=v' joined by ','."""
-    return ",".join(f"{k}={params[k]}" for k in sorted(params))
-
-
-def chosen_points(points, only, max_n=None):
-    """The points of the sweeps named in `only` (comma-separated), none with n beyond max_n."""
-    if max_n is not None:
-        points = [p for p in points if int(p["params"].get("n", 0) or 0) <= max_n]
-    if not only:
-        return points
-    wanted = [s for s in only.split(",") if s]
+def plan_points(args, study):
+    """The points of the config that this run hands over, as `ladder plan --json` lists them."""
+    out, error = ladder(args, "plan", args.config, "--json")
+    if error:
+        raise PeerError(f"ladder plan: {error}")
+    plan = json.loads(out)
+    if plan["study"] != study:
+        raise PeerError(f"{args.prog} is a peer of the {study} study; {args.config} is a "
+                        f"{plan['study']} config")
+    points = plan["points"]
+    wanted = [s for s in (args.only_sweeps or "").split(",") if s]
     labels = list(dict.fromkeys(p["sweep"] for p in points))
     unknown = [s for s in wanted if s not in labels]
     if unknown:
         raise PeerError(f"--only-sweeps: no sweep '{unknown[0]}' (the config has "
-                        f"{', '.join(labels)})")
-    return [p for p in points if p["sweep"] in wanted]
+                        f"{', '.join(labels) or 'no sweeps'})")
+    return [p for p in points if not wanted or p["sweep"] in wanted]
 
 
-def read_config(path):
+def generate(args, point, folder, suffix):
+    """(the point's data file, '') or (None, why `ladder gen` could not write it)."""
+    name = f"p{point['point']}-data{suffix}"  # run in the folder: messages name no temp path
+    _, error = ladder(args, "gen", "--config", str(Path(args.config).resolve()), "--point",
+                      str(point["point"]), "--out", name, cwd=folder)
+    if error:
+        return None, f"`ladder gen` cannot write this point's data: {error}"
+    return Path(folder) / name, ""
+
+
+def timed(call, point, backend, fresh=None, sync=lambda: None):
+    """The handover's samples_ms and warmup for `call(fresh())` (fresh() is untimed: new
+    inputs), the last call's output, and the CPU seconds per wall second of the timed calls."""
+    warmup, repetitions = point["warmup"][backend], point["repetitions"][backend]
+    samples, out, cpu = [], None, 0.0
+    for i in range(warmup + repetitions):
+        inputs = (fresh(),) if fresh else ()
+        cpu_start, start = time.process_time(), time.perf_counter()
+        out = call(*inputs)
+        sync()
+        ms = (time.perf_counter() - start) * 1e3
+        if i >= warmup:
+            samples.append(ms)
+            cpu += time.process_time() - cpu_start
+    wall = sum(samples) / 1e3
+    return {"samples_ms": samples, "warmup": warmup}, out, (cpu / wall if wall > 0 else 0.0)
+
+
+def replayed(args, point, variants, study):
+    """--replay: DIR/<study>__<any variant>__<point>.npy loaded in the timing loop."""
+    safe = "".join(c if c.isalnum() or c in ".-" else "_" for c in point["key"])
+    found = sorted(f for f in Path(args.replay).glob(f"{study}__*.npy")
+                   if f.stem.split("__", 2)[2:] == [safe])
+    if not found:
+        return [{"variant": v["name"], "error": f"no dumped output for this point in "
+                                                f"{args.replay}"} for v in variants]
+    runs = []
+    for v in variants:
+        timing, out, _ = timed(lambda: np.load(found[0]), point, v["backend"])
+        runs.append(dict(timing, variant=v["name"], outputs=out,
+                         note=f"replayed {found[0].name}: the library was not called"))
+    return runs
+
+
+def point_runs(peer, args, lib, point, variants, folder):
+    """The point's runs, its outputs saved beside the handover."""
+    why = peer.unsupported(point)
+    if not why:
+        path, why = generate(args, point, folder, peer.DATA_SUFFIX)
+    if why:
+        return [{"point": point["point"], "variant": v["name"], "unsupported": why}
+                for v in variants]
     try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as err:
-        raise PeerError(f"cannot read config {path}: {err.strerror or err}") from err
-    except ValueError as err:
-        raise PeerError(f"config {path} is not JSON: {err}") from err
-
-
-# ---- the study's parameters, from the ladder binary ------------------------------------------
-
-def run_ladder(ladder, args):
-    try:
-        done = subprocess.run([str(ladder), *args], capture_output=True, text=True)
-    except OSError as err:
-        raise PeerError(f"cannot run ladder at {ladder}: {err.strerror or err} (build it: "
-                        "cmake --build build --target ladder)") from err
-    if done.returncode != 0:
-        lines = (done.stderr or done.stdout).strip().splitlines() or ["(no message)"]
-        raise PeerError(f"ladder {args[0]} failed: {lines[-1]}")
-    return done.stdout
-
-
-def study_params(ladder, study):
-    """{name: default ('' when none)} of the study's data parameters."""
-    studies = json.loads(run_ladder(ladder, ["list", "--json"]))["studies"]
-    found = next((s for s in studies if s.get("name") == study), None)
-    if found is None:
-        raise PeerError(f"{ladder} has no {study} study")
-    return {p["name"]: p.get("default", "") for p in found["data_params"]}
-
-
-def resolve(point, defaults, generated_only):
-    """The run's params as the harness records them: the defaults under the given values
-    (parameters in `generated_only` only for generated data)."""
-    generated = "generator" in point["source"]
-    params = {k: v for k, v in defaults.items()
-              if v != "" and (generated or k not in generated_only)}
-    params.update(point["params"])
-    return dict(sorted(params.items()))
-
-
-# ---- results in the harness's layout ---------------------------------------------------------
-
-def timing_json(samples, warmup):
-    """The harness's timing object: median, min, max, mean, sample stddev, cv."""
-    import numpy as np  # every peer has numpy; this module itself does not need it
-    s = np.asarray(samples, np.float64)
-    std = float(s.std(ddof=1)) if len(s) > 1 else 0.0
-    return {"unit": "ms", "mode": "hot", "warmup": warmup, "samples": [float(x) for x in s],
-            "median": float(np.median(s)), "min": float(s.min()), "max": float(s.max()),
-            "mean": float(s.mean()), "stddev": std, "cv": std / float(s.mean())}
-
-
-def finite(x):
-    """JSON has no NaN or infinity: the harness writes them as null."""
-    return float(x) if math.isfinite(x) else None
-
-
-def peer_config(config):
-    """The config as run, without the 'ladder' figure: the peer's runs alone would overwrite
-    the ladder figures of the steps' results file at the same points."""
-    out = json.loads(json.dumps(config))
-    for owner in [out] + (out.get("sweeps") or []):
-        if isinstance(owner, dict) and isinstance(owner.get("figures"), list):
-            owner["figures"] = [f for f in owner["figures"] if f != "ladder"]
-    return out
-
-
-def results_json(state, runs, finished):
-    """The whole results file (schema_version 1) with a 'peer' object saying how it was made."""
-    counts = {}
+        runs = (replayed(args, point, variants, peer.STUDY) if args.replay
+                else peer.run(point, path, args, lib))
+    except Exception as err:  # noqa: BLE001 - the library's failure is this point's error
+        runs = [{"variant": v["name"], "error": one_line(f"{type(err).__name__}: {err}")}
+                for v in variants]
+    finally:
+        path.unlink(missing_ok=True)  # a paper-scale data set is large
     for r in runs:
-        counts[r["status"]] = counts.get(r["status"], 0) + 1
-    return {"schema_version": 1, "ladder": state["build"], "host": host_json(),
-            "device": state["device"], "config": peer_config(state["config"]),
-            "config_path": state["config_path"], "validation_mode": state["validation_mode"],
-            "profile": False, "timing_mode": "hot", "started_at": state["started_at"],
-            "finished_at": finished, "runs_planned": state["planned"],
-            "complete": bool(finished) and len(runs) == state["planned"], "summary": counts,
-            "peer": state["peer"], "runs": runs}
+        r["point"] = point["point"]
+        if "outputs" in r:
+            name = f"p{point['point']}-{r['variant']}.npy"
+            np.save(Path(folder) / name, np.ascontiguousarray(r["outputs"]))
+            r["outputs"] = name
+    return runs
 
 
-def host_json():
-    model = "unknown"
+def progress(args, i, total, point, runs):
+    parts = [f"{r['variant']} " + (f"{np.median(r['samples_ms']):.4g} ms" if "samples_ms" in r
+                                   else "unsupported" if "unsupported" in r else "error")
+             for r in runs]
+    note(args, f"[{i}/{total}] {point['sweep'] or '-'} {point['key']}: {'; '.join(parts)}")
+
+
+def hand_over(peer, args, points, lib, info, variants):
+    """Every point's runs written as a handover for `ladder ingest`; ingest's exit status."""
+    with tempfile.TemporaryDirectory(prefix=f"{peer.NAME}-") as folder:
+        runs = []
+        for i, point in enumerate(points, 1):
+            got = point_runs(peer, args, lib, point, variants, folder)
+            progress(args, i, len(points), point, got)
+            runs += got
+        handover = Path(folder) / "handover.json"
+        handover.write_text(json.dumps({"peer": info, "variants": variants, "runs": runs},
+                                       indent=1) + "\n")
+        argv = [args.ladder, "ingest", args.config, str(handover), "--out", args.out]
+        for flag, value in (("--scale", args.scale), ("--validate", args.validate),
+                            ("--device", getattr(args, "device", None))):
+            if value is not None:
+                argv += [flag, str(value)]
+        return subprocess.run(argv + (["--quiet"] if args.quiet else [])).returncode
+
+
+def parse_args(peer, script):
+    p = Parser(prog=script.name, description=f"{peer.LABEL} as a peer of the {peer.STUDY} "
+               "study: its outputs and times on a config's points, handed to `ladder ingest`.")
+    p.add_argument("config", nargs="?", help=f"a ladder config of the {peer.STUDY} study")
+    p.add_argument("--out", help="the results file `ladder ingest` writes")
+    p.add_argument("--ladder", default=str(ROOT / "build" / "ladder"), help="the ladder binary")
+    p.add_argument("--scale", choices=("paper", "quick"), help="as `ladder run --scale`")
+    p.add_argument("--offline", action="store_true", help="never download or install (exit 2)")
+    p.add_argument("--quiet", action="store_true", help="no progress lines")
+    p.add_argument("--ready", action="store_true", help="can the peer run here now? one line")
+    p.add_argument("--only-sweeps", help="hand over only these sweeps' points (comma-separated)")
+    p.add_argument("--validate", help="full, sample:N or off (`ladder ingest --validate`)")
+    p.add_argument("--replay", metavar="DIR", help="no library: hand over the outputs of "
+                   "`ladder run CONFIG --dump-outputs DIR`")
+    p.add_argument("--cache", default=str(CACHE), help="fetched packages and builds")
+    # --build-only and the like: make the library ready, print what was made, stop.
+    for flag, (text, make) in peer.PREPARE.items():
+        p.add_argument(flag, dest="prepare", action="store_const", const=make, help=text)
+    peer.options(p)
+    args = p.parse_args()
+    args.prog, args.script, args.prepare_flag = p.prog, shown(script), next(iter(peer.PREPARE))
+    if "/" in args.ladder:  # gen runs in a scratch folder
+        args.ladder = str(Path(args.ladder).resolve())
+    return args
+
+
+def main(peer):
+    """The peer script's whole run; its exit status."""
+    script = Path(peer.__file__).resolve()
+    peer.NAME, peer.STUDY = script.stem, script.parent.name
+    args = parse_args(peer, script)
+    if args.ready:
+        try:
+            print(one_line(f"{peer.NAME}: ready ({peer.ready(args)})"))
+            return 0
+        except NotReady as err:
+            print(one_line(f"{peer.NAME}: not ready: {err}"))
+            return 1
     try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return {"cpu": model, "cores": os.cpu_count()}
+        if args.prepare:
+            print(args.prepare(args))
+            return 0
+        if not args.config or not args.out:
+            raise PeerError("give a CONFIG and --out FILE")
+        if args.replay and not Path(args.replay).is_dir():
+            raise PeerError(f"--replay {args.replay}: no such directory")
+        points = plan_points(args, peer.STUDY)
+        lib, info = (None, REPLAY) if args.replay else peer.setup(args)
+        variants = peer.variants(args, lib)
+        if args.replay:
+            for v in variants:
+                v["label"] += " (replayed outputs)"
+        info = {"name": peer.LABEL, "script": args.script, **info}
+        return hand_over(peer, args, points, lib, info, variants)
+    except PeerError as err:
+        print(f"{args.prog}: error: {one_line(err)}", file=sys.stderr)
+        return 2
+    except RuntimeError as err:  # the library's self-check failed
+        print(f"{args.prog}: {one_line(err)}", file=sys.stderr)
+        return 1
 
 
-def write_atomically(path, obj):
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(obj, indent=2, allow_nan=False) + "\n")
-    os.replace(tmp, path)
+def require(*reasons, error=NotReady):
+    """ERROR with every reason given; '' is a requirement met."""
+    why = "; ".join(r for r in reasons if r)
+    if why:
+        raise error(why)
 
 
-def now():
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+def fetch_hint(args):
+    """How to make a peer ready for a machine without network."""
+    return (f"run python3 {args.script} {args.prepare_flag} with the same Python where the "
+            "network is reachable, and carry peers/cache/")
 
 
-def git_commit():
-    """The tree's commit, when git can tell ('unknown' otherwise)."""
+def fetching(args, missing, doing):
+    """Before fetching from the network: PeerError (what is MISSING) under --offline, else a
+    progress line (what it is DOING)."""
+    if args.offline:
+        raise PeerError(f"{missing}, and --offline was given ({fetch_hint(args)})")
+    note(args, doing)
+
+
+def pip(argv, what, env=None):
+    """`python -m pip ARGV`; PeerError with pip's last line when it fails."""
+    done = subprocess.run([sys.executable, "-m", "pip", "--disable-pip-version-check", *argv],
+                          capture_output=True, text=True, env=env)
+    if done.returncode != 0:
+        lines = [x for x in (done.stderr + done.stdout).strip().splitlines()
+                 if not x.startswith("WARNING")] or ["?"]
+        raise PeerError(f"pip {argv[0]} {what} failed: {lines[-1].strip()}")
+
+
+def nvcc(needed_by=""):
+    """The CUDA compiler on PATH, else in $CUDA_HOME/bin; when there is none, None, or a
+    PeerError when NEEDED_BY names what is built with it."""
+    found = shutil.which("nvcc") or shutil.which("nvcc", path=str(CUDA_HOME / "bin"))
+    if not found and needed_by:
+        raise PeerError(f"nvcc not found (put the CUDA toolkit's bin/ on PATH, or set "
+                        f"CUDA_HOME): {needed_by} is built from source")
+    return found
+
+
+def nvidia_smi(*argv):
+    """nvidia-smi's output, '' when it is missing or fails."""
     try:
-        commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short=12", "HEAD"],
-                                capture_output=True, text=True, timeout=30).stdout.strip()
+        done = subprocess.run(["nvidia-smi", *argv], capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.SubprocessError):
-        commit = ""
-    return commit or "unknown"
+        return ""
+    return done.stdout if done.returncode == 0 else ""
 
 
-def build_info(version, script, cuda_arch=""):
-    """The results file's 'ladder' object for a peer's numbers."""
-    return {"version": version, "git_commit": git_commit(), "build_type": "peer",
-            "cuda_arch": cuda_arch, "peer_script": script}
+def gpu_missing():
+    """'' when nvidia-smi lists a GPU, else why not."""
+    return "" if "GPU" in nvidia_smi("-L") else "no CUDA device (nvidia-smi lists none)"
 
 
-# ---- a CUDA device, through the runtime a library loaded -------------------------------------
+def compute_capability():
+    """GPU 0's compute capability as nvidia-smi reports it ('9.0'), '' when it cannot tell."""
+    out = nvidia_smi("--query-gpu=compute_cap", "--format=csv,noheader").split()
+    return out[0] if out and out[0].replace(".", "").isdigit() else ""
+
 
 def loaded_cudart():
-    """The libcudart already mapped into this process (the one a library loaded), or None."""
-    try:
-        for line in Path("/proc/self/maps").read_text().splitlines():
-            if "libcudart.so" in line:
-                return line.split(None, 5)[-1]
-    except OSError:
-        pass
+    """The libcudart a library mapped into this process (one runtime per process), or None."""
+    for line in Path("/proc/self/maps").read_text().splitlines():
+        if "libcudart.so" in line:
+            return line.split(None, 5)[-1]
     return None
 
 
-def cuda_device(rt, index=0):
-    """What the harness records of a device (harness/device_info.cpp), through a ctypes
-    handle on libcudart; the name and SM clock from nvidia-smi's row of the same bus."""
-    import ctypes
-    value, count = ctypes.c_int(), ctypes.c_int()
-    free, total = ctypes.c_size_t(), ctypes.c_size_t()
-
-    def check(code, what):
-        if code != 0:
-            rt.cudaGetErrorString.restype = ctypes.c_char_p
-            raise RuntimeError(f"{what}: {rt.cudaGetErrorString(code).decode()}")
-
-    def attribute(attr):
-        check(rt.cudaDeviceGetAttribute(ctypes.byref(value), attr, index), "attribute")
-        return value.value
-
-    check(rt.cudaGetDeviceCount(ctypes.byref(count)), "cudaGetDeviceCount")
-    check(rt.cudaSetDevice(index), "cudaSetDevice")
-    check(rt.cudaMemGetInfo(ctypes.byref(free), ctypes.byref(total)), "cudaMemGetInfo")
-    bus = ctypes.create_string_buffer(64)
-    check(rt.cudaDeviceGetPCIBusId(bus, 64, index), "cudaDeviceGetPCIBusId")
-    versions = [ctypes.c_int(), ctypes.c_int()]
-    rt.cudaDriverGetVersion(ctypes.byref(versions[0]))
-    rt.cudaRuntimeGetVersion(ctypes.byref(versions[1]))
-    text = [f"{v.value // 1000}.{v.value % 1000 // 10}" for v in versions]
-    device = {"present": True, "index": index, "bus_id": bus.value.decode(),
-              "compute_capability": f"{attribute(75)}.{attribute(76)}",
-              "sm_count": attribute(16), "memory_bytes": total.value,
-              "shared_memory_per_block_optin": attribute(97),
-              "max_sm_clock_mhz": attribute(13) // 1000,
-              "driver_version": text[0], "runtime_version": text[1]}
-    return nvidia_smi_names(device)
+def eed_pairs(path):
+    """(A, B): the bytes of `ladder gen`'s lines A_0, B_0, A_1, ... (any other byte a symbol)."""
+    lines = Path(path).read_bytes().split(b"\n")[:-1]
+    return lines[0::2], lines[1::2]
 
 
-def nvidia_smi_names(device):
-    """The GPU's name and current SM clock, from nvidia-smi's row with the same PCI bus id."""
-    try:
-        out = subprocess.run(["nvidia-smi", "--query-gpu=pci.bus_id,name,clocks.sm",
-                              "--format=csv,noheader,nounits"],
-                             capture_output=True, text=True, timeout=60).stdout
-    except (OSError, subprocess.SubprocessError):
-        out = ""
-    bus = device.get("bus_id", "").lower().split(":", 1)[-1]
-    for line in out.splitlines():
-        fields = [f.strip() for f in line.split(",")]
-        if len(fields) == 3 and fields[0].lower().endswith(bus) and bus:
-            device["name"] = fields[1]
-            if fields[2].isdigit():
-                device["sm_clock_mhz_start"] = int(fields[2])
-    device.setdefault("name", "unknown")
-    return device
-
-
-def has_gpu():
-    """'' when nvidia-smi lists a GPU, else why not."""
-    try:
-        done = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.SubprocessError):
-        return "no CUDA device (nvidia-smi not found)"
-    return "" if done.returncode == 0 and "GPU" in done.stdout else "no CUDA device " \
-        "(nvidia-smi lists none)"
+def non_unit_costs(point, keys, why):
+    """'' when the point's costs KEYS are all 1, else the costs and why the library cannot."""
+    costs = {k: point["params"][k] for k in keys}
+    if all(float(v) == 1 for v in costs.values()):
+        return ""
+    return f"costs {', '.join(f'{k}={v}' for k, v in costs.items())}: {why}"

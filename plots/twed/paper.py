@@ -120,7 +120,7 @@ def footnotes(results, runs, mismatch):
     notes += common.missing_footnotes(missing, len(runs))
     device = common.peer_device(results, runs)
     if any(r.is_peer for r in runs):
-        notes.append("cuTWED here: peers/cutwed.py" + (f" on {device}" if device else "")
+        notes.append("cuTWED here: peers/twed/cutwed.py" + (f" on {device}" if device else "")
                      + ", wall clock around each call (its allocations and launches included).")
     notes.append("best FP64 GPU step: the fastest correct FP64 GPU run of ours at each N, named "
                  "where it changes; speedup: the sequential time over the GPU time at the same N.")

@@ -148,14 +148,14 @@ def peer_note(ctx):
     """Whether cuTWED ran here, and on which device."""
     states = ctx.peer_states("twed")
     if not states:
-        return ("cuTWED (peers/cutwed.py) was not run in this reproduction: its columns are "
+        return ("cuTWED (peers/twed/cutwed.py) was not run in this reproduction: its columns are "
                 "empty and the claims that need it are not measured.\n")
     said = dict.fromkeys(f"`{peer}` {state}" + (f" ({why})" if why else "")
                          for peer, state, why in states)
     devices = {res.device_name for c in (PAPER, VALIDATION) for res in ctx.peer_results(c)}
     devices -= {None, ""}
     on = f", on {', '.join(sorted(devices))}" if devices else ""
-    return (f"cuTWED 2.0 (peers/cutwed.py): {'; '.join(said)}{on}. It is timed with the wall "
+    return (f"cuTWED 2.0 (peers/twed/cutwed.py): {'; '.join(said)}{on}. It is timed with the wall "
             "clock around each call of its device-array API (twed_dev: its allocations and "
             "launches included, the copies of the inputs not).\n")
 

@@ -71,7 +71,7 @@ def figure(results, runs):
              "ours: seq_full (the sequential full-matrix reference) and the fastest correct FP64 "
              "GPU step; speedup = sequential / best GPU step; cuTWED here / ours = cuTWED's time "
              "over our best GPU step's (above 1: ours is faster).",
-             "cuTWED here: peers/cutwed.py" + (f" on {peer_device}" if peer_device else "")
+             "cuTWED here: peers/twed/cutwed.py" + (f" on {peer_device}" if peer_device else "")
              + ", wall clock around each call; times are medians."]
     fig, margins = common.page(results, "TWED validation sets vs cuTWED's Table 2",
                                HEAD_IN + ROW_IN * len(table_rows), notes, width=17.0)

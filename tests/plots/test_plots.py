@@ -84,7 +84,7 @@ def toy_results(figures=None, sweep_figures=None):
 
 def twed_run(variant, step, role, backend, precision, n, ms, sweep, mode="pair", rows=1,
              cols=1, dim=1, status="passed", reason=""):
-    """A run of the twed study as the harness (or peers/cutwed.py, role 'peer') writes it."""
+    """A run of the twed study as the harness (or peers/twed/cutwed.py, role 'peer') writes it."""
     params = {"degree": "2", "lambda": "1", "mode": mode, "nu": "1", "seed": "42"}
     if sweep in ("pair", "large"):
         params["n"] = str(n)
@@ -113,7 +113,7 @@ def twed_results(name, runs, figures):
 
 
 def twed_files():
-    """Our runs and cuTWED's (a peer file, as peers/cutwed.py writes one) of the paper and the
+    """Our runs and cuTWED's (a peer file, as peers/twed/cutwed.py writes one) of the paper and the
     validation configs: pairs 2^10..2^13 and 'large' 2^17, 2^18 (one peer error), Synthetic
     Control batch and triangle, an MNIST-like single query (our sequential run skipped)."""
     ours, peer, v_ours, v_peer = [], [], [], []
