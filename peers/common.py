@@ -87,13 +87,15 @@ def plan_points(args, study):
 
 
 def generate(args, point, folder, suffix):
-    """(the point's data file, '') or (None, why `ladder gen` could not write it)."""
+    """(the point's data file, its facts, '') or (None, None, why `ladder gen` could not write
+    it). The facts are what results record as a run's `data`: sizes, and where the point's
+    inputs lie in the file (a study's selection rules stay ladder's)."""
     name = f"p{point['point']}-data{suffix}"  # run in the folder: messages name no temp path
-    _, error = ladder(args, "gen", "--config", str(Path(args.config).resolve()), "--point",
-                      str(point["point"]), "--out", name, cwd=folder)
+    out, error = ladder(args, "gen", "--config", str(Path(args.config).resolve()), "--point",
+                        str(point["point"]), "--json", "--out", name, cwd=folder)
     if error:
-        return None, f"`ladder gen` cannot write this point's data: {error}"
-    return Path(folder) / name, ""
+        return None, None, f"`ladder gen` cannot write this point's data: {error}"
+    return Path(folder) / name, json.loads(out)["data"], ""
 
 
 def timed(call, point, backend, fresh=None, sync=lambda: None):
@@ -134,13 +136,13 @@ def point_runs(peer, args, lib, point, variants, folder):
     """The point's runs, its outputs saved beside the handover."""
     why = peer.unsupported(point)
     if not why:
-        path, why = generate(args, point, folder, peer.DATA_SUFFIX)
+        path, facts, why = generate(args, point, folder, peer.DATA_SUFFIX)
     if why:
         return [{"point": point["point"], "variant": v["name"], "unsupported": why}
                 for v in variants]
     try:
         runs = (replayed(args, point, variants, peer.STUDY) if args.replay
-                else peer.run(point, path, args, lib))
+                else peer.run(dict(point, data_facts=facts), path, args, lib))
     except Exception as err:  # noqa: BLE001 - the library's failure is this point's error
         runs = [{"variant": v["name"], "error": one_line(f"{type(err).__name__}: {err}")}
                 for v in variants]

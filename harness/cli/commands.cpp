@@ -214,12 +214,13 @@ const Command gen_command{
     .summary = "write a generated data set, or a config point's data, to a file",
     .positionals = {"STUDY"},
     .forms = {"ladder gen STUDY [--generator NAME] [--PARAM VALUE ...] --out FILE",
-              "ladder gen --config CONFIG --point K [--scale paper|quick] --out FILE"},
+              "ladder gen --config CONFIG --point K [--scale paper|quick] [--json] --out FILE"},
     .options = {{"out", "FILE", "the file to write, in the format the study reads back", true},
                 {"generator", "NAME", "which of the study's generators (default its first)"},
                 {"config", "CONFIG", "write the data of a point of CONFIG instead of a STUDY's"},
                 {"point", "K", "that point, by its index in `ladder plan --json`"},
-                shared_option("scale")},
+                shared_option("scale"),
+                {"json", "", "with --config: print the file and the data's facts (a run's `data`) as JSON"}},
     .open = {"PARAM", "VALUE", "a data parameter of the study (below; `ladder list` has their ranges)"},
     .about = "Writes a generated data set of STUDY to FILE, in the format the study reads back (its\n"
              "extension chooses where a study reads several). PARAM is any data parameter of the study\n"
@@ -319,8 +320,11 @@ namespace {
 
 // Builds (or reads) one data set and writes it to `shown` in the study's format; every input
 // is checked, and the output's folder found creatable, before anything is built or created.
+// With `as_json`, stdout gets the file and the data's facts as results record them (a run's
+// `data`: sizes, and where a point's inputs lie in the set) instead of a line for people.
 void write_data_set(const Study& study, const DataSource& src, const Params& resolved,
-                    const std::string& shown, const std::vector<std::string>& inputs) {
+                    const std::string& shown, const std::vector<std::string>& inputs,
+                    bool as_json = false) {
   const std::string out = results_target(shown);
   check_out_creatable(out);
   refuse_overwriting(out, inputs, "--out");
@@ -334,14 +338,17 @@ void write_data_set(const Study& study, const DataSource& src, const Params& res
   }
   prepare_results_file(out);
   study.write_data(*problem, out);
-  fmt::print("wrote {}\n", shown);
+  if (as_json)
+    fmt::print("{}\n", json{{"file", shown}, {"data", study.describe(*problem)}}.dump());
+  else
+    fmt::print("wrote {}\n", shown);
 }
 
 // `ladder gen --config CONFIG --point K`: a peer's data, exactly the point's as `run` has it.
 int gen_point(const Parsed& p) {
   if (!p.positional.empty()) throw InputError("gen --config takes no STUDY: the config names it");
   for (const auto& [k, v] : p.options)
-    if (k != "out" && k != "config" && k != "point" && k != "scale")
+    if (k != "out" && k != "config" && k != "point" && k != "scale" && k != "json")
       throw InputError("--" + printable(k, 40) + " cannot be given with --config: the point sets the data");
   if (!p.has("point")) throw InputError("gen --config needs --point K");
   Parsed c = p;
@@ -355,7 +362,7 @@ int gen_point(const Parsed& p) {
   const Point& pt = config.points[std::size_t(k)];
   write_data_set(*config.study, pt.data,
                  resolve(*config.study, nullptr, pt.params, pt.data.file.empty()), p.get("out"),
-                 input_files(config));
+                 input_files(config), p.has("json"));
   return 0;
 }
 
@@ -363,7 +370,8 @@ int gen_point(const Parsed& p) {
 
 int gen(const Parsed& p) {
   if (p.has("config")) return gen_point(p);
-  if (p.has("point") || p.has("scale")) throw InputError("--point and --scale need --config CONFIG");
+  if (p.has("point") || p.has("scale") || p.has("json"))
+    throw InputError("--point, --scale and --json need --config CONFIG");
   if (p.positional.size() != 1) throw InputError("gen needs exactly one STUDY");
   const Study* study = registry().study(p.positional[0]);
   if (!study) throw InputError("unknown study '" + p.positional[0] + "'");

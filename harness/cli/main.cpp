@@ -6,7 +6,7 @@
 //   ladder plan CONFIG [--scale paper|quick] [--filter RE] [--validate full|sample:N|off]
 //                      [--repetitions N] [--warmup N] [--timing hot|cold] [--json]
 //   ladder gen STUDY [--generator NAME] [--PARAM VALUE ...] --out FILE
-//   ladder gen --config CONFIG --point K [--scale paper|quick] --out FILE
+//   ladder gen --config CONFIG --point K [--scale paper|quick] [--json] --out FILE
 //   ladder ingest CONFIG HANDOVER --out FILE [--scale paper|quick]
 //                 [--validate full|sample:N|off] [--device N] [--quiet]
 //   ladder compare A.json B.json [--csv]

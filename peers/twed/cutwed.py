@@ -172,15 +172,11 @@ def series(data, params, first, count):
     return part, np.ascontiguousarray(t, np.float64)
 
 
-def select(data, params):
-    """(A, B) as (values, times), as variants/twed/study.cpp selects them."""
-    total, a, mode = data.shape[0], int(params["a"]), params["mode"]
-    if mode == "pair":
-        b = int(params["b"]) if "b" in params else a + 1 if a + 1 < total else 0
-        return series(data, params, a, 1), series(data, params, b, 1)
-    count = int(params["a_count"]) if "a_count" in params else total - a
-    rows = series(data, params, a, count)
-    return rows, rows if mode == "triangle" else series(data, params, 0, total)
+def select(data, point):
+    """(A, B) as (values, times): the series ladder says the point's lists hold."""
+    facts, params = point["data_facts"], point["params"]
+    return tuple(series(data, params, int(facts[side + "_first"]), int(facts[side + "_series"]))
+                 for side in ("a", "b"))
 
 
 def limits(a, b):
@@ -196,7 +192,7 @@ def limits(a, b):
 
 def run(point, path, args, lib):
     params, mode = point["params"], point["params"]["mode"]
-    a, b = select(np.load(path, allow_pickle=False), params)
+    a, b = select(np.load(path, allow_pickle=False), point)
     why = limits(a[0], b[0])
     if why:
         return [{"variant": v, "unsupported": why} for v in PRECISIONS.values()]

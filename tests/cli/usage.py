@@ -38,7 +38,7 @@ OPTIONS = {
     "run": ["out", "filter", "validate", "dump-outputs", "profile", "device", "quiet",
             "repetitions", "warmup", "timing", "scale"],
     "plan": ["scale", "filter", "validate", "repetitions", "warmup", "timing", "json"],
-    "gen": ["out", "generator", "config", "point", "scale"],
+    "gen": ["out", "generator", "config", "point", "scale", "json"],
     "ingest": ["out", "scale", "validate", "device", "quiet"],
     "compare": ["csv"],
     "export": ["csv", "out"],

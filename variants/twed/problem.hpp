@@ -40,6 +40,7 @@ struct SeriesList {
   std::vector<double> times;   // count x length
   std::vector<std::int32_t> labels;  // count, or empty
   std::int64_t source_count = 0;     // series in the data set this list was taken from
+  std::int64_t first = 0;            // the index there of its first series
   const double* x(std::int64_t e) const { return values.data() + e * length * dim; }
   const double* t(std::int64_t e) const { return times.data() + e * length; }
 };

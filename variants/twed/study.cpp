@@ -121,6 +121,7 @@ SeriesList slice(const MultiSeries& m, std::int64_t first, std::int64_t count,
   SeriesList l;
   l.count = count, l.length = std::int64_t(m.length), l.dim = std::int64_t(m.dim);
   l.source_count = std::int64_t(m.count);
+  l.first = first;
   const std::size_t per = m.length * m.dim;
   l.values.assign(m.values.begin() + first * per, m.values.begin() + (first + count) * per);
   MultiSeries part = m;
@@ -282,6 +283,10 @@ class TwedStudy : public Study {
             {"mode", double(int(p.mode))},
             {"a_series", double(p.rows())},
             {"b_series", double(p.cols())},
+            // Where the lists lie in their data sets (what `ladder gen` writes), so that a
+            // peer takes the point's very series without knowing the selection rules.
+            {"a_first", double(p.a.first)},
+            {"b_first", double(p.cols_list().first)},
             {"pairs", p.pairs()},
             {"nu", p.costs.nu},
             {"lambda", p.costs.lambda},
