@@ -107,13 +107,16 @@ void read_variant(const json& j, std::size_t i, const Config& c, Handover& h) {
   if (f.has("params")) {
     if (!f.at("params").is_object()) throw InputError(f.where() + ".params must be an object");
     const std::vector<ParamSpec> known = c.study->data_params();
-    for (const auto& [k, value] : f.at("params").items()) {
-      auto spec = std::find_if(known.begin(), known.end(), [&](const ParamSpec& s) { return s.name == k; });
+    for (const auto& item : f.at("params").items()) {
+      const std::string name = item.key();
+      auto spec = std::find_if(known.begin(), known.end(),
+                               [&](const ParamSpec& s) { return s.name == name; });
       if (spec == known.end())
-        throw InputError(f.where() + ".params: '" + printable(k, 40) + "' is not a parameter of study " + v.study);
-      const std::string text = json_to_param(k, value);
+        throw InputError(f.where() + ".params: '" + printable(name, 40) +
+                         "' is not a parameter of study " + v.study);
+      const std::string text = json_to_param(name, item.value());
       check_param(*spec, text);
-      over.set(k, text);
+      over.set(name, text);
     }
   }
   h.variants.push_back(std::move(v));
