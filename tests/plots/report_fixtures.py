@@ -1,20 +1,20 @@
 """What the report tests share: the committed H100 reference runs, the same runs as a host
 without a GPU would write them, and a study's modules (found as report.py finds them)."""
 import copy
-import json
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "plots"))
 REFERENCE = ROOT / "results" / "reference" / "h100"
-from studies import module as study_module  # noqa: E402,F401  (plots/ is on the path now)
+import ladder_results  # noqa: E402  (plots/ is on the path now)
+from studies import module as study_module  # noqa: E402,F401
 
 
 def load(name):
     """A reference results file by file name ('dtw-paper.json') or config name ('dtw-paper')."""
     name = name if name.endswith(".json") else f"{name}.json"
-    return json.loads((REFERENCE / name).read_text(encoding="utf-8"))
+    return copy.deepcopy(ladder_results.load(REFERENCE / name).raw)
 
 
 def skip_gpu(results):

@@ -3,6 +3,7 @@ folder of runs without a GPU, and its refusals.
 
 Run: python3 tests/plots/test_report.py   (exits non-zero on failure)
 """
+import copy
 import json
 import subprocess
 import sys
@@ -13,6 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 PLOTS = ROOT / "plots"
 sys.path.insert(0, str(PLOTS))
+import ladder_results  # noqa: E402
 import report  # noqa: E402
 import report_common as rc  # noqa: E402
 from report_fixtures import skip_gpu  # noqa: E402
@@ -26,11 +28,16 @@ TARGETS = ["DTW ladder", "chunk_size", "Fig. 9a", "Fig. 9b", "Fig. 10", "Table 2
            "Fig. 6", "Fig. 7", "Table 1", "Table 3", "Fig. 11a", "Fig. 11b", "Fig. 11c"]
 
 
+def raw(path):
+    """A results file as written (a copy to edit), read by the one results reader."""
+    return copy.deepcopy(ladder_results.load(path).raw)
+
+
 def manifest_for(tmp, files, scale="paper"):
     """A manifest as `ladder reproduce` writes it, over copies of `files` (no figures drawn)."""
     configs, peers = [], []
     for f in files:
-        results = json.loads(Path(f).read_text(encoding="utf-8"))
+        results = raw(f)
         (Path(tmp) / Path(f).name).write_text(json.dumps(results), encoding="utf-8")
         name = results["config"]["name"]
         study = results["runs"][0]["study"]
@@ -40,7 +47,7 @@ def manifest_for(tmp, files, scale="paper"):
         else:
             configs.append({"study": study, "name": name, "path": results.get("config_path"),
                             "results": Path(f).name, "state": "ran", "elapsed_s": 1.0})
-    first = json.loads(Path(files[0]).read_text(encoding="utf-8"))
+    first = raw(files[0])
     return {"scale": scale, "ladder": first["ladder"], "device": first["device"],
             "host": first["host"], "started_at": first["started_at"],
             "finished_at": first["finished_at"], "elapsed_s": 12.0, "configs": configs,
@@ -53,7 +60,7 @@ class WholeReport(unittest.TestCase):
             if edit:
                 edited = []
                 for f in files:
-                    results = edit(json.loads(Path(f).read_text(encoding="utf-8")))
+                    results = edit(raw(f))
                     path = Path(tmp) / "src" / Path(f).name
                     path.parent.mkdir(exist_ok=True)
                     path.write_text(json.dumps(results), encoding="utf-8")
