@@ -199,7 +199,11 @@ void drop_ladder_figure(json& j) {
 
 Handover read_handover(const std::string& path, const Config& config) {
   const std::string what = "handover '" + printable(path, 80) + "'";
-  const json j = read_json_file(path, what, kMaxHandoverDepth);
+  return parse_handover(read_json_file(path, what, kMaxHandoverDepth), path, config);
+}
+
+Handover parse_handover(const json& j, const std::string& path, const Config& config) {
+  const std::string what = "handover '" + printable(path, 80) + "'";
   const Fields f(j, what, {"peer", "variants", "runs"});
   Handover h;
   h.path = path;

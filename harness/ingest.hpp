@@ -40,6 +40,8 @@ struct Handover {
 // Reads and checks a handover against `config` (points, variants, outputs files present,
 // samples positive and finite); throws InputError with one line.
 Handover read_handover(const std::string& path, const Config& config);
+// The same for JSON already parsed; `path` names it and its folder resolves outputs files.
+Handover parse_handover(const nlohmann::json& j, const std::string& path, const Config& config);
 
 // The config the handed runs make: one point per run (the config's point, its parameters
 // changed where the variant says so for a run with outputs, still named as the config names it), the run's own

@@ -211,7 +211,8 @@ def case_bad():
                         (["gen", "--config", config, "--point", "7", "--out", "x.npy"], "--point 7"),
                         (["gen", "--config", config, "--out", "x.npy"], "--point"),
                         (["gen", "--config", config, "--point", "0", "--n", "3", "--out", "x.npy"], "--n"),
-                        (["gen", "twed", "--point", "0", "--out", "x.npy"], "--config")):
+                        (["gen", "twed", "--point", "0", "--out", "x.npy"], "--config"),
+                        (["gen", "twed", "--json", "--out", "x.npy"], "--config")):
         for p in error_problems(ladder(*args, cwd=work), (match,)):
             problems.append("%s: %s" % (" ".join(args[:2] + args[3:]), p))
 

@@ -1,4 +1,5 @@
-// Fuzz target: NumPy .npy bytes. InputError (of one printable line) is the expected answer to
+// Fuzz target: NumPy .npy bytes, read as data (floats) and as outputs (integers too, as
+// `ladder ingest` reads a peer's). InputError (of one printable line) is the expected answer to
 // bad input; anything else escaping is a finding, and so is an accepted array whose values do
 // not fill its shape.
 #include <cstddef>
@@ -9,17 +10,11 @@
 #include "datagen/npy.hpp"
 #include "fuzz_input.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+namespace {
+
+// The shape's promises of an accepted array.
+void check_array(const ladder::NpyArray& a, std::size_t size) {
   using ladder::fuzz::broken_promise;
-  if (size > ladder::fuzz::kMaxInputBytes) return -1;
-  const std::string bytes = ladder::fuzz::input_text(data, size);
-  ladder::NpyArray a;
-  try {
-    a = ladder::parse_npy(bytes, "fuzz.npy");
-  } catch (const ladder::InputError& e) {
-    ladder::fuzz::check_message("parse_npy", e);
-    return 0;
-  }
   // The shape's product (1 for a 0-d array) is the number of values, without overflow.
   std::size_t count = 1;
   for (std::size_t d : a.shape)
@@ -32,5 +27,25 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (a.values.size() > size / 4)
     broken_promise("parse_npy", std::to_string(a.values.size()) + " values from " +
                                     std::to_string(size) + " bytes");
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using ladder::fuzz::broken_promise;
+  if (size > ladder::fuzz::kMaxInputBytes) return -1;
+  const std::string bytes = ladder::fuzz::input_text(data, size);
+  for (ladder::NpyTypes types : {ladder::NpyTypes::floats, ladder::NpyTypes::outputs}) {
+    ladder::NpyArray a;
+    try {
+      a = ladder::parse_npy(bytes, "fuzz.npy", types);
+    } catch (const ladder::InputError& e) {
+      ladder::fuzz::check_message("parse_npy", e);
+      continue;
+    }
+    if (a.integer && types == ladder::NpyTypes::floats)
+      broken_promise("parse_npy", "read integers as data");
+    check_array(a, size);
+  }
   return 0;
 }
