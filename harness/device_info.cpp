@@ -6,8 +6,11 @@
 #include <fstream>
 #include <thread>
 
-#include "cuda_check.hpp"
 #include "../datagen/base/errors.hpp"
+#include "build_info.hpp"
+#include "cuda_check.hpp"
+#include "device_code.hpp"
+#include "hardware.hpp"
 
 namespace ladder {
 namespace {
@@ -43,6 +46,11 @@ DeviceReport probe_device(int index) {
   d.caps.smem_per_block_optin = prop.sharedMemPerBlockOptin;
   d.caps.l2_bytes = static_cast<std::size_t>(prop.l2CacheSize);
   LADDER_CUDA(cudaDeviceGetAttribute(&d.caps.clock_khz, cudaDevAttrClockRate, index));
+  int mem_khz = 0, bus_bits = 0;
+  LADDER_CUDA(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, index));
+  LADDER_CUDA(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, index));
+  d.caps.memory_bytes_per_s = 2.0 * mem_khz * 1e3 * bus_bits / 8;  // double data rate
+  d.caps.name = prop.name;
   std::size_t free_b = 0, total_b = 0;
   LADDER_CUDA(cudaMemGetInfo(&free_b, &total_b));
   d.caps.global_mem_free = free_b;
@@ -54,6 +62,19 @@ DeviceReport probe_device(int index) {
   if (cudaDeviceGetPCIBusId(bus, sizeof bus, index) == cudaSuccess) d.pci_bus_id = bus;
   LADDER_CUDA(cudaDriverGetVersion(&d.driver_version));
   LADDER_CUDA(cudaRuntimeGetVersion(&d.runtime_version));
+  // A binary without code for this device would fail every run, one CUDA error at a time:
+  // stop here instead, before anything runs or is written.
+  const DeviceCode code = device_code();
+  if (!code.runnable) {
+    if (code.error.rfind("cudaErrorNoKernelImageForDevice", 0) == 0 ||
+        code.error.rfind("cudaErrorInvalidDeviceFunction", 0) == 0)
+      throw CudaError(no_code_message(d.cc_major, d.cc_minor, d.name, LADDER_CUDA_ARCH));
+    throw CudaError("device " + std::to_string(index) + " cannot run this binary's code (" +
+                    code.error + "): update the driver or rebuild with "
+                    "-DCMAKE_CUDA_ARCHITECTURES=" + std::to_string(d.cc_major * 10 + d.cc_minor));
+  }
+  d.caps.code_arch = code.ptx_version;
+  d.code_binary = code.binary_version;
   return d;
 }
 
@@ -77,6 +98,25 @@ int current_sm_clock_mhz(const DeviceReport& d) {
   return static_cast<int>(mhz);
 }
 
+namespace {
+
+// "compute_80 -> sm_90": the virtual architecture the code was generated for, and the SASS the
+// device runs (JIT-compiled by the driver when they differ in major version).
+std::string code_text(const DeviceReport& d) {
+  if (d.caps.code_arch == 0) return "unknown";
+  return "compute_" + std::to_string(d.caps.code_arch) + " -> sm_" + std::to_string(d.code_binary);
+}
+
+// Which row of the hardware table the limits come from, or null.
+nlohmann::json row_text(const DeviceCaps& caps) {
+  const ArchRow* row = arch_row(caps);
+  if (!row) return nullptr;
+  return row->cc() + (row->name_match.empty() ? "" : " " + row->name_match) + " (" +
+         row->examples + ")";
+}
+
+}  // namespace
+
 nlohmann::json device_json(const DeviceReport& d, int clock_start_mhz, int clock_end_mhz) {
   if (!d.caps.present) return {{"present", false}, {"reason", d.absent_reason}};
   auto version = [](int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); };
@@ -88,6 +128,10 @@ nlohmann::json device_json(const DeviceReport& d, int clock_start_mhz, int clock
           {"memory_bytes", d.total_mem},
           {"shared_memory_per_block_optin", d.caps.smem_per_block_optin},
           {"max_sm_clock_mhz", d.caps.clock_khz / 1000},
+          {"memory_bandwidth_gbps", d.caps.memory_bytes_per_s / 1e9},
+          {"l2_bytes", d.caps.l2_bytes},
+          {"code", code_text(d)},
+          {"hardware_row", row_text(d.caps)},
           {"sm_clock_mhz_start", clock_start_mhz},
           {"sm_clock_mhz_end", clock_end_mhz},
           {"driver_version", version(d.driver_version)},

@@ -15,6 +15,7 @@ struct DeviceReport {
   int cc_major = 0, cc_minor = 0;
   std::size_t total_mem = 0;
   int driver_version = 0, runtime_version = 0;
+  int code_binary = 0;  // the SASS version the device runs (caps.code_arch: its PTX)
 };
 
 // Selects device `index` when one exists. A missing device or driver is not an error (CPU

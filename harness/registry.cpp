@@ -23,6 +23,7 @@ const char* to_string(Precision p) {
     case Precision::fp64: return "fp64";
     case Precision::fp32: return "fp32";
     case Precision::tf32: return "tf32";
+    case Precision::tf32x3: return "tf32x3";
     case Precision::fp16x2: return "fp16x2";
     case Precision::int32: return "int32";
   }
@@ -38,14 +39,6 @@ const char* to_string(Status s) {
     case Status::error: return "error";
   }
   return "error";
-}
-
-void Work::set_peak(double per_clock, const std::string& what, const DeviceCaps& d) {
-  if (!d.present) return;
-  const double ghz = d.clock_khz / 1e6;
-  peak = per_clock * d.sm_count * ghz * 1e9 / scale;
-  peak_rule = std::to_string(static_cast<long long>(per_clock)) + " " + what + "/clock/SM x " + std::to_string(d.sm_count) + " SMs x " +
-              std::to_string(ghz).substr(0, 5) + " GHz (max SM clock)";
 }
 
 ValidationResult Study::compare(const Problem& problem, const Output& got,

@@ -50,6 +50,7 @@ json run_json(const RunRecord& r) {
                                     {"rel", r.tolerance.rel},
                                     {"rule", r.tolerance.rule}}}};
   if (!r.note.empty()) j["note"] = r.note;
+  if (!r.emulated.empty()) j["emulated"] = r.emulated;
   if (!r.samples_ms.empty()) {
     const auto [lo, hi] = std::minmax_element(r.samples_ms.begin(), r.samples_ms.end());
     const double med = median_of(r.samples_ms);
@@ -77,6 +78,9 @@ json run_json(const RunRecord& r) {
         m["peak"] = r.work.peak;
         m["peak_rule"] = r.work.peak_rule;
         m["pct_of_peak"] = 100.0 * value / r.work.peak;
+      } else if (!r.work.peak_reason.empty()) {
+        m["pct_of_peak"] = nullptr;  // the study claims a limit, but not one known here
+        m["peak_reason"] = r.work.peak_reason;
       }
     }
     j["metrics"] = m;

@@ -14,6 +14,7 @@
 
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
+#include "hardware.hpp"
 #include "memory.hpp"
 #include "plan.hpp"
 #include "results.hpp"
@@ -255,7 +256,8 @@ class Runner {
       r.data = study_.describe(*d.problem);
       r.work = study_.work(*d.problem, v, caps);
       r.tolerance = study_.tolerance(*d.problem, v);
-      r.reason = v.supports(*d.problem, r.params, caps);
+      r.reason = missing_features(v, caps, r.emulated);
+      if (r.reason.empty()) r.reason = v.supports(*d.problem, r.params, caps);
       if (!r.reason.empty()) {
         r.status = Status::unsupported;
         return r;
@@ -267,6 +269,18 @@ class Runner {
       fail(r, e.what());
     }
     return r;
+  }
+
+  // "" or why the device cannot run the step; `emulated` gets why it runs emulated.
+  static std::string missing_features(const VariantSpec& v, const DeviceCaps& caps,
+                                      std::string& emulated) {
+    for (Feature f : v.needs) {
+      const std::string why = missing_feature(f, caps);
+      if (why.empty()) continue;
+      if (!emulated_when_missing(f)) return why;
+      emulated += (emulated.empty() ? "" : "; ") + why;
+    }
+    return "";
   }
 
   static void fail(RunRecord& r, const std::string& why) {

@@ -52,6 +52,7 @@ struct RunRecord {
   std::string sweep;
   Status status = Status::error;
   std::string reason;  // why unsupported / skipped / incorrect / error
+  std::string emulated;  // why the step ran emulated on this device (harness/hardware.hpp)
   Validation validation;
   ValidationResult check;
   Tolerance tolerance;

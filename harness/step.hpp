@@ -36,6 +36,9 @@ struct Step {
   Limit<P> limit = {};  // limits beyond memory: "" when the point can run here
   // Memory beyond what the study counts for every step (scratch), in bytes.
   std::function<double(const P&, const Params&)> scratch_bytes = {};
+  // Architecture features the step uses (DPX, wgmma): the runner marks the run emulated or
+  // unsupported on a device without them.
+  std::vector<Feature> needs = {};
 };
 
 template <class P, class Impl>
@@ -56,7 +59,8 @@ VariantSpec make_variant(std::string study, Backend backend, Step<P, Impl> s,
                 .role = s.role,
                 .backend = backend,
                 .precision = s.precision,
-                .params = std::move(s.params)};
+                .params = std::move(s.params),
+                .needs = std::move(s.needs)};
   v.supports = [limit = s.limit, scratch = s.scratch_bytes, base_bytes, backend](
                    const Problem& pr, const Params& params, const DeviceCaps& d) {
     const P& p = problem_as<P>(pr);

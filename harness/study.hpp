@@ -21,7 +21,8 @@ enum class Backend { cpu, gpu };
 // peer: a library (cuBLAS, ...) run as a yardstick.
 enum class Role { baseline, step, peer };
 // What a variant computes in; each study's tolerance and hardware limit depend on it.
-enum class Precision { fp64, fp32, tf32, fp16x2, int32 };
+// tf32x3: FP32-accurate products from three TF32 tensor-core products (hi*hi + hi*lo + lo*hi).
+enum class Precision { fp64, fp32, tf32, tf32x3, fp16x2, int32 };
 enum class Status { passed, incorrect, unsupported, skipped, error };
 const char* to_string(Backend b);
 const char* to_string(Role r);
@@ -35,6 +36,11 @@ struct DeviceCaps {
   int sm_count = 0;
   int cc_major = 0, cc_minor = 0;        // compute capability (arch-specific code needs it exact)
   int clock_khz = 0;                     // maximum SM clock
+  std::string name;                      // the device's name (GeForce parts differ in rates)
+  // The virtual architecture of the code this device runs (90: compute_90, from a cubin or
+  // JIT-compiled PTX); 0 when unknown. PTX older than the device lacks its newer instructions.
+  int code_arch = 0;
+  double memory_bytes_per_s = 0;         // DRAM bandwidth: memory clock x bus width x 2
   std::size_t smem_per_block_optin = 0;  // dynamic shared memory a block may request
   std::size_t l2_bytes = 0;
   std::size_t global_mem_free = 0;
@@ -85,6 +91,13 @@ using Supports = std::function<std::string(const Problem&, const Params&, const 
 using Prepare =
     std::function<std::unique_ptr<Instance>(const Problem&, const Params&, const DeviceCaps&)>;
 
+// What a step needs of the architecture beyond arithmetic (harness/hardware.hpp says what
+// each device has, and whether a step without it runs emulated or not at all).
+enum class Feature {
+  dpx,        // Hopper's DPX instructions: emulated (several instructions each) without them
+  wgmma_tma,  // wgmma and TMA as built for sm_90a: unsupported on anything but 9.0
+};
+
 struct VariantSpec {
   std::string study;
   std::string name;
@@ -95,6 +108,7 @@ struct VariantSpec {
   Backend backend = Backend::cpu;
   Precision precision = Precision::fp32;
   std::vector<ParamSpec> params;
+  std::vector<Feature> needs;
   Supports supports;  // "" when the variant can run this point here, else the reason
   Prepare prepare;
 
@@ -108,6 +122,8 @@ struct Tolerance {
   std::string rule;  // how it was chosen, printed and recorded
 };
 
+struct InstructionMix;
+
 // The field's throughput for one run: rate = amount / seconds / scale, in `metric` units.
 struct Work {
   std::string metric;  // key in the results' metrics: "gcups", "gflops", "gbps", ...
@@ -115,12 +131,13 @@ struct Work {
   double amount = 0;
   double scale = 1;
   double peak = 0;  // same unit as the metric; 0 when unknown
-  std::string peak_rule;
+  std::string peak_rule;    // the arithmetic behind peak, as computed
+  std::string peak_reason;  // why a limit the study claims is unknown on this device
 
   double rate(double ms) const { return amount > 0 && ms > 0 ? amount / (ms / 1e3) / scale : 0; }
-  // The device's limit: `per_clock` units of work per clock per SM at the maximum SM clock;
-  // `what` names the unit in the recorded rule ("fp32 cells").
-  void set_peak(double per_clock, const std::string& what, const DeviceCaps& d);
+  // The device's limit for work of this instruction mix, from ladder's hardware table
+  // (harness/hardware.hpp) and the device's SM count and maximum SM clock.
+  void set_limit(const InstructionMix& mix, const DeviceCaps& d);
 };
 
 // Where the data of a config comes from.

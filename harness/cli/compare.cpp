@@ -40,8 +40,9 @@ constexpr const char* kCompareAbout =
 
 constexpr const char* kExportAbout =
     "Writes one CSV (RFC 4180) line per run on stdout, or atomically to FILE: study, variant,\n"
-    "step, label, role, backend, precision, sweep, point, status, reason, median_ms, min_ms,\n"
-    "max_ms, mean_ms, stddev_ms, samples (how many), metric, metric_value, metric_unit,\n"
+    "step, label, role, backend, precision, sweep, point, status, reason, emulated (why the\n"
+    "step ran emulated on its GPU, else empty), median_ms, min_ms, max_ms, mean_ms, stddev_ms,\n"
+    "samples (how many), metric, metric_value, metric_unit,\n"
     "pct_of_peak, validation_mode, checked, max_abs_error, max_rel_error, then param_NAME for\n"
     "every parameter any run has (sorted; empty where a run lacks it). Empty cells are values\n"
     "the run does not have (no timing for a skipped run). CSV is the only format.\n";
@@ -245,7 +246,8 @@ void print_comparison_csv(const std::vector<Row>& rows) {
 
 const std::vector<std::string> kExportColumns = {
     "study",     "variant",      "step",         "label",        "role",        "backend",
-    "precision", "sweep",        "point",        "status",       "reason",      "median_ms",
+    "precision", "sweep",        "point",        "status",       "reason",      "emulated",
+    "median_ms",
     "min_ms",    "max_ms",       "mean_ms",      "stddev_ms",    "samples",     "metric",
     "metric_value", "metric_unit", "pct_of_peak", "validation_mode", "checked", "max_abs_error",
     "max_rel_error"};
@@ -265,7 +267,7 @@ std::string metric_name(const json& run) {
 std::vector<std::string> export_row(const json& run, const std::set<std::string>& params) {
   std::vector<std::string> cells;
   for (const char* k : {"study", "variant", "step", "label", "role", "backend", "precision",
-                        "sweep", "point", "status", "reason"})
+                        "sweep", "point", "status", "reason", "emulated"})
     cells.push_back(cell(member(run, k)));
   const json timing = member(run, "timing");
   for (const char* k : {"median", "min", "max", "mean", "stddev"})

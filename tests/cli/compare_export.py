@@ -13,7 +13,7 @@ value and a reason hold commas, quotes and a line break to test CSV quoting. Che
   for an untimed run, `-` for a side that lacks the run, INCORRECT for a failed validation;
 - `compare A B --csv` is RFC 4180 CSV (CRLF) of 17 columns that reads back with the csv
   module to the exact medians, ranges, sample counts, speedups and verdicts;
-- `export --csv A` has the 25 fixed columns plus a sorted param_ column per parameter, one
+- `export --csv A` has the 26 fixed columns plus a sorted param_ column per parameter, one
   row per run, values read back exactly (quoted fields included), empty where absent;
 - `export --csv A --out FILE` writes the same bytes to FILE.
 """
@@ -209,7 +209,7 @@ def check_compare_csv(raw):
 
 
 EXPORT_HEAD = ["study", "variant", "step", "label", "role", "backend", "precision", "sweep",
-               "point", "status", "reason", "median_ms", "min_ms", "max_ms", "mean_ms",
+               "point", "status", "reason", "emulated", "median_ms", "min_ms", "max_ms", "mean_ms",
                "stddev_ms", "samples", "metric", "metric_value", "metric_unit", "pct_of_peak",
                "validation_mode", "checked", "max_abs_error", "max_rel_error"]
 
@@ -230,6 +230,7 @@ def check_export(raw, runs):
         t = run["timing"] or {}
         want = {"study": "dtw", "variant": run["variant"], "step": "1", "sweep": run["sweep"],
                 "point": run["point"], "status": run["status"], "reason": run["reason"],
+                "emulated": run.get("emulated", ""),
                 "median_ms": t.get("median", ""), "min_ms": t.get("min", ""),
                 "max_ms": t.get("max", ""), "mean_ms": t.get("mean", ""),
                 "samples": str(len(t["samples"])) if t else "", "metric": "gcups",
@@ -249,6 +250,7 @@ def main():
     ladder = os.path.abspath(sys.argv[1])
     os.makedirs(sys.argv[2], exist_ok=True)
     a, b = build()
+    a["runs"][0]["emulated"] = "DPX instructions are emulated before compute capability 9.0"
     with tempfile.TemporaryDirectory(prefix="compare.", dir=sys.argv[2]) as work:
         fa, fb = os.path.join(work, "a.json"), os.path.join(work, "b.json")
         for path, data in ((fa, a), (fb, b)):

@@ -17,7 +17,7 @@ const Registrar registrar{gpu_step(
      .label = "3xTF32 mma.sync",
      .change = "operands split into TF32 high and low parts, three tensor-core products: FP32 "
                "accuracy",
-     .precision = Precision::fp32,
+     .precision = Precision::tf32x3,
      .params = async::mma_params("32", "64"),
      .impl = async::mma_setup<true>,
      .limit = async::limit},

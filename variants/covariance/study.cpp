@@ -7,6 +7,7 @@
 #include "../../datagen/base/errors.hpp"
 #include "../../harness/memory.hpp"
 #include "../../datagen/npy.hpp"
+#include "../../harness/hardware.hpp"
 #include "problem.hpp"
 
 namespace ladder::covariance {
@@ -165,12 +166,18 @@ class CovStudy : public Study {
             "fp32: rel max(1e-5, 16 sqrt(m) 2^-24), abs rel * max variance"};
   }
 
-  // The FP32 limit: 128 FMA lanes per SM per clock; TF32 tensor cores (dense): 1024 FMA.
+  // Each step against the pipe its products run on: FP32 FMA lanes, TF32 tensor cores, or
+  // the tensor cores three times over (3xTF32: three TF32 products per FP32-accurate one).
   Work work(const Problem& problem, const VariantSpec& v, const DeviceCaps& d) const override {
     Work w{"gflops", "GFLOP/s", triangle_flops(problem_as<CovProblem>(problem)), 1e9};
     if (v.backend == Backend::gpu) {
-      const int fma = v.precision == Precision::tf32 ? 1024 : 128;
-      w.set_peak(2.0 * fma, std::string(to_string(v.precision)) + " flops (2 per FMA)", d);
+      const std::string unit = std::string(to_string(v.precision)) + " flops";
+      if (v.precision == Precision::tf32)
+        w.set_limit({unit, {{Pipe::tensor_tf32, 1}}, 2, "FMA"}, d);
+      else if (v.precision == Precision::tf32x3)
+        w.set_limit({unit, {{Pipe::tensor_tf32, 3}}, 2, "FMA"}, d);
+      else
+        w.set_limit({unit, {{Pipe::fp32, 1}}, 2, "FMA"}, d);
     }
     return w;
   }

@@ -19,10 +19,11 @@ const Registrar registrar{gpu_step(
      .label = "3xTF32 wgmma + TMA",
      .change = "3xTF32 on wgmma + TMA: hi and lo written once by the centring stage, each "
                "k-tile's three products summed on the tensor cores, then added in FP32",
-     .precision = Precision::fp32,
+     .precision = Precision::tf32x3,
      .params = wgmma::params(true, "2"),
      .impl = wgmma::setup<true>,
-     .limit = wgmma::limit<true>},
+     .limit = wgmma::limit<true>,
+     .needs = {Feature::wgmma_tma}},
     Layout::transposed_split)};
 
 }  // namespace

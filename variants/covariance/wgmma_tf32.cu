@@ -22,7 +22,8 @@ const Registrar registrar{gpu_step(
      .precision = Precision::tf32,
      .params = wgmma::params(false, "4"),
      .impl = wgmma::setup<false>,
-     .limit = wgmma::limit<false>},
+     .limit = wgmma::limit<false>,
+     .needs = {Feature::wgmma_tma}},
     Layout::transposed)};
 
 }  // namespace

@@ -21,7 +21,8 @@ const Registrar registrar{gpu_step(
                "when the queries are the set",
      .impl = [](const DtwProblem& p, const Params&,
                 const DeviceCaps& d) { return stream_setup(p, true, d); },
-     .limit = stream_limit})};
+     .limit = stream_limit,
+     .needs = {Feature::dpx}})};
 
 }  // namespace
 }  // namespace ladder::dtw

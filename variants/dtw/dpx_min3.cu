@@ -19,7 +19,8 @@ const Registrar registrar{gpu_step(
      .change = "3-input integer min (Hopper DPX) on the float bits, two subjects per group",
      .impl = [](const DtwProblem& p, const Params&,
                 const DeviceCaps& d) { return stream_setup(p, false, d); },
-     .limit = stream_limit})};
+     .limit = stream_limit,
+     .needs = {Feature::dpx}})};
 
 }  // namespace
 }  // namespace ladder::dtw

@@ -5,6 +5,7 @@
 
 #include "../../datagen/base/errors.hpp"
 #include "../../harness/memory.hpp"
+#include "../../harness/hardware.hpp"
 #include "problem.hpp"
 
 namespace ladder::dtw {
@@ -141,16 +142,22 @@ class DtwStudy : public Study {
   }
 
   // Cells are counted n*n per pair (not (n+1)^2), or only those inside the band. The GPU
-  // limit: a cell is four FP32 instructions (sub, two min, FMA) and FP32 min issues at half
-  // rate, so an SM completes at most 32 cells per clock; packed half2 doubles that.
+  // limit: a cell is four instructions, a sub and an FMA on the FP32 pipe and two mins on the
+  // ALU's min/max pipe (half the FP32 rate on Hopper); packed half2 does the same four
+  // instructions for two cells. With native DPX (steps 13-15) one 3-input min replaces the two
+  // mins: three instructions a cell, bound by issue.
   Work work(const Problem& problem, const VariantSpec& v, const DeviceCaps& d) const override {
     const auto& prob = problem_as<DtwProblem>(problem);
     Work w{"gcups", "GCUPS",
            double(prob.num_queries()) * prob.entries() * band_cells(prob.n(), prob.band), 1e9};
-    if (v.backend == Backend::gpu) {
-      const int per_clock = v.precision == Precision::fp16x2 ? 64 : 32;
-      w.set_peak(per_clock, std::string(to_string(v.precision)) + " cells", d);
-    }
+    if (v.backend != Backend::gpu) return w;
+    const bool dpx = std::find(v.needs.begin(), v.needs.end(), Feature::dpx) != v.needs.end();
+    if (v.precision == Precision::fp16x2)
+      w.set_limit({"fp16x2 cells", {{Pipe::fp16x2, 2}, {Pipe::minmax, 2}}, 2, "half2 pair"}, d);
+    else if (dpx && dpx_native(d))
+      w.set_limit({"fp32 cells", {{Pipe::fp32, 2}, {Pipe::dpx, 1}}, 1, "cell"}, d);
+    else
+      w.set_limit({"fp32 cells", {{Pipe::fp32, 2}, {Pipe::minmax, 2}}, 1, "cell"}, d);
     return w;
   }
 

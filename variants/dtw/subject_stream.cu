@@ -20,7 +20,8 @@ const Registrar registrar{gpu_step(
                "once per 16 subjects",
      .impl = [](const DtwProblem& p, const Params&,
                 const DeviceCaps& d) { return subject_stream_setup(p, d); },
-     .limit = stream_limit})};
+     .limit = stream_limit,
+     .needs = {Feature::dpx}})};
 
 }  // namespace
 }  // namespace ladder::dtw

@@ -8,6 +8,7 @@
 
 #include "../../datagen/base/errors.hpp"
 #include "../../harness/memory.hpp"
+#include "../../harness/hardware.hpp"
 #include "problem.hpp"
 
 namespace ladder::eed {
@@ -179,12 +180,14 @@ class EedStudy : public Study {
 
   // Cells are counted len_A * len_B per pair (not (n+1)(m+1)). The GPU limit: a cell is at
   // least eight 32-bit integer operations (the symbol compare, the substitution select, three
-  // edit sums with their minima as Hopper's add-min instructions, the swap's two sums and its
-  // minimum) at 64 per clock per SM.
+  // edit sums with their minima, the swap's two sums and its minimum) where the compiler fuses
+  // each sum and minimum into one DPX add-min (compute capability 9.0 and later), eleven
+  // where it cannot.
   Work work(const Problem& problem, const VariantSpec& v, const DeviceCaps& d) const override {
     const auto& p = problem_as<EedProblem>(problem);
     Work w{"gcups", "GCUPS", p.cells, 1e9};
-    if (v.backend == Backend::gpu) w.set_peak(64.0 / 8, "int32 cells (8 integer operations)", d);
+    if (v.backend == Backend::gpu)
+      w.set_limit({"int32 cells", {{Pipe::int32, dpx_native(d) ? 8.0 : 11.0}}, 1, "cell"}, d);
     return w;
   }
 

@@ -13,6 +13,7 @@
 #include "../../datagen/multiseries.hpp"
 #include "../../datagen/series.hpp"
 #include "../../harness/memory.hpp"
+#include "../../harness/hardware.hpp"
 #include "problem.hpp"
 
 namespace ladder::twed {
@@ -458,14 +459,17 @@ Tolerance TwedStudy::tolerance(const Problem& problem, const VariantSpec& v) con
 // Cells are counted n * m per computed pair (not (n+1)(m+1)); the triangle mode computes
 // rows (rows - 1) / 2 pairs. The GPU limit, for R^1 with the rooted norm: a cell is two
 // subtractions, one FMA (nu |dt| + |dx|, absolute values as operand modifiers), four additions
-// and two minima, 9 instructions, at 64 FP64 or 128 FP32 per clock per SM (FP32 min issues at
-// half rate: 11 slots). Higher dimensions cost more per cell; no limit is claimed for them.
+// and two minima, 9 instructions: all on the FP64 pipe in FP64; in FP32 seven on the FP32 pipe
+// and the two minima on the ALU's min/max pipe, so the schedulers' issue binds. Higher
+// dimensions cost more per cell; no limit is claimed for them.
 Work TwedStudy::work(const Problem& problem, const VariantSpec& v, const DeviceCaps& d) const {
   const auto& p = problem_as<TwedProblem>(problem);
   Work w{"gcups", "GCUPS", p.pairs() * double(p.n()) * double(p.m()), 1e9};
   if (v.backend == Backend::gpu && p.dim() == 1 && p.costs.root) {
-    if (v.precision == Precision::fp64) w.set_peak(64.0 / 9, "fp64 cells (R^1)", d);
-    else w.set_peak(128.0 / 11, "fp32 cells (R^1)", d);
+    if (v.precision == Precision::fp64)
+      w.set_limit({"fp64 cells (R^1)", {{Pipe::fp64, 9}}, 1, "cell"}, d);
+    else
+      w.set_limit({"fp32 cells (R^1)", {{Pipe::fp32, 7}, {Pipe::minmax, 2}}, 1, "cell"}, d);
   }
   return w;
 }

@@ -1,0 +1,276 @@
+#include "hardware.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+
+namespace ladder {
+namespace {
+
+// Per SM per clock. SIMT rates are thread instructions (the CUDA C++ Programming Guide's
+// "arithmetic instruction throughput" table counts the same way; a half2 instruction is one
+// here, two results there). Tensor-core rates are dense FMA: the vendor's dense TFLOPS divided
+// by 2 x SMs x the clock it quotes them at. Every SM since Volta has four schedulers that each
+// issue one warp instruction per clock (issue 128), an ALU pipe of 16 lanes per scheduler that
+// runs min/max and integer work (64), and 32 shared-memory banks of 4 bytes (128 B/clock).
+// NVIDIA publishes no DPX rate: it is taken as the ALU's 64 where DPX is native.
+std::vector<ArchRow> make_table() {
+  std::vector<ArchRow> t;
+  auto row = [&](int major, int minor, std::string match, std::string examples) -> ArchRow& {
+    ArchRow& r = t.emplace_back();
+    r.cc_major = major;
+    r.cc_minor = minor;
+    r.name_match = std::move(match);
+    r.examples = std::move(examples);
+    return r;
+  };
+  {
+    ArchRow& r = row(7, 0, "", "Tesla V100, Titan V");
+    r.fp64 = 32, r.fp32 = 64, r.fp16x2 = 64, r.tensor_fp16 = 512, r.smem_kib_per_sm = 96;
+    r.source = "Tesla V100 architecture whitepaper (2017): 80 SMs at 1.53 GHz give 7.8 FP64, 15.7 "
+               "FP32, 31.4 FP16 and 125 tensor TFLOPS; Programming Guide throughput table (7.x)";
+  }
+  {
+    ArchRow& r = row(7, 2, "", "Jetson AGX Xavier");
+    r.fp32 = 64, r.fp16x2 = 64, r.tensor_fp16 = 512, r.smem_kib_per_sm = 96;
+    r.source = "Programming Guide throughput table (7.x: Volta SMs); Xavier's FP64 rate is not "
+               "published per SM";
+  }
+  {
+    ArchRow& r = row(7, 5, "GeForce", "GeForce RTX 20xx");
+    r.fp64 = 2, r.fp32 = 64, r.fp16x2 = 64, r.tensor_fp16 = 256, r.smem_kib_per_sm = 64;
+    r.source = "Turing architecture whitepaper (2018): RTX 2080 Ti, 68 SMs at 1.545 GHz, 13.4 "
+               "FP32 and 53.8 FP16 tensor TFLOPS with FP32 accumulation (GeForce: half rate)";
+  }
+  {
+    ArchRow& r = row(7, 5, "", "Tesla T4, Quadro RTX");
+    r.fp64 = 2, r.fp32 = 64, r.fp16x2 = 64, r.tensor_fp16 = 512, r.smem_kib_per_sm = 64;
+    r.source = "Turing architecture whitepaper (2018) and T4 datasheet: 40 SMs at 1.59 GHz, 8.1 "
+               "FP32 and 65 FP16 tensor TFLOPS; FP64 2 per clock (Programming Guide, 7.5)";
+  }
+  {
+    ArchRow& r = row(8, 0, "", "A100, A30");
+    r.fp64 = 32, r.fp32 = 64, r.fp16x2 = 128, r.tensor_tf32 = 512, r.tensor_fp16 = 1024;
+    r.smem_kib_per_sm = 164;
+    r.source = "A100 Tensor Core GPU architecture whitepaper (2020): 108 SMs at 1.41 GHz give "
+               "9.7 FP64, 19.5 FP32, 78 FP16, 156 TF32 and 312 FP16 tensor TFLOPS (dense)";
+  }
+  {
+    ArchRow& r = row(8, 6, "GeForce", "GeForce RTX 30xx");
+    r.fp64 = 2, r.fp32 = 128, r.fp16x2 = 64, r.tensor_tf32 = 128, r.tensor_fp16 = 256;
+    r.smem_kib_per_sm = 100;
+    r.source = "GA102 architecture whitepaper (2020): RTX 3090, 82 SMs at 1.695 GHz, 35.6 FP32, "
+               "35.6 TF32 and 71 FP16 tensor TFLOPS with FP32 accumulation (GeForce: half rate)";
+  }
+  {
+    ArchRow& r = row(8, 6, "", "A40, A10, RTX A6000");
+    r.fp64 = 2, r.fp32 = 128, r.fp16x2 = 64, r.tensor_tf32 = 256, r.tensor_fp16 = 512;
+    r.smem_kib_per_sm = 100;
+    r.source = "GA102 architecture whitepaper (2020): A40, 84 SMs at 1.74 GHz, 37.4 FP32, 74.8 "
+               "TF32 and 149.7 FP16 tensor TFLOPS (dense); FP64 1/64 of FP32";
+  }
+  {
+    ArchRow& r = row(8, 7, "", "Jetson AGX Orin");
+    r.fp32 = 128, r.smem_kib_per_sm = 164;
+    r.source = "Jetson AGX Orin technical brief: Ampere SMs of 128 FP32 lanes; its FP64, half2 "
+               "and tensor rates are not published per SM";
+  }
+  {
+    ArchRow& r = row(8, 9, "GeForce", "GeForce RTX 40xx");
+    r.fp64 = 2, r.fp32 = 128, r.fp16x2 = 64, r.tensor_tf32 = 128, r.tensor_fp16 = 256;
+    r.smem_kib_per_sm = 100;
+    r.source = "Ada Lovelace architecture whitepaper (2022): RTX 4090, 128 SMs at 2.52 GHz, 82.6 "
+               "FP32, 1.3 FP64, 82.6 TF32 and 165.2 FP16 tensor TFLOPS with FP32 accumulation";
+  }
+  {
+    ArchRow& r = row(8, 9, "", "L40S, L40, L4, RTX 6000 Ada");
+    r.fp64 = 2, r.fp32 = 128, r.fp16x2 = 64, r.tensor_tf32 = 256, r.tensor_fp16 = 512;
+    r.smem_kib_per_sm = 100;
+    r.source = "Ada Lovelace architecture whitepaper (2022) and L40S datasheet: 142 SMs at 2.52 "
+               "GHz, 91.6 FP32, 183 TF32 and 362 FP16 tensor TFLOPS (dense)";
+  }
+  {
+    ArchRow& r = row(9, 0, "", "H100, H200, GH200");
+    r.fp64 = 64, r.fp32 = 128, r.fp16x2 = 128, r.dpx = 64, r.tensor_tf32 = 1024;
+    r.tensor_fp16 = 2048, r.dpx_native = true, r.smem_kib_per_sm = 228;
+    r.source = "H100 Tensor Core GPU architecture whitepaper (2022): per SM per clock 64 FP64, "
+               "128 FP32, 256 FP16 results; 989.4 FP16 tensor TFLOPS dense = 132 SMs x 1.83 GHz "
+               "x 2 x 2048; DPX instructions";
+  }
+  {
+    ArchRow& r = row(10, 0, "", "B200, GB200");
+    r.fp64 = 64, r.fp32 = 128, r.dpx = 64, r.tensor_tf32 = 2048, r.tensor_fp16 = 4096;
+    r.dpx_native = true, r.smem_kib_per_sm = 228;
+    r.source = "Blackwell architecture technical brief and HGX B200 datasheet: 148 SMs, 37 FP64 "
+               "TFLOPS, 1.1 TF32 and 2.25 FP16 tensor PFLOPS dense (tcgen05); no half2 rate given";
+  }
+  {
+    ArchRow& r = row(10, 3, "", "B300, GB300");
+    r.fp32 = 128, r.dpx = 64, r.dpx_native = true, r.smem_kib_per_sm = 228;
+    r.source = "Blackwell Ultra technical brief: FP64 and TF32 cut back from B200, their per-SM "
+               "rates not published";
+  }
+  {
+    ArchRow& r = row(11, 0, "", "Jetson Thor");
+    r.fp32 = 128, r.dpx = 64, r.dpx_native = true, r.smem_kib_per_sm = 228;
+    r.source = "Jetson Thor technical brief: Blackwell SMs of 128 FP32 lanes; other per-SM rates "
+               "not published";
+  }
+  {
+    ArchRow& r = row(12, 0, "GeForce", "GeForce RTX 50xx");
+    r.fp64 = 2, r.fp32 = 128, r.fp16x2 = 64, r.dpx = 64, r.tensor_tf32 = 128;
+    r.tensor_fp16 = 256, r.dpx_native = true, r.smem_kib_per_sm = 100;
+    r.source = "RTX Blackwell architecture whitepaper (2025): RTX 5090, 170 SMs at 2.407 GHz, "
+               "104.8 FP32, 1.6 FP64, 104.8 TF32 and 209.5 FP16 tensor TFLOPS with FP32 "
+               "accumulation (dense)";
+  }
+  {
+    ArchRow& r = row(12, 0, "", "RTX PRO 6000 Blackwell");
+    r.fp64 = 2, r.fp32 = 128, r.fp16x2 = 64, r.dpx = 64, r.dpx_native = true;
+    r.smem_kib_per_sm = 100;
+    r.source = "RTX Blackwell architecture whitepaper (2025): GB202 SMs as in the RTX 5090; the "
+               "professional parts' tensor rates are not published per SM";
+  }
+  {
+    ArchRow& r = row(12, 1, "", "DGX Spark (GB10)");
+    r.fp32 = 128, r.dpx = 64, r.dpx_native = true, r.smem_kib_per_sm = 100;
+    r.source = "GB10 technical brief: Blackwell SMs of 128 FP32 lanes; other per-SM rates not "
+               "published";
+  }
+  return t;
+}
+
+const char* pipe_words(Pipe p) {
+  switch (p) {
+    case Pipe::issue: return "issue slots";
+    case Pipe::fp64: return "fp64 instructions";
+    case Pipe::fp32: return "fp32 instructions";
+    case Pipe::minmax: return "min/max instructions";
+    case Pipe::fp16x2: return "half2 instructions";
+    case Pipe::int32: return "int32 instructions";
+    case Pipe::dpx: return "DPX instructions";
+    case Pipe::tensor_tf32: return "tf32 tensor-core FMA";
+    case Pipe::tensor_fp16: return "fp16 tensor-core FMA";
+  }
+  return "?";
+}
+
+bool tensor(Pipe p) { return p == Pipe::tensor_tf32 || p == Pipe::tensor_fp16; }
+
+std::string device_words(const DeviceCaps& d) {
+  std::string s = "compute capability " + std::to_string(d.cc_major) + "." +
+                  std::to_string(d.cc_minor);
+  return d.name.empty() ? s : s + " (" + d.name + ")";
+}
+
+}  // namespace
+
+const char* to_string(Pipe p) { return pipe_words(p); }
+
+double ArchRow::rate(Pipe p) const {
+  switch (p) {
+    case Pipe::issue: return issue;
+    case Pipe::fp64: return fp64;
+    case Pipe::fp32: return fp32;
+    case Pipe::minmax: return minmax;
+    case Pipe::fp16x2: return fp16x2;
+    case Pipe::int32: return int32;
+    case Pipe::dpx: return dpx;
+    case Pipe::tensor_tf32: return tensor_tf32;
+    case Pipe::tensor_fp16: return tensor_fp16;
+  }
+  return 0;
+}
+
+const std::vector<ArchRow>& hardware_table() {
+  static const std::vector<ArchRow> table = make_table();
+  return table;
+}
+
+const ArchRow* arch_row(const DeviceCaps& d) {
+  if (!d.present) return nullptr;
+  const ArchRow* general = nullptr;
+  for (const ArchRow& r : hardware_table()) {
+    if (r.cc_major != d.cc_major || r.cc_minor != d.cc_minor) continue;
+    if (r.name_match.empty()) general = general ? general : &r;
+    else if (d.name.find(r.name_match) != std::string::npos) return &r;
+  }
+  return general;
+}
+
+Peak compute_peak(const InstructionMix& mix, const DeviceCaps& d) {
+  if (!d.present) return {0, "no CUDA device"};
+  const ArchRow* row = arch_row(d);
+  if (!row)
+    return {0, "ladder's hardware table has no row for " + device_words(d) +
+                   ": no limit is claimed"};
+  // The binding bound: the pipe (or the schedulers) with the fewest groups per clock.
+  double best = std::numeric_limits<double>::infinity(), simt = 0;
+  Pipe bound = Pipe::issue;
+  double bound_count = 0;
+  for (const auto& [pipe, count] : mix.per_group) {
+    const double rate = row->rate(pipe);
+    if (rate <= 0)
+      return {0, std::string("ladder's hardware table gives no ") + pipe_words(pipe) +
+                     " rate for " + device_words(d) + ": no limit is claimed"};
+    if (!tensor(pipe)) simt += count;
+    if (rate / count < best) best = rate / count, bound = pipe, bound_count = count;
+  }
+  if (simt > 0 && row->issue / simt < best)
+    best = row->issue / simt, bound = Pipe::issue, bound_count = simt;
+  const double ghz = d.clock_khz / 1e6;
+  Peak p;
+  p.per_second = best * mix.units_per_group * d.sm_count * ghz * 1e9;
+  // Printed exactly as computed, so that the text recomputes to the number (tests check it).
+  p.rule = fmt::format("{:g} {}/clock/SM", row->rate(bound), pipe_words(bound));
+  if (bound_count != 1) p.rule += fmt::format(" / {:g} per {}", bound_count, mix.group);
+  if (mix.units_per_group != 1)
+    p.rule += fmt::format(" x {:g} {} per {}", mix.units_per_group, mix.unit, mix.group);
+  p.rule += fmt::format(" x {} SMs x {:g} GHz (max SM clock; {} rates)", d.sm_count, ghz,
+                        row->cc() + (row->name_match.empty() ? "" : " " + row->name_match));
+  return p;
+}
+
+void Work::set_limit(const InstructionMix& mix, const DeviceCaps& d) {
+  const Peak p = compute_peak(mix, d);
+  peak = p.per_second / scale;
+  (p.known() ? peak_rule : peak_reason) = p.rule;
+}
+
+bool dpx_native(const DeviceCaps& d) { return missing_feature(Feature::dpx, d).empty(); }
+
+bool emulated_when_missing(Feature f) { return f == Feature::dpx; }
+
+std::string missing_feature(Feature f, const DeviceCaps& d) {
+  if (!d.present) return "";
+  const std::string here = std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor);
+  switch (f) {
+    case Feature::dpx: {
+      // CUDA's DPX functions are plain min/add in PTX; ptxas makes them DPX instructions when
+      // it compiles for a GPU that has them, so JIT-compiled older PTX gets them too.
+      if (d.cc_major < 9)
+        return "DPX instructions are emulated before compute capability 9.0 (this GPU is " +
+               here + ")";
+      return "";
+    }
+    case Feature::wgmma_tma:
+      if (d.cc_major == 9 && d.cc_minor == 0) return "";
+      return "needs a compute capability 9.0 GPU (Hopper wgmma and TMA, built for sm_90a); this "
+             "one is " + here;
+  }
+  return "";
+}
+
+std::string no_code_message(int cc_major, int cc_minor, const std::string& device_name,
+                            const std::string& built_archs) {
+  const std::string cc = std::to_string(cc_major) + "." + std::to_string(cc_minor);
+  return fmt::format(
+      "this ladder binary has no code for the GPU's compute capability {}{}: it was built for "
+      "CUDA architectures {} (and sm_90a for the wgmma steps); rebuild with "
+      "-DCMAKE_CUDA_ARCHITECTURES={}",
+      cc, device_name.empty() ? "" : " (" + device_name + ")", built_archs,
+      cc_major * 10 + cc_minor);
+}
+
+}  // namespace ladder
