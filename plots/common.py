@@ -155,9 +155,16 @@ def short_variant(run):
     return str(run.variant or "?").rsplit("/", 1)[-1]
 
 
+def step_label(run, name=None):
+    """A run's name as every figure and table shows it (its label, or `name`), marked when
+    the run ran emulated on its GPU: its time is then not what that GPU does natively."""
+    name = run.label if name is None else name
+    return f"{name} (emulated)" if run.emulated else name
+
+
 def row_name(run):
     """'3  openmp': the step number keeps the ladder's order readable in any figure."""
-    return f"{'?' if run.step is None else run.step}  {run.label}"
+    return f"{'?' if run.step is None else run.step}  {step_label(run)}"
 
 
 def time_range(run):
@@ -171,13 +178,20 @@ def limit_name(run):
     return f"{str(run.precision or 'fp32').upper().replace('X', 'x')} limit"
 
 
+def limit_text(run):
+    """'67.6% of FP32 limit'; 'limit unknown' when the study claims a limit that ladder does
+    not know for this GPU (run.peak_reason says why); '' when no limit is claimed."""
+    if run.pct_of_peak is not None:
+        return f"{run.pct_of_peak:.1f}% of {limit_name(run)}"
+    return "limit unknown" if run.peak_reason else ""
+
+
 def rate_text(run):
     """'5652 GCUPS, 67.6% of FP32 limit', or '' for a run without a metric."""
     if run.metric is None:
         return ""
-    pct = run.pct_of_peak
-    limit = f", {pct:.1f}% of {limit_name(run)}" if pct is not None else ""
-    return f"{format_value(run.metric)} {run.unit}{limit}"
+    limit = limit_text(run)
+    return f"{format_value(run.metric)} {run.unit}" + (f", {limit}" if limit else "")
 
 
 def status_text(run, max_chars=90):
@@ -234,9 +248,20 @@ def rate(run):
     return run.metric or 1 / run.median_ms
 
 
+# A precision whose results are as accurate as another's is held against that one's peers:
+# tf32x3 (three TF32 tensor-core products) is FP32-accurate, as cuBLAS SGEMM and SSYRK are.
+PEER_PRECISION = {"tf32x3": "fp32"}
+
+
+def peer_precision(run):
+    """The precision of the peers a run is compared with: its own, but tf32x3 -> fp32."""
+    return PEER_PRECISION.get(run.precision, run.precision)
+
+
 def best_peers(shown, by_metric):
     """{precision: the fastest correct timed peer of that precision}: the references the other
-    runs are measured against (an FP32 step is not held against a TF32 library)."""
+    runs are measured against (an FP32 step is not held against a TF32 library); peer_of
+    gives a run's."""
     best = {}
     for r in shown:
         if r.is_peer and r.passed and (r.metric if by_metric else r.median_ms):
@@ -244,6 +269,11 @@ def best_peers(shown, by_metric):
             if old is None or rate(r) > rate(old):
                 best[r.precision] = r
     return best
+
+
+def peer_of(peers, run):
+    """The peer of best_peers that `run` is compared with, None when there is none."""
+    return peers.get(peer_precision(run))
 
 
 def pick(runs, value=lambda r: r.seconds):

@@ -38,11 +38,12 @@ def extras_text(run):
 
 def bar_text(run, by_metric, peers, with_extras):
     """'5652 GCUPS, 67.6% of FP32 limit, 38.0% of cuBLAS SSYRK, cv 7%, 1-NN 100.0% (1 query)'.
-    A run is compared with the best peer of its own precision only."""
-    peer = peers.get(run.precision)
+    A run is compared only with the best peer as accurate as it (common.peer_precision)."""
+    peer = common.peer_of(peers, run)
     cv = common.number(run.timing.get("cv"))
     parts = [common.rate_text(run) if by_metric else common.format_time(run.median_ms),
-             f"{common.format_value(100 * common.rate(run) / common.rate(peer))}% of {peer.label}"
+             f"{common.format_value(100 * common.rate(run) / common.rate(peer))}% of "
+             f"{common.step_label(peer)}"
              if peer and run is not peer else "",
              # only noisy runs: their bar is less sure than it looks
              f"cv {100 * cv:.0f}%" if cv is not None and cv >= 0.05 else "",
@@ -52,8 +53,8 @@ def bar_text(run, by_metric, peers, with_extras):
 
 
 def line_peer(shown, peers):
-    """The peer drawn as a line: that of the precision most of the steps use."""
-    steps = [r.precision for r in shown if not r.is_peer]
+    """The peer drawn as a line: that of the precision most of the steps are compared with."""
+    steps = [common.peer_precision(r) for r in shown if not r.is_peer]
     # dict, not set: of precisions as common, the first seen, whatever the hash seed
     common_precision = max(dict.fromkeys(steps), key=steps.count) if steps else None
     return peers.get(common_precision)
@@ -83,9 +84,9 @@ def peer_line(ax, peer, by_metric):
     """Dashed line at the best peer's value, named above the axes."""
     x, colour = value(peer, by_metric), common.colour(peer, text=True)
     ax.axvline(x, color=colour, linestyle=(0, (5, 3)), linewidth=1.3, zorder=3)
-    ax.annotate(f"best peer: {peer.label}", (x, 1), xycoords=("data", "axes fraction"),
-                xytext=(0, 3), textcoords="offset points", ha="center", va="bottom",
-                fontsize=8.5, color=colour, annotation_clip=False)
+    ax.annotate(f"best peer: {common.step_label(peer)}", (x, 1),
+                xycoords=("data", "axes fraction"), xytext=(0, 3), textcoords="offset points",
+                ha="center", va="bottom", fontsize=8.5, color=colour, annotation_clip=False)
 
 
 def figure(results, study, point, runs):

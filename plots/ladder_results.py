@@ -57,6 +57,8 @@ class Run:
     status = property(lambda self: self.raw.get("status"))
     passed = property(lambda self: self.status == "passed")
     reason = property(lambda self: (self.raw.get("reason") or "").strip())
+    # Why a GPU run ran emulated on its GPU (DPX before compute capability 9.0); "" when native.
+    emulated = property(lambda self: (self.raw.get("emulated") or "").strip())
     validation = property(lambda self: _dict(self.raw.get("validation")))
     data = property(lambda self: _dict(self.raw.get("data")))
     facts = property(lambda self: _dict(self.raw.get("facts")))
@@ -103,6 +105,8 @@ class Run:
         return self.metrics.get("unit") or UNITS.get(self.metric_name, self.metric_name)
 
     pct_of_peak = property(lambda self: number(self.metrics.get("pct_of_peak")))
+    # Why a limit the study claims is unknown on this GPU (pct_of_peak is then null); "" else.
+    peak_reason = property(lambda self: (self.metrics.get("peak_reason") or "").strip())
 
 
 class ResultsFile:
@@ -141,8 +145,8 @@ class ResultsFile:
             raise ImportError("to_dataframe() needs pandas: "
                               "python3 -m pip install pandas") from None
         fields = ("study", "variant", "id", "step", "label", "role", "backend", "precision",
-                  "point", "sweep", "status", "reason", "median_ms", "seconds", "metric_name",
-                  "metric", "unit", "pct_of_peak")
+                  "point", "sweep", "status", "reason", "emulated", "median_ms", "seconds",
+                  "metric_name", "metric", "unit", "pct_of_peak", "peak_reason")
         return pandas.DataFrame([{"config": self.name, **{f: getattr(r, f) for f in fields},
                                   **{f"param.{k}": v for k, v in r.params.items()}}
                                  for r in self.runs])

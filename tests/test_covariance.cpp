@@ -10,6 +10,7 @@
 
 #include "datagen/base/errors.hpp"
 #include "datagen/npy.hpp"
+#include "harness/hardware.hpp"
 #include "harness/study.hpp"
 #include "variants/covariance/problem.hpp"
 
@@ -127,6 +128,7 @@ TEST(CovStudy, WorkAndTolerance) {
   const VariantSpec& v = *registry().variant("covariance/naive");
   DeviceCaps d;
   d.present = true;
+  d.cc_major = 9;
   d.sm_count = 132;
   d.clock_khz = 1980000;
   Work w = study.work(*prob, v, d);
@@ -137,8 +139,9 @@ TEST(CovStudy, WorkAndTolerance) {
   EXPECT_LT(t.rel, 1e-3);
 }
 
-// The wgmma steps are built for sm_90a alone: any other compute capability gets a reason, not
-// a launch; a 9.0 device with room runs them. Their device memory counts X^T's copies.
+// The wgmma steps are built for sm_90a alone: they need Feature::wgmma_tma, which any other
+// compute capability lacks (the runner then reports the reason, not a launch); a 9.0 device
+// with room runs them. Their device memory counts X^T's copies.
 TEST(CovWgmmaSteps, NeedComputeCapability90) {
   auto prob = generated(1000, 100);
   const auto& p = problem_as<CovProblem>(*prob);
@@ -153,11 +156,14 @@ TEST(CovWgmmaSteps, NeedComputeCapability90) {
     for (auto [major, minor] : {std::pair{8, 0}, {8, 9}, {10, 0}, {12, 0}}) {
       caps.cc_major = major;
       caps.cc_minor = minor;
-      EXPECT_NE(v.supports(p, params, caps).find("compute capability 9.0"), std::string::npos)
+      ASSERT_EQ(v.needs, std::vector<Feature>{Feature::wgmma_tma}) << id;
+      EXPECT_NE(missing_feature(Feature::wgmma_tma, caps).find("compute capability 9.0"),
+                std::string::npos)
           << id << " on " << major << "." << minor;
     }
     caps.cc_major = 9;
     caps.cc_minor = 0;
+    EXPECT_EQ(missing_feature(Feature::wgmma_tma, caps), "") << id;
     EXPECT_EQ(v.supports(p, params, caps), "") << id;
     caps.smem_per_block_optin = 96 * 1024;  // the four-stage ring does not fit
     EXPECT_NE(v.supports(p, params, caps), "") << id;

@@ -68,7 +68,8 @@ def figure(results, point, variant, runs):
         "CGMA: the notes' flops per global-memory byte of the tile (chunk_size / 8); "
         "blocks/SM: resident blocks the occupancy calculator allows."]
     fig, margins = common.page(
-        results, f"Covariance, {variant} step: chunk_size sweep at {common.point_title(point)}",
+        results, f"Covariance, {common.step_label(runs[0], variant)} step: chunk_size sweep at "
+                 f"{common.point_title(point)}",
         5.4, notes)
     ax_time, ax_rate = fig.subplots(1, 2)
     time_panel(ax_time, settings, chunks)

@@ -215,29 +215,34 @@ def ladder_section(ctx):
     peers = common.best_peers(shown, by_metric=True)
 
     def versus(run):
-        peer = peers.get(run.precision)
+        peer = common.peer_of(peers, run)
         speed = rc.ratio(peer.seconds, run.seconds) if peer and peer is not run else None
-        return f"{rc.fmt_ratio(speed)} {peer.label}" if speed else "-"
-    rows = [[run.step, f"{run.label} (`{run.variant}`)",
+        return f"{rc.fmt_ratio(speed)} {common.step_label(peer)}" if speed else "-"
+    rows = [[run.step, f"{common.step_label(run)} (`{run.variant}`)",
              run.role, run.precision or "fp32", rc.time_text(run, common.format_time),
              common.rate_text(run) or "-", versus(run)] for run in shown]
     table = rc.md_table(["step", "variant", "role", "precision", "median time",
                          "GFLOP/s, % of limit", "speed vs the fastest peer of its precision"],
                         rows)
-    best = []
-    for precision, peer in peers.items():
-        steps = [r for r in shown if not r.is_peer and r.precision == precision
-                 and r.seconds is not None]
-        if steps and peer.seconds:
-            top = min(steps, key=common.seconds)
-            best.append(f"{precision}: {top.label} {rc.fmt_seconds(top.seconds)}, "
-                        f"{rc.fmt_ratio(peer.seconds / top.seconds)} the speed of "
-                        f"{peer.label} ({rc.fmt_seconds(peer.seconds)})")
-    over = any((r.pct_of_peak or 0) > 100 for r in shown)
-    return (table + "\nSpeed: the peer's median time over ours. Our fastest step of each "
-            "precision: " + ("; ".join(best) or "none timed beside a peer") + "."
-            + (" A % of limit above 100 is a step on tensor cores measured against the "
-               "CUDA-core FP32 limit." if over else "") + "\n")
+    best = [fastest_text(shown, precision, peer) for precision, peer in peers.items()]
+    return (table + "\nSpeed: the peer's median time over ours; a tf32x3 step (FP32-accurate) "
+            "is held against the fp32 peer. Our fastest step of each precision: "
+            + ("; ".join(b for b in best if b) or "none timed beside a peer") + ".\n")
+
+
+def fastest_text(shown, precision, peer):
+    """'fp32 (tf32x3): 3xTF32 wgmma 12 ms, 1.20x the speed of cuBLAS SSYRK (14 ms)': our
+    fastest step held against `peer` (an fp32 peer takes the tf32x3 steps too, named in
+    brackets when the fastest), '' when none is timed."""
+    steps = [r for r in shown if not r.is_peer and common.peer_precision(r) == precision
+             and r.seconds is not None]
+    if not steps or not peer.seconds:
+        return ""
+    top = min(steps, key=common.seconds)
+    own = f" ({top.precision})" if top.precision not in (None, precision) else ""
+    return (f"{precision}{own}: {common.step_label(top)} {rc.fmt_seconds(top.seconds)}, "
+            f"{rc.fmt_ratio(peer.seconds / top.seconds)} the speed of "
+            f"{common.step_label(peer)} ({rc.fmt_seconds(peer.seconds)})")
 
 
 # ---- the section ----------------------------------------------------------------------------

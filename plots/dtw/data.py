@@ -31,5 +31,5 @@ def speedups(shown):
             column.append((common.times_text(ratio) + ("" if row == i - 1 else f" vs {name}"),
                            ratio))
         if ms:
-            previous = (i, run.label, ms)
+            previous = (i, common.step_label(run), ms)
     return column

@@ -38,7 +38,7 @@ def not_comparable(ctx, runs):
 
 def name(at, variant):
     run = at.get(variant)
-    return run.label if run else variant
+    return common.step_label(run) if run else variant
 
 
 def missing_why(at, *variants):
@@ -119,8 +119,7 @@ def gcups_text(run):
 
 
 def limit_text(run):
-    pct = run.pct_of_peak
-    return "-" if pct is None else f"{pct:.1f}% of {common.limit_name(run)}"
+    return common.limit_text(run) or "-"
 
 
 def notes_table(at, comparable):
@@ -148,7 +147,7 @@ def notes_table(at, comparable):
 def ladder_table(shown):
     """Every step at the notes' point, with the gain over the previous timed step."""
     gains = [text for text, _ratio in speedups(shown)]
-    rows = [[run.step, f"{run.label} (`{run.variant}`)",
+    rows = [[run.step, f"{common.step_label(run)} (`{run.variant}`)",
              f"{(run.backend or '?').upper()}, {run.precision or 'fp32'}",
              rc.time_text(run), gcups_text(run), limit_text(run), gain]
             for run, gain in zip(shown, gains)]
@@ -164,7 +163,7 @@ def past_the_notes(at, shown):
     best = min(timed, key=common.seconds)
     shared = rc.ratio(common.seconds(at.get("shared")), best.seconds)
     limit = f", {limit_text(best)}" if limit_text(best) != "-" else ""
-    return (f"Our fastest step at this point is {best.label} "
+    return (f"Our fastest step at this point is {common.step_label(best)} "
             f"({rc.fmt_seconds(best.seconds)}{limit})"
             + (f", {rc.fmt_ratio(shared)} faster than our shared-memory step, the notes' last."
                if shared and best is not at.get("shared") else ".") + "\n")

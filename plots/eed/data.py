@@ -54,11 +54,21 @@ def gcups_text(run):
     return common.format_value(gcups(run)) if run and gcups(run) else "-"
 
 
+def pct_text(run):
+    """A run's % of the int32 limit for the throughput table, 'limit unknown' where the GPU's
+    limit is not known, '-' without a metric or a limit."""
+    if not run or not gcups(run):
+        return "-"
+    if run.pct_of_peak is None:
+        return "limit unknown" if run.peak_reason else "-"
+    return f"{run.pct_of_peak:.1f}%"
+
+
 def run_name(run):
     """'6  sH_CUDA: shared memory'; a peer by its label, StringZilla's marked as Levenshtein."""
     if not run.is_peer:
         return common.row_name(run)
-    text = run.label
+    text = common.step_label(run)
     if "stringzilla" in common.short_variant(run).lower() and "no swaps" not in text:
         text += (", no swaps" if "levenshtein" in text.lower() else ": Levenshtein, no swaps")
     return f"peer  {text}"
@@ -223,15 +233,14 @@ def throughput_rows(runs):
                    key=lambda r: (r.is_peer, r.step or 0))
     rows, untimed = [], []
     for first in every:
-        name, variant = first.label, common.short_variant(first)
+        name, variant = common.step_label(first), common.short_variant(first)
 
         def mine(pool, keep=lambda r: True):
             return common.pick([r for r in pool if common.short_variant(r) == variant
                                 and keep(r)], total_ms)
         run = mine(through)
-        pct = run.pct_of_peak if run else None
         cells = [run_name(first), cell(run, total_ms, name, untimed), gcups_text(run),
-                 f"{pct:.1f}%" if pct is not None and run and gcups(run) else "-"]
+                 pct_text(run)]
         cells += [cell(mine(alpha, lambda r: common.number(r.params.get("alphabet")) == a),
                        gcups, f"{name} alphabet {a:g}", untimed, gcups_text) for a in alphabets]
         cells += [cell(mine(long_, lambda r: n_of(r) == n), total_ms, f"{name} n={n:g}", untimed,

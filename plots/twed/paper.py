@@ -45,7 +45,7 @@ def name_points(ax, best):
     """Which step is the best, above its marker where the best step changes."""
     previous = None
     for n in sorted(best):
-        name = best[n].variant or "?"
+        name = common.step_label(best[n], best[n].variant or "?")
         if name != previous:
             ax.annotate(name, (n, best[n].seconds), xytext=(0, 8), textcoords="offset points",
                         ha="center", va="bottom", fontsize=7.5, color=OURS["best"])

@@ -112,7 +112,9 @@ def cell(run):
 
 def named(run):
     """'wavefront: 15.3 ms' for a best step, its status otherwise."""
-    return f"{run.variant}: {cell(run)}" if common.seconds(run) else cell(run)
+    if not common.seconds(run):
+        return cell(run)
+    return f"{common.step_label(run, run.variant)}: {cell(run)}"
 
 
 def over(run, seconds):
@@ -288,17 +290,18 @@ def speedup_claim(view, ours, n, seed_x, missing):
                f"best FP64 GPU step: {gpu_why(view['runs'], n)}"))
         return rc.Claim(T9B, claim, seed, "-", rc.NOT_MEASURED, why)
     x, name, best = ours[n]
-    text = f"{rc.fmt_ratio(x)} ({name} / {best.variant})"
+    step = common.step_label(best, best.variant)
+    text = f"{rc.fmt_ratio(x)} ({name} / {step})"
     peer = rc.ratio(common.seconds(reference(view, n)[0]), common.seconds(view["peer"].get(n)))
     context = f"; cuTWED here: {rc.fmt_ratio(peer)}" if peer else ""
     if x >= seed_x:
         return rc.Claim(T9B, claim, seed, text, rc.REPRODUCES,
-                        f"{best.variant} on this GPU vs {name} on one core here{context}")
+                        f"{step} on this GPU vs {name} on one core here{context}")
     if name != "seq_full":  # only a lower bound was measured, and it falls short
         return rc.Claim(T9B, claim, seed, text + " (lower bound)", rc.NOT_MEASURED,
                         "seq_full did not run: the speedup over seq_itwed is only a lower bound")
     return rc.Claim(T9B, claim, seed, text, rc.DOES_NOT,
-                    f"{best.variant} is only {rc.fmt_ratio(x)} faster than {name} here{context}")
+                    f"{step} is only {rc.fmt_ratio(x)} faster than {name} here{context}")
 
 
 def trend_claim(ctx, view, ours, seed, missing):
@@ -404,7 +407,7 @@ def throughput_claim(ctx, best, seed, why_none):
                  if top else "-")
     n = both[-1] if both else None
     ours = (f"{gcells(n, common.seconds(best[n]))} G cells/s at N = {fmt_n(n)} "
-            f"({best[n].variant})" if both else None)
+            f"({common.step_label(best[n], best[n].variant)})" if both else None)
 
     def judge():
         ok = n * n / common.seconds(best[n]) >= n * n / seed[n]["cutwed_s"] / SLOWER_OK
@@ -468,11 +471,13 @@ def set_claim(ctx, entry, groups, missing):
                f"seq_full: {rc.not_run_why(seq)}" if not s else
                f"best FP64 GPU step: {gpu_why(group)}"))
         if group and not s and b:  # say what the GPU did against cuTWED's seconds
-            why += (f"; our {best.variant} took {rc.fmt_seconds(b)} against cuTWED's "
-                    f"{rc.fmt_seconds(entry['cutwed_s'])} on the {tp.NOTES['device']}")
+            why += (f"; our {common.step_label(best, best.variant)} took {rc.fmt_seconds(b)} "
+                    f"against cuTWED's {rc.fmt_seconds(entry['cutwed_s'])} on the "
+                    f"{tp.NOTES['device']}")
         return rc.Claim(T2, claim, seed_x, "-", rc.NOT_MEASURED, why)
-    ours = f"{rc.fmt_ratio(s / b)} ({tp.point_text(group)}, seq_full / {best.variant})"
-    why = f"{best.variant} on this GPU vs seq_full on one core here"
+    step = common.step_label(best, best.variant)
+    ours = f"{rc.fmt_ratio(s / b)} ({tp.point_text(group)}, seq_full / {step})"
+    why = f"{step} on this GPU vs seq_full on one core here"
     if ctx.quick:
         why = (f"quick scale: our point is {tp.point_text(group)}, the seed's "
                f"{entry['shape']}; {why}")

@@ -28,7 +28,8 @@ def our_cells(runs):
     seq, best, peer = set_times(runs)
     s, b, p = (common.seconds(r) for r in (seq, best, peer))
     return [secs(s) if s else untimed(seq, "seq_full"),
-            f"{best.variant}: {secs(b)}" if best else "no timed FP64 GPU step",
+            f"{common.step_label(best, best.variant)}: {secs(b)}" if best
+            else "no timed FP64 GPU step",
             common.times_text(s / b) if s and b else "-",
             secs(p) if p else untimed(peer, "cuTWED"),
             common.times_text(p / b) if p and b else "-"]

@@ -415,6 +415,63 @@ class Reader(unittest.TestCase):
                 self.assertEqual(len(str(caught.exception).splitlines()), 1)
 
 
+class MarksAndPeers(unittest.TestCase):
+    """What every figure shares about a run: its name when it ran emulated, its % of limit
+    when the GPU's limit is unknown, the peer it is held against."""
+    EMULATED = "DPX instructions are emulated before compute capability 9.0 (this GPU is 8.6)"
+    UNKNOWN = "ladder's hardware table has no row for Test GPU (cc 12.0): no limit is claimed"
+
+    def toy(self):
+        """The toy's runs at size 1024: coalesced (both settings) emulated, the peer's
+        limit unknown."""
+        raw = toy_results()
+        for run in raw["runs"][2:4]:
+            run["emulated"] = self.EMULATED
+        metrics = raw["runs"][6]["metrics"]
+        del metrics["peak"], metrics["peak_rule"]
+        metrics.update(pct_of_peak=None, peak_reason=self.UNKNOWN)
+        return raw, runs_of(raw)[:7]
+
+    def test_accessors(self):
+        _raw, runs = self.toy()
+        self.assertEqual((runs[0].emulated, runs[0].peak_reason), ("", ""))
+        self.assertEqual((runs[2].emulated, runs[6].peak_reason), (self.EMULATED, self.UNKNOWN))
+
+    def test_an_emulated_run_is_named_so(self):
+        _raw, runs = self.toy()
+        names = [name for _run, name in common.ladder_rows(runs)]
+        self.assertEqual(names[0], "1  sequential loop")
+        self.assertEqual(names[2].splitlines()[0], "3  coalesced loads (emulated)")
+        self.assertEqual(common.step_label(runs[2], "coalesced"), "coalesced (emulated)")
+
+    def test_an_unknown_limit_is_said_and_not_footnoted(self):
+        _raw, runs = self.toy()
+        self.assertTrue(common.rate_text(runs[6]).endswith(" GB/s, limit unknown"))
+        self.assertIn("% of FP32 limit", common.rate_text(runs[2]))
+        self.assertEqual(common.limit_footnotes([runs[6]]), [])
+        self.assertEqual(len(common.limit_footnotes(runs)), 1)
+
+    def test_a_tf32x3_step_is_held_against_the_fp32_peer(self):
+        import ladder
+        raw, _runs = self.toy()
+        for run in raw["runs"][2:4]:
+            run["precision"] = "tf32x3"  # FP32-accurate: compared with the fp32 peer
+        shown = [run for run, _name in common.ladder_rows(runs_of(raw)[:7])]
+        peers = common.best_peers(shown, by_metric=True)
+        self.assertEqual(list(peers), ["fp32"])
+        self.assertIn("% of vendor library", ladder.bar_text(shown[2], True, peers, False))
+        self.assertIs(ladder.line_peer(shown, peers), peers["fp32"])
+
+    def test_the_ladder_draws_them(self):
+        import ladder
+        raw, runs = self.toy()
+        fig = ladder.figure(ladder_results.ResultsFile("t.json", raw), "toy",
+                            (("size", "1024"),), runs)
+        texts = [t.get_text() for ax in fig.axes for t in ax.get_yticklabels() + ax.texts]
+        self.assertTrue(any("coalesced loads (emulated)" in t for t in texts), texts)
+        self.assertTrue(any("limit unknown" in t for t in texts), texts)
+
+
 class FigureChoice(unittest.TestCase):
     def choose(self, raw, override=None):
         return common.figure_runs(ladder_results.ResultsFile("t.json", raw), override)

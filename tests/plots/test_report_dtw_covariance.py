@@ -158,6 +158,20 @@ class Dtw(Sections):
         self.assertIn("not in the results", why)
         self.assertIn("(incorrect)", section.body)
 
+    def test_emulated_step_and_unknown_limit(self):
+        """A step that ran emulated is named so; a limit unknown on this GPU is said."""
+        results = load(DTW)
+        for run in results["runs"]:
+            if run["variant"] == "dpx_min3":
+                run["emulated"] = "DPX instructions are emulated before compute capability 9.0"
+            if run["backend"] == "gpu" and "peak" in run["metrics"]:
+                del run["metrics"]["peak"], run["metrics"]["peak_rule"]
+                run["metrics"].update(pct_of_peak=None, peak_reason="no row for this GPU")
+        body = self.section(results).body
+        self.assertIn("| DPX min3 (emulated) (`dpx_min3`) | GPU, fp32 |", body)
+        self.assertIn("| limit unknown |", body)
+        self.assertNotIn("% of FP32 limit", body)
+
     def test_config_missing(self):
         section = self.section()
         self.assertIn("has no results", section.body)
@@ -195,6 +209,24 @@ class Covariance(Sections):
                      "](figures/covariance_chunk_sweep_tiled_m202599_n2475.png)"):
             self.assertIn(text, section.body)
         self.assertNotIn("dtw_paper", section.body)
+
+    def test_tf32x3_steps_are_held_against_the_fp32_peer(self):
+        """3xTF32 steps are FP32-accurate: beside cuBLAS SSYRK, whether the file says tf32x3
+        or, as files before that precision do, fp32."""
+        for precision, best in (("tf32x3", "fp32 (tf32x3): "), ("fp32", "fp32: ")):
+            ladder = load(COV_LADDER)
+            for run in ladder["runs"]:
+                if run["variant"] in ("mma_3xtf32", "wgmma_3xtf32"):
+                    run["precision"] = precision
+            body = self.section(ladder=ladder).body
+            self.assertIn(f"| 13 | 3xTF32 wgmma + TMA (`wgmma_3xtf32`) | step | {precision} | "
+                          "15.9 ms |", body)
+            self.assertIn(f"% of {precision.upper().replace('X', 'x')} limit | 2.05x cuBLAS "
+                          "SSYRK |", body)
+            self.assertIn("| 1.43x cuBLAS SSYRK |", body)  # mma_3xtf32
+            self.assertIn(f"{best}3xTF32 wgmma + TMA 15.9 ms, 2.05x the speed of cuBLAS SSYRK",
+                          body)
+            self.assertNotIn("CUDA-core FP32 limit", body)
 
     def test_occupancy_reproduces_when_larger_tile_is_slower(self):
         sweep = load(COV_SWEEP)

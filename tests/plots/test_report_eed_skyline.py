@@ -173,6 +173,19 @@ class OnTheReference(Case):
         self.assertIn("| expected size | 14 | 509 | 30,701 |", skyline.body)
         self.assertIn("| anti-correlated | DWE | 8 | 5.67 s | 4.22 s | 0.744x |", skyline.body)
 
+    def test_an_emulated_step_and_an_unknown_limit_are_said(self):
+        eed = self.ref("eed")
+        for run in eed["runs"]:
+            if run["variant"] == "warp_rows":
+                run["emulated"] = "DPX instructions are emulated before compute capability 9.0"
+            if "peak" in run["metrics"]:
+                del run["metrics"]["peak"], run["metrics"]["peak_rule"]
+                run["metrics"].update(pct_of_peak=None, peak_reason="no row for this GPU")
+        body = self.sections(eed=eed)[0].body
+        self.assertRegex(body, r"\| \d+  warp per pair, rows in registers \(emulated\) \| "
+                               r"[^|]+ \| [^|]+ \| limit unknown \|")
+        self.assertNotIn("(emulated)", self.sections(eed=self.ref("eed"))[0].body)
+
     def test_figures_are_embedded_and_many_are_linked(self):
         ladders = [f"figures/eed_ladder_n{n}_pairs100.png" for n in range(100, 1100, 100)]
         figures = ["figures/eed_fig5.png", "figures/eed_fig6.png", "figures/eed_fig7.png",
