@@ -11,6 +11,7 @@
 
 #include "harness/hardware.hpp"
 #include "harness/study.hpp"
+#include "variants/dtw/problem.hpp"
 
 namespace ladder {
 namespace {
@@ -137,6 +138,16 @@ TEST(Hardware, DtwLimitsAndDpx) {
   expect_limits(*p, "dtw/dpx_min3",
                 {{"A100", 32}, {"L40S", 32}, {"RTX 4090", 32}, {"H100", 128 / 3.0},
                  {"B200", 128 / 3.0}, {"RTX 5090", 128 / 3.0}});
+  // Step 15 on a set against itself computes one triangle: two cells counted per cell computed.
+  auto self = problem_of("dtw", [](const Problem& q) {
+    return problem_as<dtw::DtwProblem>(q).queries_are_subjects();
+  });
+  expect_limits(*self, "dtw/all_pairs", {{"A100", 64}, {"H100", 256 / 3.0}});
+  expect_limits(*self, "dtw/dpx_min3", {{"H100", 128 / 3.0}});
+  auto other = problem_of("dtw", [](const Problem& q) {
+    return !problem_as<dtw::DtwProblem>(q).queries_are_subjects();
+  });
+  expect_limits(*other, "dtw/all_pairs", {{"H100", 128 / 3.0}});
   // half2: two cells per instruction group.
   expect_limits(*p, "dtw/fp16x2",
                 {{"A100", 64}, {"L40S", 64}, {"RTX 4090", 64}, {"H100", 64}, {"RTX 5090", 64}});

@@ -97,12 +97,13 @@ json catalogue() {
     json vs = json::array(), ds = json::array();
     for (const auto& p : s->data_params()) ds.push_back(param_json(p));
     for (const VariantSpec* v : registry().variants(s->name())) {
-      json ps = json::array();
+      json ps = json::array(), needs = json::array();
       for (const auto& p : v->params) ps.push_back(param_json(p));
+      for (Feature f : v->needs) needs.push_back(f == Feature::dpx ? "dpx" : "wgmma_tma");
       vs.push_back({{"id", v->id()}, {"step", v->step}, {"label", v->label},
                     {"role", to_string(v->role)}, {"backend", to_string(v->backend)},
                     {"precision", to_string(v->precision)}, {"change", v->change},
-                    {"params", ps}});
+                    {"params", ps}, {"needs", needs}});
     }
     studies.push_back({{"name", s->name()}, {"summary", s->summary()},
                        {"generators", s->generators()}, {"figures", figures_of(*s)},
@@ -122,7 +123,7 @@ std::string default_out(const Config& c) {
 
 void print_summary(const RunReport& rep) {
   std::vector<std::vector<std::string>> rows;
-  std::vector<std::string> failures;
+  std::vector<std::string> failures, notes;
   for (const auto& r : rep.runs) {
     std::string med = "-", thr = "-", pct = "-";
     if (!r.samples_ms.empty()) {
@@ -131,10 +132,16 @@ void print_summary(const RunReport& rep) {
       if (const double v = r.work.rate(m); v > 0) {
         thr = fmt::format("{:.4g} {}", v, r.work.unit);
         if (r.work.peak > 0) pct = fmt::format("{:.1f}", 100 * v / r.work.peak);
+        else if (!r.work.peak_reason.empty()) pct = "?";
       }
     }
-    rows.push_back({r.variant->id(), std::to_string(r.variant->step), r.point,
-                    to_string(r.status), med, thr, pct});
+    std::string status = to_string(r.status);
+    if (!r.emulated.empty()) status += " (emulated)";
+    rows.push_back({r.variant->id(), std::to_string(r.variant->step), r.point, status, med, thr,
+                    pct});
+    for (const std::string& note : {r.emulated, r.work.peak_reason})
+      if (!note.empty() && std::find(notes.begin(), notes.end(), note) == notes.end())
+        notes.push_back(note);
     if (r.status == Status::incorrect || r.status == Status::error)
       failures.push_back(r.variant->id() + " " + r.point + ": " + r.reason);
   }
@@ -142,6 +149,7 @@ void print_summary(const RunReport& rep) {
   print_table({"variant", "step", "point", "status", "median ms", "throughput", "% peak"}, rows,
               {false, true, false, false, true, true, true});
   for (const auto& f : failures) fmt::print("  {}\n", f);
+  for (const auto& n : notes) fmt::print("  note: {}\n", n);
 }
 
 int integer_option(const Parsed& p, const std::string& name, int lo) {
@@ -171,7 +179,8 @@ const Command list_command{
     .summary = "the studies, their data parameters, variants and steps",
     .options = {{"json", "", "the same as JSON, with each parameter's kind, range and choices"}},
     .about = "Lists every study, its data parameters and its variants (step, role, backend, precision,\n"
-             "what changed, parameters with their defaults).\n",
+             "what changed, parameters with their defaults; --json adds the architecture features\n"
+             "a step needs: dpx, emulated before compute capability 9.0; wgmma_tma, 9.0 only).\n",
     .body = list,
 };
 
