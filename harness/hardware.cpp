@@ -221,6 +221,7 @@ Peak compute_peak(const InstructionMix& mix, const DeviceCaps& d) {
     best = row->issue / simt, bound = Pipe::issue, bound_count = simt;
   const double ghz = d.clock_khz / 1e6;
   Peak p;
+  p.name = mix.name;
   p.per_second = best * mix.units_per_group * d.sm_count * ghz * 1e9;
   // Printed exactly as computed, so that the text recomputes to the number (tests check it).
   p.rule = fmt::format("{:g} {}/clock/SM", row->rate(bound), pipe_words(bound));
@@ -236,6 +237,7 @@ void Work::set_limit(const InstructionMix& mix, const DeviceCaps& d) {
   const Peak p = compute_peak(mix, d);
   peak = p.per_second / scale;
   (p.known() ? peak_rule : peak_reason) = p.rule;
+  peak_name = mix.name;
 }
 
 bool dpx_native(const DeviceCaps& d) { return missing_feature(Feature::dpx, d).empty(); }

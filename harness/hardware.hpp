@@ -55,11 +55,13 @@ struct InstructionMix {
   std::vector<std::pair<Pipe, double>> per_group;
   double units_per_group = 1;
   std::string group;  // what a group is, as in "2 flops per FMA": "FMA", "cell", "half2 pair"
+  std::string name;   // the limit's short name in tables and figures: "FP32", "TF32 tensor"
 };
 
 struct Peak {
   double per_second = 0;  // units per second; 0 when unknown
   std::string rule;       // the arithmetic as computed, or why there is none
+  std::string name;       // the mix's name
   bool known() const { return per_second > 0; }
 };
 Peak compute_peak(const InstructionMix& mix, const DeviceCaps& d);

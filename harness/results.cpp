@@ -77,6 +77,7 @@ json run_json(const RunRecord& r) {
       if (r.work.peak > 0) {
         m["peak"] = r.work.peak;
         m["peak_rule"] = r.work.peak_rule;
+        m["limit"] = r.work.peak_name;
         m["pct_of_peak"] = 100.0 * value / r.work.peak;
       } else if (!r.work.peak_reason.empty()) {
         m["pct_of_peak"] = nullptr;  // the study claims a limit, but not one known here

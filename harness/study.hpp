@@ -132,6 +132,7 @@ struct Work {
   double scale = 1;
   double peak = 0;  // same unit as the metric; 0 when unknown
   std::string peak_rule;    // the arithmetic behind peak, as computed
+  std::string peak_name;    // the limit's short name ("FP32", "TF32 tensor")
   std::string peak_reason;  // why a limit the study claims is unknown on this device
 
   double rate(double ms) const { return amount > 0 && ms > 0 ? amount / (ms / 1e3) / scale : 0; }

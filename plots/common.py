@@ -174,8 +174,13 @@ def time_range(run):
 
 
 def limit_name(run):
-    """'FP32 limit', 'FP16x2 limit': what the run's pct_of_peak is measured against."""
-    return f"{str(run.precision or 'fp32').upper().replace('X', 'x')} limit"
+    """'FP32 limit', 'TF32 tensor limit', 'FP32 + DPX limit': what the run's pct_of_peak is
+    measured against, as the results name it (files before the name was recorded: by the
+    run's precision)."""
+    name = run.metrics.get("limit")
+    if not isinstance(name, str) or not name:
+        name = str(run.precision or "fp32").upper().replace("X", "x")
+    return f"{name} limit"
 
 
 def limit_text(run):

@@ -148,6 +148,15 @@ TEST(Hardware, DtwLimitsAndDpx) {
     return !problem_as<dtw::DtwProblem>(q).queries_are_subjects();
   });
   expect_limits(*other, "dtw/all_pairs", {{"H100", 128 / 3.0}});
+  // Each limit is named for what binds it, so a figure's footnotes tell them apart.
+  auto name = [&](const Problem& q, const char* id, const char* gpu_name) {
+    return registry().study("dtw")->work(q, *registry().variant(id), gpus().at(gpu_name)).peak_name;
+  };
+  EXPECT_EQ(name(*other, "dtw/subwarp", "H100"), "FP32");
+  EXPECT_EQ(name(*other, "dtw/dpx_min3", "H100"), "FP32 + DPX");
+  EXPECT_EQ(name(*other, "dtw/dpx_min3", "A100"), "FP32");
+  EXPECT_EQ(name(*self, "dtw/all_pairs", "H100"), "FP32 + DPX, triangle");
+  EXPECT_EQ(name(*other, "dtw/fp16x2", "H100"), "FP16x2");
   // half2: two cells per instruction group.
   expect_limits(*p, "dtw/fp16x2",
                 {{"A100", 64}, {"L40S", 64}, {"RTX 4090", 64}, {"H100", 64}, {"RTX 5090", 64}});

@@ -173,11 +173,11 @@ class CovStudy : public Study {
     if (v.backend == Backend::gpu) {
       const std::string unit = std::string(to_string(v.precision)) + " flops";
       if (v.precision == Precision::tf32)
-        w.set_limit({unit, {{Pipe::tensor_tf32, 1}}, 2, "FMA"}, d);
+        w.set_limit({unit, {{Pipe::tensor_tf32, 1}}, 2, "FMA", "TF32 tensor"}, d);
       else if (v.precision == Precision::tf32x3)
-        w.set_limit({unit, {{Pipe::tensor_tf32, 3}}, 2, "FMA"}, d);
+        w.set_limit({unit, {{Pipe::tensor_tf32, 3}}, 2, "FMA", "3xTF32 tensor"}, d);
       else
-        w.set_limit({unit, {{Pipe::fp32, 1}}, 2, "FMA"}, d);
+        w.set_limit({unit, {{Pipe::fp32, 1}}, 2, "FMA", "FP32"}, d);
     }
     return w;
   }

@@ -155,12 +155,13 @@ class DtwStudy : public Study {
     if (v.backend != Backend::gpu) return w;
     const bool dpx = std::find(v.needs.begin(), v.needs.end(), Feature::dpx) != v.needs.end();
     const bool triangle = v.name == "all_pairs" && prob.queries_are_subjects();
-    InstructionMix mix{"fp32 cells", {{Pipe::fp32, 2}, {Pipe::minmax, 2}}, 1, "cell"};
+    InstructionMix mix{"fp32 cells", {{Pipe::fp32, 2}, {Pipe::minmax, 2}}, 1, "cell", "FP32"};
     if (v.precision == Precision::fp16x2)
-      mix = {"fp16x2 cells", {{Pipe::fp16x2, 2}, {Pipe::minmax, 2}}, 2, "half2 pair"};
+      mix = {"fp16x2 cells", {{Pipe::fp16x2, 2}, {Pipe::minmax, 2}}, 2, "half2 pair", "FP16x2"};
     else if (dpx && dpx_native(d))
-      mix.per_group = {{Pipe::fp32, 2}, {Pipe::dpx, 1}};
-    if (triangle) mix = {"fp32 cells counted", mix.per_group, 2, "cell computed"};
+      mix.per_group = {{Pipe::fp32, 2}, {Pipe::dpx, 1}}, mix.name = "FP32 + DPX";
+    if (triangle)
+      mix = {"fp32 cells counted", mix.per_group, 2, "cell computed", mix.name + ", triangle"};
     w.set_limit(mix, d);
     return w;
   }

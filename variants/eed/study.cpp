@@ -187,7 +187,8 @@ class EedStudy : public Study {
     const auto& p = problem_as<EedProblem>(problem);
     Work w{"gcups", "GCUPS", p.cells, 1e9};
     if (v.backend == Backend::gpu)
-      w.set_limit({"int32 cells", {{Pipe::int32, dpx_native(d) ? 8.0 : 11.0}}, 1, "cell"}, d);
+      w.set_limit({"int32 cells", {{Pipe::int32, dpx_native(d) ? 8.0 : 11.0}}, 1, "cell", "INT32"},
+                  d);
     return w;
   }
 

@@ -467,9 +467,10 @@ Work TwedStudy::work(const Problem& problem, const VariantSpec& v, const DeviceC
   Work w{"gcups", "GCUPS", p.pairs() * double(p.n()) * double(p.m()), 1e9};
   if (v.backend == Backend::gpu && p.dim() == 1 && p.costs.root) {
     if (v.precision == Precision::fp64)
-      w.set_limit({"fp64 cells (R^1)", {{Pipe::fp64, 9}}, 1, "cell"}, d);
+      w.set_limit({"fp64 cells (R^1)", {{Pipe::fp64, 9}}, 1, "cell", "FP64"}, d);
     else
-      w.set_limit({"fp32 cells (R^1)", {{Pipe::fp32, 7}, {Pipe::minmax, 2}}, 1, "cell"}, d);
+      w.set_limit({"fp32 cells (R^1)", {{Pipe::fp32, 7}, {Pipe::minmax, 2}}, 1, "cell", "FP32"},
+                  d);
   }
   return w;
 }
