@@ -15,130 +15,88 @@ namespace {
 // issue one warp instruction per clock (issue 128), an ALU pipe of 16 lanes per scheduler that
 // runs min/max and integer work (64), and 32 shared-memory banks of 4 bytes (128 B/clock).
 // NVIDIA publishes no DPX rate: it is taken as the ALU's 64 where DPX is native.
-std::vector<ArchRow> make_table() {
-  std::vector<ArchRow> t;
-  auto row = [&](int major, int minor, std::string match, std::string examples) -> ArchRow& {
-    ArchRow& r = t.emplace_back();
-    r.cc_major = major;
-    r.cc_minor = minor;
-    r.name_match = std::move(match);
-    r.examples = std::move(examples);
-    return r;
-  };
-  {
-    ArchRow& r = row(7, 0, "", "Tesla V100, Titan V");
-    r.fp64 = 32, r.fp32 = 64, r.fp16x2 = 64, r.tensor_fp16 = 512, r.smem_kib_per_sm = 96;
-    r.source = "Tesla V100 architecture whitepaper (2017): 80 SMs at 1.53 GHz give 7.8 FP64, 15.7 "
-               "FP32, 31.4 FP16 and 125 tensor TFLOPS; Programming Guide throughput table (7.x)";
-  }
-  {
-    ArchRow& r = row(7, 2, "", "Jetson AGX Xavier");
-    r.fp32 = 64, r.fp16x2 = 64, r.tensor_fp16 = 512, r.smem_kib_per_sm = 96;
-    r.source = "Programming Guide throughput table (7.x: Volta SMs); Xavier's FP64 rate is not "
-               "published per SM";
-  }
-  {
-    ArchRow& r = row(7, 5, "GeForce", "GeForce RTX 20xx");
-    r.fp64 = 2, r.fp32 = 64, r.fp16x2 = 64, r.tensor_fp16 = 256, r.smem_kib_per_sm = 64;
-    r.source = "Turing architecture whitepaper (2018): RTX 2080 Ti, 68 SMs at 1.545 GHz, 13.4 "
-               "FP32 and 53.8 FP16 tensor TFLOPS with FP32 accumulation (GeForce: half rate)";
-  }
-  {
-    ArchRow& r = row(7, 5, "", "Tesla T4, Quadro RTX");
-    r.fp64 = 2, r.fp32 = 64, r.fp16x2 = 64, r.tensor_fp16 = 512, r.smem_kib_per_sm = 64;
-    r.source = "Turing architecture whitepaper (2018) and T4 datasheet: 40 SMs at 1.59 GHz, 8.1 "
-               "FP32 and 65 FP16 tensor TFLOPS; FP64 2 per clock (Programming Guide, 7.5)";
-  }
-  {
-    ArchRow& r = row(8, 0, "", "A100, A30");
-    r.fp64 = 32, r.fp32 = 64, r.fp16x2 = 128, r.tensor_tf32 = 512, r.tensor_fp16 = 1024;
-    r.smem_kib_per_sm = 164;
-    r.source = "A100 Tensor Core GPU architecture whitepaper (2020): 108 SMs at 1.41 GHz give "
-               "9.7 FP64, 19.5 FP32, 78 FP16, 156 TF32 and 312 FP16 tensor TFLOPS (dense)";
-  }
-  {
-    ArchRow& r = row(8, 6, "GeForce", "GeForce RTX 30xx");
-    r.fp64 = 2, r.fp32 = 128, r.fp16x2 = 64, r.tensor_tf32 = 128, r.tensor_fp16 = 256;
-    r.smem_kib_per_sm = 100;
-    r.source = "GA102 architecture whitepaper (2020): RTX 3090, 82 SMs at 1.695 GHz, 35.6 FP32, "
-               "35.6 TF32 and 71 FP16 tensor TFLOPS with FP32 accumulation (GeForce: half rate)";
-  }
-  {
-    ArchRow& r = row(8, 6, "", "A40, A10, RTX A6000");
-    r.fp64 = 2, r.fp32 = 128, r.fp16x2 = 64, r.tensor_tf32 = 256, r.tensor_fp16 = 512;
-    r.smem_kib_per_sm = 100;
-    r.source = "GA102 architecture whitepaper (2020): A40, 84 SMs at 1.74 GHz, 37.4 FP32, 74.8 "
-               "TF32 and 149.7 FP16 tensor TFLOPS (dense); FP64 1/64 of FP32";
-  }
-  {
-    ArchRow& r = row(8, 7, "", "Jetson AGX Orin");
-    r.fp32 = 128, r.smem_kib_per_sm = 164;
-    r.source = "Jetson AGX Orin technical brief: Ampere SMs of 128 FP32 lanes; its FP64, half2 "
-               "and tensor rates are not published per SM";
-  }
-  {
-    ArchRow& r = row(8, 9, "GeForce", "GeForce RTX 40xx");
-    r.fp64 = 2, r.fp32 = 128, r.fp16x2 = 64, r.tensor_tf32 = 128, r.tensor_fp16 = 256;
-    r.smem_kib_per_sm = 100;
-    r.source = "Ada Lovelace architecture whitepaper (2022): RTX 4090, 128 SMs at 2.52 GHz, 82.6 "
-               "FP32, 1.3 FP64, 82.6 TF32 and 165.2 FP16 tensor TFLOPS with FP32 accumulation";
-  }
-  {
-    ArchRow& r = row(8, 9, "", "L40S, L40, L4, RTX 6000 Ada");
-    r.fp64 = 2, r.fp32 = 128, r.fp16x2 = 64, r.tensor_tf32 = 256, r.tensor_fp16 = 512;
-    r.smem_kib_per_sm = 100;
-    r.source = "Ada Lovelace architecture whitepaper (2022) and L40S datasheet: 142 SMs at 2.52 "
-               "GHz, 91.6 FP32, 183 TF32 and 362 FP16 tensor TFLOPS (dense)";
-  }
-  {
-    ArchRow& r = row(9, 0, "", "H100, H200, GH200");
-    r.fp64 = 64, r.fp32 = 128, r.fp16x2 = 128, r.dpx = 64, r.tensor_tf32 = 1024;
-    r.tensor_fp16 = 2048, r.dpx_native = true, r.smem_kib_per_sm = 228;
-    r.source = "H100 Tensor Core GPU architecture whitepaper (2022): per SM per clock 64 FP64, "
-               "128 FP32, 256 FP16 results; 989.4 FP16 tensor TFLOPS dense = 132 SMs x 1.83 GHz "
-               "x 2 x 2048; DPX instructions";
-  }
-  {
-    ArchRow& r = row(10, 0, "", "B200, GB200");
-    r.fp64 = 64, r.fp32 = 128, r.dpx = 64, r.tensor_tf32 = 2048, r.tensor_fp16 = 4096;
-    r.dpx_native = true, r.smem_kib_per_sm = 228;
-    r.source = "Blackwell architecture technical brief and HGX B200 datasheet: 148 SMs, 37 FP64 "
-               "TFLOPS, 1.1 TF32 and 2.25 FP16 tensor PFLOPS dense (tcgen05); no half2 rate given";
-  }
-  {
-    ArchRow& r = row(10, 3, "", "B300, GB300");
-    r.fp32 = 128, r.dpx = 64, r.dpx_native = true, r.smem_kib_per_sm = 228;
-    r.source = "Blackwell Ultra technical brief: FP64 and TF32 cut back from B200, their per-SM "
-               "rates not published";
-  }
-  {
-    ArchRow& r = row(11, 0, "", "Jetson Thor");
-    r.fp32 = 128, r.dpx = 64, r.dpx_native = true, r.smem_kib_per_sm = 228;
-    r.source = "Jetson Thor technical brief: Blackwell SMs of 128 FP32 lanes; other per-SM rates "
-               "not published";
-  }
-  {
-    ArchRow& r = row(12, 0, "GeForce", "GeForce RTX 50xx");
-    r.fp64 = 2, r.fp32 = 128, r.fp16x2 = 64, r.dpx = 64, r.tensor_tf32 = 128;
-    r.tensor_fp16 = 256, r.dpx_native = true, r.smem_kib_per_sm = 100;
-    r.source = "RTX Blackwell architecture whitepaper (2025): RTX 5090, 170 SMs at 2.407 GHz, "
+const std::vector<ArchRow>& table_rows() {
+  static const std::vector<ArchRow> rows{
+    {.cc_major = 7, .cc_minor = 0, .examples = "Tesla V100, Titan V", .fp64 = 32, .fp32 = 64,
+     .fp16x2 = 64, .tensor_fp16 = 512, .smem_kib_per_sm = 96,
+     .source = "Tesla V100 architecture whitepaper (2017): 80 SMs at 1.53 GHz give 7.8 FP64, "
+               "15.7 FP32, 31.4 FP16 and 125 tensor TFLOPS; Programming Guide throughput table "
+               "(7.x)"},
+    {.cc_major = 7, .cc_minor = 2, .examples = "Jetson AGX Xavier", .fp32 = 64, .fp16x2 = 64,
+     .tensor_fp16 = 512, .smem_kib_per_sm = 96,
+     .source = "Programming Guide throughput table (7.x: Volta SMs); Xavier's FP64 rate is not "
+               "published per SM"},
+    {.cc_major = 7, .cc_minor = 5, .name_match = "GeForce", .examples = "GeForce RTX 20xx",
+     .fp64 = 2, .fp32 = 64, .fp16x2 = 64, .tensor_fp16 = 256, .smem_kib_per_sm = 64,
+     .source = "Turing architecture whitepaper (2018): RTX 2080 Ti, 68 SMs at 1.545 GHz, 13.4 "
+               "FP32 and 53.8 FP16 tensor TFLOPS with FP32 accumulation (GeForce: half rate)"},
+    {.cc_major = 7, .cc_minor = 5, .examples = "Tesla T4, Quadro RTX", .fp64 = 2, .fp32 = 64,
+     .fp16x2 = 64, .tensor_fp16 = 512, .smem_kib_per_sm = 64,
+     .source = "Turing architecture whitepaper (2018) and T4 datasheet: 40 SMs at 1.59 GHz, "
+               "8.1 FP32 and 65 FP16 tensor TFLOPS; FP64 2 per clock (Programming Guide, 7.5)"},
+    {.cc_major = 8, .cc_minor = 0, .examples = "A100, A30", .fp64 = 32, .fp32 = 64, .fp16x2 = 128,
+     .tensor_tf32 = 512, .tensor_fp16 = 1024, .smem_kib_per_sm = 164,
+     .source = "A100 Tensor Core GPU architecture whitepaper (2020): 108 SMs at 1.41 GHz give "
+               "9.7 FP64, 19.5 FP32, 78 FP16, 156 TF32 and 312 FP16 tensor TFLOPS (dense)"},
+    {.cc_major = 8, .cc_minor = 6, .name_match = "GeForce", .examples = "GeForce RTX 30xx",
+     .fp64 = 2, .fp32 = 128, .fp16x2 = 64, .tensor_tf32 = 128, .tensor_fp16 = 256,
+     .smem_kib_per_sm = 100,
+     .source = "GA102 architecture whitepaper (2020): RTX 3090, 82 SMs at 1.695 GHz, 35.6 "
+               "FP32, 35.6 TF32 and 71 FP16 tensor TFLOPS with FP32 accumulation (GeForce: "
+               "half rate)"},
+    {.cc_major = 8, .cc_minor = 6, .examples = "A40, A10, RTX A6000", .fp64 = 2, .fp32 = 128,
+     .fp16x2 = 64, .tensor_tf32 = 256, .tensor_fp16 = 512, .smem_kib_per_sm = 100,
+     .source = "GA102 architecture whitepaper (2020): A40, 84 SMs at 1.74 GHz, 37.4 FP32, 74.8 "
+               "TF32 and 149.7 FP16 tensor TFLOPS (dense); FP64 1/64 of FP32"},
+    {.cc_major = 8, .cc_minor = 7, .examples = "Jetson AGX Orin", .fp32 = 128,
+     .smem_kib_per_sm = 164,
+     .source = "Jetson AGX Orin technical brief: Ampere SMs of 128 FP32 lanes; its FP64, half2 "
+               "and tensor rates are not published per SM"},
+    {.cc_major = 8, .cc_minor = 9, .name_match = "GeForce", .examples = "GeForce RTX 40xx",
+     .fp64 = 2, .fp32 = 128, .fp16x2 = 64, .tensor_tf32 = 128, .tensor_fp16 = 256,
+     .smem_kib_per_sm = 100,
+     .source = "Ada Lovelace architecture whitepaper (2022): RTX 4090, 128 SMs at 2.52 GHz, "
+               "82.6 FP32, 1.3 FP64, 82.6 TF32 and 165.2 FP16 tensor TFLOPS with FP32 "
+               "accumulation"},
+    {.cc_major = 8, .cc_minor = 9, .examples = "L40S, L40, L4, RTX 6000 Ada", .fp64 = 2,
+     .fp32 = 128, .fp16x2 = 64, .tensor_tf32 = 256, .tensor_fp16 = 512, .smem_kib_per_sm = 100,
+     .source = "Ada Lovelace architecture whitepaper (2022) and L40S datasheet: 142 SMs at "
+               "2.52 GHz, 91.6 FP32, 183 TF32 and 362 FP16 tensor TFLOPS (dense)"},
+    {.cc_major = 9, .cc_minor = 0, .examples = "H100, H200, GH200", .fp64 = 64, .fp32 = 128,
+     .fp16x2 = 128, .dpx = 64, .tensor_tf32 = 1024, .tensor_fp16 = 2048, .dpx_native = true,
+     .smem_kib_per_sm = 228,
+     .source = "H100 Tensor Core GPU architecture whitepaper (2022): per SM per clock 64 FP64, "
+               "128 FP32, 256 FP16 results; 989.4 FP16 tensor TFLOPS dense = 132 SMs x 1.83 "
+               "GHz x 2 x 2048; DPX instructions"},
+    {.cc_major = 10, .cc_minor = 0, .examples = "B200, GB200", .fp64 = 64, .fp32 = 128, .dpx = 64,
+     .tensor_tf32 = 2048, .tensor_fp16 = 4096, .dpx_native = true, .smem_kib_per_sm = 228,
+     .source = "Blackwell architecture technical brief and HGX B200 datasheet: 148 SMs, 37 "
+               "FP64 TFLOPS, 1.1 TF32 and 2.25 FP16 tensor PFLOPS dense (tcgen05); no half2 "
+               "rate given"},
+    {.cc_major = 10, .cc_minor = 3, .examples = "B300, GB300", .fp32 = 128, .dpx = 64,
+     .dpx_native = true, .smem_kib_per_sm = 228,
+     .source = "Blackwell Ultra technical brief: FP64 and TF32 cut back from B200, their "
+               "per-SM rates not published"},
+    {.cc_major = 11, .cc_minor = 0, .examples = "Jetson Thor", .fp32 = 128, .dpx = 64,
+     .dpx_native = true, .smem_kib_per_sm = 228,
+     .source = "Jetson Thor technical brief: Blackwell SMs of 128 FP32 lanes; other per-SM "
+               "rates not published"},
+    {.cc_major = 12, .cc_minor = 0, .name_match = "GeForce", .examples = "GeForce RTX 50xx",
+     .fp64 = 2, .fp32 = 128, .fp16x2 = 64, .dpx = 64, .tensor_tf32 = 128, .tensor_fp16 = 256,
+     .dpx_native = true, .smem_kib_per_sm = 100,
+     .source = "RTX Blackwell architecture whitepaper (2025): RTX 5090, 170 SMs at 2.407 GHz, "
                "104.8 FP32, 1.6 FP64, 104.8 TF32 and 209.5 FP16 tensor TFLOPS with FP32 "
-               "accumulation (dense)";
-  }
-  {
-    ArchRow& r = row(12, 0, "", "RTX PRO 6000 Blackwell");
-    r.fp64 = 2, r.fp32 = 128, r.fp16x2 = 64, r.dpx = 64, r.dpx_native = true;
-    r.smem_kib_per_sm = 100;
-    r.source = "RTX Blackwell architecture whitepaper (2025): GB202 SMs as in the RTX 5090; the "
-               "professional parts' tensor rates are not published per SM";
-  }
-  {
-    ArchRow& r = row(12, 1, "", "DGX Spark (GB10)");
-    r.fp32 = 128, r.dpx = 64, r.dpx_native = true, r.smem_kib_per_sm = 100;
-    r.source = "GB10 technical brief: Blackwell SMs of 128 FP32 lanes; other per-SM rates not "
-               "published";
-  }
-  return t;
+               "accumulation (dense)"},
+    {.cc_major = 12, .cc_minor = 0, .examples = "RTX PRO 6000 Blackwell", .fp64 = 2, .fp32 = 128,
+     .fp16x2 = 64, .dpx = 64, .dpx_native = true, .smem_kib_per_sm = 100,
+     .source = "RTX Blackwell architecture whitepaper (2025): GB202 SMs as in the RTX 5090; "
+               "the professional parts' tensor rates are not published per SM"},
+    {.cc_major = 12, .cc_minor = 1, .examples = "DGX Spark (GB10)", .fp32 = 128, .dpx = 64,
+     .dpx_native = true, .smem_kib_per_sm = 100,
+     .source = "GB10 technical brief: Blackwell SMs of 128 FP32 lanes; other per-SM rates not "
+               "published"},
+  };
+  return rows;
 }
 
 const char* pipe_words(Pipe p) {
@@ -183,10 +141,7 @@ double ArchRow::rate(Pipe p) const {
   return 0;
 }
 
-const std::vector<ArchRow>& hardware_table() {
-  static const std::vector<ArchRow> table = make_table();
-  return table;
-}
+const std::vector<ArchRow>& hardware_table() { return table_rows(); }
 
 const ArchRow* arch_row(const DeviceCaps& d) {
   if (!d.present) return nullptr;
