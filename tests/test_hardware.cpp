@@ -241,6 +241,25 @@ TEST(Hardware, StepsUnsupportedOrEmulatedPerGpu) {
   EXPECT_EQ(missing_feature(Feature::dpx, DeviceCaps{}), "");  // no device: nothing runs
 }
 
+// Shared memory is the device's own (its opt-in per block): DTW's shared-memory rows of 32
+// threads at n = 400 need 100.3 KiB, more than Ada's and Blackwell GeForce's 99 KiB.
+TEST(Hardware, SharedMemoryStepsFollowTheDevice) {
+  const Study& study = *registry().study("dtw");
+  Params given;
+  given.set("n", "400");
+  given.set("entries", "5");
+  auto p = study.make_problem(DataSource{study.generators().front(), ""},
+                              resolve(study, nullptr, given));
+  const VariantSpec& v = *registry().variant("dtw/shared");
+  const Params params = resolve(study, &v, given);
+  for (const auto& [name, d] : gpus()) {
+    const bool fits = d.smem_per_block_optin >= 32 * 2 * 401 * sizeof(float);
+    EXPECT_EQ(v.supports(*p, params, d).empty(), fits) << name << ": " << v.supports(*p, params, d);
+  }
+  EXPECT_FALSE(v.supports(*p, params, gpus().at("RTX 4090")).empty());
+  EXPECT_TRUE(v.supports(*p, params, gpus().at("H100")).empty());
+}
+
 TEST(Hardware, NoCodeMessageNamesDeviceBinaryAndFlag) {
   const std::string m = no_code_message(8, 6, "NVIDIA GeForce RTX 3090", "90");
   EXPECT_NE(m.find("compute capability 8.6 (NVIDIA GeForce RTX 3090)"), std::string::npos) << m;
