@@ -76,7 +76,11 @@ symbolizer=$(command -v llvm-symbolizer || true)
 
 # --- build ------------------------------------------------------------------------------------
 mkdir -p "$build"
+# The fuzzed readers are host code; the config target links the steps too, whose device code
+# is built for one architecture only (the default, with no GPU, would be every one ladder
+# supports).
 cmake -S . -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DLADDER_FUZZ=ON \
+  -DCMAKE_CUDA_ARCHITECTURES="${FUZZ_CUDA_ARCHITECTURES:-80-real}" \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$build/configure.log" 2>&1 || {
   cat "$build/configure.log" >&2
   echo "fuzz: configuring $build failed" >&2
