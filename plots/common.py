@@ -358,8 +358,8 @@ def format_time(ms):
 
 
 def tick_text(value, _pos=None):
-    """1, 50, 200, 10k, 2M: short enough for a tick, exact for 1-2-5 values."""
-    for scale, suffix in ((1e6, "M"), (1e3, "k")):
+    """1, 50, 200, 10k, 2M, 5G: short enough for a tick, exact for 1-2-5 values."""
+    for scale, suffix in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
         if value >= scale:
             return f"{value / scale:g}{suffix}"
     return f"{value:g}"
@@ -537,6 +537,13 @@ def finish_bars(fig, margins, ax, shown, names, bars, axis_text, handles, right_
         fit_labels(fig, ax, bars[1], bars[0])
 
 
+def provisional_xlim(ax, base, ends):
+    """Log limits that hold every bar end until fit_labels sets the right one. A bar or a peer
+    line past the provisional limits still counts in tight_layout, which would then squeeze
+    the axes to a sliver to make room for it."""
+    ax.set_xlim(base, max([base * 1000, *ends]) * 2)
+
+
 def fit_labels(fig, ax, base, labelled):
     """Widen the log axis until every bar label fits; needs the final layout, since label
     widths are in inches against the axes' width. A label w inches wide after a bar ending
@@ -549,6 +556,10 @@ def fit_labels(fig, ax, base, labelled):
         decades = max(decades, math.log10(end / base) / (1 - free))
     ax.set_xlim(base, base * 10 ** decades)
     log_ticks(ax.xaxis, decades)
+    # The axis past the longest bar is room for its label, not a range of values: no ticks.
+    top = 10 * max(end for end, _ in labelled)
+    ax.xaxis.set_major_locator(FixedLocator(
+        [t for t in ax.xaxis.get_major_locator().tick_values(base, top) if base <= t <= top]))
 
 
 def log_ticks(axis, decades):

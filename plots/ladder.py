@@ -66,7 +66,7 @@ def draw_rows(ax, shown, by_metric, peers, with_extras):
             for v in whisker(r, by_metric) or (value(r, by_metric),)]
     base = common.bar_base(ends)
     ax.set_xscale("log")
-    ax.set_xlim(base, base * 1000)  # provisional: fit_labels sets the right end
+    common.provisional_xlim(ax, base, ends)
     labelled = []
     for y, run in enumerate(shown):
         ms = run.median_ms

@@ -29,9 +29,10 @@ def draw_bars(ax, shown, notes):
     """Our bars (or status text) and the notes' bars; returns the labels for fit_labels."""
     seconds = [t / 1000 for r in shown if r.median_ms for t in common.time_range(r)
                or (r.median_ms,)]
-    base = common.bar_base(seconds + [n["value"] for n in notes.values()])
+    ends = seconds + [n["value"] for n in notes.values()]
+    base = common.bar_base(ends)
     ax.set_xscale("log")
-    ax.set_xlim(base, base * 1000)
+    common.provisional_xlim(ax, base, ends)
     labelled = []
     for y, run in enumerate(shown):
         offset, height = OURS_PAIRED if y in notes else OURS_ALONE

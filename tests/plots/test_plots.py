@@ -472,6 +472,22 @@ class MarksAndPeers(unittest.TestCase):
         self.assertTrue(any("limit unknown" in t for t in texts), texts)
 
 
+class LadderAxis(unittest.TestCase):
+    def test_bars_past_the_provisional_axis_do_not_squeeze_it(self):
+        """Values spanning five decades and more used to leave the value axis an inch wide
+        (bars beyond its provisional limits counted in the layout), its ticks in the 1e+20M."""
+        import ladder
+        results = ladder_results.load(
+            "results/reference/h100/reproduction/quick/covariance-paper.json")
+        (study, point), group = next(iter(common.group_by_point(results.runs, ()).items()))
+        fig = ladder.figure(results, study, point, group)
+        ax = fig.axes[0]
+        self.assertGreater(ax.get_position().width * fig.get_figwidth(), 5.0)
+        top = max(r.metric for r in group if r.metric)
+        ticks = [t for t in ax.get_xticks() if ax.get_xlim()[0] <= t <= ax.get_xlim()[1]]
+        self.assertLessEqual(max(ticks), 10 * top + 1e-9, ticks)
+
+
 class FigureChoice(unittest.TestCase):
     def choose(self, raw, override=None):
         return common.figure_runs(ladder_results.ResultsFile("t.json", raw), override)
