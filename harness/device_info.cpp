@@ -2,7 +2,10 @@
 
 #include <cuda_runtime.h>
 #include <dlfcn.h>
+#include <fmt/format.h>
+#include <unistd.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <thread>
 
@@ -20,6 +23,16 @@ namespace {
 using NvmlDevice = struct NvmlDeviceOpaque*;
 constexpr int kNvmlSuccess = 0;
 constexpr int kNvmlClockSm = 1;
+
+// As nvidia-smi prints it: GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx.
+std::string uuid_text(const cudaUUID_t& id) {
+  std::string hex;
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) hex += '-';
+    hex += fmt::format("{:02x}", static_cast<unsigned char>(id.bytes[i]));
+  }
+  return "GPU-" + hex;
+}
 
 }  // namespace
 
@@ -60,6 +73,7 @@ DeviceReport probe_device(int index) {
   d.total_mem = prop.totalGlobalMem;
   char bus[32] = {0};
   if (cudaDeviceGetPCIBusId(bus, sizeof bus, index) == cudaSuccess) d.pci_bus_id = bus;
+  d.uuid = uuid_text(prop.uuid);
   LADDER_CUDA(cudaDriverGetVersion(&d.driver_version));
   LADDER_CUDA(cudaRuntimeGetVersion(&d.runtime_version));
   // A binary without code for this device would fail every run, one CUDA error at a time:
@@ -124,6 +138,8 @@ nlohmann::json device_json(const DeviceReport& d, int clock_start_mhz, int clock
           {"index", d.caps.index},
           {"name", d.name},
           {"compute_capability", std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)},
+          {"pci_bus_id", d.pci_bus_id},
+          {"uuid", d.uuid},
           {"sm_count", d.caps.sm_count},
           {"memory_bytes", d.total_mem},
           {"shared_memory_per_block_optin", d.caps.smem_per_block_optin},
@@ -147,7 +163,22 @@ nlohmann::json host_json() {
       break;
     }
   }
-  return {{"cpu", model}, {"cores", std::thread::hardware_concurrency()}};
+  char name[256] = {0};
+  const std::string hostname = gethostname(name, sizeof name - 1) == 0 ? name : "";
+  return {{"hostname", hostname}, {"cpu", model}, {"cores", std::thread::hardware_concurrency()}};
+}
+
+nlohmann::json scheduler_json() {
+  auto env = [](const char* name) {
+    const char* v = std::getenv(name);
+    return v ? nlohmann::json(std::string(v)) : nlohmann::json(nullptr);
+  };
+  if (!std::getenv("SLURM_JOB_ID")) return nullptr;
+  return {{"kind", "slurm"},
+          {"job_id", env("SLURM_JOB_ID")},
+          {"array_job_id", env("SLURM_ARRAY_JOB_ID")},
+          {"array_task_id", env("SLURM_ARRAY_TASK_ID")},
+          {"node", env("SLURMD_NODENAME")}};
 }
 
 }  // namespace ladder

@@ -12,6 +12,7 @@ struct DeviceReport {
   std::string absent_reason;  // why there is no usable device, when !caps.present
   std::string name;
   std::string pci_bus_id;
+  std::string uuid;  // GPU-..., as nvidia-smi prints it
   int cc_major = 0, cc_minor = 0;
   std::size_t total_mem = 0;
   int driver_version = 0, runtime_version = 0;
@@ -27,6 +28,8 @@ DeviceReport probe_device(int index);
 int current_sm_clock_mhz(const DeviceReport& d);
 
 nlohmann::json device_json(const DeviceReport& d, int clock_start_mhz, int clock_end_mhz);
-nlohmann::json host_json();
+nlohmann::json host_json();  // CPU model, cores and host name
+// The batch scheduler's job, array and task ids the process runs under (Slurm), or null.
+nlohmann::json scheduler_json();
 
 }  // namespace ladder

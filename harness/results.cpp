@@ -143,6 +143,7 @@ json results_json(const RunReport& report) {
   // Which reproduction scale the config ran at (`--scale`, `ladder reproduce`), when any.
   if (!report.config.scale.empty()) out["scale"] = report.config.scale;
   if (!report.peer.is_null()) out["peer"] = report.peer;
+  if (json s = scheduler_json(); !s.is_null()) out["scheduler"] = s;
   return out;
 }
 

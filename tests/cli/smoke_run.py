@@ -5,7 +5,8 @@
 
 - `ladder run SMOKE_CONFIG --out res.json` exits 0 and writes a schema_version 1 results file
   with one run per (point, variant), every status passed, skipped or unsupported, passed runs
-  validated and timed with the config's repetitions;
+  validated and timed with the config's repetitions; run as a Slurm array task would be, it
+  records the host's name and the job, array and task ids;
 - `ladder list --json` is JSON naming the same variants;
 - `ladder gen dtw --n 16 --entries 5 --out f.tsv` writes 5 lines of 17 fields;
 - `ladder compare res.json res.json` exits 0 and shows every timed run (keyed by variant,
@@ -14,6 +15,7 @@
 import json
 import math
 import os
+import socket
 import sys
 import tempfile
 
@@ -53,7 +55,10 @@ def main():
 
         # run the smoke config
         out = os.path.join(work, "res.json")
-        proc = run([ladder, "run", smoke, "--out", out, "--quiet"], work)
+        slurm = {"SLURM_JOB_ID": "1041", "SLURM_ARRAY_JOB_ID": "1038",
+                 "SLURM_ARRAY_TASK_ID": "3", "SLURMD_NODENAME": "gpu-node-7"}
+        proc = run([ladder, "run", smoke, "--out", out, "--quiet"], work,
+                   env={**os.environ, **slurm})
         check(proc.returncode == 0, "run %s exited %d" % (smoke, proc.returncode))
         res = None
         if check(os.path.exists(out), "run wrote no results file"):
@@ -62,6 +67,13 @@ def main():
             except ResultsError as e:
                 check(False, str(e))
         if res is not None:
+            raw = res.raw
+            check(raw.get("host", {}).get("hostname") == socket.gethostname(),
+                  "host.hostname is %r" % raw.get("host", {}).get("hostname"))
+            check(raw.get("scheduler") == {"kind": "slurm", "job_id": "1041",
+                                           "array_job_id": "1038", "array_task_id": "3",
+                                           "node": "gpu-node-7"},
+                  "scheduler is %r" % raw.get("scheduler"))
             runs = res.runs
             npoints = 0
             for sweep in smoke_cfg.get("sweeps", [smoke_cfg]):
