@@ -99,7 +99,17 @@ const std::vector<ArchRow>& table_rows() {
   return rows;
 }
 
-const char* pipe_words(Pipe p) {
+bool tensor(Pipe p) { return p == Pipe::tensor_tf32 || p == Pipe::tensor_fp16; }
+
+std::string device_words(const DeviceCaps& d) {
+  std::string s = "compute capability " + std::to_string(d.cc_major) + "." +
+                  std::to_string(d.cc_minor);
+  return d.name.empty() ? s : s + " (" + d.name + ")";
+}
+
+}  // namespace
+
+const char* to_string(Pipe p) {
   switch (p) {
     case Pipe::issue: return "issue slots";
     case Pipe::fp64: return "fp64 instructions";
@@ -114,17 +124,7 @@ const char* pipe_words(Pipe p) {
   return "?";
 }
 
-bool tensor(Pipe p) { return p == Pipe::tensor_tf32 || p == Pipe::tensor_fp16; }
-
-std::string device_words(const DeviceCaps& d) {
-  std::string s = "compute capability " + std::to_string(d.cc_major) + "." +
-                  std::to_string(d.cc_minor);
-  return d.name.empty() ? s : s + " (" + d.name + ")";
-}
-
-}  // namespace
-
-const char* to_string(Pipe p) { return pipe_words(p); }
+const char* to_string(Feature f) { return f == Feature::dpx ? "dpx" : "wgmma_tma"; }
 
 double ArchRow::rate(Pipe p) const {
   switch (p) {
@@ -167,7 +167,7 @@ Peak compute_peak(const InstructionMix& mix, const DeviceCaps& d) {
   for (const auto& [pipe, count] : mix.per_group) {
     const double rate = row->rate(pipe);
     if (rate <= 0)
-      return {0, std::string("ladder's hardware table gives no ") + pipe_words(pipe) +
+      return {0, std::string("ladder's hardware table gives no ") + to_string(pipe) +
                      " rate for " + device_words(d) + ": no limit is claimed"};
     if (!tensor(pipe)) simt += count;
     if (rate / count < best) best = rate / count, bound = pipe, bound_count = count;
@@ -176,10 +176,9 @@ Peak compute_peak(const InstructionMix& mix, const DeviceCaps& d) {
     best = row->issue / simt, bound = Pipe::issue, bound_count = simt;
   const double ghz = d.clock_khz / 1e6;
   Peak p;
-  p.name = mix.name;
   p.per_second = best * mix.units_per_group * d.sm_count * ghz * 1e9;
   // Printed exactly as computed, so that the text recomputes to the number (tests check it).
-  p.rule = fmt::format("{:g} {}/clock/SM", row->rate(bound), pipe_words(bound));
+  p.rule = fmt::format("{:g} {}/clock/SM", row->rate(bound), to_string(bound));
   if (bound_count != 1) p.rule += fmt::format(" / {:g} per {}", bound_count, mix.group);
   if (mix.units_per_group != 1)
     p.rule += fmt::format(" x {:g} {} per {}", mix.units_per_group, mix.unit, mix.group);

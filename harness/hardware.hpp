@@ -26,6 +26,7 @@ enum class Pipe {
   tensor_fp16,  // FP16 tensor-core multiply-adds, FP32 accumulation, dense
 };
 const char* to_string(Pipe p);
+const char* to_string(Feature f);  // "dpx", "wgmma_tma": as `ladder list --json` names them
 
 struct ArchRow {
   int cc_major = 0, cc_minor = 0;
@@ -61,7 +62,6 @@ struct InstructionMix {
 struct Peak {
   double per_second = 0;  // units per second; 0 when unknown
   std::string rule;       // the arithmetic as computed, or why there is none
-  std::string name;       // the mix's name
   bool known() const { return per_second > 0; }
 };
 Peak compute_peak(const InstructionMix& mix, const DeviceCaps& d);

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../../datagen/base/printable.hpp"
+#include "../hardware.hpp"
 #include "../../datagen/base/progress.hpp"
 #include "../../datagen/numbers.hpp"
 #include "../config.hpp"
@@ -99,7 +100,7 @@ json catalogue() {
     for (const VariantSpec* v : registry().variants(s->name())) {
       json ps = json::array(), needs = json::array();
       for (const auto& p : v->params) ps.push_back(param_json(p));
-      for (Feature f : v->needs) needs.push_back(f == Feature::dpx ? "dpx" : "wgmma_tma");
+      for (Feature f : v->needs) needs.push_back(to_string(f));
       vs.push_back({{"id", v->id()}, {"step", v->step}, {"label", v->label},
                     {"role", to_string(v->role)}, {"backend", to_string(v->backend)},
                     {"precision", to_string(v->precision)}, {"change", v->change},
