@@ -3,6 +3,7 @@
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 #include <fmt/format.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -165,7 +166,30 @@ nlohmann::json host_json() {
   }
   char name[256] = {0};
   const std::string hostname = gethostname(name, sizeof name - 1) == 0 ? name : "";
-  return {{"hostname", hostname}, {"cpu", model}, {"cores", std::thread::hardware_concurrency()}};
+  // The cores this process may use (a shard of `--gpus` gets its share) and the GPUs it was
+  // shown (CUDA_VISIBLE_DEVICES: what Slurm's --gres gives a task).
+  cpu_set_t set;
+  const int cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : -1;
+  const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
+  const char* threads = std::getenv("OMP_NUM_THREADS");
+  return {{"hostname", hostname}, {"cpu", model}, {"cores", std::thread::hardware_concurrency()},
+          {"cpus_allowed", cpus}, {"omp_num_threads", threads ? nlohmann::json(threads) : nlohmann::json(nullptr)},
+          {"cuda_visible_devices", visible ? nlohmann::json(visible) : nlohmann::json(nullptr)}};
+}
+
+std::vector<std::string> device_names() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();
+    return {};
+  }
+  std::vector<std::string> names;
+  for (int i = 0; i < count; ++i) {
+    cudaDeviceProp prop{};
+    LADDER_CUDA(cudaGetDeviceProperties(&prop, i));
+    names.push_back(prop.name);
+  }
+  return names;
 }
 
 nlohmann::json scheduler_json() {
@@ -178,7 +202,8 @@ nlohmann::json scheduler_json() {
           {"job_id", env("SLURM_JOB_ID")},
           {"array_job_id", env("SLURM_ARRAY_JOB_ID")},
           {"array_task_id", env("SLURM_ARRAY_TASK_ID")},
-          {"node", env("SLURMD_NODENAME")}};
+          {"node", env("SLURMD_NODENAME")},
+          {"gpus", std::getenv("SLURM_STEP_GPUS") ? env("SLURM_STEP_GPUS") : env("SLURM_JOB_GPUS")}};
 }
 
 }  // namespace ladder

@@ -2,6 +2,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "study.hpp"
 
@@ -28,7 +29,10 @@ DeviceReport probe_device(int index);
 int current_sm_clock_mhz(const DeviceReport& d);
 
 nlohmann::json device_json(const DeviceReport& d, int clock_start_mhz, int clock_end_mhz);
-nlohmann::json host_json();  // CPU model, cores and host name
+nlohmann::json host_json();  // CPU model, cores, the cores and GPUs this process may use, host name
+// The name of every CUDA device present, by index (none without a driver or device); creates
+// no context, so a parent process leaves every GPU to its children.
+std::vector<std::string> device_names();
 // The batch scheduler's job, array and task ids the process runs under (Slurm), or null.
 nlohmann::json scheduler_json();
 

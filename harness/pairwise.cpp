@@ -31,7 +31,9 @@ void select_queries(PairwiseProblem& p, const Params& params) {
 }
 
 Footprint pairwise_footprint(double n, double entries, double queries) {
-  return {4.0 * (2 * n + 1) * entries + 4.0 * n * queries, queries * entries, 4};
+  Footprint f{4.0 * (2 * n + 1) * entries + 4.0 * n * queries, queries * entries, 4};
+  f.inner = n * n;  // DP cells per distance
+  return f;
 }
 
 }  // namespace ladder

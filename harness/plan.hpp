@@ -21,6 +21,20 @@ struct PlannedRun {
   int repetitions = 0, warmup = 0;
 };
 
+// A process's share of a plan split between `count` processes (GPUs of a node, tasks of a
+// Slurm array): the runs whose owner is `index`. Results of a shard record it; `ladder merge`
+// joins the shards of one plan (harness/shard.hpp splits it).
+struct ShardInfo {
+  std::size_t index = 0, count = 0;  // count 0: not a shard
+  std::string plan_hash;             // the plan and its split; shards of one merge agree on it
+  std::vector<std::size_t> owners;   // owners[run_index]: the shard that runs it
+  // A shard of `ladder reproduce`: every paper experiment's name, in order, so that merge can
+  // name a config no shard has written yet.
+  std::vector<std::string> reproduction;
+  bool active() const { return count > 0; }
+  bool owns(std::size_t run_index) const { return !active() || owners.at(run_index) == index; }
+};
+
 // Every (point, variant) of `config` whose "study/variant" matches `filter` (a regular
 // expression searched in it; empty: all), in execution order. `validation` overrides the
 // config's modes (`--validate`). Throws InputError for a bad filter or one that selects nothing.

@@ -50,6 +50,7 @@ json run_json(const RunRecord& r) {
                                     {"rel", r.tolerance.rel},
                                     {"rule", r.tolerance.rule}}}};
   if (!r.note.empty()) j["note"] = r.note;
+  if (r.wall_s >= 0) j["wall_s"] = r.wall_s;
   if (!r.emulated.empty()) j["emulated"] = r.emulated;
   if (!r.samples_ms.empty()) {
     const auto [lo, hi] = std::minmax_element(r.samples_ms.begin(), r.samples_ms.end());
@@ -144,6 +145,11 @@ json results_json(const RunReport& report) {
   if (!report.config.scale.empty()) out["scale"] = report.config.scale;
   if (!report.peer.is_null()) out["peer"] = report.peer;
   if (json s = scheduler_json(); !s.is_null()) out["scheduler"] = s;
+  if (const ShardInfo& s = report.options.shard; s.active()) {
+    out["shard"] = {{"index", s.index}, {"count", s.count}, {"plan_hash", s.plan_hash},
+                    {"runs_total", s.owners.size()}, {"owners", s.owners}};
+    if (!s.reproduction.empty()) out["shard"]["reproduction"] = s.reproduction;
+  }
   return out;
 }
 

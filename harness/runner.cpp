@@ -163,6 +163,10 @@ class Runner {
   // Everything that can fail on bad input fails here, before the first run.
   void check() {
     plan_ = plan_runs(c_, o_.filter, o_.validation);
+    if (o_.shard.active()) {
+      if (o_.shard.owners.size() != plan_.size()) throw std::logic_error("a shard of another plan");
+      std::erase_if(plan_, [&](const PlannedRun& r) { return !o_.shard.owns(r.index); });
+    }
     report_.planned = plan_.size();
     // A data file is read once, with the first point that names it; the following points
     // with the same file are checked against it.
@@ -183,7 +187,9 @@ class Runner {
   void run() {
     progress_ = Progress(report_.planned, o_.quiet, &o_);
     for (const PlannedRun& planned : plan_) {
+      const auto t0 = Clock::now();
       report_.runs.push_back(run_one(planned));
+      report_.runs.back().wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
       progress_.done(report_.runs.back());
       if (o_.on_run) o_.on_run(report_);
     }

@@ -11,6 +11,7 @@
 
 #include "config.hpp"
 #include "device_info.hpp"
+#include "plan.hpp"
 #include "validation.hpp"
 
 namespace ladder {
@@ -24,6 +25,7 @@ struct RunOptions {
   bool profile = false;                   // one NVTX-wrapped run per variant, no repetitions
   int device = 0;
   bool quiet = false;                     // no progress lines
+  ShardInfo shard;                        // when active, only the shard's runs (harness/shard.hpp)
   // The runs replay measurements made elsewhere (`ladder ingest`): a GPU run is validated
   // and recorded even where no GPU is present (its limit is then unknown).
   bool replay = false;
@@ -66,6 +68,7 @@ struct RunRecord {
   std::map<std::string, double> extras;
   std::map<std::string, double> facts;
   std::string note;  // a peer's word on the run (`ladder ingest`)
+  double wall_s = -1;  // the whole run: data and reference when it built them, warm-up, samples
 };
 
 struct RunReport {
@@ -75,7 +78,7 @@ struct RunReport {
   DeviceReport device;
   int clock_start_mhz = -1, clock_end_mhz = -1;
   std::string started_at, finished_at;
-  std::size_t planned = 0;  // runs the config selects; runs.size() of them are done
+  std::size_t planned = 0;  // runs the config (or the shard) selects; runs.size() of them are done
   std::vector<RunRecord> runs;
   nlohmann::json peer;  // what a peer says of itself (`ladder ingest`), recorded as is
   bool all_ok() const;

@@ -158,6 +158,9 @@ struct Footprint {
   double outputs = 0;      // elements of one output
   double output_word = 4;  // bytes of one output element (the widest any step writes)
   double working = 0;      // bytes the reference needs besides its values (tables, an order)
+  // What one output costs the sequential baseline (DP cells, multiply-adds, dominance tests):
+  // `--shard` weighs a point by outputs x inner when no measured costs are given.
+  double inner = 1;
 };
 
 class Study {

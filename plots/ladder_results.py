@@ -46,6 +46,10 @@ class Run:
 
     study = property(lambda self: self.raw.get("study"))
     variant = property(lambda self: self.raw.get("variant"))
+    run_index = property(lambda self: self.raw.get("run_index"))  # its place in the config's plan
+    # In a merged file (`ladder merge`): the shard that ran it and its GPU and host.
+    shard = property(lambda self: self.raw.get("shard"))
+    device = property(lambda self: _dict(self.raw.get("device")))
     id = property(lambda self: f"{self.study}/{self.variant}")
     step = property(lambda self: self.raw.get("step"))
     label = property(lambda self: self.raw.get("label") or self.variant or "?")
@@ -127,6 +131,11 @@ class ResultsFile:
     scale = property(lambda self: self.raw.get("scale"))
     complete = property(lambda self: bool(self.raw.get("complete")))
     host = property(lambda self: _dict(self.raw.get("host")))
+    runs_planned = property(lambda self: self.raw.get("runs_planned"))
+    summary = property(lambda self: _dict(self.raw.get("summary")))
+    # A shard's file: {index, count, plan_hash, runs_total, owners}; a merged file: its shards.
+    shard = property(lambda self: _dict(self.raw.get("shard")))
+    shards = property(lambda self: [s for s in self.raw.get("shards") or [] if isinstance(s, dict)])
 
     @property
     def study(self):

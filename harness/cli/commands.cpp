@@ -18,7 +18,9 @@
 #include "../results.hpp"
 #include "../runner.hpp"
 #include "args.hpp"
+#include "merge.hpp"
 #include "out_path.hpp"
+#include "shards.hpp"
 
 namespace ladder::cli {
 namespace fs = std::filesystem;
@@ -115,11 +117,13 @@ json catalogue() {
 
 }  // namespace
 
-std::string default_out(const Config& c) {
+std::string default_out(const Config& c, const ShardInfo& shard) {
   std::time_t t = std::time(nullptr);
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", std::gmtime(&t));
-  return "results/" + safe_name(c.name) + "-" + buf + ".json";
+  // The shards of a Slurm array start in the same second: their names differ by the shard.
+  const std::string part = shard.active() ? fmt::format(".shard-{}-of-{}", shard.index, shard.count) : "";
+  return "results/" + safe_name(c.name) + "-" + buf + part + ".json";
 }
 
 void print_summary(const RunReport& rep) {
@@ -194,11 +198,15 @@ const Command run_command{
                 {"dump-outputs", "DIR", "each run's raw output as DIR/<study>__<variant>__<point>.npy"},
                 {"profile", "", "run each variant once in an NVTX range, for ncu or nsys"},
                 shared_option("device"), shared_option("quiet"), shared_option("repetitions"),
-                shared_option("warmup"), shared_option("timing"), shared_option("scale")},
+                shared_option("warmup"), shared_option("timing"), shared_option("scale"),
+                shard_option("shard"), shard_option("costs"), shard_option("gpus")},
     .about = "Runs every point and selected variant of CONFIG, validates each output against the study's\n"
              "sequential reference and writes the results to FILE, rewritten atomically after every\n"
-             "run. Exit status: 0 every run passed (or was validly unsupported or skipped), 1 a run\n"
-             "failed or errored, 2 bad input, 3 CUDA error, 4 internal.\n",
+             "run. --shard K/N runs only shard K's data groups (merge the shards with `ladder merge`);\n"
+             "--gpus runs one shard per GPU and merges them into FILE (the shards' files and logs are\n"
+             "kept in FILE's name with .shards until the merge is complete). Exit status: 0 every run\n"
+             "passed (or was validly unsupported or skipped), 1 a run failed or errored (or a shard is\n"
+             "missing), 2 bad input, 3 CUDA error, 4 internal.\n",
     .body = run,
 };
 
@@ -292,9 +300,9 @@ Config config_from_options(const Parsed& p) {
   return config;
 }
 
-int run(const Parsed& p) {
-  if (p.positional.size() != 1) throw InputError("run needs exactly one CONFIG file");
-  Config config = config_from_options(p);
+namespace {
+
+RunOptions run_options(const Parsed& p) {
   RunOptions opt;
   opt.filter = p.get("filter");
   if (p.has("validate")) opt.validation = parse_validation(p.get("validate"));
@@ -302,8 +310,76 @@ int run(const Parsed& p) {
   opt.profile = p.has("profile");
   opt.quiet = p.has("quiet");
   if (p.has("device")) opt.device = integer_option(p, "device", 0);
-  // Output paths are checked now and created only once everything else has been checked.
+  return opt;
+}
+
+// `run --gpus`: every input checked here, then one `run --shard k/N --device g` per GPU into
+// OUT's .shards folder, merged into OUT.
+int run_on_gpus(const Parsed& p, const Config& config) {
+  for (const char* other : {"device", "shard"})
+    if (p.has(other)) throw InputError(std::string("--gpus cannot be given with --") + other + ": each GPU runs a shard");
+  const std::vector<int> gpus = gpus_option(p);
+  const RunOptions opt = run_options(p);
+  const PlanToSplit plan{&config, plan_runs(config, opt.filter, opt.validation)};
+  const MeasuredCosts costs = costs_option(p);
   const std::string shown = p.has("out") ? p.get("out") : default_out(config);
+  const std::string out = results_target(shown);
+  check_out_creatable(out);
+  refuse_overwriting(out, input_files(config), "--out");
+  const fs::path dir = fs::path(out).replace_extension(".shards");
+  std::error_code ec;
+  if (fs::exists(fs::symlink_status(dir, ec)))
+    throw InputError("'" + printable(dir.string(), 120) + "' is in the way: --gpus keeps its shards there; remove it");
+  if (!opt.dump_dir.empty()) check_dump_dir(opt.dump_dir);
+  check_config(config, opt);
+  const std::size_t n = gpus.size();
+  const std::vector<ShardInfo> split = split_plans({plan}, 0, n, costs);
+  const std::vector<std::vector<double>> run_cost = run_costs({plan}, costs);
+  std::vector<ShardChild> children(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::string name = fmt::format("{}-of-{}", k, n);
+    children[k].argv = {fs::canonical("/proc/self/exe").string(), "run", p.positional[0], "--shard",
+                        fmt::format("{}/{}", k, n), "--device", std::to_string(gpus[k]), "--out",
+                        (dir / (name + ".json")).string(), "--quiet"};
+    const std::vector<std::string> more = pass_on(p, {"gpus", "out", "quiet"});
+    children[k].argv.insert(children[k].argv.end(), more.begin(), more.end());
+    children[k].log = (dir / (name + ".log")).string();
+    children[k].watch = (dir / (name + ".json")).string();
+    for (std::size_t i = 0; i < plan.runs.size(); ++i)
+      if (split[0].owners[i] == k) children[k].cost += run_cost[0][i], ++children[k].runs;
+  }
+  fs::create_directories(dir);
+  const std::vector<int> status = run_shard_children(children, "run " + config.name, run_cost, {config.name});
+  const MergeOutcome m = merge_shards(out, {dir.string()});
+  for (const std::string& line : m.missing) fmt::print(stderr, "ladder: {}\n", line);
+  bool ok = m.complete;
+  for (std::size_t k = 0; k < n; ++k)
+    if (status[k] != 0) {
+      ok = false;
+      fmt::print(stderr, "ladder: shard {}/{} on GPU {} exited with status {} (log {})\n", k, n, gpus[k], status[k],
+                 children[k].log);
+    }
+  if (m.complete) fs::remove_all(dir);  // the merged file holds everything the shards wrote
+  fmt::print("\nresults: {} ({} of {} runs, {} GPUs)\n", shown, m.runs, plan.runs.size(), n);
+  return ok ? 0 : 1;
+}
+
+}  // namespace
+
+int run(const Parsed& p) {
+  if (p.positional.size() != 1) throw InputError("run needs exactly one CONFIG file");
+  Config config = config_from_options(p);
+  if (p.has("gpus")) return run_on_gpus(p, config);
+  RunOptions opt = run_options(p);
+  if (p.has("shard")) {
+    const ShardInfo s = parse_shard(p.get("shard"));
+    opt.shard = split_plans({{&config, plan_runs(config, opt.filter, opt.validation)}}, s.index, s.count,
+                            costs_option(p))[0];
+  } else if (p.has("costs")) {
+    throw InputError("--costs balances shards: give it with --shard or --gpus");
+  }
+  // Output paths are checked now and created only once everything else has been checked.
+  const std::string shown = p.has("out") ? p.get("out") : default_out(config, opt.shard);
   const std::string out = results_target(shown);
   check_out_creatable(out);
   refuse_overwriting(out, input_files(config), "--out");

@@ -16,6 +16,7 @@ extern const Command plan_command;                            // plan.cpp
 extern const Command compare_command, export_command;         // compare.cpp
 extern const Command reproduce_command;                       // reproduce.cpp
 extern const Command ingest_command;                          // ingest.cpp
+extern const Command merge_command;                           // merge.cpp
 int list(const Parsed& p);
 int run(const Parsed& p);
 int gen(const Parsed& p);
@@ -37,7 +38,7 @@ int integer_option(const Parsed& p, const std::string& name, int lo);
 int export_results(const Parsed& p);  // `ladder export` (`export` is a keyword)
 
 // results/<config name>-<UTC time>.json: where `run` writes when --out is not given.
-std::string default_out(const Config& c);
+std::string default_out(const Config& c, const ShardInfo& shard = {});
 // The runs of a report as a table on stdout, then each failure's reason.
 void print_summary(const RunReport& rep);
 

@@ -5,9 +5,11 @@
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "../plan.hpp"
 #include "commands.hpp"
+#include "shards.hpp"
 
 namespace ladder::cli {
 namespace {
@@ -79,7 +81,9 @@ void print_plan(const Config& c, const std::vector<PlannedRun>& plan) {
                     std::to_string(r.data_group), r.validation.text(),
                     std::to_string(r.repetitions), std::to_string(r.warmup)});
   }
-  const std::size_t groups = plan.empty() ? 0 : plan.back().data_group + 1;
+  std::set<std::size_t> distinct;  // a shard's groups are not numbered from 0
+  for (const PlannedRun& r : plan) distinct.insert(r.data_group);
+  const std::size_t groups = distinct.size();
   fmt::print("{}: {} runs over {} data set{}{}\n", c.name.empty() ? c.path : c.name, plan.size(),
              groups, groups == 1 ? "" : "s", c.scale.empty() ? "" : " at the " + c.scale + " scale");
   print_table({"run", "variant", "sweep", "point", "data", "validation", "reps", "warmup"}, rows,
@@ -94,6 +98,7 @@ const Command plan_command{
     .positionals = {"CONFIG"},
     .options = {shared_option("scale"), shared_option("filter"), shared_option("validate"),
                 shared_option("repetitions"), shared_option("warmup"), shared_option("timing"),
+                shard_option("shard"), shard_option("costs"),
                 {"json", "", "the runs with every parameter, and the config's points, as JSON"}},
     .about = kPlanAbout,
     .body = plan,
@@ -104,11 +109,31 @@ int plan(const Parsed& p) {
   const Config config = config_from_options(p);
   std::optional<Validation> validation;
   if (p.has("validate")) validation = parse_validation(p.get("validate"));
-  const std::vector<PlannedRun> plan = plan_runs(config, p.get("filter"), validation);
-  if (p.has("json"))
-    fmt::print("{}\n", plan_json(config, plan, validation).dump(2));
-  else
-    print_plan(config, plan);
+  std::vector<PlannedRun> plan = plan_runs(config, p.get("filter"), validation);
+  if (!p.has("shard")) {
+    if (p.has("costs")) throw InputError("--costs balances shards: give it with --shard");
+    if (p.has("json")) fmt::print("{}\n", plan_json(config, plan, validation).dump(2));
+    else print_plan(config, plan);
+    return 0;
+  }
+  // The shard's runs, as `run --shard` executes them, and the split they come from.
+  const ShardInfo want = parse_shard(p.get("shard"));
+  const MeasuredCosts costs = costs_option(p);
+  const ShardInfo s = split_plans({{&config, plan}}, want.index, want.count, costs)[0];
+  const std::vector<double> cost = run_costs({{&config, plan}}, costs)[0];
+  double mine = 0, all = 0;
+  for (std::size_t i = 0; i < plan.size(); ++i) all += cost[i], mine += s.owns(i) ? cost[i] : 0;
+  std::erase_if(plan, [&](const PlannedRun& r) { return !s.owns(r.index); });
+  if (p.has("json")) {
+    json j = plan_json(config, plan, validation);
+    j["shard"] = {{"index", s.index}, {"count", s.count}, {"plan_hash", s.plan_hash},
+                  {"owners", s.owners}, {"expected_s", mine}, {"expected_total_s", all}};
+    fmt::print("{}\n", j.dump(2));
+    return 0;
+  }
+  fmt::print("shard {}/{}: {} of {} runs, expected {:.3g} s of {:.3g} s ({})\n", s.index, s.count, plan.size(),
+             s.owners.size(), mine, all, p.has("costs") ? "measured costs" : "the plan's estimate");
+  if (!plan.empty()) print_plan(config, plan);
   return 0;
 }
 

@@ -33,7 +33,9 @@
 #include "build_info.hpp"
 #include "child.hpp"
 #include "commands.hpp"
+#include "merge.hpp"
 #include "out_path.hpp"
+#include "shards.hpp"
 
 namespace ladder::cli {
 namespace fs = std::filesystem;
@@ -105,10 +107,11 @@ std::vector<Experiment> find_experiments(const fs::path& configs, const fs::path
   return out;
 }
 
-std::string device_slug(const DeviceReport& d) {
-  if (!d.caps.present) return "no-gpu";
+// The default folder's name for a GPU ("" when there is none).
+std::string device_slug(const std::string& name) {
+  if (name.empty()) return "no-gpu";
   std::string s;
-  for (char c : d.name) s += std::isalnum(static_cast<unsigned char>(c)) ? std::tolower(c) : '-';
+  for (char c : name) s += std::isalnum(static_cast<unsigned char>(c)) ? std::tolower(c) : '-';
   return safe_name(s);
 }
 
@@ -491,6 +494,102 @@ class Reproduction {
   std::vector<bool> reused_;
 };
 
+// Every paper experiment's plan, split into `count` shards (harness/shard.hpp).
+struct Split {
+  std::vector<PlanToSplit> plans;
+  std::vector<std::string> names;
+  std::vector<ShardInfo> shards;  // for shard `index`, one per experiment
+  std::vector<std::vector<double>> costs;
+};
+
+Split split_experiments(const std::vector<Experiment>& exps, std::size_t index, std::size_t count,
+                        const MeasuredCosts& costs) {
+  Split s;
+  for (const Experiment& e : exps) {
+    s.plans.push_back({&e.config, plan_runs(e.config, "")});
+    s.names.push_back(e.config.name);
+  }
+  s.shards = split_plans(s.plans, index, count, costs);
+  for (ShardInfo& info : s.shards) info.reproduction = s.names;
+  s.costs = run_costs(s.plans, costs);
+  return s;
+}
+
+// `reproduce --shard K/N`: shard K's runs of every paper experiment, one results file per
+// config in DIR/shards/K-of-N/ (an empty one where it has no run), staged in its .partial/;
+// no peers, figures or report: `ladder merge DIR DIR/shards` joins the shards, and a plain
+// `reproduce` then adds the rest. A complete file of the same shard, commit and device is
+// kept, so rerunning a shard that was stopped resumes it.
+int reproduce_shard(const std::vector<Experiment>& exps, const Split& split, const std::string& scale,
+                    const fs::path& dir, int device) {
+  const ShardInfo& first = split.shards.front();
+  const fs::path folder = shard_folder(dir.string(), first.index, first.count), partial = folder / ".partial";
+  const DeviceReport dev = probe_device(device);
+  fs::remove_all(partial);
+  fs::create_directories(partial);
+  bool ok = true;
+  for (std::size_t i = 0; i < exps.size(); ++i) {
+    const Experiment& e = exps[i];
+    const ShardInfo& shard = split.shards[i];
+    const fs::path target = folder / e.file, staged = partial / e.file;
+    const std::size_t runs = std::count(shard.owners.begin(), shard.owners.end(), shard.index);
+    std::string why;
+    const json found = fs::exists(target) ? read_found(target, why) : json();
+    const ReuseKey key{LADDER_GIT_COMMIT, scale, dev.caps.present, dev.caps.present ? dev.name : "",
+                       e.config.resolved, runs};
+    if (!found.is_null() && judge_results(found, key).why_not.empty() &&
+        found.value("shard", json()).value("plan_hash", "") == shard.plan_hash) {
+      fmt::print("reproduce: shard {}/{}: {}: reusing {}\n", shard.index, shard.count, e.config.name, target.string());
+      continue;
+    }
+    fmt::print("reproduce: shard {}/{}: {} ({} of {} runs)\n", shard.index, shard.count, e.config.name, runs,
+               shard.owners.size());
+    RunOptions opt;
+    opt.device = device;
+    opt.shard = shard;
+    opt.progress_label = e.config.name;
+    opt.on_run = [&staged](const RunReport& so_far) { write_results(staged.string(), so_far); };
+    const RunReport rep = run_config(e.config, opt);
+    write_results(staged.string(), rep);
+    fs::rename(staged, target);
+    ok = rep.all_ok() && ok;
+  }
+  fs::remove_all(partial);
+  fmt::print("reproduce: shard {}/{} done in {}; when every shard is: ladder merge {} {}\n", first.index,
+             first.count, folder.string(), dir.string(), (dir / "shards").string());
+  return ok ? 0 : 1;
+}
+
+// `reproduce --gpus`: one `reproduce --shard k/N --device g` per GPU, then their merge into
+// DIR's per-config files; false when a shard's runs are missing (named).
+bool reproduce_on_gpus(const Parsed& p, const std::vector<Experiment>& exps, const std::vector<int>& gpus,
+                       const std::string& scale, const fs::path& dir) {
+  const std::size_t n = gpus.size();
+  const Split split = split_experiments(exps, 0, n, costs_option(p));
+  std::vector<ShardChild> children(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    children[k].argv = {fs::canonical("/proc/self/exe").string(), "reproduce", "--shard", fmt::format("{}/{}", k, n),
+                        "--device", std::to_string(gpus[k]), "--out", dir.string(), "--scale", scale};
+    const std::vector<std::string> more = pass_on(p, {"gpus", "out", "scale", "no-peers", "python"});
+    children[k].argv.insert(children[k].argv.end(), more.begin(), more.end());
+    children[k].watch = shard_folder(dir.string(), k, n);
+    children[k].log = children[k].watch + ".log";
+    for (std::size_t c = 0; c < split.plans.size(); ++c)
+      for (std::size_t i = 0; i < split.plans[c].runs.size(); ++i)
+        if (split.shards[c].owners[i] == k) children[k].cost += split.costs[c][i], ++children[k].runs;
+  }
+  fs::create_directories(dir / "shards");
+  const std::vector<int> status = run_shard_children(children, "reproduce", split.costs, split.names);
+  for (std::size_t k = 0; k < n; ++k)
+    if (status[k] != 0)
+      fmt::print(stderr, "ladder: shard {}/{} on GPU {} exited with status {} (log {})\n", k, n, gpus[k], status[k],
+                 children[k].log);
+  const MergeOutcome m = merge_shards(dir.string(), {(dir / "shards").string()});
+  for (const std::string& line : m.missing) fmt::print(stderr, "ladder: {}\n", line);
+  fmt::print("reproduce: merged {} shards into {} files in {}\n", n, m.written.size(), dir.string());
+  return m.complete;
+}
+
 // Ctrl-C (or SIGTERM) ends the reproduction at once: every results file in DIR is whole, the
 // run in progress stays under DIR/.partial/, and the next `reproduce` with the same DIR resumes.
 void on_interrupt(int sig) {
@@ -516,7 +615,7 @@ const Command reproduce_command{
     .options = {{"scale", "paper|quick", "the seeds' sizes, or sizes that finish in minutes (default paper)"},
                 {"out", "DIR", "the reproduction's folder (default results/reproduction/<gpu>/)"},
                 {"configs", "DIR", "where the paper experiments are (default the project's configs/)"},
-                shared_option("device"),
+                shared_option("device"), shard_option("shard"), shard_option("gpus"), shard_option("costs"),
                 {"no-peers", "", "run no peer (peers/<study>/*.py), even those ready here"},
                 {"python", "EXE", "the Python that draws the figures and runs the peers (default python3)"}},
     .about = kAbout,
@@ -532,20 +631,36 @@ int reproduce(const Parsed& p) {
   if (!fs::is_directory(configs))
     throw InputError("--configs '" + printable(configs.string(), 80) + "' is not a directory");
   std::vector<Experiment> exps = find_experiments(configs, root, scale);
-  // The figures, the report and the peers are Python: find out now, not after the runs.
-  check_python(root, p.get("python", "python3"));
-  const int device = p.has("device") ? integer_option(p, "device", 0) : 0;
-  DeviceReport dev = probe_device(device);
+  if (p.has("shard") + p.has("gpus") + p.has("device") > 1)
+    throw InputError("give one of --shard, --gpus and --device");
+  if (p.has("costs") && !p.has("shard") && !p.has("gpus"))
+    throw InputError("--costs balances shards: give it with --shard or --gpus");
+  // The figures, the report and the peers are Python: find out now, not after the runs (a
+  // shard has none of them).
+  if (!p.has("shard")) check_python(root, p.get("python", "python3"));
+  const std::vector<int> gpus = p.has("gpus") ? gpus_option(p) : std::vector<int>{};
+  const int device = p.has("device") ? integer_option(p, "device", 0) : gpus.empty() ? 0 : gpus[0];
+  // --gpus leaves every GPU to its children until they are done: names only, no context.
+  std::optional<DeviceReport> dev;
+  if (gpus.empty()) dev = probe_device(device);
+  const std::string gpu_name = dev ? (dev->caps.present ? dev->name : "") : device_names()[gpus[0]];
   if (p.has("out") && p.get("out").empty()) throw InputError("--out needs a folder name");
   const fs::path dir = fs::absolute(p.has("out") ? fs::path(p.get("out"))
-                                                 : root / "results" / "reproduction" / device_slug(dev));
+                                                 : root / "results" / "reproduction" / device_slug(gpu_name));
   std::error_code ec;
   if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
     throw InputError("--out '" + printable(dir.string(), 80) + "' exists and is not a directory");
   check_outputs(dir, exps, root);
+  const MeasuredCosts costs = costs_option(p);
+  const ShardInfo shard = p.has("shard") ? parse_shard(p.get("shard")) : ShardInfo{};
   check_data(exps);
+  if (shard.active()) return reproduce_shard(exps, split_experiments(exps, shard.index, shard.count, costs), scale, dir, device);
+  if (!gpus.empty()) {
+    if (!reproduce_on_gpus(p, exps, gpus, scale, dir)) return 1;
+    dev = probe_device(device);  // the shards are done: the peers, figures and report run here
+  }
   prepare_results_file((dir / "reproduction.json").string());
-  Reproduction r(p, std::move(exps), root, std::move(dev), scale, dir);
+  Reproduction r(p, std::move(exps), root, std::move(*dev), scale, dir);
   r.device_index_ = device;
   r.self_ = fs::canonical("/proc/self/exe").string();
   std::signal(SIGINT, on_interrupt);

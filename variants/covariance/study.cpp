@@ -109,7 +109,9 @@ class CovStudy : public Study {
     const auto* prob = loaded ? &problem_as<CovProblem>(*loaded) : nullptr;
     const double m = prob ? double(prob->m) : double(p.integer("m"));
     const double n = prob ? double(prob->n) : double(p.integer("n"));
-    return {4.0 * m * n + 16.0 * n, n * n, 4};
+    Footprint f{4.0 * m * n + 16.0 * n, n * n, 4};
+    f.inner = m;  // multiply-adds per entry
+    return f;
   }
 
   std::unique_ptr<Problem> make_problem(const DataSource& src, const Params& p) const override {

@@ -115,7 +115,9 @@ class EedStudy : public Study {
     }
     const bool full = (n + 1) * (m + 1) <= kFullTableCells;
     const double table = full ? 4 * (n + 1) * (m + 1 + alphabet) : 4 * (m + 1) * (alphabet + 3);
-    return {2 * (codes + 16 * pairs), pairs, 4, double(omp_get_max_threads()) * table};
+    Footprint f{2 * (codes + 16 * pairs), pairs, 4, double(omp_get_max_threads()) * table};
+    f.inner = (n + 1) * (m + 1);  // DP cells per pair
+    return f;
   }
 
   std::unique_ptr<Problem> make_problem(const DataSource& src, const Params& p) const override {

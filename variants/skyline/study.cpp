@@ -83,7 +83,10 @@ class SkylineStudy : public Study {
     }
     const double n = loaded ? double(problem_as<SkylineProblem>(*loaded).n()) : double(p.integer("n"));
     const double d = loaded ? double(problem_as<SkylineProblem>(*loaded).d()) : double(p.integer("d"));
-    return {2 * 4.0 * n * d, n, 4, 16.0 * n};
+    Footprint f{2 * 4.0 * n * d, n, 4, 16.0 * n};
+    // Dominance tests per point: against a skyline window, taken as sqrt(n) points of d values.
+    f.inner = d * std::sqrt(n);
+    return f;
   }
 
   std::unique_ptr<Problem> make_problem(const DataSource& src, const Params& p) const override {

@@ -325,8 +325,10 @@ class TwedStudy : public Study {
     const double m = mode == "triangle" ? s.n : s.m;
     const double cells = (s.n + 1) * (m + 1);
     const double table = 8 * (cells <= kFullMatrixCells ? cells : 6 * (s.n + m));
-    return {s.series * per_a + s.b_series * per_b + 2 * lists, rows * cols, 8,
-            double(omp_get_max_threads()) * table};
+    Footprint f{s.series * per_a + s.b_series * per_b + 2 * lists, rows * cols, 8,
+                double(omp_get_max_threads()) * table};
+    f.inner = cells * (s.dim + 1);  // DP cells per distance, each over dim values
+    return f;
   }
 
   // Bytes a data file may take once read, from its size: its bytes, then at most one value per

@@ -1,0 +1,222 @@
+#include "shard.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <numeric>
+
+#include "../datagen/base/errors.hpp"
+#include "../datagen/base/printable.hpp"
+#include "../datagen/numbers.hpp"
+#include "results.hpp"
+
+namespace ladder {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+// A plan's runs as costs name them: config, variant and point identify a run across commits,
+// where run_index may not.
+std::string run_key(const std::string& config, const std::string& variant_id, const std::string& point) {
+  return config + "\n" + variant_id + "\n" + point;
+}
+
+// The name results give their config (a config without one is named after its study).
+std::string config_name(const json& config) {
+  const json& name = config.contains("name") ? config["name"] : config.value("study", json(""));
+  return name.is_string() ? name.get<std::string>() : "";
+}
+
+// What the plan expects a run to cost, in seconds, from the point's size alone (no data is
+// built): outputs x inner units of sequential work at about 1 ns a unit, divided by what each
+// kind of step gains, times its repetitions; the first run of a data group also builds the
+// data (about 2 ns a byte) and the reference values it is checked against. Rough by design:
+// it only has to rank groups; `--costs` replaces it with measured times.
+struct Estimate {
+  double work_s = 0, data_s = 0, reference_s = 0;
+};
+
+Estimate point_estimate(const Config& c, const PlannedRun& r) {
+  const Point& pt = c.points[r.point];
+  Footprint f;
+  try {
+    f = c.study->footprint(pt.data, resolve(*c.study, nullptr, pt.params, pt.data.file.empty()), nullptr);
+  } catch (const std::exception&) {
+    f = {};  // a point whose size cannot be told costs as little as any: it still runs
+  }
+  const double outputs = std::max(1.0, f.outputs), work = outputs * std::max(1.0, f.inner) * 1e-9;
+  double checked = 0;
+  if (r.validation.mode == Validation::Mode::full) checked = 1;
+  if (r.validation.mode == Validation::Mode::sample) checked = std::min(1.0, double(r.validation.sample) / outputs);
+  return {work, f.inputs * 2e-9, work * checked};
+}
+
+double run_estimate(const PlannedRun& r, const Estimate& e) {
+  // A sequential baseline runs at the estimate's pace, a CPU step on a node's cores some ten
+  // times faster, a GPU step a thousand times, plus its set-up.
+  const VariantSpec& v = *r.variant;
+  const double speedup = v.backend == Backend::gpu ? 1000 : v.role == Role::baseline ? 1 : 10;
+  return (r.repetitions + r.warmup) * e.work_s / speedup + (v.backend == Backend::gpu ? 0.05 : 0);
+}
+
+// Each run's estimated seconds, its data group's set-up charged to the group's first run.
+std::vector<double> estimated_runs(const PlanToSplit& p) {
+  std::vector<double> out;
+  for (std::size_t i = 0; i < p.runs.size(); ++i) {
+    const PlannedRun& r = p.runs[i];
+    const Estimate e = point_estimate(*p.config, r);
+    const bool first = i == 0 || p.runs[i - 1].data_group != r.data_group;
+    out.push_back(run_estimate(r, e) + (first ? e.data_s + e.reference_s : 0));
+  }
+  return out;
+}
+
+// FNV-1a, 64 bits: stable across builds and machines.
+std::string fnv1a(const std::string& text) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char ch : text) h = (h ^ ch) * 1099511628211ull;
+  return fmt::format("{:016x}", h);
+}
+
+// The plan as every shard computes it (config, runs with their settings) and its split.
+std::string plan_hash(const PlanToSplit& p, const std::vector<std::size_t>& owners, std::size_t count) {
+  std::string text = p.config->resolved.dump() + "\n" + std::to_string(count) + "\n";
+  for (std::size_t i = 0; i < p.runs.size(); ++i) {
+    const PlannedRun& r = p.runs[i];
+    text += fmt::format("{} {} {} {} {} {} {} {}\n", r.index, r.variant->id(), p.config->points[r.point].key(),
+                        r.data_group, r.validation.text(), r.repetitions, r.warmup, owners[i]);
+  }
+  return fnv1a(text);
+}
+
+// One data group of one plan: the unit shards get.
+struct Unit {
+  std::size_t plan = 0, first = 0, end = 0;  // runs [first, end) of plans[plan]
+  double cost = 0;
+};
+
+}  // namespace
+
+ShardInfo parse_shard(const std::string& text, const std::string& option) {
+  const std::string shown = option + " '" + printable(text, 40) + "'";
+  const auto slash = text.find('/');
+  if (slash == std::string::npos)
+    throw InputError(shown + " is not K/N (shard K of N, K from 0 to N-1)");
+  std::int64_t k = 0, n = 0;
+  try {
+    k = parse_int64(text.substr(0, slash), option + " K");
+    n = parse_int64(text.substr(slash + 1), option + " N");
+  } catch (const InputError&) {
+    throw InputError(shown + " is not K/N with whole numbers K and N (shard K of N, K from 0 to N-1)");
+  }
+  if (n < 1 || n > 100000) throw InputError(shown + ": N must be 1 to 100000 shards");
+  if (k < 0 || k >= n)
+    throw InputError(shown + ": K must be 0 to " + std::to_string(n - 1) + " (shards are numbered from 0)");
+  ShardInfo s;
+  s.index = std::size_t(k);
+  s.count = std::size_t(n);
+  return s;
+}
+
+void MeasuredCosts::add(const json& r) {
+  if (r.contains("peer")) return;  // a peer's runs are not ladder's to weigh
+  const std::string config = config_name(r.value("config", json::object()));
+  for (const json& run : r["runs"]) {
+    double s = -1;
+    if (run.contains("wall_s") && run["wall_s"].is_number()) {
+      s = run["wall_s"].get<double>();
+    } else if (run.contains("timing") && run["timing"].is_object()) {
+      const json& t = run["timing"];
+      double sum = 0;
+      for (const json& x : t.value("samples", json::array())) sum += x.is_number() ? x.get<double>() : 0;
+      const json warm = t.value("warmup", json(0));
+      s = (sum + (warm.is_number() ? warm.get<double>() : 0) * t["median"].get<double>()) / 1e3;
+    }
+    if (!std::isfinite(s) || s < 0) continue;
+    seconds_[run_key(config, run["study"].get<std::string>() + "/" + run["variant"].get<std::string>(),
+                     run["point"].get<std::string>())] = s;
+  }
+}
+
+MeasuredCosts MeasuredCosts::read(const std::string& path) {
+  MeasuredCosts costs;
+  std::error_code ec;
+  std::vector<fs::path> files;
+  if (fs::is_directory(path, ec)) {
+    for (fs::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec))
+      if (it->path().extension() == ".json" && it->path().filename() != "reproduction.json")
+        files.push_back(it->path());
+    std::sort(files.begin(), files.end());
+  } else {
+    files.push_back(path);
+  }
+  for (const fs::path& f : files) costs.add(read_results(f.string()));
+  if (costs.empty())
+    throw InputError("--costs '" + printable(path, 120) + "' holds no timed run of ladder's");
+  return costs;
+}
+
+double MeasuredCosts::seconds(const std::string& config, const std::string& variant_id,
+                              const std::string& point) const {
+  const auto it = seconds_.find(run_key(config, variant_id, point));
+  return it == seconds_.end() ? -1 : it->second;
+}
+
+std::vector<std::vector<double>> run_costs(const std::vector<PlanToSplit>& plans, const MeasuredCosts& measured) {
+  // Estimates are put on the measured runs' scale, so that a run the costs do not know (a new
+  // step, another scale) weighs what its peers measured would suggest.
+  std::vector<std::vector<double>> estimate, known(plans.size());
+  double measured_sum = 0, estimate_sum = 0;
+  for (std::size_t p = 0; p < plans.size(); ++p) {
+    estimate.push_back(estimated_runs(plans[p]));
+    for (std::size_t i = 0; i < plans[p].runs.size(); ++i) {
+      const PlannedRun& r = plans[p].runs[i];
+      const double s = measured.seconds(plans[p].config->name, r.variant->id(), plans[p].config->points[r.point].key());
+      known[p].push_back(s);
+      if (s >= 0) measured_sum += s, estimate_sum += estimate[p][i];
+    }
+  }
+  const double scale = measured_sum > 0 && estimate_sum > 0 ? measured_sum / estimate_sum : 1;
+  for (std::size_t p = 0; p < plans.size(); ++p)
+    for (std::size_t i = 0; i < known[p].size(); ++i)
+      if (known[p][i] < 0) known[p][i] = estimate[p][i] * scale;
+  return known;
+}
+
+std::vector<ShardInfo> split_plans(const std::vector<PlanToSplit>& plans, std::size_t index,
+                                   std::size_t count, const MeasuredCosts& measured) {
+  const std::vector<std::vector<double>> costs = run_costs(plans, measured);
+  std::vector<Unit> units;
+  for (std::size_t p = 0; p < plans.size(); ++p)
+    for (std::size_t i = 0; i < plans[p].runs.size(); ++i) {
+      if (i == 0 || plans[p].runs[i - 1].data_group != plans[p].runs[i].data_group)
+        units.push_back({p, i, i, 0});
+      units.back().end = i + 1;
+      units.back().cost += costs[p][i];
+    }
+  // Largest first, each to the least loaded shard (the lowest index among equals); the sort is
+  // stable, so equal costs keep the plans' order and every shard computes the same split.
+  std::vector<std::size_t> order(units.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return units[a].cost > units[b].cost; });
+  std::vector<double> load(count, 0);
+  std::vector<ShardInfo> out(plans.size());
+  for (std::size_t p = 0; p < plans.size(); ++p) out[p].owners.assign(plans[p].runs.size(), 0);
+  for (std::size_t u : order) {
+    const std::size_t shard = std::min_element(load.begin(), load.end()) - load.begin();
+    load[shard] += units[u].cost;
+    for (std::size_t i = units[u].first; i < units[u].end; ++i) out[units[u].plan].owners[i] = shard;
+  }
+  for (std::size_t p = 0; p < plans.size(); ++p) {
+    out[p].index = index;
+    out[p].count = count;
+    out[p].plan_hash = plan_hash(plans[p], out[p].owners, count);
+  }
+  return out;
+}
+
+}  // namespace ladder
