@@ -631,8 +631,9 @@ int reproduce(const Parsed& p) {
   if (!fs::is_directory(configs))
     throw InputError("--configs '" + printable(configs.string(), 80) + "' is not a directory");
   std::vector<Experiment> exps = find_experiments(configs, root, scale);
-  if (p.has("shard") + p.has("gpus") + p.has("device") > 1)
-    throw InputError("give one of --shard, --gpus and --device");
+  for (const char* other : {"shard", "device"})
+    if (p.has("gpus") && p.has(other))
+      throw InputError(std::string("--gpus cannot be given with --") + other + ": each GPU runs a shard");
   if (p.has("costs") && !p.has("shard") && !p.has("gpus"))
     throw InputError("--costs balances shards: give it with --shard or --gpus");
   // The figures, the report and the peers are Python: find out now, not after the runs (a
