@@ -105,12 +105,22 @@ def peers_table(ctx):
     return rc.md_table(["peer", "config", "state", "time", "why"], rows)
 
 
+def config_runs(ctx):
+    """[(config name, run)] of every run of every config."""
+    return [(c.get("name"), r) for c in ctx.manifest.get("configs", [])
+            for r in ctx.runs(c.get("name"))]
+
+
+def failed_runs(ctx):
+    """[(config name, run)] of the runs that were attempted and did not pass."""
+    return [(name, r) for name, r in config_runs(ctx) if r.status in ("incorrect", "error")]
+
+
 def failures(ctx):
     """Runs that were attempted and did not pass: a line each."""
-    runs = [(c.get("name"), r) for c in ctx.manifest.get("configs", [])
-            for r in ctx.runs(c.get("name"))]
+    runs = config_runs(ctx)
     lines = [f"- `{name}` {r.id} {r.point}: **{r.status}** {r.raw.get('reason', '')}"
-             for name, r in runs if r.status in ("incorrect", "error")]
+             for name, r in failed_runs(ctx)]
     text = "\n".join(lines) + "\n" if lines else "Every run that ran passed validation.\n"
     unchecked = [f"`{name}` {r.variant} {r.point}" for name, r in runs
                  if r.passed and r.validation.get("mode") == "off"]
