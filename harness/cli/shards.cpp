@@ -11,6 +11,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <thread>
 
@@ -34,14 +35,26 @@ std::string duration(double s) {
   return n >= 60 ? fmt::format("{}m{:02d}s", n / 60, n % 60) : fmt::format("{}s", n);
 }
 
-// This process's cores, in order: each child gets a contiguous share.
-std::vector<int> our_cores() {
+// The first CPU of the physical core `cpu` belongs to (its hyper-threads share one); `cpu`
+// itself where the kernel does not say.
+int core_of(int cpu) {
+  std::ifstream in(fmt::format("/sys/devices/system/cpu/cpu{}/topology/thread_siblings_list", cpu));
+  int first = cpu;
+  return in >> first ? first : cpu;
+}
+
+// This process's CPUs grouped by physical core, cores in order: each child gets whole cores,
+// so that no two children's threads share one (a CPU baseline next door would slow a GPU
+// step's launches).
+std::vector<std::vector<int>> our_cores() {
   cpu_set_t set;
-  std::vector<int> cores;
+  std::map<int, std::vector<int>> cores;
   if (sched_getaffinity(0, sizeof set, &set) == 0)
     for (int c = 0; c < CPU_SETSIZE; ++c)
-      if (CPU_ISSET(c, &set)) cores.push_back(c);
-  return cores;
+      if (CPU_ISSET(c, &set)) cores[core_of(c)].push_back(c);
+  std::vector<std::vector<int>> out;
+  for (auto& [first, cpus] : cores) out.push_back(std::move(cpus));
+  return out;
 }
 
 // The runs a child's results hold so far, as (config name, run_index), read without trusting
@@ -73,7 +86,7 @@ class CombinedProgress {
  public:
   CombinedProgress(const std::vector<ShardChild>& children, const std::string& what,
                    const std::vector<std::vector<double>>& costs, const std::vector<std::string>& names)
-      : children_(children), what_(what), costs_(costs), names_(names), done_(children.size()) {}
+      : children_(children), what_(what), costs_(costs), names_(names) {}
 
   // One line when something changed, at most every few seconds.
   void update(std::size_t running, bool force) {
@@ -111,7 +124,6 @@ class CombinedProgress {
   std::string what_;
   const std::vector<std::vector<double>>& costs_;
   const std::vector<std::string>& names_;
-  std::vector<std::size_t> done_;
   Clock::time_point start_ = Clock::now();
   double shown_at_ = -1e9;
   std::size_t last_runs_ = std::size_t(-1);
@@ -181,7 +193,7 @@ std::vector<std::string> pass_on(const Parsed& p, const std::vector<std::string>
 std::vector<int> run_shard_children(const std::vector<ShardChild>& children, const std::string& what,
                                     const std::vector<std::vector<double>>& costs,
                                     const std::vector<std::string>& config_names) {
-  const std::vector<int> cores = our_cores();
+  const std::vector<std::vector<int>> cores = our_cores();
   const std::size_t n = children.size();
   std::vector<int> pids(n, -1), status(n, -1);
   g_stop = 0;
@@ -190,15 +202,15 @@ std::vector<int> run_shard_children(const std::vector<ShardChild>& children, con
     ChildOptions o;
     o.stdout_file = children[k].log;
     o.stderr_to_stdout = true;
-    // A contiguous share of our cores, at least one: CPU baselines of one child do not slow
-    // another's.
+    // A contiguous share of our physical cores, at least one: CPU baselines of one child do
+    // not slow another's.
     const std::size_t lo = cores.size() * k / n, hi = std::max(lo + 1, cores.size() * (k + 1) / n);
-    for (std::size_t c = lo; c < hi && c < cores.size(); ++c) o.cpus.push_back(cores[c]);
+    for (std::size_t c = lo; c < hi && c < cores.size(); ++c) o.cpus.insert(o.cpus.end(), cores[c].begin(), cores[c].end());
     o.env.push_back("OMP_NUM_THREADS=" + std::to_string(std::max<std::size_t>(o.cpus.size(), 1)));
     pids[k] = start_child(children[k].argv, o);
     if (pids[k] < 0) fmt::print(stderr, "ladder: could not start shard {} ({})\n", k, children[k].argv[0]);
   }
-  fmt::print(stderr, "{}: {} shards started, {} cores each; logs {}\n", what, n,
+  fmt::print(stderr, "{}: {} shards started, {} physical cores each; logs {}\n", what, n,
              std::max<std::size_t>(cores.size() / std::max<std::size_t>(n, 1), 1),
              fs::path(children.front().log).parent_path().string());
   CombinedProgress progress(children, what, costs, config_names);
