@@ -35,6 +35,7 @@
 #include "commands.hpp"
 #include "merge.hpp"
 #include "out_path.hpp"
+#include "reproduce.hpp"
 #include "shards.hpp"
 
 namespace ladder::cli {
@@ -42,13 +43,16 @@ namespace fs = std::filesystem;
 using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-namespace {
+json read_found(const fs::path& file, std::string& why) {
+  try {
+    return read_json_file(file.string(), "it", kMaxResultsDepth);
+  } catch (const InputError&) {
+    why = "it cannot be read as JSON";
+    return json();
+  }
+}
 
-struct Experiment {
-  Config config;
-  std::string file;                 // results file name inside DIR
-  std::vector<std::string> inputs;  // the files it reads, config included
-};
+namespace {
 
 // A peer of a study is found by convention: every peers/<study>/NAME.py not starting with
 // '_' (peers/README.md); `script` is relative to the project's folder.
@@ -133,16 +137,6 @@ std::vector<Peer> peers_of(const fs::path& root, const Experiment& e) {
   return out;
 }
 
-// A JSON file found in DIR, read without trusting it: null when it cannot be read as JSON
-// (`why` says why).
-json read_found(const fs::path& file, std::string& why) {
-  try {
-    return read_json_file(file.string(), "it", kMaxResultsDepth);
-  } catch (const InputError& e) {
-    why = "it cannot be read as JSON";
-    return json();
-  }
-}
 
 // Runs a script of the project (`argv`, no shell) from the project root; its exit status, or
 // -1 when it could not start or was killed. Ctrl-C (or SIGTERM) that ended the child ends the
@@ -494,102 +488,6 @@ class Reproduction {
   std::vector<bool> reused_;
 };
 
-// Every paper experiment's plan, split into `count` shards (harness/shard.hpp).
-struct Split {
-  std::vector<PlanToSplit> plans;
-  std::vector<std::string> names;
-  std::vector<ShardInfo> shards;  // for shard `index`, one per experiment
-  std::vector<std::vector<double>> costs;
-};
-
-Split split_experiments(const std::vector<Experiment>& exps, std::size_t index, std::size_t count,
-                        const MeasuredCosts& costs) {
-  Split s;
-  for (const Experiment& e : exps) {
-    s.plans.push_back({&e.config, plan_runs(e.config, "")});
-    s.names.push_back(e.config.name);
-  }
-  s.shards = split_plans(s.plans, index, count, costs);
-  for (ShardInfo& info : s.shards) info.reproduction = s.names;
-  s.costs = run_costs(s.plans, costs);
-  return s;
-}
-
-// `reproduce --shard K/N`: shard K's runs of every paper experiment, one results file per
-// config in DIR/shards/K-of-N/ (an empty one where it has no run), staged in its .partial/;
-// no peers, figures or report: `ladder merge DIR DIR/shards` joins the shards, and a plain
-// `reproduce` then adds the rest. A complete file of the same shard, commit and device is
-// kept, so rerunning a shard that was stopped resumes it.
-int reproduce_shard(const std::vector<Experiment>& exps, const Split& split, const std::string& scale,
-                    const fs::path& dir, int device) {
-  const ShardInfo& first = split.shards.front();
-  const fs::path folder = shard_folder(dir.string(), first.index, first.count), partial = folder / ".partial";
-  const DeviceReport dev = probe_device(device);
-  fs::remove_all(partial);
-  fs::create_directories(partial);
-  bool ok = true;
-  for (std::size_t i = 0; i < exps.size(); ++i) {
-    const Experiment& e = exps[i];
-    const ShardInfo& shard = split.shards[i];
-    const fs::path target = folder / e.file, staged = partial / e.file;
-    const std::size_t runs = std::count(shard.owners.begin(), shard.owners.end(), shard.index);
-    std::string why;
-    const json found = fs::exists(target) ? read_found(target, why) : json();
-    const ReuseKey key{LADDER_GIT_COMMIT, scale, dev.caps.present, dev.caps.present ? dev.name : "",
-                       e.config.resolved, runs};
-    if (!found.is_null() && judge_results(found, key).why_not.empty() &&
-        found.value("shard", json()).value("plan_hash", "") == shard.plan_hash) {
-      fmt::print("reproduce: shard {}/{}: {}: reusing {}\n", shard.index, shard.count, e.config.name, target.string());
-      continue;
-    }
-    fmt::print("reproduce: shard {}/{}: {} ({} of {} runs)\n", shard.index, shard.count, e.config.name, runs,
-               shard.owners.size());
-    RunOptions opt;
-    opt.device = device;
-    opt.shard = shard;
-    opt.progress_label = e.config.name;
-    opt.on_run = [&staged](const RunReport& so_far) { write_results(staged.string(), so_far); };
-    const RunReport rep = run_config(e.config, opt);
-    write_results(staged.string(), rep);
-    fs::rename(staged, target);
-    ok = rep.all_ok() && ok;
-  }
-  fs::remove_all(partial);
-  fmt::print("reproduce: shard {}/{} done in {}; when every shard is: ladder merge {} {}\n", first.index,
-             first.count, folder.string(), dir.string(), (dir / "shards").string());
-  return ok ? 0 : 1;
-}
-
-// `reproduce --gpus`: one `reproduce --shard k/N --device g` per GPU, then their merge into
-// DIR's per-config files; false when a shard's runs are missing (named).
-bool reproduce_on_gpus(const Parsed& p, const std::vector<Experiment>& exps, const std::vector<int>& gpus,
-                       const std::string& scale, const fs::path& dir) {
-  const std::size_t n = gpus.size();
-  const Split split = split_experiments(exps, 0, n, costs_option(p));
-  std::vector<ShardChild> children(n);
-  for (std::size_t k = 0; k < n; ++k) {
-    children[k].argv = {fs::canonical("/proc/self/exe").string(), "reproduce", "--shard", fmt::format("{}/{}", k, n),
-                        "--device", std::to_string(gpus[k]), "--out", dir.string(), "--scale", scale};
-    const std::vector<std::string> more = pass_on(p, {"gpus", "out", "scale", "no-peers", "python"});
-    children[k].argv.insert(children[k].argv.end(), more.begin(), more.end());
-    children[k].watch = shard_folder(dir.string(), k, n);
-    children[k].log = children[k].watch + ".log";
-    for (std::size_t c = 0; c < split.plans.size(); ++c)
-      for (std::size_t i = 0; i < split.plans[c].runs.size(); ++i)
-        if (split.shards[c].owners[i] == k) children[k].cost += split.costs[c][i], ++children[k].runs;
-  }
-  fs::create_directories(dir / "shards");
-  const std::vector<int> status = run_shard_children(children, "reproduce", split.costs, split.names);
-  for (std::size_t k = 0; k < n; ++k)
-    if (status[k] != 0)
-      fmt::print(stderr, "ladder: shard {}/{} on GPU {} exited with status {} (log {})\n", k, n, gpus[k], status[k],
-                 children[k].log);
-  const MergeOutcome m = merge_shards(dir.string(), {(dir / "shards").string()});
-  for (const std::string& line : m.missing) fmt::print(stderr, "ladder: {}\n", line);
-  fmt::print("reproduce: merged {} shards into {} files in {}\n", n, m.written.size(), dir.string());
-  return m.complete;
-}
-
 // Ctrl-C (or SIGTERM) ends the reproduction at once: every results file in DIR is whole, the
 // run in progress stays under DIR/.partial/, and the next `reproduce` with the same DIR resumes.
 void on_interrupt(int sig) {
@@ -652,10 +550,10 @@ int reproduce(const Parsed& p) {
   if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
     throw InputError("--out '" + printable(dir.string(), 80) + "' exists and is not a directory");
   check_outputs(dir, exps, root);
-  const MeasuredCosts costs = costs_option(p);
+  costs_option(p);  // a bad --costs is refused before anything is created
   const ShardInfo shard = p.has("shard") ? parse_shard(p.get("shard")) : ShardInfo{};
   check_data(exps);
-  if (shard.active()) return reproduce_shard(exps, split_experiments(exps, shard.index, shard.count, costs), scale, dir, device);
+  if (shard.active()) return reproduce_shard(p, exps, shard.index, shard.count, scale, dir, device);
   if (!gpus.empty()) {
     if (!reproduce_on_gpus(p, exps, gpus, scale, dir)) return 1;
     dev = probe_device(device);  // the shards are done: the peers, figures and report run here

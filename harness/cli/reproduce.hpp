@@ -1,0 +1,34 @@
+// What `ladder reproduce` (reproduce.cpp) shares with its shards (reproduce_shards.cpp): the
+// paper experiments it found and how it reads the files it finds.
+#pragma once
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "../config.hpp"
+#include "args.hpp"
+
+namespace ladder::cli {
+
+struct Experiment {
+  Config config;
+  std::string file;                 // results file name inside DIR
+  std::vector<std::string> inputs;  // the files it reads, config included
+};
+
+// A JSON file found in DIR, read without trusting it: null when it cannot be read as JSON
+// (`why` says why).
+nlohmann::json read_found(const std::filesystem::path& file, std::string& why);
+
+// `reproduce --shard K/N`: shard K's runs of every paper experiment into DIR/shards/K-of-N/,
+// balanced by `p`'s --costs; exit status 0 or 1.
+int reproduce_shard(const Parsed& p, const std::vector<Experiment>& exps, std::size_t index, std::size_t count,
+                    const std::string& scale, const std::filesystem::path& dir, int device);
+
+// `reproduce --gpus`: a `reproduce --shard k/N` per GPU, merged into DIR's per-config files;
+// false when runs are missing (named on stderr).
+bool reproduce_on_gpus(const Parsed& p, const std::vector<Experiment>& exps, const std::vector<int>& gpus,
+                       const std::string& scale, const std::filesystem::path& dir);
+
+}  // namespace ladder::cli
