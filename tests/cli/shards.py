@@ -5,7 +5,9 @@
 
 1. `plan --shard K/3 --json` for every K: one split (owners, plan_hash) seen alike by every
    shard, disjoint runs whose union is the plan, and no data group split between shards;
-2. `run` unsharded and `run --shard K/3` for every K: each shard's file complete, recording
+2. `run` unsharded; `plan --shard K/2 --costs` of it: each shard expects exactly its runs'
+   measured wall_s, the two within the largest data group of each other;
+   `run --shard K/3` for every K: each shard's file complete, recording
    its shard and only its runs;
 3. `merge` of shards 0 and 2 alone: exit 1 naming shard 1 and its runs, a file marked
    incomplete; then of all three (as a folder): exit 0 and the same runs, order, statuses and
@@ -56,6 +58,23 @@ def main():
     # 2. Unsharded, then each shard.
     full = os.path.join(work, "full.json")
     ok_run(["run", config, "--out", full, "--quiet"])
+    # Measured costs (--costs): each shard expects exactly its runs' wall_s, and the split
+    # is balanced within the largest data group's cost (what the greedy split guarantees).
+    walls = {r.run_index: r.raw.get("wall_s") for r in results(full).runs}
+    check(all(isinstance(w, (int, float)) and w >= 0 for w in walls.values()), "a run has no wall_s")
+    group_cost = {}
+    for r in full_plan["runs"]:
+        group_cost[r["data_group"]] = group_cost.get(r["data_group"], 0) + walls[r["run_index"]]
+    loads = []
+    for k in range(2):
+        p = json.loads(ok_run(["plan", config, "--shard", "%d/2" % k, "--costs", full, "--json"]).stdout)
+        want = sum(walls[r["run_index"]] for r in p["runs"])
+        loads.append(p["shard"]["expected_s"])
+        check(abs(p["shard"]["expected_s"] - want) <= 1e-9 * max(1.0, want),
+              "shard %d/2 expects %s s, its runs took %s s" % (k, p["shard"]["expected_s"], want))
+    check(abs(loads[0] - loads[1]) <= max(group_cost.values()) + 1e-9,
+          "the measured split is unbalanced: %s (largest group %s s)" % (loads, max(group_cost.values())))
+
     shard_dir = os.path.join(work, "shards")
     os.makedirs(shard_dir)
     files = [os.path.join(shard_dir, "%d-of-3.json" % k) for k in range(3)]
