@@ -126,6 +126,7 @@ int plan(const Parsed& p) {
   std::erase_if(plan, [&](const PlannedRun& r) { return !s.owns(r.index); });
   if (p.has("json")) {
     json j = plan_json(config, plan, validation);
+    for (json& run : j["runs"]) run["expected_s"] = cost[run["run_index"].get<std::size_t>()];
     j["shard"] = {{"index", s.index}, {"count", s.count}, {"plan_hash", s.plan_hash},
                   {"owners", s.owners}, {"expected_s", mine}, {"expected_total_s", all}};
     fmt::print("{}\n", j.dump(2));
