@@ -12,7 +12,7 @@
 3. `merge` of shards 0 and 2 alone: exit 1 naming shard 1 and its runs, a file marked
    incomplete; then of all three (as a folder): exit 0 and the same runs, order, statuses and
    summary as the unsharded file, each run with its shard and device;
-4. bad merges (a shard twice, shards of another split or another config, a file that is not
+4. bad merges (a shard twice, shards of another split, GPU model or commit, a file that is not
    results, results that are not a shard's): exit 2, one line, nothing written;
 5. on a machine with a GPU, `run --gpus all`: the merged file matches the unsharded one.
 """
@@ -112,7 +112,21 @@ def main():
     not_results = os.path.join(work, "not-results.json")
     with open(not_results, "w") as f:
         f.write('{"runs": 3}\n')
+    def edited(name, change):
+        """Shard 1's file with one field changed, as another machine or build would write it."""
+        with open(files[1]) as f:
+            raw = json.load(f)
+        change(raw)
+        path = os.path.join(work, name + ".json")
+        with open(path, "w") as f:
+            json.dump(raw, f)
+        return path
+
+    other_gpu = edited("other-gpu", lambda r: r["device"].update(name="Another GPU"))
+    other_commit = edited("other-commit", lambda r: r["ladder"].update(git_commit="0000000"))
     for name, args, words in [
+            ("two GPU models", [files[0], other_gpu, files[2]], ("one device",)),
+            ("two commits", [files[0], other_commit, files[2]], ("commits",)),
             ("twice", [files[0], files[1], twin], ("twice",)),
             ("split", [files[0], other], ("split",)),
             ("not results", [files[0], not_results], ("not a ladder results file",)),
