@@ -3,8 +3,10 @@
 //   ladder run CONFIG [--out FILE] [--filter RE] [--validate full|sample:N|off]
 //                     [--dump-outputs DIR] [--profile] [--device N] [--quiet]
 //                     [--repetitions N] [--warmup N] [--timing hot|cold] [--scale paper|quick]
+//                     [--shard K/N | --gpus all|LIST] [--costs FILE|DIR]
 //   ladder plan CONFIG [--scale paper|quick] [--filter RE] [--validate full|sample:N|off]
-//                      [--repetitions N] [--warmup N] [--timing hot|cold] [--json]
+//                      [--repetitions N] [--warmup N] [--timing hot|cold]
+//                      [--shard K/N] [--costs FILE|DIR] [--json]
 //   ladder gen STUDY [--generator NAME] [--PARAM VALUE ...] --out FILE
 //   ladder gen --config CONFIG --point K [--scale paper|quick] [--json] --out FILE
 //   ladder ingest CONFIG HANDOVER --out FILE [--scale paper|quick]
@@ -12,7 +14,8 @@
 //   ladder compare A.json B.json [--csv]
 //   ladder export RESULTS.json --csv [--out FILE]
 //   ladder reproduce [--scale paper|quick] [--out DIR] [--configs DIR] [--device N]
-//                    [--no-peers] [--python EXE]
+//                    [--shard K/N | --gpus all|LIST] [--costs FILE|DIR] [--no-peers] [--python EXE]
+//   ladder merge OUT SHARD...
 //   ladder --help | --version;  ladder COMMAND --help (or -h): its options, each described
 // An option's value follows it (`--out FILE`) or is joined to it (`--out=FILE`). Each command
 // declares its options beside its body (args.hpp); they are parsed, and its --help written,

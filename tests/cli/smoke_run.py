@@ -56,7 +56,7 @@ def main():
         # run the smoke config
         out = os.path.join(work, "res.json")
         slurm = {"SLURM_JOB_ID": "1041", "SLURM_ARRAY_JOB_ID": "1038",
-                 "SLURM_ARRAY_TASK_ID": "3", "SLURMD_NODENAME": "gpu-node-7"}
+                 "SLURM_ARRAY_TASK_ID": "3", "SLURMD_NODENAME": "gpu-node-7", "SLURM_JOB_GPUS": "2"}
         proc = run([ladder, "run", smoke, "--out", out, "--quiet"], work,
                    env={**os.environ, **slurm})
         check(proc.returncode == 0, "run %s exited %d" % (smoke, proc.returncode))
@@ -72,7 +72,7 @@ def main():
                   "host.hostname is %r" % raw.get("host", {}).get("hostname"))
             check(raw.get("scheduler") == {"kind": "slurm", "job_id": "1041",
                                            "array_job_id": "1038", "array_task_id": "3",
-                                           "node": "gpu-node-7"},
+                                           "node": "gpu-node-7", "gpus": "2"},
                   "scheduler is %r" % raw.get("scheduler"))
             runs = res.runs
             npoints = 0

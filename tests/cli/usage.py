@@ -36,13 +36,14 @@ OK = os.path.join(HERE, "fixtures", "ok.json")
 OPTIONS = {
     "list": ["json"],
     "run": ["out", "filter", "validate", "dump-outputs", "profile", "device", "quiet",
-            "repetitions", "warmup", "timing", "scale"],
-    "plan": ["scale", "filter", "validate", "repetitions", "warmup", "timing", "json"],
+            "repetitions", "warmup", "timing", "scale", "shard", "costs", "gpus"],
+    "plan": ["scale", "filter", "validate", "repetitions", "warmup", "timing", "shard", "costs", "json"],
     "gen": ["out", "generator", "config", "point", "scale", "json"],
     "ingest": ["out", "scale", "validate", "device", "quiet"],
     "compare": ["csv"],
     "export": ["csv", "out"],
-    "reproduce": ["scale", "out", "configs", "device", "no-peers", "python"],
+    "reproduce": ["scale", "out", "configs", "device", "shard", "gpus", "costs", "no-peers", "python"],
+    "merge": [],
 }
 # Options a command takes beyond its own: gen's data parameters, and help everywhere.
 EXTRA_ROWS = {"gen": ["PARAM"]}
