@@ -36,10 +36,12 @@ test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 # Every study's paper experiments, the installed peers, every figure and REPORT.md:
-# make reproduce [SCALE=paper|quick] [OUT=DIR] (default results/reproduction/<gpu>/).
+# make reproduce [SCALE=paper|quick] [OUT=DIR] [GPUS=all|0,2] [COSTS=DIR]
+# (default results/reproduction/<gpu>/; GPUS: a shard per GPU, COSTS: earlier run times).
 reproduce: build
 	@scripts/deps.sh plots
-	$(BUILD)/ladder reproduce --scale $(SCALE) $(if $(OUT),--out $(OUT))
+	$(BUILD)/ladder reproduce --scale $(SCALE) $(if $(OUT),--out $(OUT)) $(if $(GPUS),--gpus $(GPUS)) \
+	  $(if $(COSTS),--costs $(COSTS))
 
 figures:
 	@scripts/deps.sh plots
