@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numeric>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
@@ -24,19 +25,25 @@ using json = nlohmann::json;
 
 // Two medians closer than this (relative) are noise whatever their samples say.
 constexpr double kNoiseFloor = 0.02;
+// The significance level of the rank test, and the samples a side it advises, as Google
+// Benchmark's compare.py has them.
+constexpr double kAlpha = 0.05;
+constexpr std::size_t kAdvisedSamples = 9;
 
 constexpr const char* kCompareAbout =
     "One row per run (study/variant [sweep] point) in either file: each side's median time,\n"
     "its spread (+-x%: half the range of the samples, max - min, relative to the median; n=1\n"
     "for a single sample), a verdict and A/B = A's median / B's median (above 1: B is faster).\n"
-    "The verdict says how B compares with A: `noise` when the two ranges [min, max] of samples\n"
-    "overlap or the medians differ by less than 2%, else `faster` or `slower`. A run that\n"
+    "The verdict says how B compares with A, by the Mann-Whitney U test on the two sets of\n"
+    "samples (two-sided, as Google Benchmark's compare.py): `faster` or `slower` when p < 0.05\n"
+    "and the medians differ by 2% or more, else `noise`; `too few samples` when no outcome of\n"
+    "the test could reach p < 0.05 with so few (3 and 3 cannot: 4 and 4 can). A run that\n"
     "failed validation is marked INCORRECT (A), (B) or (A, B); a run that was not timed shows\n"
     "its status instead of a time, and a run missing from one file shows -. A point a sweep\n"
     "lists twice is matched by occurrence: the second in A with the second in B.\n"
     "--csv writes the same rows as CSV (RFC 4180) on stdout, numbers at full precision:\n"
     "study,variant,sweep,point,occurrence,a_status,a_median_ms,a_min_ms,a_max_ms,a_samples,\n"
-    "b_status,b_median_ms,b_min_ms,b_max_ms,b_samples,speedup,verdict\n";
+    "b_status,b_median_ms,b_min_ms,b_max_ms,b_samples,speedup,verdict,p_value\n";
 
 constexpr const char* kExportAbout =
     "Writes one CSV (RFC 4180) line per run on stdout, or atomically to FILE: study, variant,\n"
@@ -95,6 +102,7 @@ struct Side {
   bool timed = false;
   double median = 0, lo = 0, hi = 0;
   std::size_t samples = 0;
+  std::vector<double> values;  // the samples (the median alone where a file lists none)
 };
 
 Side side_of(const json& run) {
@@ -117,7 +125,9 @@ Side side_of(const json& run) {
   for (const json& x : samples.is_array() ? samples : json::array()) {
     widen(x);
     s.samples += x.is_number();
+    if (x.is_number()) s.values.push_back(x.get<double>());
   }
+  if (s.values.empty()) s.values = {s.median};
   return s;
 }
 
@@ -127,25 +137,83 @@ bool comparable(const std::optional<Side>& s) {
          s->median > 0 && std::isfinite(s->median);
 }
 
-// Whether B differs from A beyond run-to-run noise. The rule: `noise` when the two sample
-// ranges [min, max] overlap, or when the medians differ by less than kNoiseFloor (2%).
-// Why ranges: if A's and B's samples came from one distribution, all n of one side would fall
-// below all m of the other with probability 2 n! m! / (n + m)! (5 and 5 samples: 0.8%; 3 and
-// 3: 10%), so disjoint ranges are evidence of a real difference (more so with more samples),
-// while overlapping ones are not. Why a floor: samples taken within one run do not show what
-// differs between runs (clocks, temperature, other tenants), and a run of one sample has a
-// range of one point, which would make every difference look real.
-std::string verdict(const std::optional<Side>& a, const std::optional<Side>& b) {
+// The smallest two-sided p-value the rank test can give for n and m samples: both sets wholly
+// apart, 2 / C(n + m, n) (3 and 3: 0.1; 4 and 4: 0.029; 5 and 5: 0.008).
+double smallest_p(std::size_t n, std::size_t m) {
+  double c = 1;  // C(n + m, n), built up factor by factor
+  for (std::size_t i = 1; i <= n; ++i) c = c * double(m + i) / double(i);
+  return std::min(1.0, 2 / c);
+}
+
+// The two-sided p-value of the Mann-Whitney U test of `a` against `b`, as SciPy's
+// mannwhitneyu (which Google Benchmark's compare.py calls) computes it: the exact
+// distribution of U for small samples without ties, else the normal approximation with the
+// tie correction and a continuity correction.
+double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b) {
+  const std::size_t n = a.size(), m = b.size();
+  // U of a: pairs where a's sample is the larger, ties counting a half.
+  double u = 0;
+  for (double x : a)
+    for (double y : b) u += x > y ? 1 : x == y ? 0.5 : 0;
+  std::vector<double> all(a);
+  all.insert(all.end(), b.begin(), b.end());
+  std::sort(all.begin(), all.end());
+  double ties = 0;  // sum of t^3 - t over groups of equal values
+  for (std::size_t i = 0, j; i < all.size(); i = j) {
+    for (j = i; j < all.size() && all[j] == all[i]; ++j) {
+    }
+    const double t = double(j - i);
+    ties += t * t * t - t;
+  }
+  if (ties == 0 && std::min(n, m) <= 8 && std::max(n, m) <= 400) {
+    // count[k][s]: orderings of k of the smaller set's samples and j of the other's with U = s,
+    // for j = 0, 1, ... in turn (the largest sample is the smaller set's, adding j to U, or
+    // the other's). U's distribution does not depend on which set is called a.
+    const std::size_t k_max = std::min(n, m), j_max = std::max(n, m), top = n * m;
+    std::vector<std::vector<double>> count(k_max + 1, std::vector<double>(top + 1, 0));
+    for (std::size_t k = 0; k <= k_max; ++k) count[k][0] = 1;  // j = 0: U is 0
+    for (std::size_t j = 1; j <= j_max; ++j)
+      for (std::size_t k = 1; k <= k_max; ++k)
+        for (std::size_t s = top + 1; s-- > 0;)
+          count[k][s] += s >= j ? count[k - 1][s - j] : 0;
+    const std::vector<double>& dist = count[k_max];
+    const double total = std::accumulate(dist.begin(), dist.end(), 0.0);
+    const std::size_t lo = std::size_t(std::min(u, double(top) - u));
+    double tail = 0;
+    for (std::size_t s = 0; s <= lo; ++s) tail += dist[s];
+    return std::min(1.0, 2 * tail / total);
+  }
+  const double nn = double(n), mm = double(m), big = nn + mm;
+  const double sigma = std::sqrt(nn * mm / 12 * ((big + 1) - ties / (big * (big - 1))));
+  if (sigma == 0) return 1;
+  const double z = (std::fabs(u - nn * mm / 2) - 0.5) / sigma;
+  return std::min(1.0, std::erfc(std::max(z, 0.0) / std::sqrt(2.0)));
+}
+
+// Whether B differs from A beyond run-to-run noise: the rank test of Google Benchmark's
+// compare.py on the samples (p < kAlpha), and medians kNoiseFloor (2%) or more apart. Why a
+// floor: samples taken within one run do not show what differs between runs (clocks,
+// temperature, other tenants). Why `too few samples`: with 3 and 3 samples even two wholly
+// separate sets give p = 0.1, so no difference could be shown, and a single outlier would
+// otherwise decide.
+struct Verdict {
+  std::string text;
+  double p = -1;  // the test's p-value, -1 where it was not taken
+};
+
+Verdict verdict(const std::optional<Side>& a, const std::optional<Side>& b) {
   const bool bad_a = a && a->status == "incorrect", bad_b = b && b->status == "incorrect";
   // A failed validation is said first: its time is no achievement.
-  if (bad_a && bad_b) return "INCORRECT (A, B)";
-  if (bad_a || bad_b) return bad_a ? "INCORRECT (A)" : "INCORRECT (B)";
-  if (!comparable(a) || !comparable(b)) return "";
-  const bool overlap = a->lo <= b->hi && b->lo <= a->hi;
-  const double ratio = a->median / b->median;
-  if (overlap || std::max(ratio, 1 / ratio) < 1 + kNoiseFloor) return "noise";
-  return ratio > 1 ? "faster" : "slower";
+  if (bad_a && bad_b) return {"INCORRECT (A, B)"};
+  if (bad_a || bad_b) return {bad_a ? "INCORRECT (A)" : "INCORRECT (B)"};
+  if (!comparable(a) || !comparable(b)) return {""};
+  if (smallest_p(a->values.size(), b->values.size()) >= kAlpha) return {"too few samples"};
+  const double ratio = a->median / b->median, p = mann_whitney_p(a->values, b->values);
+  if (std::max(ratio, 1 / ratio) < 1 + kNoiseFloor || p >= kAlpha) return {"noise", p};
+  return {ratio > 1 ? "faster" : "slower", p};
 }
+
+std::string p_text(const Verdict& v) { return v.p < 0 ? "" : fmt::format("{:.3g}", v.p); }
 
 // A row: the run's identity and what each file has for it. A run is known by its study,
 // variant, sweep and point and, where a sweep lists a point twice, by which occurrence of that
@@ -193,6 +261,7 @@ std::string speedup_cell(const Row& r) {
 }
 
 void print_comparison(const std::vector<Row>& rows) {
+  bool few = false;  // a run compared on fewer samples than advised
   auto ms = [](const std::optional<Side>& s) -> std::string {
     if (!s) return "-";
     return s->timed ? fmt::format("{:.4g}", s->median) : s->status;
@@ -206,23 +275,29 @@ void print_comparison(const std::vector<Row>& rows) {
   };
   std::vector<std::vector<std::string>> table;
   for (const Row& r : rows) {
-    const std::string v = verdict(r.a, r.b);
-    table.push_back({r.key(), ms(r.a), spread(r.a), ms(r.b), spread(r.b), v.empty() ? "-" : v,
-                     speedup_cell(r)});
+    const Verdict v = verdict(r.a, r.b);
+    table.push_back({r.key(), ms(r.a), spread(r.a), ms(r.b), spread(r.b), p_text(v),
+                     v.text.empty() ? "-" : v.text, speedup_cell(r)});
+    few = few || v.text == "too few samples" ||
+          (v.p >= 0 && std::min(r.a->values.size(), r.b->values.size()) < kAdvisedSamples);
   }
   // A/B stays the last column: scripts read the speedup at the end of a row.
-  print_table({"study/variant [sweep] point", "A ms", "A ±", "B ms", "B ±", "verdict", "A/B"},
-              table, {false, true, true, true, true, false, true});
+  print_table({"study/variant [sweep] point", "A ms", "A ±", "B ms", "B ±", "p", "verdict", "A/B"},
+              table, {false, true, true, true, true, true, false, true});
   fmt::print(
       "\nA/B: A's median over B's (above 1: B is faster). ±: half the samples' range over the "
-      "median.\nverdict, of B against A: noise when the samples' ranges [min, max] overlap or "
-      "the medians\ndiffer by less than 2%, else faster or slower.\n");
+      "median.\nverdict, of B against A: faster or slower when the Mann-Whitney U test gives "
+      "p < 0.05 and the\nmedians differ by 2% or more, else noise; too few samples when no "
+      "outcome could reach p < 0.05.\n");
+  if (few)
+    fmt::print("Some runs have fewer than {} samples a side: results may be unreliable; {}+ repetitions "
+               "are advised (as Google Benchmark's compare.py advises).\n", kAdvisedSamples, kAdvisedSamples);
 }
 
 void print_comparison_csv(const std::vector<Row>& rows) {
   std::string out = csv_line({"study", "variant", "sweep", "point", "occurrence", "a_status", "a_median_ms",
                               "a_min_ms", "a_max_ms", "a_samples", "b_status", "b_median_ms",
-                              "b_min_ms", "b_max_ms", "b_samples", "speedup", "verdict"});
+                              "b_min_ms", "b_max_ms", "b_samples", "speedup", "verdict", "p_value"});
   auto side = [](const std::optional<Side>& s) -> std::vector<std::string> {
     if (!s) return {"", "", "", "", ""};
     if (!s->timed) return {s->status, "", "", "", ""};
@@ -236,7 +311,9 @@ void print_comparison_csv(const std::vector<Row>& rows) {
       cells.insert(cells.end(), c.begin(), c.end());
     }
     cells.push_back(comparable(r.a) && comparable(r.b) ? full(r.a->median / r.b->median) : "");
-    cells.push_back(verdict(r.a, r.b));
+    const Verdict v = verdict(r.a, r.b);
+    cells.push_back(v.text);
+    cells.push_back(v.p < 0 ? "" : full(v.p));
     out += csv_line(cells);
   }
   fmt::print("{}", out);

@@ -3,15 +3,19 @@
 
     compare_export.py LADDER SCRATCH_ROOT
 
-The files hold runs whose verdict is known in advance: overlapping sample ranges (noise,
-although the medians differ by 9%), disjoint ranges within 2% (noise by the floor), a clear
-speedup (faster) and slowdown (slower), single samples on both sides, a skipped run, a run
-that failed validation, runs in one file only and equal points in two sweeps; a parameter
-value and a reason hold commas, quotes and a line break to test CSV quoting. Checks:
+The files hold runs whose verdict (the Mann-Whitney U test, two-sided, p < 0.05, and medians
+2% apart) and p-value are known in advance (p from SciPy's mannwhitneyu, which Google
+Benchmark's compare.py calls): overlapping samples (noise: p = 0.056 although the medians
+differ by 9%), wholly apart within 2% (noise by the floor), a clear speedup (faster) and
+slowdown (slower), one outlier among equal samples (noise), too few samples on a side to ever
+reach p < 0.05 (3 and 3 with a warm-up outlier, 1 and 1 20% apart: `too few samples`), a
+skipped run, a run that failed validation, runs in one file only and equal points in two
+sweeps; a parameter value and a reason hold commas, quotes and a line break to test CSV
+quoting. Checks:
 
 - `compare A B` exits 0 with one row per key, the right verdict and A/B in each, the status
   for an untimed run, `-` for a side that lacks the run, INCORRECT for a failed validation;
-- `compare A B --csv` is RFC 4180 CSV (CRLF) of 17 columns that reads back with the csv
+- `compare A B --csv` is RFC 4180 CSV (CRLF) of 18 columns that reads back with the csv
   module to the exact medians, ranges, sample counts, speedups and verdicts;
 - `export --csv A` has the 26 fixed columns plus a sorted param_ column per parameter, one
   row per run, values read back exactly (quoted fields included), empty where absent;
@@ -68,32 +72,39 @@ def results(runs):
 COMMA = 'a,b "quoted"\nnext line'
 REASON = "2 of 10 outputs outside tolerance; first: i=3, got 1.5"
 
-# key -> (A run or None, B run or None, verdict, expected A/B speedup or None)
+# key -> (A run or None, B run or None, verdict, expected A/B speedup or None, p-value or None)
 CASES = {}
 
 
-def case(a, b, verdict):
+def case(a, b, verdict, p=None):
     key = (a or b)["variant"], (a or b)["sweep"], (a or b)["point"]
     speedup = None
     if a and b and a["timing"] and b["timing"]:
         speedup = a["timing"]["median"] / b["timing"]["median"]
-    CASES[key] = (a, b, verdict, speedup)
+    CASES[key] = (a, b, verdict, speedup, p)
 
 
 def build():
-    # Ranges overlap (A max 11.0 >= B min 10.8) although the medians differ by 9%: noise.
+    # Samples overlap (A's 11.0 above three of B's) although the medians differ by 9%: U = 3,
+    # p = 14/252 = 0.0556, noise.
     case(run("overlap", "n=128", samples=[10.0, 9.0, 11.0, 10.5, 9.5]),
-         run("overlap", "n=128", samples=[10.8, 10.9, 11.5, 12.0, 10.85]), "noise")
-    # Disjoint ranges, medians 1% apart: noise by the 2% floor.
-    case(run("floor", "n=128", samples=[10.0, 10.01, 10.02]),
-         run("floor", "n=128", samples=[10.1, 10.11, 10.12]), "noise")
+         run("overlap", "n=128", samples=[10.8, 10.9, 11.5, 12.0, 10.85]), "noise", 0.05555555555555555)
+    # Wholly apart (p = 2/252), medians 1% apart: noise by the 2% floor.
+    case(run("floor", "n=128", samples=[10.0, 10.01, 10.02, 10.03, 10.04]),
+         run("floor", "n=128", samples=[10.1, 10.11, 10.12, 10.13, 10.14]), "noise", 0.007936507936507936)
     case(run("fast", "n=128", samples=[20.0, 19.5, 20.5, 20.2, 19.8]),
-         run("fast", "n=128", samples=[10.0, 9.8, 10.2, 10.1, 9.9]), "faster")
+         run("fast", "n=128", samples=[10.0, 9.8, 10.2, 10.1, 9.9]), "faster", 0.007936507936507936)
     case(run("slow", "n=128", samples=[20.0, 19.5, 20.5, 20.2, 19.8]),
-         run("slow", "n=128", samples=[25.0, 24.5, 25.5, 25.2, 24.8]), "slower")
-    # One sample each: 1% apart is noise, 20% apart is not.
-    case(run("one", "n=64", samples=[5.0]), run("one", "n=64", samples=[5.05]), "noise")
-    case(run("one", "n=256", samples=[5.0]), run("one", "n=256", samples=[6.0]), "slower")
+         run("slow", "n=128", samples=[25.0, 24.5, 25.5, 25.2, 24.8]), "slower", 0.007936507936507936)
+    # One outlier (a warm-up left in) among equal samples: noise, not 3x slower.
+    case(run("outlier", "n=128", samples=[10.0, 10.1, 9.9, 10.05, 30.0]),
+         run("outlier", "n=128", samples=[10.02, 10.0, 9.98, 10.03, 10.01]), "noise", 0.4633438825652173)
+    # 3 and 3 samples, or 1 and 1: no outcome reaches p < 0.05, so no verdict, whatever the
+    # medians (the smoke configs' 3 repetitions with a warm-up outlier; 20% apart).
+    case(run("few", "n=128", samples=[2.86, 1.0, 1.01]), run("few", "n=128", samples=[1.0, 1.02, 0.99]),
+         "too few samples")
+    case(run("one", "n=64", samples=[5.0]), run("one", "n=64", samples=[5.05]), "too few samples")
+    case(run("one", "n=256", samples=[5.0]), run("one", "n=256", samples=[6.0]), "too few samples")
     case(run("gpu", "n=128", status="skipped", reason="no CUDA device"),
          run("gpu", "n=128", status="skipped", reason="no CUDA device"), "")
     # B failed validation but looks 2x faster: marked, never a plain speedup.
@@ -101,10 +112,10 @@ def build():
          run("broken", "n=128", status="incorrect", samples=[2.5, 2.4, 2.6, 2.55, 2.45],
              reason=REASON + "\nsecond line"), "INCORRECT (B)")
     # Equal points in two sweeps are two keys; one run only in A, one only in B.
-    case(run("sweeps", "n=32", sweep="s1", samples=[1.0, 1.1, 0.9]),
-         run("sweeps", "n=32", sweep="s1", samples=[1.0, 1.05, 0.95]), "noise")
-    case(run("sweeps", "n=32", sweep="s2", samples=[2.0, 2.1, 1.9]),
-         run("sweeps", "n=32", sweep="s2", samples=[1.0, 1.1, 0.9]), "faster")
+    case(run("sweeps", "n=32", sweep="s1", samples=[1.0, 1.1, 0.9, 1.02, 0.98]),
+         run("sweeps", "n=32", sweep="s1", samples=[1.0, 1.05, 0.95, 1.01, 0.97]), "noise", 0.9165626446795413)
+    case(run("sweeps", "n=32", sweep="s2", samples=[2.0, 2.1, 1.9, 2.05, 1.95]),
+         run("sweeps", "n=32", sweep="s2", samples=[1.0, 1.1, 0.9, 1.05, 0.95]), "faster", 0.007936507936507936)
     case(run("only_a", "n=128", samples=[3.0, 3.1, 2.9], params={"n": "128", "note": COMMA}),
          None, "")
     case(None, run("only_b", "n=128", samples=[3.0, 3.1, 2.9]), "")
@@ -123,8 +134,10 @@ def check_table(out):
           "compare: the header is %r" % (lines[:1],))
     check(any("above 1: B is faster" in l for l in lines), "compare: no legend for A/B")
     legend = " ".join(l for l in lines if not l.startswith("dtw/"))
-    check("overlap" in legend and "2%" in legend, "compare: no legend for noise")
-    for (variant, sweep, point), (a, b, verdict, speedup) in CASES.items():
+    check("Mann-Whitney" in legend and "2%" in legend and "too few samples" in legend,
+          "compare: no legend for the verdicts")
+    check("9+ repetitions are advised" in legend, "compare: no advice on repetitions")
+    for (variant, sweep, point), (a, b, verdict, speedup, _) in CASES.items():
         key = display_key(variant, sweep, point)
         rows = [l for l in lines if l.startswith(key + " ")]
         if not check(len(rows) == 1, "compare: %d rows for %s, expected 1" % (len(rows), key)):
@@ -153,7 +166,7 @@ def check_table(out):
 
 COMPARE_HEAD = ["study", "variant", "sweep", "point", "occurrence", "a_status", "a_median_ms", "a_min_ms",
                 "a_max_ms", "a_samples", "b_status", "b_median_ms", "b_min_ms", "b_max_ms",
-                "b_samples", "speedup", "verdict"]
+                "b_samples", "speedup", "verdict", "p_value"]
 
 
 def parse_csv(raw, what):
@@ -198,12 +211,12 @@ def check_compare_csv(raw):
           "compare --csv: %d data rows, expected %d" % (len(rows) - 1, len(CASES)))
     check(all(len(r) == len(COMPARE_HEAD) for r in rows), "compare --csv: ragged rows")
     by_key = {(r[1], r[2], r[3]): r for r in rows[1:]}
-    for key, (a, b, verdict, speedup) in CASES.items():
+    for key, (a, b, verdict, speedup, p) in CASES.items():
         r = by_key.get(key)
         if not check(r is not None, "compare --csv: no row for %s" % (key,)):
             continue
         want = ["dtw", key[0], key[1], key[2], "1"] + side_cells(a) + side_cells(b) + \
-            [speedup if speedup is not None else "", verdict]
+            [speedup if speedup is not None else "", verdict, p if p is not None else ""]
         for name, cell, w in zip(COMPARE_HEAD, r, want):
             check(same(cell, w), "compare --csv: %s %s is %r, expected %r" % (key, name, cell, w))
 
@@ -269,12 +282,14 @@ def main():
                  "compare --csv exited %d: %r" % (proc.returncode, proc.stderr)):
             check_compare_csv(proc.stdout)
 
-        # A file against itself: every timed run is noise at 1.00x.
+        # A file against itself: every timed run is noise at 1.00x, or has too few samples.
         proc = run_ladder([ladder, "compare", fa, fa, "--csv"], work)
         if check(proc.returncode == 0, "compare A A exited %d" % proc.returncode):
             for r in csv_rows(proc.stdout, "compare A A --csv"):
                 if r["a_median_ms"]:
-                    want = "INCORRECT (A, B)" if r["a_status"] == "incorrect" else "noise"
+                    few = int(r["a_samples"]) < 4
+                    want = ("INCORRECT (A, B)" if r["a_status"] == "incorrect" else
+                            "too few samples" if few else "noise")
                     check(r["verdict"] == want and float(r["speedup"]) == 1.0,
                           "compare A A: %s is %r at %r" % (r["variant"], r["verdict"], r["speedup"]))
 
