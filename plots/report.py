@@ -168,7 +168,7 @@ def summary(sections):
 
 def build(ctx):
     found = sections(ctx)
-    parts = [header(ctx), summary([s for _h, s in found])]
+    parts = [header(ctx), rc.HOW_JUDGED, summary([s for _h, s in found])]
     for heading, s in found:
         parts.append(f"## {heading}\n\n{s.body}")
         if s.claims:

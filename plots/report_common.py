@@ -13,8 +13,27 @@ import ladder_results
 REPRODUCES = "reproduces"
 PARTLY = "partly"
 DOES_NOT = "does not reproduce"
+NOT_COMPARABLE = "not comparable"
 NOT_MEASURED = "not measured"
-VERDICTS = (REPRODUCES, PARTLY, DOES_NOT, NOT_MEASURED)
+VERDICTS = (REPRODUCES, PARTLY, DOES_NOT, NOT_COMPARABLE, NOT_MEASURED)
+
+# How every claim is judged, stated once at the top of the report; the studies' own rules
+# give only their thresholds.
+HOW_JUDGED = f"""\
+How claims are judged. Each claim of a seed gets one verdict:
+
+- **{REPRODUCES}**: our number agrees with the seed's within the study's tolerance (stated in
+  its section), at every point compared.
+- **{PARTLY}**: it agrees at some points, or the effect has the seed's direction but not its
+  size.
+- **{DOES_NOT}**: a gain between two steps (or another claim that compares our own runs
+  with each other) that does not hold here; the hardware alone does not explain it.
+- **{NOT_COMPARABLE}**: an absolute time or throughput that the seed measured on other hardware
+  than ours. It is not expected to match, so it is not judged; ours and the ratio to the
+  seed's are still shown.
+- **{NOT_MEASURED}**: we have no number to judge (the step did not run, or the quick scale's
+  smaller sizes, at which absolute times are not judged).
+"""
 
 
 @dataclasses.dataclass
@@ -202,6 +221,38 @@ def unmeasured(title, config, rules, claims):
     why = f"config {config} has no results in this directory"
     text = f"Config `{config}` has no results in this directory: nothing was measured.\n"
     return Section(title, text + "\n" + rules, [dataclasses.replace(c, why=why) for c in claims])
+
+
+_VENDOR = re.compile(r"\((r|tm)\)|\b(nvidia|geforce|tesla|intel|amd|cpu|processor)\b")
+
+
+def hardware_key(name):
+    """A device's or CPU's name without vendor words, lower case: 'NVIDIA TITAN X (Pascal)',
+    'Titan X (Pascal)' -> 'titan x (pascal)'."""
+    return " ".join(_VENDOR.sub(" ", str(name or "").lower()).split())
+
+
+def same_hardware(ours, seed):
+    """Whether our device (or CPU) is the seed's: the same name once vendor words are dropped,
+    or the shorter a model number within the longer ('Tesla P100' in 'Tesla P100-PCIE-16GB');
+    a name without a model number ('Xeon') matches only itself."""
+    a, b = sorted((hardware_key(ours), hardware_key(seed)), key=len)
+    return bool(a) and (a == b or (any(ch.isdigit() for ch in a) and a in b))
+
+
+def absolute_verdict(verdict, ours_hardware, seed_hardware):
+    """The one rule for a claim on an absolute time or throughput: judged (`verdict`, as the
+    study's tolerance gives it) only on the seed's hardware; on other hardware
+    NOT_COMPARABLE. NOT_MEASURED stays."""
+    if verdict == NOT_MEASURED or same_hardware(ours_hardware, seed_hardware):
+        return verdict
+    return NOT_COMPARABLE
+
+
+def other_hardware(ours_hardware, seed_hardware):
+    """The why of a NOT_COMPARABLE claim: 'other hardware: the seed's Titan X (Pascal), our
+    NVIDIA H100 80GB HBM3'."""
+    return f"other hardware: the seed's {seed_hardware}, our {ours_hardware or 'none'}"
 
 
 def verdict_of_ratio(ours, seed, within):

@@ -99,10 +99,12 @@ def time_claim(at, variant, words, mismatch, results):
     if ours is None or mismatch:
         return rc.Claim(TARGET, claim, notes["text"], rc.fmt_seconds(ours), rc.NOT_MEASURED,
                         missing_why(at, variant) or mismatch)
-    verdict = rc.verdict_of_ratio(ours, notes["value"], WITHIN)
-    why = ("" if verdict == rc.REPRODUCES else
-           f"different GPU: {hardware(results)[0]} vs {NOTES['device']}; "
-           f"ours is {faster_than_notes(at, variant)} faster")
+    device = hardware(results)[0]
+    verdict = rc.absolute_verdict(rc.verdict_of_ratio(ours, notes["value"], WITHIN), device,
+                                  NOTES["device"])
+    faster = f"ours is {faster_than_notes(at, variant)} faster"
+    why = (f"{rc.other_hardware(device, NOTES['device'])}; {faster}"
+           if verdict == rc.NOT_COMPARABLE else "" if verdict == rc.REPRODUCES else faster)
     return rc.Claim(TARGET, claim, notes["text"], rc.fmt_seconds(ours), verdict, why)
 
 
@@ -175,9 +177,8 @@ RULES = f"""\
 How the claims are judged: a gain between two steps (time of the slower over time of the
 faster) **reproduces** when ours lies within {WITHIN:g}x of the notes' (half to twice it),
 is **partly** reproduced when the step is faster but by a factor outside that, and **does
-not reproduce** when it is not faster. An absolute time reproduces within {WITHIN:g}x of the
-notes'; on another GPU generation that is not expected (the gains are what can carry over).
-Absolute times are not measured at the quick scale, whose sizes are smaller.
+not reproduce** when it is not faster. An absolute time is judged within {WITHIN:g}x of the
+notes' where it is comparable at all (see How claims are judged).
 """
 
 

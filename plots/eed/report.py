@@ -223,9 +223,13 @@ def times_claim(ctx, runs, table):
     if ctx.quick or differs:
         return rc.Claim(f"EED Table {table}", claim, seed, ours, rc.NOT_MEASURED,
                         QUICK_WHY if ctx.quick else differs)
-    verdict = times_verdict(pairs)
+    device = ctx.results(CONFIG).device_name if ctx.results(CONFIG) else ""
+    verdict = rc.absolute_verdict(times_verdict(pairs), device, ep.NOTES["device"])
     known = "slower than the GTX 660: " + ", ".join(slower) + (
         f" ({TABLE_WHY[table]})" if table in TABLE_WHY else "")
+    if verdict == rc.NOT_COMPARABLE:
+        return rc.Claim(f"EED Table {table}", claim, seed, ours, verdict, "; ".join(
+            [rc.other_hardware(device, ep.NOTES["device"])] + ([known] if slower else [])))
     return rc.Claim(f"EED Table {table}", claim, seed, ours, verdict,
                     why_of(verdict, known, missing))
 
@@ -251,9 +255,9 @@ RULES = f"""How the claims are judged:
 - **Fig. 5's overlapping lines**: the slowest of the three parallel preprocessings at most
   {OVERLAP:g}x the fastest, at each length (the paper's own differ by up to 1.65x).
   *Reproduces* at both lengths, *partly* at one.
-- **Absolute times** (Tables 1-4): the paper's GTX 660 (5 SMs) is far smaller than an H100,
-  so ours should be no slower. *Reproduces* when each of our times is at most the paper's,
-  *partly* when some are, *does not reproduce* when none is. Not judged at quick scale.
+- **Absolute times** (Tables 1-4), where comparable at all (on the paper's GTX 660; see How
+  claims are judged): *reproduces* when each of our times is at most the paper's, *partly*
+  when some are, *does not reproduce* when none is. Not judged at quick scale.
 - Table 4's times were printed on the device (no copy back); ours beside them is the
   `compute` stage (the kernels alone). Table 1's is the `preprocess` stage, Tables 2 and 3
   the median total with the copies, as the paper's.

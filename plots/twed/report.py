@@ -11,7 +11,7 @@ T9A, T9B, T10, T2 = "TWED Fig. 9a", "TWED Fig. 9b", "TWED Fig. 10", "TWED Table 
 SEED_HW = f"a {tp.NOTES['device']} against one core of a {tp.NOTES['cpu']}"
 
 # An absolute time reproduces when ours is at most this many times the seed's (a rate: at
-# least the seed's over this): other hardware, so only the order of the time is expected.
+# least the seed's over this); judged only on the seed's hardware (rc.absolute_verdict).
 SLOWER_OK = 2.0
 # The trend tolerates a dip this small from one N to the next: timing noise.
 DIP_OK = 0.95
@@ -27,10 +27,10 @@ FIGURE_GROUPS = (("twed_paper", "Fig. 9a, 9b and 10 beside ours: (a) wall time, 
                  ("twed_table2", "Table 2 beside ours"))
 QUICK_WHY = "quick scale: our sizes are smaller than the seed's, so absolute times are not judged"
 RULES = (
-    "How the claims are judged. *Times* (twed.c, cuTWED, Fig. 10): reproduces when ours is at "
-    f"most {SLOWER_OK:g}x the seed's at every N compared, partly when at some, does not when at "
-    f"none (the seed ran {SEED_HW}; other hardware, so only the order of the time is "
-    "expected). *Speedups* (Fig. 9b, Table 2): ours is our sequential reference over our best "
+    "How the claims are judged. *Times* (twed.c, cuTWED, Fig. 10): where comparable at all "
+    f"(the seed ran {SEED_HW}; see How claims are judged), reproduces when ours is at most "
+    f"{SLOWER_OK:g}x the seed's at every N compared, partly when at some, does not when at "
+    "none. *Speedups* (Fig. 9b, Table 2): ours is our sequential reference over our best "
     "FP64 GPU step at the same size; reproduces when it is at least the seed's. The seed's "
     "speedup is a GPU-over-CPU ratio that depends on both of its machines, as ours does on "
     "ours, so a higher speedup here says our pair of machines and steps is at least as far "
@@ -164,24 +164,40 @@ def peer_note(ctx):
 
 # ---- verdicts --------------------------------------------------------------------------------
 
-def absolute_claim(ctx, target, claim, seed, ours, judge, missing):
-    """A claim on an absolute time or rate: `missing` says why when there is nothing of ours to
-    judge; at quick scale ours is shown, not judged; else judge() gives (verdict, why)."""
+def hardware(ctx, kind):
+    """(ours, the seed's) name of the hardware a time was taken on: kind 'gpu' or 'cpu'."""
+    results = ctx.results(PAPER)
+    if kind == "cpu":
+        return (results.host.get("cpu", "") if results else ""), tp.NOTES["cpu"]
+    return (results.device_name if results else ""), tp.NOTES["device"]
+
+
+def absolute_claim(ctx, target, claim, seed, ours, judge, missing, kind="gpu"):
+    """A claim on an absolute time or rate on the seed's `kind` of hardware ('gpu', 'cpu'):
+    `missing` says why when there is nothing of ours to judge; at quick scale ours is shown,
+    not judged; else judge() gives (verdict, why), which rc.absolute_verdict makes not
+    comparable on other hardware."""
     if ours is None:
         return rc.Claim(target, claim, seed, "-", rc.NOT_MEASURED,
                         f"quick scale: {missing}" if ctx.quick else missing)
     if ctx.quick:
         return rc.Claim(target, claim, seed, ours, rc.NOT_MEASURED, QUICK_WHY)
-    return rc.Claim(target, claim, seed, ours, *judge())
+    verdict, why = judge()
+    mine, theirs = hardware(ctx, kind)
+    verdict = rc.absolute_verdict(verdict, mine, theirs)
+    if verdict == rc.NOT_COMPARABLE:
+        why = "; ".join(w for w in (rc.other_hardware(mine, theirs), why) if w)
+    return rc.Claim(target, claim, seed, ours, verdict, why)
 
 
-def times_claim(ctx, target, claim, triples, why, missing):
+def times_claim(ctx, target, claim, triples, why, missing, kind="gpu"):
     """[(N, seed s, ours s)] judged by: ours <= SLOWER_OK x seed at every N where both are."""
     both = [(n, a, b) for n, a, b in triples if a and b]
     ratios = [b / a for _, a, b in both]
     ours = f"{span([(n, b) for n, _, b in both])}; ours/seed {ratio_span(ratios)}" if both else None
     return absolute_claim(ctx, target, claim, span([(n, a) for n, a, _ in triples if a]), ours,
-                          lambda: (rc.verdict_all([r <= SLOWER_OK for r in ratios]), why), missing)
+                          lambda: (rc.verdict_all([r <= SLOWER_OK for r in ratios]), why), missing,
+                          kind)
 
 
 # ---- TWED Fig. 9a: one pair's wall time ------------------------------------------------------
@@ -209,11 +225,11 @@ def fig9a(ctx, view, seed, missing):
 
     def times(claim, key, name, why, not_timed):
         triples = [(n, seed.get(n, {}).get(key), common.seconds(view[name].get(n))) for n in ns]
-        return times_claim(ctx, T9A, claim, triples, why, missing or not_timed)
+        return times_claim(ctx, T9A, claim, triples, why, missing or not_timed,
+                           "cpu" if key == "twed_c_s" else "gpu")
     return body, [
         times("twed.c's time for one pair (one CPU core)", "twed_c_s", "seq_full",
-              f"ours: seq_full on one core of this host; the seed's: twed.c on a "
-              f"{tp.NOTES['cpu']}", none_timed("seq_full", view["seq_full"])),
+              "ours: seq_full on one core of this host", none_timed("seq_full", view["seq_full"])),
         times("cuTWED's time for one pair (P100); ours: itwed, its structure", "cutwed_s", "itwed",
               "launch-bound at small N on either GPU: a launch per diagonal",
               none_timed("itwed", view["itwed"])),

@@ -91,6 +91,14 @@ class WholeReport(unittest.TestCase):
         self.assertIn(f"{sum(counts.values())} claims: {counts[rc.REPRODUCES]} reproduce,", text)
         if counts[rc.DOES_NOT] > 1:
             self.assertIn(f"{counts[rc.DOES_NOT]} do not reproduce", text)
+        # The seeds' absolute times were taken on other GPUs than an H100.
+        self.assertGreater(counts[rc.NOT_COMPARABLE], 0)
+        self.assertIn(f"{counts[rc.NOT_COMPARABLE]} not comparable", text)
+        # The rules are stated once, before the summary.
+        self.assertEqual(text.count("How claims are judged."), 1)
+        self.assertLess(text.index("How claims are judged."), text.index("## Summary"))
+        for verdict in rc.VERDICTS:
+            self.assertIn(f"- **{verdict}**:", text)
 
     def test_without_a_gpu_gpu_claims_are_not_measured(self):
         text, sections = self.build([REFERENCE / f"{f}.json" for f in PAPER_FILES
@@ -112,6 +120,30 @@ class WholeReport(unittest.TestCase):
             text = report.build(rc.Context(tmp, manifest))
         self.assertIn("quick", text)
         self.assertNotIn("section failed", text)
+
+
+class AbsoluteRule(unittest.TestCase):
+    """rc.absolute_verdict: the one rule for absolute times and throughputs."""
+
+    def test_same_hardware(self):
+        for ours, seed in (("NVIDIA TITAN X (Pascal)", "Titan X (Pascal)"),
+                           ("Tesla P100-PCIE-16GB", "Tesla P100"),
+                           ("NVIDIA GeForce GTX 660", "GeForce GTX 660")):
+            self.assertTrue(rc.same_hardware(ours, seed), (ours, seed))
+        for ours, seed in (("NVIDIA H100 80GB HBM3", "Titan X (Pascal)"),
+                           ("NVIDIA H100 80GB HBM3", "Tesla P100"),
+                           ("Intel(R) Xeon(R) Processor", "Xeon E5-2680v4"),  # no model number
+                           ("", "Tesla P100")):
+            self.assertFalse(rc.same_hardware(ours, seed), (ours, seed))
+
+    def test_absolute_verdict(self):
+        for verdict in (rc.REPRODUCES, rc.PARTLY, rc.DOES_NOT):
+            self.assertEqual(rc.absolute_verdict(verdict, "NVIDIA H100 80GB HBM3", "Tesla P100"),
+                             rc.NOT_COMPARABLE)
+            self.assertEqual(rc.absolute_verdict(verdict, "Tesla P100-PCIE-16GB", "Tesla P100"),
+                             verdict)
+        self.assertEqual(rc.absolute_verdict(rc.NOT_MEASURED, "NVIDIA H100", "Tesla P100"),
+                         rc.NOT_MEASURED)
 
 
 class CommandLine(unittest.TestCase):
