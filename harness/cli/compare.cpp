@@ -13,6 +13,7 @@
 
 #include "../../datagen/base/atomic_file.hpp"
 #include "../../datagen/base/errors.hpp"
+#include "../../datagen/base/printable.hpp"
 #include "../results.hpp"
 #include "args.hpp"
 #include "commands.hpp"
@@ -52,7 +53,10 @@ constexpr const char* kExportAbout =
     "samples (how many), metric, metric_value, metric_unit,\n"
     "pct_of_peak, validation_mode, checked, max_abs_error, max_rel_error, then param_NAME for\n"
     "every parameter any run has (sorted; empty where a run lacks it). Empty cells are values\n"
-    "the run does not have (no timing for a skipped run). CSV is the only format.\n";
+    "the run does not have (no timing for a skipped run).\n"
+    "--format gbench writes Google Benchmark's JSON format instead, which its tools/compare.py\n"
+    "reads: per timed run, one `iteration` entry per sample named study/variant[/sweep]/point\n"
+    "(cpu_time = real_time, ms), then its mean, median, stddev and cv aggregates.\n";
 
 // ---- CSV -------------------------------------------------------------------------------------
 
@@ -378,6 +382,59 @@ std::string export_csv(const json& results) {
   return out;
 }
 
+// Google Benchmark's JSON format (what its --benchmark_format=json writes and its
+// tools/compare.py reads): a `context`, then per timed run one `iteration` entry per sample,
+// all named alike (study/variant[/sweep]/point), and its aggregates named NAME_mean,
+// NAME_median, NAME_stddev and NAME_cv. ladder times wall clock only, so cpu_time repeats
+// real_time. The run's label, status and throughput ride along as fields compare.py ignores.
+json export_gbench(const json& results) {
+  const json host = member(results, "host"), build = member(results, "ladder");
+  json context = {{"date", member(results, "started_at")},
+                  {"host_name", member(host, "hostname")},
+                  {"executable", "ladder"},
+                  {"num_cpus", member(host, "cores")},
+                  {"mhz_per_cpu", 0},
+                  {"cpu_scaling_enabled", false},
+                  {"caches", json::array()},
+                  {"load_avg", json::array()},
+                  {"library_build_type", text(build, "build_type") == "Debug" ? "debug" : "release"},
+                  {"ladder_commit", member(build, "git_commit")},
+                  {"device", member(member(results, "device"), "name")}};
+  json benchmarks = json::array();
+  std::map<std::string, int> seen;  // a point a sweep lists twice gets "#2"
+  std::size_t family = 0;
+  for (const json& run : results["runs"]) {
+    const json timing = member(run, "timing"), samples = member(timing, "samples");
+    if (!samples.is_array() || samples.empty()) continue;
+    std::string name = text(run, "study") + "/" + text(run, "variant") +
+                       (text(run, "sweep").empty() ? "" : "/" + text(run, "sweep")) + "/" + text(run, "point");
+    if (const int n = ++seen[name]; n > 1) name += "#" + std::to_string(n);
+    const json base = {{"name", name}, {"family_index", family++}, {"per_family_instance_index", 0},
+                       {"run_name", name}, {"repetitions", samples.size()}, {"threads", 1},
+                       {"time_unit", "ms"}, {"label", member(run, "label")}, {"status", member(run, "status")}};
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+      json b = base;
+      b.update({{"run_type", "iteration"}, {"repetition_index", i}, {"iterations", 1},
+                {"real_time", samples[i]}, {"cpu_time", samples[i]}});
+      const std::string metric = metric_name(run);
+      if (const json v = member(member(run, "metrics"), metric.c_str()); !metric.empty() && v.is_number())
+        b[metric] = v;
+      benchmarks.push_back(b);
+    }
+    // Aggregates, as Google Benchmark writes them, only for repeated runs.
+    for (const char* agg : {"mean", "median", "stddev", "cv"}) {
+      const json v = member(timing, agg);
+      if (!v.is_number() || samples.size() < 2) continue;
+      json b = base;
+      b.update({{"name", name + "_" + agg}, {"run_type", "aggregate"}, {"aggregate_name", agg},
+                {"aggregate_unit", std::string(agg) == "cv" ? "percentage" : "time"},
+                {"iterations", samples.size()}, {"real_time", v}, {"cpu_time", v}});
+      benchmarks.push_back(b);
+    }
+  }
+  return {{"context", context}, {"benchmarks", benchmarks}};
+}
+
 }  // namespace
 
 const Command compare_command{
@@ -391,9 +448,10 @@ const Command compare_command{
 
 const Command export_command{
     .name = "export",
-    .summary = "one CSV line per run of a results file, for spreadsheets",
+    .summary = "a results file as CSV (spreadsheets) or Google Benchmark's JSON (its compare.py)",
     .positionals = {"RESULTS.json"},
-    .options = {{"csv", "", "CSV (RFC 4180), the only format", true},
+    .options = {{"format", "csv|gbench", "CSV (RFC 4180), or Google Benchmark's JSON format"},
+                {"csv", "", "the same as --format csv"},
                 {"out", "FILE", "write it atomically to FILE instead of stdout"}},
     .about = kExportAbout,
     .body = export_results,
@@ -412,19 +470,26 @@ int compare(const Parsed& p) {
 
 int export_results(const Parsed& p) {
   if (p.positional.size() != 1) throw InputError("export needs exactly one results file");
+  // The format is always named: a later default must not change what a bare `export` means.
+  if (!p.has("format") && !p.has("csv")) throw InputError("export needs --format csv|gbench (or --csv)");
+  const std::string format = p.has("format") ? p.get("format") : "csv";
+  if (format != "csv" && format != "gbench")
+    throw InputError("--format must be csv or gbench, not '" + printable(format, 40) + "'");
+  if (p.has("csv") && format != "csv") throw InputError("--csv and --format " + format + " disagree");
   // The --out path is checked before reading and created only once everything is checked.
   const std::string out = p.has("out") ? results_target(p.get("out")) : "";
   if (!out.empty()) {
     check_out_creatable(out);
     refuse_overwriting(out, {p.positional[0]}, "--out");
   }
-  const std::string csv = export_csv(read_results(p.positional[0]));
+  const json results = read_results(p.positional[0]);
+  const std::string text = format == "csv" ? export_csv(results) : export_gbench(results).dump(2) + "\n";
   if (out.empty()) {
-    fmt::print("{}", csv);
+    fmt::print("{}", text);
     return 0;
   }
   prepare_results_file(out);
-  write_file_atomically(out, csv);
+  write_file_atomically(out, text);
   fmt::print("wrote {}\n", p.get("out"));
   return 0;
 }

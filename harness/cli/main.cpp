@@ -12,7 +12,7 @@
 //   ladder ingest CONFIG HANDOVER --out FILE [--scale paper|quick]
 //                 [--validate full|sample:N|off] [--device N] [--quiet]
 //   ladder compare A.json B.json [--csv]
-//   ladder export RESULTS.json --csv [--out FILE]
+//   ladder export RESULTS.json --format csv|gbench [--out FILE]   (--csv: --format csv)
 //   ladder reproduce [--scale paper|quick] [--out DIR] [--configs DIR] [--device N]
 //                    [--shard K/N | --gpus all|LIST] [--costs FILE|DIR] [--no-peers] [--python EXE]
 //   ladder merge OUT SHARD...

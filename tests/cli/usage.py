@@ -41,7 +41,7 @@ OPTIONS = {
     "gen": ["out", "generator", "config", "point", "scale", "json"],
     "ingest": ["out", "scale", "validate", "device", "quiet"],
     "compare": ["csv"],
-    "export": ["csv", "out"],
+    "export": ["format", "csv", "out"],
     "reproduce": ["scale", "out", "configs", "device", "shard", "gpus", "costs", "no-peers", "python"],
     "merge": [],
 }
