@@ -27,6 +27,7 @@ else:
     from matplotlib.figure import Figure
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
+    from matplotlib.text import Text
     from matplotlib.ticker import (FixedLocator, FuncFormatter, LogLocator, NullFormatter,
                                    NullLocator)
 
@@ -39,6 +40,14 @@ ROLE_COLOURS = {"baseline": {"cpu": "#4c72b0", "gpu": "#2f4f7f"},
                 "peer": {"cpu": "#f0a86c", "gpu": "#d9773a"}}
 INCORRECT, MUTED = "#c0392b", "#555555"
 TOP_IN, FOOT_LINE_IN = 0.75, 0.18  # title and subtitle; one footnote line
+# No text smaller than this (points at the figure's size as saved): legible on a slide, and in
+# a paper's column; tests/plots/test_figures_pdf.py checks every figure against it.
+MIN_FONT_PT = 8
+DPI = 120  # the PNG's; its PDF twin is vector
+# The PDF's fonts as TrueType (Type 42), not Type 3, which some venues refuse; no creation
+# date, so that drawing the same results twice gives the same bytes.
+PDF_RC = {"pdf.fonttype": 42}
+PDF_METADATA = {"CreationDate": None}
 
 
 # ---- command line and the choice of figures -------------------------------------------------
@@ -437,7 +446,7 @@ def page(results, title, body_in, footnotes=(), width=13.0, top_in=TOP_IN):
     fig.text(0.5, 1 - 0.12 / height, title, ha="center", va="top", fontsize=13, fontweight="bold")
     fig.text(0.5, 1 - 0.45 / height, subtitle(results), ha="center", va="top", fontsize=9,
              color="#333333")
-    fig.text(0.01, 0.06 / height, provenance(results), fontsize=7, color="#888888")
+    fig.text(0.01, 0.06 / height, provenance(results), fontsize=MIN_FONT_PT, color="#888888")
     for i, line in enumerate(reversed(footnotes), start=1):
         fig.text(0.01, (0.06 + i * FOOT_LINE_IN) / height, line, fontsize=8, color=MUTED)
     return fig, (top_in, bottom_in)
@@ -464,11 +473,19 @@ def wrapped(notes, width_in):
     return [line for note in notes for line in textwrap.wrap(note, int(width_in * 16))]
 
 
+def font_sizes(fig):
+    """The sizes (points) of the text `fig` shows: titles, labels, ticks, legends, tables."""
+    return [t.get_fontsize() for t in fig.findobj(Text) if t.get_visible() and t.get_text()]
+
+
 def save(fig, out_dir, name):
-    """Write `fig` as out_dir/name, print the path and return it."""
+    """Write `fig` as out_dir/name (a .png) and, beside it, as a vector PDF of the same name;
+    print the PNG's path (one line per figure) and return it."""
     path = Path(out_dir) / name
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
+    fig.savefig(path, dpi=DPI)
+    with matplotlib.rc_context(PDF_RC):
+        fig.savefig(path.with_suffix(".pdf"), metadata=PDF_METADATA)
     print(path)
     return path
 

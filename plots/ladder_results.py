@@ -193,17 +193,22 @@ def load(path):
     return ResultsFile(path, raw)
 
 
+def is_manifest(raw):
+    """Whether a JSON value is a reproduction manifest (reproduction.json, as `ladder
+    reproduce` and report.py write it): no schema_version, a list of configs."""
+    return isinstance(raw, dict) and "schema_version" not in raw and "configs" in raw
+
+
 def load_all(paths):
     """ResultsFiles of the given files and folders; a folder gives each *.json results file in
-    it, by name (a reproduction.json manifest is left out, a damaged results file is not)."""
+    it, by name. A reproduction manifest is left out, given by name or in a folder, so that
+    `DIR/*.json` and DIR read the same; any other file that is not a results file (a damaged
+    one included) raises ResultsError."""
     out = []
     for path in map(Path, paths):
-        if not path.is_dir():
-            out.append(load(path))
-            continue
-        for member in sorted(path.glob("*.json")):
+        for member in sorted(path.glob("*.json")) if path.is_dir() else [path]:
             raw = _read(member)
-            if isinstance(raw, dict) and "schema_version" in raw:
+            if not is_manifest(raw):
                 _check(member, raw)
                 out.append(ResultsFile(member, raw))
     return out

@@ -3,10 +3,14 @@ figures beside ours, claim by claim), the summary of what reproduces, and how th
 
 Usage: python3 plots/report.py DIR    (DIR/reproduction.json, as `ladder reproduce` writes it)
        python3 plots/report.py DIR --from-results RESULTS.json... [--scale paper|quick]
-           (copies the results files into DIR, draws their figures, writes the manifest)
+                               [--allow-mixed]
+           (copies the results files into DIR, draws their figures, writes the manifest;
+           a reproduction.json among them is left out, so DIR2/*.json reads a reproduction;
+           results of more than one ladder commit or device are refused unless --allow-mixed,
+           and then the Runs and Peers tables name each file's)
        --report FILE writes the report there instead of DIR/REPORT.md.
 Exit status: 0 when written, 2 when DIR, its manifest, a results file or LADDER_STUDY_PATH
-cannot be read.
+cannot be read, or the results files mix commits or devices (nothing is written then).
 """
 import argparse
 import collections
@@ -78,9 +82,54 @@ def device_line(device):
         collections.defaultdict(lambda: "?", device))
 
 
+def file_commit(results):
+    return results.commit or "?"
+
+
+def file_device(results):
+    return results.device_name or ("no GPU" if not results.device.get("present") else "?")
+
+
+def mixed(loaded):
+    """One line naming two results files of different ladder commits or devices; None when
+    they agree. A peer's file (a top-level "peer") counts for the device only: its numbers are
+    the peer program's, timed on that device, and its ladder commit names just the harness that
+    ingested them, so a peer ingested at another commit is as comparable as one of ours."""
+    # A file of CPU runs only (a CPU library's peer, recorded where no GPU was) does not
+    # depend on the GPU: it counts for no device.
+    on_gpu = [r for r in loaded if any(run.backend == "gpu" for run in r.runs)]
+    for what, key, files in (("commit", file_commit, [r for r in loaded if r.peer is None]),
+                             ("device", file_device, on_gpu)):
+        for other in files[1:]:
+            if key(other) != key(files[0]):
+                return (f"results from more than one {what}: {files[0].path} ({what} "
+                        f"{key(files[0])}) vs {other.path} ({what} {key(other)}); "
+                        "pass --allow-mixed to report them together")
+    return None
+
+
+def provenance(ctx):
+    """{results file name: (commit, device)} of the configs' and peers' files when they do
+    not all share one commit and device (a report made with --allow-mixed), else {}."""
+    found = {}
+    for entry in ctx.manifest.get("configs", []) + ctx.manifest.get("peers", []):
+        results = ctx.results_file(entry["results"]) if entry.get("results") else None
+        if results:
+            found[entry["results"]] = results
+    if mixed(list(found.values())) is None:
+        return {}
+    return {name: (file_commit(r), file_device(r)) for name, r in found.items()}
+
+
+def mixed_cells(mix, entry):
+    name = entry.get("results")
+    return [f"`{name}`" if name else "-", *mix.get(name, ("-", "-"))]
+
+
 def runs_table(ctx):
-    """A row per config: what happened to it, its time, clocks and run counts."""
-    rows = []
+    """A row per config: what happened to it, its time, clocks and run counts (and, when the
+    files mix commits or devices, each file's)."""
+    rows, mix = [], provenance(ctx)
     for c in ctx.manifest.get("configs", []):
         results = ctx.results(c.get("name")) if c.get("results") else None
         device = results.device if results else {}
@@ -92,17 +141,23 @@ def runs_table(ctx):
         summary = (results.raw.get("summary") if results else None) or c.get("summary") or {}
         counts = ", ".join(f"{v} {k}" for k, v in sorted(summary.items())) or "-"
         rows.append([c.get("name", "?"), c.get("path", "?"), c.get("state", "?"),
-                     fmt_duration(took), clocks, counts])
-    return rc.md_table(["config", "file", "state", "time", "SM clock start / end", "runs"], rows)
+                     fmt_duration(took), clocks, counts]
+                    + (mixed_cells(mix, c) if mix else []))
+    return rc.md_table(["config", "file", "state", "time", "SM clock start / end", "runs"]
+                       + (["results file", "commit", "device"] if mix else []), rows)
 
 
 def peers_table(ctx):
+    mix = provenance(ctx)
     rows = [[p.get("peer", "?"), p.get("config", "?"), p.get("state", "?"),
              fmt_duration(p.get("elapsed_s")), p.get("why", "")]
+            + (mixed_cells(mix, p) if mix else [])
             for p in ctx.manifest.get("peers", [])]
     if not rows:
         return "No peer was run.\n"
-    return rc.md_table(["peer", "config", "state", "time", "why"], rows)
+    return rc.md_table(["peer", "config", "state", "time", "why"]
+                       + (["results file", "ladder commit (ingest)", "device"] if mix else []),
+                       rows)
 
 
 def config_runs(ctx):
@@ -131,6 +186,17 @@ def failures(ctx):
     return text
 
 
+def mixed_line(ctx):
+    mix = provenance(ctx)
+    if not mix:
+        return ""
+    commits = sorted({c for c, _d in mix.values()})
+    devices = sorted({d for _c, d in mix.values()})
+    return (f"- **Mixed results** (`--allow-mixed`): commits {', '.join(commits)}; devices "
+            f"{', '.join(devices)}. The device and commit above are the first file's; the Runs "
+            "and Peers tables name each file's.\n")
+
+
 def header(ctx):
     m = ctx.manifest
     ladder = m.get("ladder") or {}
@@ -150,7 +216,8 @@ def header(ctx):
             f"- Host: {host.get('cpu', '?')}, {host.get('cores', '?')} cores.\n"
             f"- ladder {ladder.get('version', '?')}, commit `{ladder.get('git_commit', '?')}`, "
             f"{ladder.get('build_type', '?')} build for CUDA architecture "
-            f"{ladder.get('cuda_arch', '?')}.\n- Started {m.get('started_at', '?')}, finished "
+            f"{ladder.get('cuda_arch', '?')}.\n{mixed_line(ctx)}"
+            f"- Started {m.get('started_at', '?')}, finished "
             f"{m.get('finished_at', '?')}; time taken: {took}.\n")
 
 
@@ -204,13 +271,20 @@ def read_manifest(out_dir):
     return manifest
 
 
-def manifest_from_results(out_dir, files, scale):
+def manifest_from_results(out_dir, files, scale, allow_mixed=False):
     """Copy results files into out_dir, draw their figures and describe them as `ladder
-    reproduce` would (each ours file as a config, each peer-only file as a peer run)."""
+    reproduce` would (each ours file as a config, each peer-only file as a peer run).
+    Every file is read and checked before anything is written."""
+    loaded = ladder_results.load_all(files)
+    if not loaded:
+        raise ladder_results.ResultsError(f"no results file among {' '.join(files)}")
+    refusal = None if allow_mixed else mixed(loaded)
+    if refusal:
+        raise ladder_results.ResultsError(refusal)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     configs, peers, names, first = [], [], [], None
-    for results in ladder_results.load_all(files):
+    for results in loaded:
         f = results.path
         names.append(f.name)
         name = results.config.get("name", f.stem)
@@ -244,12 +318,16 @@ def main(argv=None):
     parser.add_argument("dir")
     parser.add_argument("--from-results", nargs="+", metavar="RESULTS.json")
     parser.add_argument("--scale", choices=("paper", "quick"), default="paper")
+    parser.add_argument("--allow-mixed", action="store_true",
+                        help="with --from-results: accept results of several ladder commits "
+                             "or devices (the Runs and Peers tables then name each file's)")
     parser.add_argument("--report", metavar="FILE", help="where to write REPORT.md")
     args = parser.parse_args(argv)
     try:
         studies.folders()  # LADDER_STUDY_PATH checked before anything is written
         if args.from_results:
-            manifest = manifest_from_results(args.dir, args.from_results, args.scale)
+            manifest = manifest_from_results(args.dir, args.from_results, args.scale,
+                                             args.allow_mixed)
             write_atomically(Path(args.dir) / MANIFEST, json.dumps(manifest, indent=2) + "\n")
         else:
             manifest = read_manifest(args.dir)

@@ -83,6 +83,10 @@ class Context:
                 self._loaded[name] = None
         return self._loaded[name]
 
+    def results_file(self, file_name):
+        """The ResultsFile of that name in the directory, None when it cannot be read."""
+        return self._load(file_name)
+
     def results(self, config_name):
         """Our ResultsFile of a config (by name, e.g. 'dtw-paper'), None when it did not run."""
         for c in self.manifest.get("configs", []):
@@ -107,9 +111,11 @@ class Context:
                 for p in self.manifest.get("peers", []) if p.get("study") == study]
 
     def figures(self, prefix):
-        """Figures (paths relative to REPORT.md) whose file name starts with `prefix`."""
+        """Figures (paths relative to REPORT.md) whose file name starts with `prefix`: the PNGs,
+        which the report shows (the manifest lists each figure's PDF beside it)."""
         return sorted(os.path.relpath(self.dir / f, self.report_dir)
-                      for f in self.manifest.get("figures", []) if Path(f).name.startswith(prefix))
+                      for f in self.manifest.get("figures", [])
+                      if Path(f).name.startswith(prefix) and f.endswith(".png"))
 
 
 def not_run_why(run):

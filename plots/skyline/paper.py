@@ -199,13 +199,13 @@ def fig11c(results, point, runs):
                     x = i + (2 * j + k - 1.5) * bar_w
                     if not t:
                         ax.text(x, base * 1.15, "not run", rotation=90, ha="center",
-                                va="bottom", fontsize=7.5, color=common.MUTED)
+                                va="bottom", fontsize=8, color=common.MUTED)
                         continue
                     ax.bar(x, t - base, bottom=base, width=bar_w * 0.92, color=STYLES[v][0],
                            alpha=alpha, hatch=hatch, edgecolor=STYLES[v][0], zorder=3)
                     ax.annotate(common.format_time(t * 1000), (x, t), xytext=(0, 2),
                                 textcoords="offset points", ha="center", va="bottom",
-                                fontsize=7.5, rotation=90)
+                                fontsize=8, rotation=90)
                 if all(pair):
                     ratios.append(f"{name_of(v)} {pair[1] / pair[0]:.2f}x")
             labels.append(f"d = {d} | {d + 1}\n" + ", ".join(ratios))

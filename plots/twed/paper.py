@@ -37,7 +37,7 @@ def finish_axis(ax, xs, values, ylabel, title):
         ax.set_xticks([])
     common.log_y(ax, values, ylabel, pad=1.6)
     if values:
-        ax.legend(loc="upper left", fontsize=7.5, framealpha=0.85)
+        ax.legend(loc="upper left", fontsize=8, framealpha=0.85)
     ax.set_title(title, fontsize=10)
 
 
@@ -48,7 +48,7 @@ def name_points(ax, best):
         name = common.step_label(best[n], best[n].variant or "?")
         if name != previous:
             ax.annotate(name, (n, best[n].seconds), xytext=(0, 8), textcoords="offset points",
-                        ha="center", va="bottom", fontsize=7.5, color=OURS["best"])
+                        ha="center", va="bottom", fontsize=8, color=OURS["best"])
         previous = name
 
 
