@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <numeric>
+#include <set>
 
 #include "../datagen/base/errors.hpp"
 #include "../datagen/base/printable.hpp"
@@ -24,11 +25,15 @@ std::string run_key(const std::string& config, const std::string& variant_id, co
   return config + "\n" + variant_id + "\n" + point;
 }
 
-// The name results give their config (a config without one is named after its study).
+// The name results give their config (a config without one is named after its study); ""
+// when it has none.
 std::string config_name(const json& config) {
-  const json& name = config.contains("name") ? config["name"] : config.value("study", json(""));
+  if (!config.is_object()) return "";
+  const json name = config.contains("name") ? config["name"] : config.value("study", json(""));
   return name.is_string() ? name.get<std::string>() : "";
 }
+
+bool is_count(const json& v) { return v.is_number_unsigned(); }
 
 // What the plan expects a run to cost, in seconds, from the point's size alone (no data is
 // built): outputs x inner units of sequential work at about 1 ns a unit, divided by what each
@@ -119,6 +124,39 @@ ShardInfo parse_shard(const std::string& text, const std::string& option) {
   s.index = std::size_t(k);
   s.count = std::size_t(n);
   return s;
+}
+
+ShardFile check_shard(json results, const std::string& shown) {
+  ShardFile f;
+  f.results = std::move(results);
+  const json s = f.results.value("shard", json());
+  const std::string not_shard = shown + " is not a shard's results (written by --shard K/N or --gpus)";
+  if (!s.is_object() || !is_count(s.value("index", json())) || !is_count(s.value("count", json())) ||
+      !is_count(s.value("runs_total", json())) || !s.value("plan_hash", json()).is_string() ||
+      !s.value("owners", json()).is_array())
+    throw InputError(not_shard);
+  f.index = s["index"], f.count = s["count"], f.runs_total = s["runs_total"];
+  f.plan_hash = s["plan_hash"];
+  for (const json& o : s["owners"]) {
+    if (!is_count(o) || o.get<std::size_t>() >= f.count) throw InputError(not_shard + ": a bad owner");
+    f.owners.push_back(o);
+  }
+  if (f.count == 0 || f.index >= f.count || f.owners.size() != f.runs_total)
+    throw InputError(not_shard + ": its index, count and owners disagree");
+  std::set<std::size_t> seen;
+  for (const json& run : f.results["runs"]) {
+    const json i = run.value("run_index", json());
+    if (!is_count(i) || i.get<std::size_t>() >= f.runs_total || f.owners[i.get<std::size_t>()] != f.index ||
+        !seen.insert(i.get<std::size_t>()).second || !run.value("status", json()).is_string())
+      throw InputError(not_shard + ": a run that is not the shard's");
+  }
+  f.reproduction = s.value("reproduction", json());
+  const bool names = f.reproduction.is_array() &&
+                     std::all_of(f.reproduction.begin(), f.reproduction.end(), [](const json& n) { return n.is_string(); });
+  if (!f.reproduction.is_null() && !names) throw InputError(not_shard + ": its reproduction is not a list of names");
+  f.config = config_name(f.results.value("config", json()));
+  if (f.config.empty()) throw InputError(not_shard + ": its config has no name");
+  return f;
 }
 
 void MeasuredCosts::add(const json& r) {

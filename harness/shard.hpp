@@ -17,6 +17,21 @@ namespace ladder {
 // InputError naming `option`.
 ShardInfo parse_shard(const std::string& text, const std::string& option = "--shard");
 
+// A shard's results file as `ladder merge` needs it: its shard record checked against its
+// runs (owners, indices, each run the shard's own) and its config's name.
+struct ShardFile {
+  std::string path;
+  nlohmann::json results;
+  std::size_t index = 0, count = 0, runs_total = 0;
+  std::string config, plan_hash;
+  std::vector<std::size_t> owners;
+  nlohmann::json reproduction;  // the reproduction's config names, or null for a shard of `run`
+};
+
+// `results` (already through check_results) as a shard's file; InputError, naming `shown`,
+// when it is not one.
+ShardFile check_shard(nlohmann::json results, const std::string& shown);
+
 // Seconds each run took in earlier results (`--costs FILE|DIR`): a run's wall_s, or for files
 // written before runs recorded it, its timed samples and warm-up.
 class MeasuredCosts {
@@ -27,9 +42,11 @@ class MeasuredCosts {
   // -1 when the run is not among them.
   double seconds(const std::string& config, const std::string& variant_id, const std::string& point) const;
   bool empty() const { return seconds_.empty(); }
+  // The runs of one results file (already through check_results); fields of other types are
+  // skipped, never thrown on.
+  void add(const nlohmann::json& results);
 
  private:
-  void add(const nlohmann::json& results);
   std::map<std::string, double> seconds_;
 };
 

@@ -11,6 +11,7 @@
 #include "../../datagen/base/atomic_file.hpp"
 #include "../../datagen/base/printable.hpp"
 #include "../results.hpp"
+#include "../shard.hpp"
 #include "args.hpp"
 #include "commands.hpp"
 #include "out_path.hpp"
@@ -21,51 +22,12 @@ namespace {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
-// One shard's results file, with what merging compares.
-struct ShardFile {
-  std::string path;
-  json results;
-  std::size_t index = 0, count = 0, runs_total = 0;
-  std::string config, plan_hash;
-  std::vector<std::size_t> owners;
-  json reproduction;  // the reproduction's config names, or null for a shard of `run`
-};
-
 std::string shown(const std::string& path) { return "'" + printable(path, 120) + "'"; }
-
-bool is_count(const json& v) { return v.is_number_unsigned(); }
 
 // What merging needs of a shard, checked: a file that is not a shard's results is refused.
 ShardFile read_shard(const std::string& path) {
-  ShardFile f;
+  ShardFile f = check_shard(read_results(path), shown(path));
   f.path = path;
-  f.results = read_results(path);
-  const json& s = f.results.value("shard", json());
-  const std::string not_shard = shown(path) + " is not a shard's results (written by --shard K/N or --gpus)";
-  if (!s.is_object() || !is_count(s.value("index", json())) || !is_count(s.value("count", json())) ||
-      !is_count(s.value("runs_total", json())) || !s.value("plan_hash", json()).is_string() ||
-      !s.value("owners", json()).is_array())
-    throw InputError(not_shard);
-  f.index = s["index"], f.count = s["count"], f.runs_total = s["runs_total"];
-  f.plan_hash = s["plan_hash"];
-  for (const json& o : s["owners"]) {
-    if (!is_count(o) || o.get<std::size_t>() >= f.count) throw InputError(not_shard + ": a bad owner");
-    f.owners.push_back(o);
-  }
-  if (f.count == 0 || f.index >= f.count || f.owners.size() != f.runs_total)
-    throw InputError(not_shard + ": its index, count and owners disagree");
-  std::set<std::size_t> seen;
-  for (const json& run : f.results["runs"]) {
-    const json& i = run.value("run_index", json());
-    if (!is_count(i) || i.get<std::size_t>() >= f.runs_total || f.owners[i.get<std::size_t>()] != f.index ||
-        !seen.insert(i.get<std::size_t>()).second)
-      throw InputError(not_shard + ": a run that is not the shard's");
-  }
-  f.reproduction = s.value("reproduction", json());
-  const json& config = f.results.value("config", json());
-  const json& name = config.is_object() ? config.value("name", config.value("study", json())) : json();
-  if (!name.is_string()) throw InputError(not_shard + ": its config has no name");
-  f.config = name;
   return f;
 }
 
@@ -150,7 +112,7 @@ json join(const std::vector<ShardFile*>& shards, std::vector<std::string>& missi
       run["device"] = dev;
       runs[run["run_index"].get<std::size_t>()] = &run;
     }
-    const bool complete = r.value("complete", false) == true;
+    const bool complete = at(r, "complete") == json(true);
     all_complete = all_complete && complete;
     json entry = {{"index", s->index}, {"file", fs::path(s->path).filename().string()},
                   {"host", at(r, "host")}, {"device", at(r, "device")}, {"complete", complete},
@@ -177,7 +139,7 @@ json join(const std::vector<ShardFile*>& shards, std::vector<std::string>& missi
   for (const json* run : runs)
     if (run) {
       out["runs"].push_back(*run);
-      const std::string st = (*run)["status"];
+      const std::string st = (*run)["status"];  // a string: check_shard saw to it
       summary[st] = summary.value(st, 0) + 1;
     }
   const bool complete = all_complete && lost.empty();

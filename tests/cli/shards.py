@@ -124,9 +124,11 @@ def main():
 
     other_gpu = edited("other-gpu", lambda r: r["device"].update(name="Another GPU"))
     other_commit = edited("other-commit", lambda r: r["ladder"].update(git_commit="0000000"))
+    odd_types = edited("odd-types", lambda r: r.update(config="dtw-smoke", complete="yes"))
     for name, args, words in [
             ("two GPU models", [files[0], other_gpu, files[2]], ("one device",)),
             ("two commits", [files[0], other_commit, files[2]], ("commits",)),
+            ("fields of other types", [files[0], odd_types, files[2]], ("not a shard",)),
             ("twice", [files[0], files[1], twin], ("twice",)),
             ("split", [files[0], other], ("split",)),
             ("not results", [files[0], not_results], ("not a ladder results file",)),
