@@ -1,5 +1,8 @@
 #include "plan.hpp"
 
+#include <fmt/format.h>
+
+#include <cstdint>
 #include <regex>
 
 #include "../datagen/base/errors.hpp"
@@ -18,6 +21,12 @@ std::regex filter_regex(const std::string& filter) {
 }
 
 }  // namespace
+
+std::string stable_hash(const std::string& text) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char ch : text) h = (h ^ ch) * 1099511628211ull;
+  return fmt::format("{:016x}", h);
+}
 
 std::string data_source_key(const Study& study, const Point& point) {
   std::vector<std::string> names;

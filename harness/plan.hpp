@@ -41,6 +41,10 @@ struct ShardInfo {
 std::vector<PlannedRun> plan_runs(const Config& config, const std::string& filter,
                                   const std::optional<Validation>& validation = std::nullopt);
 
+// FNV-1a (64 bits) of `text` as 16 hex digits: stable across builds and machines, for names
+// and hashes that must agree wherever they are computed (plan hashes, dump file names).
+std::string stable_hash(const std::string& text);
+
 // The key of the data set a point builds or reads: points with equal keys share it.
 std::string data_source_key(const Study& study, const Point& point);
 

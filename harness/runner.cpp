@@ -94,9 +94,7 @@ std::string dump_path(const std::string& dir, const std::string& study, const st
   constexpr std::size_t kMaxDumpName = 200;
   std::string name = study + "__" + variant + "__" + file_safe(point);
   if (name.size() > kMaxDumpName) {
-    std::uint64_t h = 1469598103934665603ull;  // FNV-1a: stable across builds and machines
-    for (unsigned char c : point) h = (h ^ c) * 1099511628211ull;
-    name = name.substr(0, kMaxDumpName - 18) + fmt::format("__{:016x}", h);
+    name = name.substr(0, kMaxDumpName - 18) + "__" + stable_hash(point);
   }
   return dir + "/" + name + ".npy";
 }

@@ -79,13 +79,6 @@ std::vector<double> estimated_runs(const PlanToSplit& p) {
   return out;
 }
 
-// FNV-1a, 64 bits: stable across builds and machines.
-std::string fnv1a(const std::string& text) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char ch : text) h = (h ^ ch) * 1099511628211ull;
-  return fmt::format("{:016x}", h);
-}
-
 // The plan as every shard computes it (config, runs with their settings) and its split.
 std::string plan_hash(const PlanToSplit& p, const std::vector<std::size_t>& owners, std::size_t count) {
   std::string text = p.config->resolved.dump() + "\n" + std::to_string(count) + "\n";
@@ -94,7 +87,7 @@ std::string plan_hash(const PlanToSplit& p, const std::vector<std::size_t>& owne
     text += fmt::format("{} {} {} {} {} {} {} {}\n", r.index, r.variant->id(), p.config->points[r.point].key(),
                         r.data_group, r.validation.text(), r.repetitions, r.warmup, owners[i]);
   }
-  return fnv1a(text);
+  return stable_hash(text);
 }
 
 // One data group of one plan: the unit shards get.

@@ -126,6 +126,11 @@ std::string default_out(const Config& c, const ShardInfo& shard) {
   return "results/" + safe_name(c.name) + "-" + buf + part + ".json";
 }
 
+std::string duration_text(double s) {
+  const long n = std::lround(s);
+  return n >= 60 ? fmt::format("{}m{:02d}s", n / 60, n % 60) : fmt::format("{}s", n);
+}
+
 void print_summary(const RunReport& rep) {
   std::vector<std::vector<std::string>> rows;
   std::vector<std::string> failures, notes;

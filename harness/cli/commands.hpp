@@ -39,6 +39,8 @@ int export_results(const Parsed& p);  // `ladder export` (`export` is a keyword)
 
 // results/<config name>-<UTC time>.json: where `run` writes when --out is not given.
 std::string default_out(const Config& c, const ShardInfo& shard = {});
+// Seconds as progress lines show them: "42s", "3m05s".
+std::string duration_text(double s);
 // The runs of a report as a table on stdout, then each failure's reason.
 void print_summary(const RunReport& rep);
 

@@ -64,11 +64,6 @@ double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
-std::string duration_text(double s) {
-  const long n = std::lround(s);
-  return n >= 60 ? fmt::format("{}m{:02d}s", n / 60, n % 60) : fmt::format("{}s", n);
-}
-
 // The project's folder, whose plots/ and peers/ scripts draw and compare: the working
 // directory when it is one, else the source tree this binary was built from.
 fs::path project_root() {

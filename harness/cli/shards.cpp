@@ -19,6 +19,7 @@
 #include "../../datagen/numbers.hpp"
 #include "../device_info.hpp"
 #include "child.hpp"
+#include "commands.hpp"
 
 namespace ladder::cli {
 namespace {
@@ -29,11 +30,6 @@ using Clock = std::chrono::steady_clock;
 
 volatile std::sig_atomic_t g_stop = 0;  // the signal that asked the children to stop
 void on_stop(int sig) { g_stop = sig; }
-
-std::string duration(double s) {
-  const long n = std::lround(s);
-  return n >= 60 ? fmt::format("{}m{:02d}s", n / 60, n % 60) : fmt::format("{}s", n);
-}
 
 // The first CPU of the physical core `cpu` belongs to (its hyper-threads share one); `cpu`
 // itself where the kernel does not say.
@@ -110,7 +106,7 @@ class CombinedProgress {
     last_runs_ = runs, shown_at_ = elapsed;
     fmt::print(stderr, "{}: {}/{} runs ({:.0f}%), {} of {} shards running, elapsed {}, {}\n", what_, runs,
                total, 100.0 * runs / std::max<std::size_t>(total, 1), running, children_.size(),
-               duration(elapsed), running == 0 ? "done" : estimated ? "~" + duration(left) + " left" : "estimating");
+               duration_text(elapsed), running == 0 ? "done" : estimated ? "~" + duration_text(left) + " left" : "estimating");
   }
 
  private:
