@@ -272,6 +272,7 @@ std::vector<Point> sweep_points(const json& sweep, const SweepData& data, const 
 }
 
 PerBackend per_backend(const json& j, const char* key, PerBackend fallback, int lo);
+double time_budget(const json& j);
 
 // A sweep's own 'data' object replaces the config's (source and data parameters alike); the
 // config's 'params' apply to every sweep. A sweep's own counts default to the config's.
@@ -287,7 +288,7 @@ std::vector<Point> all_points(const json& j, const Study& study, const SweepData
     throw InputError("'sweeps' must be a non-empty list of objects");
   static const std::set<std::string> fields{"label", "axes", "zip", "params", "variants",
                                             "figures", "data", "validation", "repetitions",
-                                            "warmup"};
+                                            "warmup", "time_budget_s"};
   std::vector<Point> out;
   for (const json& s : sweeps) {
     require_object(s, "sweeps[]");
@@ -317,9 +318,22 @@ std::vector<Point> all_points(const json& j, const Study& study, const SweepData
       const PerBackend n = per_backend(s, "warmup", c.warmup, 0);
       for (Point& p : pts) p.warmup = n;
     }
+    if (s.contains("time_budget_s")) {
+      const double b = time_budget(s);
+      for (Point& p : pts) p.time_budget_s = b;
+    }
     out.insert(out.end(), pts.begin(), pts.end());
   }
   return out;
+}
+
+// 'time_budget_s': seconds in [0, 86400], 0 for none; 0 when the object does not set it.
+double time_budget(const json& j) {
+  if (!j.contains("time_budget_s")) return 0;
+  const json& v = j["time_budget_s"];
+  if (!v.is_number() || !(v.get<double>() >= 0 && v.get<double>() <= 86400))
+    throw InputError("'time_budget_s' must be a number of seconds in [0, 86400] (0: no budget)");
+  return v.get<double>();
 }
 
 // An integer, or {"cpu": N, "gpu": M} to tell slow CPU baselines from GPU steps.
@@ -396,7 +410,7 @@ namespace {
 const std::set<std::string> kConfigFields{
     "name",     "study",       "data",   "params",     "axes",        "zip",
     "variants", "repetitions", "warmup", "validation", "description", "sweeps",
-    "timing",   "figures",     "reproduce"};
+    "timing",   "figures",     "reproduce", "time_budget_s"};
 
 std::string sweep_label(const json& sweeps, std::size_t i) {
   const json& s = sweeps[i];
@@ -510,6 +524,7 @@ Config parse_config(const json& j, const std::string& base_dir) {
   const Params params = merged(Params{}, j.value("params", json()));
   c.repetitions = per_backend(j, "repetitions", {10, 10}, 1);
   c.warmup = per_backend(j, "warmup", {2, 2}, 0);
+  c.time_budget_s = time_budget(j);
   c.points = all_points(j, *c.study, {c.data, data_params}, params, base_dir, c);
   for (const Point& p : c.points)
     if (!p.data.file.empty()) check_file_points(*c.study, {p}, p.data.file);

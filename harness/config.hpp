@@ -43,6 +43,7 @@ struct Point {
   std::optional<Validation> validation;  // the sweep's own mode, when it sets one
   // The sweep's own counts, when it sets them (a long point needs fewer repetitions).
   std::optional<PerBackend> repetitions, warmup;
+  std::optional<double> time_budget_s;  // the sweep's own budget, when it sets one
   // How results name the point when not by its parameters: a peer's run at changed
   // parameters (`ladder ingest`) keeps the name of the config's point it stands beside.
   std::string name;
@@ -57,6 +58,10 @@ struct Config {
   std::vector<Point> points;
   PerBackend repetitions{10, 10};
   PerBackend warmup{2, 2};
+  // Seconds a run's timed calls may take (0: no budget). The first call measures the run;
+  // the repetitions are cut to what fits, and a call longer than the budget is the only
+  // sample. Slow steps keep few samples, fast ones get every repetition the rank test needs.
+  double time_budget_s = 0;
   Validation validation;
   TimingMode timing = TimingMode::hot;
   std::string scale;        // "paper" or "quick" when loaded at a reproduction scale, else ""

@@ -53,6 +53,7 @@ std::vector<PlannedRun> plan_runs(const Config& c, const std::string& filter,
       r.validation = validation.value_or(pt.validation.value_or(c.validation));
       r.repetitions = pt.repetitions.value_or(c.repetitions)[v->backend];
       r.warmup = pt.warmup.value_or(c.warmup)[v->backend];
+      r.time_budget_s = pt.time_budget_s.value_or(c.time_budget_s);
       last_source = source;
       plan.push_back(std::move(r));
     }

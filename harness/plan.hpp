@@ -19,6 +19,7 @@ struct PlannedRun {
   std::size_t data_group = 0;  // runs of one group share one generated or read data set
   Validation validation;
   int repetitions = 0, warmup = 0;
+  double time_budget_s = 0;  // Config::time_budget_s: 0 for none
 };
 
 // A process's share of a plan split between `count` processes (GPUs of a node, tasks of a

@@ -65,6 +65,10 @@ json run_json(const RunRecord& r) {
                    {"mean", number(r.stats.mean)},
                    {"stddev", number(r.stats.stddev)},
                    {"cv", number(r.stats.cv)}};
+    if (r.time_budget_s > 0) {
+      j["timing"]["time_budget_s"] = r.time_budget_s;
+      j["timing"]["repetitions_planned"] = r.repetitions_planned;
+    }
     if (!r.stage_samples_ms.empty()) {
       json stages = json::object();
       for (const auto& [stage, v] : r.stage_samples_ms) stages[stage] = median_of(v);

@@ -266,7 +266,7 @@ class Runner {
         r.status = Status::unsupported;
         return r;
       }
-      measure(r, v, d, planned.repetitions, planned.warmup);
+      measure(r, v, d, planned);
     } catch (const std::bad_alloc&) {
       fail(r, "out of host memory");
     } catch (const std::exception& e) {
@@ -294,7 +294,7 @@ class Runner {
     r.stage_samples_ms.clear();
   }
 
-  void measure(RunRecord& r, const VariantSpec& v, PointData& d, int repetitions, int warmup) {
+  void measure(RunRecord& r, const VariantSpec& v, PointData& d, const PlannedRun& planned) {
     std::unique_ptr<Instance> inst = v.prepare(*d.problem, r.params, report_.device.caps);
     if (r.timing == TimingMode::cold && !flush_)
       flush_ = std::make_unique<L2Flush>(report_.device.caps.l2_bytes);
@@ -309,10 +309,7 @@ class Runner {
       r.samples_ms.push_back(profiled(v, once));
       r.stats = {r.samples_ms[0], r.samples_ms[0], 0, 0};
     } else {
-      r.warmup = warmup;
-      for (int i = 0; i < r.warmup; ++i) once();
-      r.stage_samples_ms.clear();  // warm-up runs do not count
-      r.samples_ms = time_with_benchmark(v.id() + "/" + r.point, repetitions, once, r.stats);
+      time_calls(r, v, planned, once);
     }
     Output out = inst->fetch();
     r.extras = study_.extras(*d.problem, out);
@@ -329,6 +326,35 @@ class Runner {
     if (!r.check.ok)
       r.reason = std::to_string(r.check.failures) + " of " + std::to_string(r.check.checked) +
                  " outputs outside tolerance; first: " + r.check.first_failure;
+  }
+
+  // Warm-up calls, then the timed repetitions under Google Benchmark. With a time budget the
+  // first call measures the run and counts as a warm-up: the repetitions are cut to the calls
+  // that fit in the budget after it, and when none does, that first call is the one sample
+  // (a call of seconds gains nothing from a warm-up; it would double the run).
+  void time_calls(RunRecord& r, const VariantSpec& v, const PlannedRun& planned,
+                  const std::function<double()>& once) {
+    int repetitions = planned.repetitions;
+    r.warmup = planned.warmup;
+    r.repetitions_planned = planned.repetitions;
+    r.time_budget_s = planned.time_budget_s;
+    if (planned.time_budget_s > 0) {
+      const double first = once();
+      const double fit = planned.time_budget_s * 1e3 / std::max(first, 1e-6) - 1;
+      if (fit < 1) {
+        r.warmup = 0;
+        r.samples_ms = {first};
+        r.stats = {first, first, 0, 0};
+        return;
+      }
+      repetitions = static_cast<int>(std::min<double>(repetitions, fit));
+      r.warmup = std::max(planned.warmup, 1);
+      for (int i = 1; i < r.warmup; ++i) once();
+    } else {
+      for (int i = 0; i < r.warmup; ++i) once();
+    }
+    r.stage_samples_ms.clear();  // warm-up runs do not count
+    r.samples_ms = time_with_benchmark(v.id() + "/" + r.point, repetitions, once, r.stats);
   }
 
   // One run inside an NVTX range named study/variant, bracketed by the profiler API so that

@@ -63,6 +63,8 @@ struct RunRecord {
   TimingStats stats;
   std::map<std::string, std::vector<double>> stage_samples_ms;
   int warmup = 0;
+  int repetitions_planned = 0;  // the plan's count; fewer samples when a time budget cut it
+  double time_budget_s = 0;
   Work work;
   std::map<std::string, double> data;
   std::map<std::string, double> extras;

@@ -64,7 +64,11 @@ double run_estimate(const PlannedRun& r, const Estimate& e) {
   // times faster, a GPU step a thousand times, plus its set-up.
   const VariantSpec& v = *r.variant;
   const double speedup = v.backend == Backend::gpu ? 1000 : v.role == Role::baseline ? 1 : 10;
-  return (r.repetitions + r.warmup) * e.work_s / speedup + (v.backend == Backend::gpu ? 0.05 : 0);
+  const double call = e.work_s / speedup;
+  double calls = r.repetitions + r.warmup;
+  // A budget stops the calls once they would pass it (the first call always runs).
+  if (r.time_budget_s > 0) calls = std::min(calls, std::max(1.0, r.time_budget_s / call));
+  return calls * call + (v.backend == Backend::gpu ? 0.05 : 0);
 }
 
 // Each run's estimated seconds, its data group's set-up charged to the group's first run.

@@ -170,6 +170,26 @@ TEST(Config, SweepsMayCarryTheirOwnCounts) {
   EXPECT_THROW(parse_config(j, "."), InputError);
 }
 
+TEST(Config, TimeBudgetAtTheTopAndPerSweep) {
+  json j = json::parse(R"({"study": "dtw", "data": {"generator": "cbf"}, "time_budget_s": 2.5,
+    "variants": ["seq_tworow"], "sweeps": [{"axes": {"n": [3]}},
+                                            {"axes": {"n": [5]}, "time_budget_s": 0}]})");
+  Config c = parse_config(j, ".");
+  EXPECT_EQ(c.time_budget_s, 2.5);
+  EXPECT_FALSE(c.points[0].time_budget_s.has_value());
+  EXPECT_EQ(c.points[1].time_budget_s.value_or(-1), 0);
+  for (const json bad : {json(-1), json("2"), json(1e9), json(true)}) {
+    j["time_budget_s"] = bad;
+    EXPECT_THROW(parse_config(j, "."), InputError) << bad.dump();
+    j["time_budget_s"] = 1;
+    j["sweeps"][1]["time_budget_s"] = bad;
+    EXPECT_THROW(parse_config(j, "."), InputError) << bad.dump();
+    j["sweeps"][1]["time_budget_s"] = 0;
+  }
+  EXPECT_EQ(parse_config(json::parse(R"({"study": "dtw", "data": {"generator": "cbf"},
+    "variants": ["seq_tworow"]})"), ".").time_budget_s, 0);
+}
+
 TEST(Config, RejectsBadInput) {
   auto bad = [](const std::function<void(json&)>& edit) {
     json j = good_config();

@@ -26,6 +26,76 @@ const Registrar throws{[] {
   return v;
 }()};
 
+// seq_tworow's runs, but each call reports fixed_ms: the time budget's arithmetic is then
+// exact, whatever the machine.
+double fixed_ms = 1;
+
+class FixedTime : public Instance {
+ public:
+  explicit FixedTime(std::unique_ptr<Instance> inner) : inner_(std::move(inner)) {}
+  void poison() override { inner_->poison(); }
+  double run_ms() override {
+    inner_->run_ms();
+    ++calls;
+    return fixed_ms;
+  }
+  Output fetch() override { return inner_->fetch(); }
+  static inline int calls = 0;
+
+ private:
+  std::unique_ptr<Instance> inner_;
+};
+
+const Registrar fixed_time{[] {
+  VariantSpec v{.study = "dtw", .name = "test_fixed_time", .step = 0, .label = "fixed time",
+                .change = "test only: seq_tworow reporting a fixed time", .backend = Backend::cpu};
+  v.supports = [](const Problem&, const Params&, const DeviceCaps&) { return std::string(); };
+  v.prepare = [](const Problem& p, const Params& params,
+                 const DeviceCaps& caps) -> std::unique_ptr<Instance> {
+    return std::make_unique<FixedTime>(registry().variant("dtw/seq_tworow")->prepare(p, params, caps));
+  };
+  return v;
+}()};
+
+TEST(Runner, ATimeBudgetCutsRepetitionsToWhatFits) {
+  const auto run = [](double ms, const char* budget) {
+    fixed_ms = ms;
+    FixedTime::calls = 0;
+    const Config c = parse_config(nlohmann::json::parse(std::string(R"({"study": "dtw",
+        "data": {"generator": "cbf"}, "axes": {"n": [9], "entries": [5]},
+        "variants": ["test_fixed_time"], "repetitions": 5, "warmup": 2, "time_budget_s": )") +
+        budget + "}"), ".");
+    RunOptions opt;
+    opt.quiet = true;
+    return run_config(c, opt);
+  };
+  // 10 ms in 1 s: every repetition fits; the first call is one of the two warm-ups.
+  RunRecord r = run(10, "1").runs.at(0);
+  EXPECT_EQ(r.samples_ms.size(), 5u);
+  EXPECT_EQ(r.warmup, 2);
+  EXPECT_EQ(FixedTime::calls, 7);
+  // 300 ms in 1 s: two more calls fit after the first.
+  r = run(300, "1").runs.at(0);
+  EXPECT_EQ(r.samples_ms.size(), 2u);
+  EXPECT_EQ(FixedTime::calls, 4);
+  // 600 ms in 1 s: none fits after it, so the first call is the only sample.
+  const RunReport cut = run(600, "1");
+  r = cut.runs.at(0);
+  EXPECT_EQ(r.samples_ms, std::vector<double>{600});
+  EXPECT_EQ(r.warmup, 0);
+  EXPECT_EQ(FixedTime::calls, 1);
+  EXPECT_EQ(r.status, Status::passed) << r.reason;
+  const auto timing = results_json(cut)["runs"][0]["timing"];
+  EXPECT_EQ(timing["time_budget_s"], 1.0);
+  EXPECT_EQ(timing["repetitions_planned"], 5);
+  EXPECT_EQ(timing["warmup"], 0);
+  // No budget: the count asked for.
+  r = run(600, "0").runs.at(0);
+  EXPECT_EQ(r.samples_ms.size(), 5u);
+  EXPECT_EQ(FixedTime::calls, 7);
+  EXPECT_EQ(r.repetitions_planned, 5);
+}
+
 TEST(Runner, AFailingRunIsRecordedAndTheOthersGoOn) {
   const Config c = parse_config(nlohmann::json::parse(R"({"study": "dtw",
       "data": {"generator": "cbf"}, "axes": {"n": [9], "entries": [5, 6]},

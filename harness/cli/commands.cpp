@@ -289,8 +289,13 @@ Config config_from_options(const Parsed& p) {
   if (p.has("repetitions")) {
     const int n = integer_option(p, "repetitions", 1);
     config.repetitions = {n, n};
-    for (Point& pt : config.points) pt.repetitions.reset();  // the override wins everywhere
+    config.time_budget_s = 0;  // the count asked for is the count taken
+    for (Point& pt : config.points) {  // the override wins everywhere
+      pt.repetitions.reset();
+      pt.time_budget_s.reset();
+    }
     config.resolved["repetitions"] = n;
+    config.resolved["time_budget_s"] = 0;
   }
   if (p.has("warmup")) {
     const int n = integer_option(p, "warmup", 0);

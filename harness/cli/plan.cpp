@@ -50,7 +50,8 @@ json points_json(const Config& c, const std::optional<Validation>& validation) {
                       {"data", data_json(pt.data)}, {"data_group", group},
                       {"validation", validation.value_or(pt.validation.value_or(c.validation)).text()},
                       {"repetitions", per_backend(pt.repetitions.value_or(c.repetitions))},
-                      {"warmup", per_backend(pt.warmup.value_or(c.warmup))}});
+                      {"warmup", per_backend(pt.warmup.value_or(c.warmup))},
+                      {"time_budget_s", pt.time_budget_s.value_or(c.time_budget_s)}});
   }
   return points;
 }
@@ -67,7 +68,7 @@ json plan_json(const Config& c, const std::vector<PlannedRun>& plan,
                     {"point", pt.params.key()}, {"params", params},
                     {"data_group", r.data_group}, {"data", data_json(pt.data)},
                     {"validation", r.validation.text()}, {"repetitions", r.repetitions},
-                    {"warmup", r.warmup}});
+                    {"warmup", r.warmup}, {"time_budget_s", r.time_budget_s}});
   }
   return {{"config", c.name}, {"study", c.study->name()}, {"scale", c.scale},
           {"runs_planned", plan.size()}, {"runs", runs}, {"points", points_json(c, validation)}};
