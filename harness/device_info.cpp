@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <fstream>
 #include <thread>
 
 #include "../datagen/base/errors.hpp"
@@ -15,6 +14,7 @@
 #include "cuda_check.hpp"
 #include "device_code.hpp"
 #include "hardware.hpp"
+#include "host_cpu.hpp"
 
 namespace ladder {
 namespace {
@@ -151,19 +151,12 @@ nlohmann::json device_json(const DeviceReport& d, int clock_start_mhz, int clock
           {"hardware_row", row_text(d.caps)},
           {"sm_clock_mhz_start", clock_start_mhz},
           {"sm_clock_mhz_end", clock_end_mhz},
-          {"driver_version", version(d.driver_version)},
+          {"driver_version", version(d.driver_version)},  // the CUDA version the driver supports
+          {"driver_release", driver_release_json()},      // the driver's own, e.g. 580.95.05
           {"runtime_version", version(d.runtime_version)}};
 }
 
 nlohmann::json host_json() {
-  std::string model = "unknown";
-  std::ifstream cpuinfo("/proc/cpuinfo");
-  for (std::string line; std::getline(cpuinfo, line);) {
-    if (line.rfind("model name", 0) == 0) {
-      model = line.substr(line.find(':') + 2);
-      break;
-    }
-  }
   char name[256] = {0};
   const std::string hostname = gethostname(name, sizeof name - 1) == 0 ? name : "";
   // The cores this process may use (a shard of `--gpus` gets its share) and the GPUs it was
@@ -172,9 +165,11 @@ nlohmann::json host_json() {
   const int cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : -1;
   const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
   const char* threads = std::getenv("OMP_NUM_THREADS");
-  return {{"hostname", hostname}, {"cpu", model}, {"cores", std::thread::hardware_concurrency()},
-          {"cpus_allowed", cpus}, {"omp_num_threads", threads ? nlohmann::json(threads) : nlohmann::json(nullptr)},
-          {"cuda_visible_devices", visible ? nlohmann::json(visible) : nlohmann::json(nullptr)}};
+  nlohmann::json host = cpu_json();  // cpu, cpu_id, cpu_microarchitecture
+  host.update({{"hostname", hostname}, {"cores", std::thread::hardware_concurrency()},
+               {"cpus_allowed", cpus}, {"omp_num_threads", threads ? nlohmann::json(threads) : nlohmann::json(nullptr)},
+               {"cuda_visible_devices", visible ? nlohmann::json(visible) : nlohmann::json(nullptr)}});
+  return host;
 }
 
 std::vector<std::string> device_names() {

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "harness/hardware.hpp"
+#include "harness/host_cpu.hpp"
 #include "harness/study.hpp"
 #include "variants/dtw/problem.hpp"
 
@@ -268,6 +269,38 @@ TEST(Hardware, NoCodeMessageNamesDeviceBinaryAndFlag) {
   EXPECT_EQ(m.find('\n'), std::string::npos);
   const std::string b = no_code_message(10, 0, "NVIDIA B200", "80-real;90-real");
   EXPECT_NE(b.find("-DCMAKE_CUDA_ARCHITECTURES=100"), std::string::npos) << b;
+}
+
+TEST(HostCpu, AMaskedBrandStillNamesItsMicroarchitecture) {
+  const CpuIdentity c = parse_cpuinfo(
+      "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 143\n"
+      "model name\t: Intel(R) Xeon(R) Processor\nstepping\t: 8\n\n"
+      "processor\t: 1\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 1\n");
+  EXPECT_EQ(c.brand, "Intel(R) Xeon(R) Processor");
+  EXPECT_EQ(c.id, "GenuineIntel family 6 model 143 stepping 8");
+  EXPECT_EQ(c.microarchitecture, "Sapphire Rapids");
+  const CpuIdentity amd = parse_cpuinfo("vendor_id : AuthenticAMD\ncpu family : 25\nmodel : 17\n");
+  EXPECT_EQ(amd.microarchitecture, "Zen 4 (Genoa)");
+  EXPECT_EQ(amd.brand, "unknown");
+  const CpuIdentity grace = parse_cpuinfo("processor : 0\nBogoMIPS : 2000.00\nCPU implementer : 0x41\n"
+                                          "CPU architecture: 8\nCPU part : 0xd4f\n");
+  EXPECT_EQ(grace.id, "Arm implementer 0x41 part 0xd4f");
+  EXPECT_EQ(grace.microarchitecture, "Neoverse V2 (e.g. NVIDIA Grace)");
+  const CpuIdentity odd = parse_cpuinfo("vendor_id : GenuineIntel\ncpu family : 6\nmodel : 999\n");
+  EXPECT_EQ(odd.id, "GenuineIntel family 6 model 999");
+  EXPECT_EQ(odd.microarchitecture, "");
+  EXPECT_EQ(parse_cpuinfo("").id, "");
+  EXPECT_EQ(parse_cpuinfo("cpu family : x\nmodel : y\n").id, "");
+}
+
+TEST(HostCpu, DriverReleaseFromTheKernelModuleLine) {
+  EXPECT_EQ(parse_driver_release("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  "
+                                 "580.95.05  Release Build  (dvs-builder@U16)  Thu Sep 25 2025\n"
+                                 "GCC version:  gcc version 13.3.0\n"),
+            "580.95.05");
+  EXPECT_EQ(parse_driver_release("NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54 Tue\n"), "550.54");
+  EXPECT_EQ(parse_driver_release(""), "");
+  EXPECT_EQ(parse_driver_release("GCC version: 13.3.0 \n"), "");
 }
 
 }  // namespace
