@@ -26,6 +26,7 @@ from pathlib import Path
 import common
 import ladder_results
 import report_common as rc
+import report_summary
 import studies
 
 MANIFEST = "reproduction.json"
@@ -212,30 +213,35 @@ def header(ctx):
                  f"commit on the same device (their runs took {fmt_duration(earlier)})")
     return ("# ladder: reproduction report\n\nEvery study's paper experiments, validated against "
             "the sequential baselines, beside the numbers their seeds publish.\n\n"
-            f"- Scale: {scale}.\n- Device: {device_line(m.get('device'))}.\n"
-            f"- Host: {host.get('cpu', '?')}, {host.get('cores', '?')} cores.\n"
-            f"- ladder {ladder.get('version', '?')}, commit `{ladder.get('git_commit', '?')}`, "
-            f"{ladder.get('build_type', '?')} build for CUDA architecture "
-            f"{ladder.get('cuda_arch', '?')}.\n{mixed_line(ctx)}"
+            f"- Scale: {scale}.\n- Device: {device_line(m.get('device'))}; host "
+            f"{host.get('cpu', '?')}, {host.get('cores', '?')} cores.\n"
+            f"- ladder {ladder.get('version', '?')}, commit `{ladder.get('git_commit', '?')}`.\n"
+            f"{mixed_line(ctx)}"
             f"- Started {m.get('started_at', '?')}, finished "
             f"{m.get('finished_at', '?')}; time taken: {took}.\n")
 
 
-def summary(sections):
-    claims = [c for s in sections for c in s.claims]
-    counts = {v: sum(1 for c in claims if c.verdict == v) for v in rc.VERDICTS}
-    # the verdicts are worded for one claim; the count reads as a plural
-    plural = {rc.REPRODUCES: "reproduce", rc.DOES_NOT: "do not reproduce"}
-    text = ", ".join(f"{n} {plural.get(v, v) if n > 1 else v}" for v, n in counts.items() if n)
-    return ("## Summary\n\n" + f"{len(claims)} claims: {text or 'none'}.\n\n" +
-            rc.md_table(["study", "target", "seed's claim", "verdict", "why"],
-                        [[s.title, c.target, c.claim, c.verdict, c.why]
-                         for s in sections for c in s.claims]))
+def claims_table(sections):
+    """Every claim in one table: its number is the summary figure's."""
+    rows = [[str(i), s.title, c.target, c.claim, c.verdict, c.why] for i, (s, c) in enumerate(
+        ((s, c) for s in sections for c in s.claims), start=1)]
+    return "## Claims\n\n" + rc.md_table(["#", "study", "target", "seed's claim", "verdict",
+                                           "why"], rows)
 
 
-def build(ctx):
+def build(ctx, draw_into=None):
+    """REPORT.md's text; with draw_into (a folder), the summary figure is drawn there first."""
     found = sections(ctx)
-    parts = [header(ctx), rc.HOW_JUDGED, summary([s for _h, s in found])]
+    claims = [c for _h, s in found for c in s.claims]
+    figure = None
+    if draw_into is not None:
+        try:
+            figure = report_summary.draw_figure(claims, draw_into,
+                                                report_summary.figure_subtitle(ctx))
+        except ImportError as err:  # matplotlib missing: the report is still written
+            print(f"report.py: summary figure not drawn: {err}", file=sys.stderr)
+    parts = [header(ctx), report_summary.page(ctx, claims, figure), rc.HOW_JUDGED,
+             claims_table([s for _h, s in found])]
     for heading, s in found:
         parts.append(f"## {heading}\n\n{s.body}")
         if s.claims:
@@ -335,7 +341,8 @@ def main(argv=None):
         print(f"report.py: error: {err}", file=sys.stderr)
         return 2
     out = Path(args.report) if args.report else Path(args.dir) / "REPORT.md"
-    write_atomically(out, build(rc.Context(args.dir, manifest, out.parent)))
+    write_atomically(out, build(rc.Context(args.dir, manifest, out.parent),
+                                draw_into=Path(args.dir) / "figures"))
     print(f"report: {out}")
     return 0
 

@@ -46,6 +46,10 @@ class Claim:
     ours: str
     verdict: str
     why: str = ""
+    # The claim as numbers, for the summary figure, when it states a gain: the seed's factor
+    # and ours (one per point compared), each > 1 where the claimed direction holds.
+    seed_x: float = None
+    ours_x: tuple = ()
 
     def __post_init__(self):
         if self.verdict not in VERDICTS:

@@ -89,7 +89,8 @@ def gain_claim(at, slower, faster, claim, comparable, results):
                f"and {cores} cores")
         if comparable and "openmp" in (slower, faster):
             why += f" (our OpenMP on {cores} cores, the notes' on {NOTES_CORES})"
-    return rc.Claim(TARGET, claim, rc.fmt_ratio(seed), rc.fmt_ratio(ours), verdict, why)
+    return rc.Claim(TARGET, claim, rc.fmt_ratio(seed), rc.fmt_ratio(ours), verdict, why,
+                    seed_x=seed, ours_x=(ours,))
 
 
 def time_claim(at, variant, words, mismatch, results):

@@ -191,9 +191,12 @@ def ratio_claim(ctx, runs, claim):
         seed = (f"{lo:g}x" if lo == hi else f"{lo:g}-{hi:g}x") + (
             f" (band {band[0]:.3g}-{band[1]:.3g}x)")
         ours = "; ".join(f"{l}: {rc.fmt_ratio(r)}" for l, r in found)
+    numbers = {}
+    if claim["kind"] != "overlap":  # the middle of the seed's range, on a log scale
+        numbers = dict(seed_x=math.sqrt(lo * hi), ours_x=tuple(r for _l, r in found))
     return rc.Claim(claim["target"], claim["claim"], seed, ours or "-", verdict,
                     why_of(verdict, WHY.get(claim["id"], ""), missing,
-                           quick_note(ctx, runs, claim)))
+                           quick_note(ctx, runs, claim)), **numbers)
 
 
 def times_claim(ctx, runs, table):

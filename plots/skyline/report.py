@@ -100,8 +100,10 @@ def gain_claims(table, gain, dist, note):
     text = f"{sp.pct(ours / 100)} ({sp.d_text(by_d)})" if by_d else "-"
     missing = "" if by_d else missing_why(at, (before, after), dist)
     band = f"{seed / FACTOR:g}-{min(100.0, seed * FACTOR):g}%"
+    # As factors: a time cut by r is 1 / (1 - r) times faster.
     claims = [rc.Claim(PANELS[dist], claim, f"{seed}% faster (band {band})", text, verdict,
-                       rc.why_of(verdict, WHY.get((before, after), ""), missing, note))]
+                       rc.why_of(verdict, WHY.get((before, after), ""), missing, note),
+                       seed_x=1 / (1 - seed / 100), ours_x=tuple(1 / (1 - r) for r in by_d.values()))]
     if except_d:
         claims.append(slower_claim(at, after, except_d, dist, note))
     return claims

@@ -254,7 +254,7 @@ def factor_two_claim(view, missing):
             f"(N = {fmt_n(gains[0][0])} .. {fmt_n(gains[-1][0])})")
     return rc.Claim(T9A, claim, ">= 2x", ours, rc.verdict_all([g >= 2 for _, g in gains]),
                     "same GPU: our best step runs a pair in one launch, cuTWED a launch per "
-                    "diagonal")
+                    "diagonal", seed_x=2.0, ours_x=tuple(g for _, g in gains))
 
 
 # ---- TWED Fig. 9b: speedup over the CPU reference --------------------------------------------
@@ -310,14 +310,16 @@ def speedup_claim(view, ours, n, seed_x, missing):
     text = f"{rc.fmt_ratio(x)} ({name} / {step})"
     peer = rc.ratio(common.seconds(reference(view, n)[0]), common.seconds(view["peer"].get(n)))
     context = f"; cuTWED here: {rc.fmt_ratio(peer)}" if peer else ""
+    numbers = dict(seed_x=seed_x, ours_x=(x,))
     if x >= seed_x:
         return rc.Claim(T9B, claim, seed, text, rc.REPRODUCES,
-                        f"{step} on this GPU vs {name} on one core here{context}")
+                        f"{step} on this GPU vs {name} on one core here{context}", **numbers)
     if name != "seq_full":  # only a lower bound was measured, and it falls short
         return rc.Claim(T9B, claim, seed, text + " (lower bound)", rc.NOT_MEASURED,
                         "seq_full did not run: the speedup over seq_itwed is only a lower bound")
     return rc.Claim(T9B, claim, seed, text, rc.DOES_NOT,
-                    f"{step} is only {rc.fmt_ratio(x)} faster than {name} here{context}")
+                    f"{step} is only {rc.fmt_ratio(x)} faster than {name} here{context}",
+                    **numbers)
 
 
 def trend_claim(ctx, view, ours, seed, missing):
@@ -498,7 +500,7 @@ def set_claim(ctx, entry, groups, missing):
         why = (f"quick scale: our point is {tp.point_text(group)}, the seed's "
                f"{entry['shape']}; {why}")
     return rc.Claim(T2, claim, seed_x, ours, rc.REPRODUCES if s / b >= entry["speedup"] else
-                    rc.DOES_NOT, why)
+                    rc.DOES_NOT, why, seed_x=entry["speedup"], ours_x=(s / b,))
 
 
 def triangle_gain(groups):
@@ -518,7 +520,7 @@ def triangle_claim(gains, why_none):
            for _, g in gains]
     return rc.Claim(T2, claim, "~2x (expected, not measured by the seed)", ours,
                     rc.verdict_all(oks), "our best step's time on the whole matrix over that on "
-                    "the triangle i < j")
+                    "the triangle i < j", seed_x=TRIANGLE_GAIN, ours_x=tuple(g for _, g in gains))
 
 
 # ---- the section -----------------------------------------------------------------------------

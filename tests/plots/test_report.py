@@ -17,6 +17,7 @@ sys.path.insert(0, str(PLOTS))
 import ladder_results  # noqa: E402
 import report  # noqa: E402
 import report_common as rc  # noqa: E402
+import report_summary  # noqa: E402
 from report_fixtures import skip_gpu  # noqa: E402
 
 REFERENCE = ROOT / "results" / "reference" / "h100"
@@ -94,9 +95,10 @@ class WholeReport(unittest.TestCase):
         # The seeds' absolute times were taken on other GPUs than an H100.
         self.assertGreater(counts[rc.NOT_COMPARABLE], 0)
         self.assertIn(f"{counts[rc.NOT_COMPARABLE]} not comparable", text)
-        # The rules are stated once, before the summary.
+        # The summary comes first; the rules are stated once, after it, before the claims.
         self.assertEqual(text.count("How claims are judged."), 1)
-        self.assertLess(text.index("How claims are judged."), text.index("## Summary"))
+        self.assertLess(text.index("## Summary"), text.index("How claims are judged."))
+        self.assertLess(text.index("How claims are judged."), text.index("## Claims"))
         for verdict in rc.VERDICTS:
             self.assertIn(f"- **{verdict}**:", text)
 
@@ -120,6 +122,52 @@ class WholeReport(unittest.TestCase):
             text = report.build(rc.Context(tmp, manifest))
         self.assertIn("quick", text)
         self.assertNotIn("section failed", text)
+
+
+class SummaryPage(unittest.TestCase):
+    """The report opens with a page a researcher reads in a minute (report_summary.py)."""
+
+    def test_the_first_screen_is_the_summary(self):
+        files = [REFERENCE / f"{f}.json" for f in PAPER_FILES]
+        with tempfile.TemporaryDirectory() as tmp:
+            ctx = rc.Context(tmp, manifest_for(tmp, files))
+            text = report.build(ctx, draw_into=Path(tmp) / "figures")
+            for suffix in (".png", ".pdf"):
+                self.assertTrue((Path(tmp) / "figures" / f"summary{suffix}").is_file())
+        headings = [line for line in text.splitlines() if line.startswith("## ")]
+        self.assertEqual(headings[0], "## Summary")
+        page = text[text.index("## Summary"):text.index("How claims are judged.")]
+        self.assertLess(text.index("How claims are judged."), text.index(headings[1]))
+        # A screen: the hardware, the counts, the figure, the best-step table, what did not run.
+        self.assertLess(len(page.splitlines()), 45, page)
+        for needed in ("- **GPU:** NVIDIA H100", "- **CPU:**", "- **Commit:**", " claims: ",
+                       "](figures/summary.png)", "our best GPU step", "**Not run**"):
+            self.assertIn(needed, page)
+        # The figure's numbers are the rows of the claims table.
+        claims = [c for _h, s in report.sections(ctx) for c in s.claims]
+        table = text[text.index("## Claims"):]
+        for number, claim in report_summary.numbered(claims):
+            self.assertIn(f"| {number} | ", table)
+            self.assertIn(f"| {number} | {self.title_of(claim, ctx)} | {claim.target} |", table)
+        self.assertGreater(len(report_summary.numbered(claims)), 20)
+
+    @staticmethod
+    def title_of(claim, ctx):
+        return next(s.title for _h, s in report.sections(ctx) if claim in s.claims)
+
+    def test_best_step_table_holds_the_peers(self):
+        files = [REFERENCE / f"{f}.json" for f in PAPER_FILES]
+        with tempfile.TemporaryDirectory() as tmp:
+            table = report_summary.best_table(rc.Context(tmp, manifest_for(tmp, files)))
+        rows = [line for line in table.splitlines()[2:]]
+        self.assertEqual({r.split(" | ")[0].strip("| ") for r in rows},
+                         {"dtw", "covariance", "twed", "eed", "skyline"})
+        self.assertIn("cuTWED", table)
+        self.assertIn("RapidFuzz", table)
+        for r in rows:  # no share of a limit past 100% (work a step skips is not counted)
+            share = r.split(" | ")[3]
+            if share.endswith("limit"):
+                self.assertLessEqual(float(share.split("%")[0]), 100.0, r)
 
 
 class AbsoluteRule(unittest.TestCase):

@@ -1,0 +1,234 @@
+"""The first page of REPORT.md: what a researcher reads in a minute. The hardware and commit,
+one figure of every seed's gains against ours, each study's best step against the best peer and
+the hardware limit, and what was not run and why. The details follow it in report.py."""
+import math
+from pathlib import Path
+
+import common
+import report_common as rc
+
+FIGURE = "summary.png"  # under the reproduction's figures/
+# Verdict -> (colour, marker) in the summary figure; colour-blind safe, told apart by shape too.
+STYLE = {rc.REPRODUCES: ("#1b9e77", "o"), rc.PARTLY: ("#d95f02", "s"),
+         rc.DOES_NOT: ("#c0392b", "X"), rc.NOT_COMPARABLE: ("#7f7f7f", "D"),
+         rc.NOT_MEASURED: ("#bbbbbb", "v")}
+BAND = 2.0  # the figure's shaded band: ours within this factor of the seed's
+
+
+# ---- the hardware and the commit --------------------------------------------------------------
+
+def first_results(ctx):
+    """The first of our results files that can be read: its device and host are the run's."""
+    for c in ctx.manifest.get("configs", []):
+        results = ctx.results_file(c.get("results") or "")
+        if results is not None:
+            return results
+    return None
+
+
+def gpu_line(device):
+    if not device.get("present", bool(device.get("name"))):
+        return "no GPU" + (f" ({device['reason']})" if device.get("reason") else "")
+    clocks = f"SM clock up to {device.get('max_sm_clock_mhz', '?')} MHz"
+    start, end = device.get("sm_clock_mhz_start"), device.get("sm_clock_mhz_end")
+    if isinstance(start, (int, float)) and isinstance(end, (int, float)) and start > 0 and end > 0:
+        clocks += f" ({start:.0f} MHz at the start, {end:.0f} at the end)"
+    bandwidth = device.get("memory_bandwidth_gbps")
+    memory = f", {bandwidth:,.0f} GB/s" if isinstance(bandwidth, (int, float)) else ""
+    driver = device.get("driver_release")
+    driver = f"driver {driver} (CUDA {device.get('driver_version', '?')})" if driver else \
+        f"driver for CUDA {device.get('driver_version', '?')}"
+    return (f"{device.get('name', '?')}: compute capability {device.get('compute_capability', '?')}, "
+            f"{device.get('sm_count', '?')} SMs, {clocks}{memory}; {driver}, runtime "
+            f"{device.get('runtime_version', '?')}")
+
+
+def cpu_line(host):
+    """The CPU's brand and, where the brand is generic (virtual machines), what it is."""
+    what = host.get("cpu_microarchitecture")
+    ident = host.get("cpu_id")
+    detail = ": ".join(t for t in (ident, what) if t)
+    cores = host.get("cores", "?")
+    return f"{host.get('cpu', '?')}" + (f" ({detail})" if detail else "") + f", {cores} cores"
+
+
+def hardware_lines(ctx):
+    results = first_results(ctx)
+    device = results.device if results else ctx.manifest.get("device") or {}
+    host = results.host if results else ctx.manifest.get("host") or {}
+    ladder = ctx.manifest.get("ladder") or {}
+    return [f"- **GPU:** {gpu_line(device)}.",
+            f"- **CPU:** {cpu_line(host)}.",
+            f"- **Commit:** `{ladder.get('git_commit', '?')}` ({ladder.get('build_type', '?')} "
+            f"build for CUDA architecture {ladder.get('cuda_arch', '?')})."]
+
+
+# ---- the summary figure -----------------------------------------------------------------------
+
+def numbered(claims):
+    """[(number, claim)] of the claims the figure can place: those with a seed's gain and ours;
+    numbers are the claims' rows in the report's claims table (from 1)."""
+    return [(i, c) for i, c in enumerate(claims, start=1)
+            if math_ok(c.seed_x) and any(math_ok(v) for v in c.ours_x)]
+
+
+def draw_figure(claims, out_dir, subtitle):
+    """The seed's gain against ours for every claim stated as a gain, log-log, marked by
+    verdict; the path of the PNG written (a PDF beside it), None when no claim has numbers."""
+    placed = numbered(claims)
+    if not placed:
+        return None
+    common.require_matplotlib()
+    values = [v for _i, c in placed for v in (c.seed_x, *c.ours_x) if math_ok(v)]
+    lo, hi = min(values) / 1.6, max(values) * 1.6
+    fig = common.Figure(figsize=(9.0, 7.2))
+    common.FigureCanvasAgg(fig)
+    ax = fig.add_subplot(1, 1, 1)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlim(lo, hi)
+    ax.set_ylim(lo, hi)
+    line = [lo, hi]
+    ax.plot(line, line, color="#444444", linewidth=1, zorder=1)
+    ax.fill_between(line, [v / BAND for v in line], [v * BAND for v in line], color="#eeeeee",
+                    zorder=0, label=f"ours within {BAND:g}x of the seed's")
+    for number, c in placed:
+        colour, marker = STYLE[c.verdict]
+        ours = [v for v in c.ours_x if math_ok(v)]
+        if len(ours) > 1:
+            ax.plot([c.seed_x, c.seed_x], [min(ours), max(ours)], color=colour, linewidth=1,
+                    zorder=2)
+        ax.scatter([c.seed_x] * len(ours), ours, color=colour, marker=marker, s=36, zorder=3,
+                   edgecolors="white", linewidths=0.5)
+        ax.annotate(str(number), (c.seed_x, max(ours)), xytext=(4, 3), textcoords="offset points",
+                    fontsize=common.MIN_FONT_PT, color=colour)
+    for verdict, (colour, marker) in STYLE.items():
+        if any(c.verdict == verdict for _n, c in placed):
+            ax.scatter([], [], color=colour, marker=marker, s=36, label=verdict)
+    ax.legend(loc="upper left", fontsize=9, frameon=False)
+    ax.set_xlabel("the seed's gain (x, log scale)", fontsize=10)
+    ax.set_ylabel("our gain on this hardware (x, log scale)", fontsize=10)
+    ax.grid(which="major", color="#dddddd", zorder=0)
+    ax.set_title("Every seed claim stated as a gain: the seed's against ours", fontsize=12,
+                 fontweight="bold")
+    note = "\n".join(common.wrapped([f"{subtitle}. Numbers: the claim's row in the Claims "
+                                     "table; a vertical line spans a claim's points; on the "
+                                     "diagonal ours equals the seed's."], 8.6))
+    fig.text(0.01, 0.01, note, fontsize=common.MIN_FONT_PT, color=common.MUTED, va="bottom")
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
+    return common.save(fig, out_dir, FIGURE)
+
+
+# ---- the best step against the best peer and the limit ----------------------------------------
+
+def timed(runs):
+    return [r for r in runs if r.passed and r.metric]
+
+
+def best(runs):
+    return max(runs, key=lambda r: r.metric) if runs else None
+
+
+def study_rows(ctx, study, configs):
+    """One row per peer of a study (ours at the point where our best step is fastest among
+    those the peer ran), or one row without a peer."""
+    ours, peers = [], []
+    for c in configs:
+        for r in ctx.runs(c["name"]):
+            (peers if r.is_peer else ours).append(r)
+        for results in ctx.peer_results(c["name"]):
+            peers += results.runs
+    ours = [r for r in timed(ours) if r.backend == "gpu"]
+    if not ours:
+        return [[study, "-", "no GPU step timed", "-", "-", "-"]]
+    rows = []
+    for peer_name in dict.fromkeys(r.variant for r in timed(peers)):
+        points = {}
+        for r in timed(peers):
+            if r.variant == peer_name:
+                points.setdefault(r.point, []).append(r)
+        pairs = [(best([o for o in ours if o.point == p and o.unit == rs[0].unit]), best(rs))
+                 for p, rs in points.items()]
+        pairs = [(o, q) for o, q in pairs if o is not None]
+        if pairs:
+            o, q = max(pairs, key=lambda pair: pair[0].metric)
+            rows.append(row(study, o, q))
+    # Without a peer: the step nearest its limit. A rate that counts work a step skips (DTW's
+    # triangle of a set against itself) can pass 100% and is no measure of that.
+    honest = [r for r in ours if (r.pct_of_peak or 0) <= 100]
+    return rows or [row(study, max(honest or ours, key=lambda r: r.pct_of_peak or 0), None)]
+
+
+def rate(run):
+    return f"{common.format_value(run.metric)} {run.unit}"
+
+
+def row(study, ours, peer):
+    limit = common.limit_text(ours) or "-"
+    peer_cell = f"{common.step_label(peer)}: {rate(peer)}" if peer else "none run"
+    ratio = rc.fmt_ratio(rc.ratio(ours.metric, peer.metric)) if peer else "-"
+    return [study, ours.point.replace(",", ", "), f"{common.row_name(ours)}: {rate(ours)}", limit,
+            peer_cell, ratio]
+
+
+def best_table(ctx):
+    by_study = {}
+    for c in ctx.manifest.get("configs", []):
+        by_study.setdefault(c.get("study", "?"), []).append(c)
+    rows = [r for study, configs in by_study.items() for r in study_rows(ctx, study, configs)]
+    return rc.md_table(["study", "point", "our best GPU step", "share of the limit",
+                        "best peer there", "ours / peer"], rows)
+
+
+# ---- what was not run ---------------------------------------------------------------------------
+
+def not_run_lines(ctx):
+    lines = [f"- config `{c.get('name', '?')}`: {c.get('state', '?')}"
+             + (f" ({c['why']})" if c.get("why") else "")
+             for c in ctx.manifest.get("configs", []) if c.get("state") not in ("ran", "reused")]
+    lines += [f"- peer {p.get('peer', '?')} on `{p.get('config', '?')}`: {p.get('state', '?')}"
+              + (f": {p['why']}" if p.get("why") else "")
+              for p in ctx.manifest.get("peers", []) if p.get("state") not in ("ran", "reused")]
+    reasons = {}
+    for c in ctx.manifest.get("configs", []):
+        for r in ctx.runs(c.get("name", "")):
+            if r.status in ("unsupported", "skipped"):
+                reasons.setdefault((r.status, r.reason or "no reason given"), []).append(r)
+    for (status, reason), runs in sorted(reasons.items(), key=lambda item: -len(item[1])):
+        names = sorted({common.short_variant(r) for r in runs})
+        lines.append(f"- {len(runs)} run(s) {status} ({', '.join(names)}): {reason}")
+    return lines or ["- Everything planned ran."]
+
+
+# ---- the page ---------------------------------------------------------------------------------
+
+def verdict_counts(claims):
+    plural = {rc.REPRODUCES: "reproduce", rc.DOES_NOT: "do not reproduce"}
+    counts = {v: sum(1 for c in claims if c.verdict == v) for v in rc.VERDICTS}
+    text = ", ".join(f"{n} {plural.get(v, v) if n > 1 else v}" for v, n in counts.items() if n)
+    return f"{len(claims)} claims: {text or 'none'}."
+
+
+def page(ctx, claims, figure):
+    """The summary's Markdown; `figure`: the summary figure's path (None: not drawn)."""
+    parts = ["## Summary", "\n".join(hardware_lines(ctx)), verdict_counts(claims)]
+    if figure is not None:
+        rel = Path(figure).resolve().relative_to(ctx.report_dir.resolve()) \
+            if Path(figure).resolve().is_relative_to(ctx.report_dir.resolve()) else figure
+        parts.append(rc.md_figure(str(rel), f"The seed's gain against ours for the "
+                                            f"{len(numbered(claims))} claims stated as gains "
+                                            f"(PDF beside it)"))
+    parts += ["**Best GPU step against the best peer and the hardware limit**\n\n"
+              + best_table(ctx), "**Not run**\n\n" + "\n".join(not_run_lines(ctx))]
+    return "\n\n".join(parts) + "\n"
+
+
+def figure_subtitle(ctx):
+    results = first_results(ctx)
+    name = results.device_name if results else (ctx.manifest.get("device") or {}).get("name", "?")
+    commit = (ctx.manifest.get("ladder") or {}).get("git_commit", "?")
+    return f"{name}, {ctx.scale} scale, commit {commit}"
+
+
+def math_ok(x):
+    return isinstance(x, (int, float)) and math.isfinite(x) and x > 0
