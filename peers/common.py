@@ -307,10 +307,12 @@ def compute_capability():
 
 
 def loaded_cudart():
-    """The libcudart a library mapped into this process (one runtime per process), or None."""
+    """The libcudart a library mapped into this process (one runtime per process), or None; a
+    wheel's own copy is renamed (libcudart-256e6409.so.12.9.79)."""
     for line in Path("/proc/self/maps").read_text().splitlines():
-        if "libcudart.so" in line:
-            return line.split(None, 5)[-1]
+        path = line.split(None, 5)[5:]
+        if path and Path(path[0]).name.startswith("libcudart") and ".so" in path[0]:
+            return path[0]
     return None
 
 

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """StringZilla's batched Levenshtein distances (stringzillas-cuda, or -cpus) as a peer of the eed
 study: plain Levenshtein, handed over as the eed distance at w_swap 2 (peers/README.md)."""
+import argparse
 import ctypes
 import os
+import platform
 import shutil
 import sys
 from pathlib import Path
@@ -14,13 +16,20 @@ import numpy as np  # noqa: E402
 import common  # noqa: E402
 from common import PeerError  # noqa: E402
 
-VERSION = "4.6.3"  # the last release whose LevenshteinDistances scores pairs, not a matrix
+VERSION = "5.3.2"  # the newest; 4.6.3 (--szs-version) is the last that scores pairs in one call
+# From 5.0 on LevenshteinDistances(queries, candidates) returns the cross-product matrix only: the
+# Python call takes queries, candidates, device and out (a 2-D len(queries) x len(candidates)
+# buffer), and the C API (szs_levenshtein_distances) writes a matrix too: 5.x has no paired call.
+# So pairs go in blocks of K, each block's K x K matrix computed and its diagonal kept: K times
+# the cells, but a call per pair leaves the GPU idle (one warp per pair) and costs ~0.7 ms each.
+# K as measured fastest for 2,000 pairs of 1,000 on an H100 (128) and on 16 cores (16).
+PAIRS_PER_CALL = {"cuda": 128, "cpus": 16}
 LABEL = "StringZilla"
 DATA_SUFFIX = ".txt"
 PREPARE = {"--build-only": ("fetch if needed, install (build) into the cache, stop",
                             lambda args: common.shown(install(args))),
            "--fetch-only": ("download the packages into the cache (with network), stop",
-                            lambda args: common.shown(fetch(args)))}
+                            lambda args: common.shown(fetch(args, args.wheels_for)))}
 # --target: (variant, backend, where the engine runs)
 TARGETS = {"cuda": ("peer_stringzilla_levenshtein", "gpu", "the GPU"),
            "cpus": ("peer_stringzilla_levenshtein_cpu", "cpu", "the CPU")}
@@ -35,11 +44,24 @@ COPIES = {"in": "fresh host Strs each call: their copy to unified memory is insi
 
 def options(p):
     p.add_argument("--szs-version", default=VERSION, help=f"stringzillas release ({VERSION}: "
-                   "built from source; 5.x: wheels, one call per pair)")
+                   "wheels, blocks of pairs per cross-product call; 4.6.3: built from source, "
+                   "one paired call)")
+    p.add_argument("--pairs-per-call", type=positive, metavar="K", help="5.x: pairs per call, the "
+                   "diagonal of its K x K matrix kept (default: "
+                   f"{', '.join(f'{k} for {t}' for t, k in PAIRS_PER_CALL.items())}; 1: a call "
+                   "per pair)")
+    p.add_argument("--wheels-for", metavar="X.Y", help="5.x with --fetch-only: the wheels for "
+                   "CPython X.Y, for a machine with another Python (default: this Python's)")
     p.add_argument("--target", choices=TARGETS, default="cuda", help="the GPU or the CPU")
     p.add_argument("--gpu", dest="device", type=int, default=0, help="CUDA device (default 0)")
     p.add_argument("--copies", choices=COPIES, default="in", help="the strings' copy to the "
                    "device in the timed window (as ladder's eed times) or out of it")
+
+
+def positive(text):
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"a count of pairs, 1 or more, not {text!r}")
+    return int(text)
 
 
 def from_source(args):
@@ -58,18 +80,40 @@ def packages(args):
     return [f"stringzillas-{args.target}=={args.szs_version}", f"stringzilla=={args.szs_version}"]
 
 
-def fetch(args):
+def cpython(version=None):
+    """The wheel tag of CPython VERSION ('3.12': 'cp312'), by default of this Python."""
+    return "cp" + (version or f"{sys.version_info[0]}.{sys.version_info[1]}").replace(".", "")
+
+
+def wheels(args, download, version=None):
+    """Whether DOWNLOAD holds both packages' wheels for CPython VERSION (a download folder
+    serves every Python whose wheels were fetched into it)."""
+    return all(any(download.glob(f"{name.replace('-', '_')}-{args.szs_version}-"
+                                 f"{cpython(version)}-*.whl"))
+               for name in (p.split("==")[0] for p in packages(args)))
+
+
+def fetched(args, download, version=None):
+    return wheels(args, download, version) if not from_source(args) else download.is_dir()
+
+
+def fetch(args, version=None):
     """Downloads what the install needs, once: sources (with setuptools and wheel, to build
-    without network) before 5.0, wheels for this Python from 5.0 on."""
+    without network) before 5.0; from 5.0 on binary wheels for CPython VERSION (this Python by
+    default; another one's for a machine that runs it, manylinux_2_28 of this architecture)."""
     download, folder = folders(args)
-    if download.is_dir():
+    if fetched(args, download, version):
         return download
+    wanted = "" if from_source(args) else f" for {cpython(version)}"
     common.fetching(args, f"stringzillas-{args.target} {args.szs_version} is neither built in "
-                          f"{common.shown(folder)} nor downloaded",
+                          f"{common.shown(folder)} nor downloaded{wanted}",
                     f"fetching {', '.join(packages(args))} into {common.shown(download)}")
     tmp = download.with_name(download.name + ".partial")
     shutil.rmtree(tmp, ignore_errors=True)
     get = ["download", "--quiet", "--no-deps", "-d", str(tmp)]
+    if version and not from_source(args):
+        get += ["--python-version", version, "--implementation", "cp",
+                "--platform", f"manylinux_2_28_{platform.machine()}"]
     for package in packages(args):
         kind = ["--no-binary", package.split("==")[0]] if from_source(args) else \
             ["--only-binary", ":all:"]
@@ -77,7 +121,12 @@ def fetch(args):
     if from_source(args):
         common.pip(get + ["--only-binary", ":all:", "setuptools>=70.1", "wheel"],
                    "setuptools and wheel (to build offline)")
-    tmp.rename(download)
+    if not download.is_dir():
+        tmp.rename(download)
+        return download
+    for path in tmp.iterdir():  # wheels for this Python join those of others
+        path.replace(download / path.name)
+    tmp.rmdir()
     return download
 
 
@@ -113,7 +162,8 @@ def ready(args):
     name, what = f"stringzillas-{args.target} {args.szs_version}", ""
     if (folder / ".complete").is_file():
         what = f"{name} built in {common.shown(folder)}"
-    elif download.is_dir() and (common.nvcc() or not from_source(args) or args.target == "cpus"):
+    elif fetched(args, download) and (common.nvcc() or not from_source(args)
+                                      or args.target == "cpus"):
         what = f"{name} built on the first run, offline, from {common.shown(download)}"
     reasons = ["" if what else f"no {name} build in {common.shown(folder)} "
                                f"({common.fetch_hint(args)})"]
@@ -140,43 +190,45 @@ class Library:
             self.scope = szs.DeviceScope(gpu_device=args.device) if args.target == "cuda" \
                 else szs.DeviceScope(cpu_cores=0)
             self.engine = szs.LevenshteinDistances(capabilities=self.scope)
-            got = np.asarray(self.engine(sz.Strs([a for a, _, _ in KNOWN]),
-                                         sz.Strs([b for _, b, _ in KNOWN]), device=self.scope))
+            self.sz, self.szs, self.target = sz, szs, args.target
+            # Up to 4.6.3 one distance per pair; from 5.0 on the cross-product matrix (VERSION).
+            got = np.asarray(self.engine(sz.Strs([b"ab", b"abc"]), sz.Strs([b"abc", b"ab"]),
+                                         device=self.scope))
+            self.api = "paired" if got.ndim == 1 else "cross-product"
+            self.block = args.pairs_per_call or PAIRS_PER_CALL[args.target]
+            # the known pairs through the very calls the runs make
+            values = self.call(self.inputs([a for a, _, _ in KNOWN], [b for _, b, _ in KNOWN]))
         except (ImportError, OSError, RuntimeError, ValueError, TypeError) as err:
             raise PeerError(f"no usable CUDA device or stringzillas build: {err}") from err
-        self.sz, self.szs, self.target = sz, szs, args.target
-        # Up to 4.6.3 one distance per pair; from 5.0 on the cross-product matrix.
-        self.api = "paired" if got.ndim == 1 else "cross-product"
-        values = (got if got.ndim == 1 else np.diagonal(got)).tolist()
-        if values != [w for _, _, w in KNOWN]:
-            raise RuntimeError(f"stringzillas gives {values} for the known pairs, want "
-                               f"{[w for _, _, w in KNOWN]}")
         path = common.loaded_cudart() if args.target == "cuda" else None
+        if args.target == "cuda" and not path:  # without the sync the times would be wrong
+            raise PeerError("stringzillas runs on the GPU, yet no libcudart is mapped to sync")
         self.rt = ctypes.CDLL(path) if path else None
+        if values.tolist() != [w for _, _, w in KNOWN]:
+            raise RuntimeError(f"stringzillas gives {values.tolist()} for the known pairs, want "
+                               f"{[w for _, _, w in KNOWN]}")
 
     def sync(self):
         if self.rt is not None and self.rt.cudaDeviceSynchronize() != 0:
             raise RuntimeError("cudaDeviceSynchronize failed")
 
     def inputs(self, a, b):
-        """Fresh host Strs of the batch (paired) or of every pair (cross-product)."""
-        if self.api == "paired":
-            return self.sz.Strs(a), self.sz.Strs(b)
-        return [self.sz.Strs([x]) for x in a], [self.sz.Strs([y]) for y in b]
+        """Fresh host Strs: of the batch (paired), or of each block of pairs (cross-product)."""
+        k = max(1, len(a)) if self.api == "paired" else self.block
+        return [(self.sz.Strs(a[i:i + k]), self.sz.Strs(b[i:i + k])) for i in range(0, len(a), k)]
 
     def to_device(self, made):
         """Inputs moved into unified memory ahead of time (--copies out)."""
         if self.target != "cuda":
             return made
-        move = self.szs.to_device
-        return tuple(move(s) if self.api == "paired" else [move(x) for x in s] for s in made)
+        return [(self.szs.to_device(x), self.szs.to_device(y)) for x, y in made]
 
     def call(self, made):
-        a, b = made
-        if self.api == "paired":
-            return np.asarray(self.engine(a, b, device=self.scope)).astype(np.int64)
-        return np.fromiter((self.engine(x, y, device=self.scope)[0, 0] for x, y in zip(a, b)),
-                           np.int64, len(a))
+        """One distance per pair: the batch's, or each block's matrix diagonal."""
+        got = [np.asarray(self.engine(x, y, device=self.scope)) for x, y in made]
+        if self.api == "cross-product":
+            got = [np.diagonal(m) for m in got]
+        return np.concatenate(got).astype(np.int64) if got else np.zeros(0, np.int64)
 
 
 def setup(args):
@@ -187,15 +239,25 @@ def setup(args):
     sync = ", plus a cudaDeviceSynchronize" if args.target == "cuda" else ""
     return lib, {"version": args.szs_version, "package": f"stringzillas-{args.target}",
                  "location": common.shown(folder), "api": lib.api, "note": NOTE,
-                 "timing_method": f"wall clock (time.perf_counter) around each "
-                                  f"LevenshteinDistances call on {TARGETS[args.target][2]}"
+                 "timing_method": f"wall clock (time.perf_counter) around the batch's "
+                                  f"LevenshteinDistances call(s) on {TARGETS[args.target][2]}"
                                   f"{sync}; {COPIES[args.copies]}"}
+
+
+def calls(args):
+    """How the release is called: one paired call, else blocks of a cross-product (VERSION)."""
+    if from_source(args):
+        return "one call for the batch"
+    k = args.pairs_per_call or PAIRS_PER_CALL[args.target]
+    if k == 1:
+        return "one call per pair (the release computes cross-product matrices only)"
+    return (f"one call per {k} pairs, the diagonal of its {k} x {k} cross-product matrix kept "
+            f"(the release has no paired call: up to {k} times the cells)")
 
 
 def variants(args, lib):
     name, backend, where = TARGETS[args.target]
-    call = ("one call for the batch" if lib is None or lib.api == "paired" else
-            "one call per pair (the release computes cross-product matrices only)")
+    call = calls(args)
     return [{"name": name, "label": f"StringZilla {args.szs_version}", "backend": backend,
              "precision": "int32", "params": {"w_swap": 2},
              "change": f"peer: StringZilla {args.szs_version} Levenshtein distances (no swaps: "
