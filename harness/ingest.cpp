@@ -255,6 +255,7 @@ PeerConfig peer_config(const Config& config, const Handover& h) {
     const int reps = std::max<int>(1, static_cast<int>(run.samples_ms.size()));
     pt.repetitions = PerBackend{reps, reps};
     pt.warmup = PerBackend{run.warmup, run.warmup};
+    pt.time_budget_s = 0;  // the peer's samples are replayed as they came, never cut
     c.points.push_back(std::move(pt));
     out.variants.push_back(std::move(v));
   }

@@ -107,6 +107,20 @@ def case_passes():
               "validated: %r" % x.raw)
 
 
+def case_budget():
+    """A config's time budget is for the runs ladder times: a peer's samples are replayed as
+    handed over, whatever it says (a warm-up-free CPU peer once lost its last sample to it)."""
+    work = work_dir()
+    config = write_config(work, "twed/smoke.json", {"time_budget_s": 0.001})
+    outs, _plan = baseline_outputs(work, config, "seq_full", "dump")
+    runs = [dict(fake_run(p, o), warmup=0) for p, o in sorted(outs.items())]
+    proc = ladder("ingest", config, handover(work, runs), "--out", "peer.json", cwd=work)
+    check(proc.returncode == 0, "ingest exited %d: %r" % (proc.returncode, proc.stderr[-500:]))
+    for x in results(os.path.join(work, "peer.json")).runs:
+        check(x.passed and x.timing["samples"] == [2.0, 1.0, 3.0] and x.timing["warmup"] == 0,
+              "run: %r" % x.raw)
+
+
 def case_incorrect():
     work = work_dir()
     config = os.path.join(ROOT, "configs", "twed", "smoke.json")
@@ -217,7 +231,7 @@ def case_bad():
             problems.append("%s: %s" % (" ".join(args[:2] + args[3:]), p))
 
 
-CASES = {"passes": case_passes, "incorrect": case_incorrect, "params": case_params,
+CASES = {"passes": case_passes, "budget": case_budget, "incorrect": case_incorrect, "params": case_params,
          "gen_point": case_gen_point, "bad": case_bad}
 if CASE not in CASES:
     sys.exit("unknown case %r" % CASE)
