@@ -3,6 +3,7 @@ palette, pages, bars, axes and tables. Only this module sets matplotlib up, so t
 matplotlib is reported in one place, after the results files are checked."""
 import argparse
 import contextlib
+import copy
 import io
 import json
 import math
@@ -24,6 +25,7 @@ except ImportError:  # reported by require_matplotlib()
 else:
     matplotlib.use("Agg")  # files only, never a window: this runs on headless build hosts
     from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.container import ErrorbarContainer
     from matplotlib.figure import Figure
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
@@ -105,15 +107,21 @@ def main(draws=None, argv=None):
     except (ResultsError, studies.StudyError, ImportError) as err:
         warn(err)
         return 2
-    sources = {}
+    sources, drew = {}, set()
     files = merge_peers(loaded)
     override = args.figures or (list(draws) if len(draws) == 1 else None)
-    for results, (written, said) in zip(files, draw_files(files, draws, args.out_dir, override)):
+    for pool, written, said, note in draw_files(files, draws, args.out_dir, override):
         sys.stdout.write(said)
+        drew.update(map(id, pool) if written else ())
+        if note and written:
+            warn(note)
         for figure in written:
-            sources.setdefault(str(figure), []).append(str(results.path))
+            sources.setdefault(str(figure), []).append(" + ".join(str(f.path) for f in pool))
+    for results in files:
+        if id(results) not in drew:
+            warn(f"{results.path}: nothing to draw")
     for figure, paths in sources.items():
-        if len(paths) > 1:  # e.g. two runs of one config: only the last is kept
+        if len(paths) > 1:  # pools of other GPUs or commits (pool_key): only the last is kept
             warn(f"warning: {figure} was drawn from {', '.join(paths)}; it now shows {paths[-1]}")
     return 0
 
@@ -122,25 +130,39 @@ _JOBS = []  # what draw_files' workers draw, inherited when they fork
 
 
 def _draw_job(i):
-    """Worker: draws file i of _JOBS; returns the paths written and what it printed."""
-    results, draws, out_dir, override = _JOBS[i]
-    said = io.StringIO()
-    with contextlib.redirect_stdout(said):
-        written = draw_file(results, draws, out_dir, override)
-    return [str(w) for w in written], said.getvalue()
+    """Worker: draws the figures of job i of _JOBS in turn; returns the paths written and what
+    was printed, for each."""
+    done = []
+    for draw, results, runs, out_dir in _JOBS[i]:
+        said = io.StringIO()
+        with contextlib.redirect_stdout(said):
+            written = draw(results, runs, out_dir)
+        done.append(([str(w) for w in written], said.getvalue()))
+    return done
 
 
 def draw_files(files, draws, out_dir, override):
-    """draw_file for each file, the files spread over this machine's cores (a reproduction's
-    seven files draw in the time of the slowest); (paths written, printed text) per file, in
-    order, so the output reads as if drawn one after the other."""
+    """Each figure the files ask for, drawn once per pool of files (pool_figures), the figures
+    spread over this machine's cores (a reproduction's draw in the time of the slowest); (the
+    pool's files, paths written, printed text, note) per figure, in order, so that the output
+    reads as if drawn one after the other. The pools of one figure and study (other GPUs or
+    commits), which may write the same paths, are drawn in turn: the last one's are kept."""
     global _JOBS
-    _JOBS = [(results, draws, out_dir, override) for results in files]
-    workers = min(len(files), os.cpu_count() or 1)
+    figures = pool_figures(files, draws, override)
+    jobs = {}
+    for i, (name, results, _runs, _note) in enumerate(figures):
+        jobs.setdefault((name, pool_key(results)[0]), []).append(i)
+    _JOBS = [[(draws[figures[i][0]], *figures[i][1:3], out_dir) for i in job]
+             for job in jobs.values()]
+    workers = min(len(_JOBS), os.cpu_count() or 1)
     if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        return [_draw_job(i) for i in range(len(files))]
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
-        return pool.map(_draw_job, range(len(files)))
+        done = [_draw_job(j) for j in range(len(_JOBS))]
+    else:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            done = pool.map(_draw_job, range(len(_JOBS)), chunksize=1)
+    drawn = dict(zip((i for job in jobs.values() for i in job), (d for job in done for d in job)))
+    return [(pooled_files(results), *drawn[i], note)
+            for i, (_name, results, _runs, note) in enumerate(figures)]
 
 
 def only_peers(results):
@@ -160,19 +182,87 @@ def merge_peers(loaded):
     return out
 
 
+def pool_key(results):
+    """What files share for their runs to be drawn as one figure: the study, the GPU ('' for
+    none) and the ladder commit. Runs of two GPUs or two commits are never one figure."""
+    device = results.device_name if results.device.get("present") else ""
+    return results.study, device, results.commit
+
+
+def run_key(run):
+    """A run as two files of one pool may both hold it: its study, variant, point and params."""
+    return run.study, run.variant, run.point, json.dumps(run.params, sort_keys=True)
+
+
+def pool_figures(files, draws, override):
+    """(name, results, runs, note) for each figure the files (after merge_peers) ask for
+    (figure_runs), once per pool of files of one pool_key: the runs of every file of the pool
+    that asks for it, results the files as one (pooled). A run that a later file holds too
+    (run_key) is drawn from the later file alone; note says how many ('' for none), a warning
+    for a figure drawn. In the order of each pool's last file, so that of two pools writing
+    the same path, the one with the later file is drawn last, as one file after another was.
+    An unknown name is said and skipped."""
+    asked, order = {}, {id(f): i for i, f in enumerate(files)}
+    for results in files:
+        for name, runs in figure_runs(results, override).items():
+            if name in draws:
+                asked.setdefault((name, *pool_key(results)), []).append((results, runs))
+            else:
+                warn(f"{results.path}: unknown figure {name!r} skipped (known: {', '.join(draws)})")
+    figures = []
+    for (name, *_key), pool in sorted(asked.items(), key=lambda i: order[id(i[1][-1][0])]):
+        later, kept = set(), []
+        for _results, runs in reversed(pool):
+            kept.insert(0, [r for r in runs if run_key(r) not in later])
+            later.update(map(run_key, runs))
+        left_out = sum(len(runs) for _results, runs in pool) - sum(map(len, kept))
+        note = (f"warning: {name} from {', '.join(str(r.path) for r, _runs in pool)}: "
+                f"{left_out} run{'s'[:left_out != 1]} in more than one of them (same study, "
+                "variant, point and params), each drawn from the last file that has it"
+                if left_out else "")
+        figures.append((name, pooled([r for r, _runs in pool]), [r for k in kept for r in k],
+                        note))
+    return figures
+
+
+def pooled(files):
+    """Files of one pool_key as one, for a figure's page: the first's device, host and
+    provenance, its config named after every file's ('dtw-paper + dtw-steps-2e16'); .files
+    lists them. One file is itself. Each run keeps its own file (Run.file)."""
+    if len(files) == 1:
+        return files[0]
+    view = copy.copy(files[0])
+    names = dict.fromkeys(str(f.config.get("name") or f.path.stem) for f in files)
+    view.raw = {**view.raw, "config": {**view.config, "name": " + ".join(names)}}
+    view.runs, view.files = [r for f in files for r in f.runs], list(files)
+    return view
+
+
+def pooled_files(results):
+    """The files a results file (pooled or not) was made of."""
+    return getattr(results, "files", [results])
+
+
+def narrowed(results, runs):
+    """`results` (pooled) of only the files holding some of `runs`: a figure of a point that
+    one file of the pool ran alone names that file's config alone."""
+    ids, files = set(map(id, runs)), pooled_files(results)
+    held = [f for f in files if any(id(r) in ids for r in f.runs)]
+    return pooled(held) if held and len(held) < len(files) else results
+
+
 def peer_device(results, runs):
     """The GPU of the peers' runs folded into `results` from their own file, '' when none."""
-    return next((r.file.device_name for r in runs if r.is_peer and r.file is not results), "")
+    return next((r.file.device_name for r in runs
+                 if r.is_peer and r.file not in pooled_files(results)), "")
 
 
 def draw_file(results, draws, out_dir, override):
-    """Draw the figures one file asks for; return the paths written."""
+    """Draw the figures one file asks for, here and now (draw_files pools files and spreads
+    the figures over the cores); return the paths written."""
     written = []
-    for name, runs in figure_runs(results, override).items():
-        if name in draws:
-            written += draws[name](results, runs, out_dir)
-        else:
-            warn(f"{results.path}: unknown figure {name!r} skipped (known: {', '.join(draws)})")
+    for name, view, runs, _note in pool_figures([results], draws, override):
+        written += draws[name](view, runs, out_dir)
     if not written:
         warn(f"{results.path}: nothing to draw")
     return written
@@ -211,6 +301,42 @@ def time_range(run):
     """(min, max) sample time in ms, or None."""
     lo, hi = number(run.timing.get("min")), number(run.timing.get("max"))
     return (lo, hi) if lo and hi and 0 < lo <= hi else None
+
+
+# What a figure says wherever it draws sample ranges (log_y adds it to a line's axis label).
+RANGE_TEXT = "error bars: min..max sample"
+
+
+def sample_span(run, value, rate=False):
+    """The run's min..max sample on the scale of `value`, one of its numbers drawn: a time (its
+    median in any unit) or, rate=True, a rate (GCUPS, GFLOP/s: proportional to 1 / time, so
+    the fastest sample gives the highest rate); None for a run with no spread (one sample),
+    an untimed run or no value. Every whisker and error bar of a figure comes from here."""
+    span, ms = time_range(run), run.median_ms
+    if not span or not value or not ms or span[0] == span[1]:
+        return None
+    lo, hi = span
+    return (value * ms / hi, value * ms / lo) if rate else (value * lo / ms, value * hi / ms)
+
+
+def time_span(y_of):
+    """sweep_line's span for a line of times y_of(run) (ms, s, a total)."""
+    return lambda run: sample_span(run, y_of(run))
+
+
+def rate_span(y_of):
+    """sweep_line's span for a line of rates y_of(run) (run.metric)."""
+    return lambda run: sample_span(run, y_of(run), rate=True)
+
+
+def ratio_span(value, num, den):
+    """min..max of `value`, num's median time over den's (a speedup): num's fastest sample
+    over den's slowest .. num's slowest over den's fastest; None when neither has a spread."""
+    a, b = sample_span(num, 1.0), sample_span(den, 1.0)
+    if not value or not (a or b):
+        return None
+    (a_lo, a_hi), (b_lo, b_hi) = a or (1.0, 1.0), b or (1.0, 1.0)
+    return value * a_lo / b_hi, value * a_hi / b_lo
 
 
 def limit_name(run):
@@ -462,8 +588,10 @@ def layout(fig, margins, right_in=0.0, **kwargs):
 def each_point(results, runs, out_dir, name, figure, study=None, leave_out=(),
                enough=lambda group: True):
     """figure(results, study, point, runs) saved as <study>_<name>_<point>.png for each point
-    (group_by_point) of `study` (None: any) whose runs are `enough`; the paths written."""
-    return [save(figure(results, s, point, group), out_dir, f"{s}_{name}_{point_name(point)}.png")
+    (group_by_point) of `study` (None: any) whose runs are `enough`, results narrowed to the
+    pooled files that ran the point; the paths written."""
+    return [save(figure(narrowed(results, group), s, point, group), out_dir,
+                 f"{s}_{name}_{point_name(point)}.png")
             for (s, point), group in group_by_point(runs, leave_out).items()
             if study in (None, s) and enough(group)]
 
@@ -659,23 +787,52 @@ def linear_x(ax, xs, text, empty_span, right=0.06):
 
 
 def log_y(ax, values, text, pad=2.0):
-    """y on a log axis spanning `values` with some padding, or empty when there are none."""
+    """y on a log axis spanning `values` and the error bars drawn on ax (range_bars) with some
+    padding, labelled `text` and, under it, RANGE_TEXT where there are error bars; or empty
+    when there are no values."""
     if not values:
         ax.set_yticks([])
         ax.text(0.5, 0.5, "nothing here was timed", transform=ax.transAxes, ha="center",
                 va="center", style="italic", color=MUTED)
         return
+    ends = range_ends(ax)
+    values = [*values, *ends]
     ax.set_yscale("log")
     ax.set_ylim(min(values) / pad, max(values) * pad)
     log_ticks(ax.yaxis, math.log10(max(values) / min(values) * pad * pad))
-    ax.set_ylabel(text)
+    ax.set_ylabel(f"{text}\n{RANGE_TEXT}" if ends else text)
 
 
-def sweep_line(ax, xs, at_x, y_of, **style):
+def range_bars(ax, points, colour):
+    """Vertical error bars with caps, in `colour` (the line's), at [(x, y, (lo, hi) or None)]:
+    a point without a range (one sample, or a value the results give no samples of) gets
+    none. One ErrorbarContainer per call, or none; returns how many bars were drawn."""
+    kept = [(x, y, span) for x, y, span in points if span and y is not None]
+    if kept:
+        xs, ys, spans = zip(*kept)
+        ax.errorbar(xs, ys, yerr=[[max(y - lo, 0.0) for y, (lo, _) in zip(ys, spans)],
+                                  [max(hi - y, 0.0) for y, (_, hi) in zip(ys, spans)]],
+                    fmt="none", ecolor=colour, elinewidth=1.0, capsize=3, capthick=1.0,
+                    zorder=3)
+    return len(kept)
+
+
+def range_ends(ax):
+    """The y of both ends of every error bar range_bars drew on ax."""
+    return [y for c in ax.containers if isinstance(c, ErrorbarContainer)
+            for lines in c.lines[2] for segment in lines.get_segments() for _x, y in segment]
+
+
+def sweep_line(ax, xs, at_x, y_of, span=None, **style):
     """A line over xs, at_x mapping x -> run: a missing or untimed point is NaN, so that the
-    line breaks there; an incorrect point is ringed in red. Returns the values drawn."""
+    line breaks there; an incorrect point is ringed in red; span(run) -> (lo, hi) on y's scale
+    (time_span, rate_span) draws each point's min..max sample as an error bar in the line's
+    colour. Returns the values drawn."""
     ys = [y_of(at_x[x]) if x in at_x else None for x in xs]
-    ax.plot(xs, [math.nan if y is None else y for y in ys], zorder=3, **style)
+    line, = ax.plot(xs, [math.nan if y is None else y for y in ys], zorder=3, **style)
+    if span:
+        range_bars(ax, [(x, y, span(at_x[x])) for x, y in zip(xs, ys) if y is not None],
+                   line.get_color())
     for x, y in zip(xs, ys):
         if y is not None and at_x[x].status == "incorrect":
             ax.plot([x], [y], marker="o", markersize=13, markerfacecolor="none",

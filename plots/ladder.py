@@ -17,10 +17,7 @@ def value(run, by_metric):
 
 def whisker(run, by_metric):
     """min..max sample time on the bar's scale: a rate is inversely proportional to time."""
-    span, bar, ms = common.time_range(run), value(run, by_metric), run.median_ms
-    if not span or bar is None:
-        return None
-    return (bar * ms / span[1], bar * ms / span[0]) if by_metric else span
+    return common.sample_span(run, value(run, by_metric), rate=by_metric)
 
 
 def extras_text(run):
@@ -111,7 +108,7 @@ def figure(results, study, point, runs):
     common.finish_bars(fig, (top_in + peer_in, bottom_in), ax, shown, names, bars,
                        f"{unit}, log scale (higher is better); whiskers: min..max sample"
                        if by_metric else
-                       "median time [ms], log scale (lower is better); whiskers: min..max",
+                       "median time [ms], log scale (lower is better); whiskers: min..max sample",
                        common.role_handles(shown))
     return fig
 

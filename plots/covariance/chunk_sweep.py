@@ -27,7 +27,8 @@ def time_panel(ax, settings, chunks):
     values, handles = [], []
     for exits, at in settings.items():
         colour, marker, style = STYLES.get(exits, ("#8c8c8c", "x", "-"))
-        drawn = common.sweep_line(ax, chunks, at, lambda r: r.median_ms, color=colour,
+        drawn = common.sweep_line(ax, chunks, at, lambda r: r.median_ms,
+                                  span=common.time_span(lambda r: r.median_ms), color=colour,
                                   marker=marker, linestyle=style)
         values += drawn
         name = f"block_exit {exits[0]}, thread_exit {exits[1]}"
@@ -41,7 +42,8 @@ def time_panel(ax, settings, chunks):
 def rate_panel(ax, at, chunks):
     """The default setting's metric against chunk_size, each point annotated with its facts."""
     colour, marker, style = STYLES[DEFAULT]
-    values = common.sweep_line(ax, chunks, at, lambda r: r.metric, color=colour,
+    values = common.sweep_line(ax, chunks, at, lambda r: r.metric,
+                               span=common.rate_span(lambda r: r.metric), color=colour,
                                marker=marker, linestyle=style)
     timed = [(c, at[c]) for c in chunks if c in at and at[c].metric]
     for i, (x, run) in enumerate(timed):

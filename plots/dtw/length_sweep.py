@@ -42,7 +42,8 @@ def figure(results, _study, point, runs):
         cpu = next(iter(at_n.values())).backend == "cpu"
         style = dict(marker=MARKERS[i % len(MARKERS)], linestyle="--" if cpu else "-")
         colour = COLOURS[i % len(COLOURS)]
-        drawn = common.sweep_line(ax, lengths, at_n, lambda r: r.metric, markersize=6,
+        drawn = common.sweep_line(ax, lengths, at_n, lambda r: r.metric,
+                                  span=common.rate_span(lambda r: r.metric), markersize=6,
                                   linewidth=1.6, color=colour, **style)
         values += drawn
         handles.append(common.line_handle(name, colour, drawn, **style))

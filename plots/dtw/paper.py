@@ -27,8 +27,8 @@ def our_text(run):
 
 def draw_bars(ax, shown, notes):
     """Our bars (or status text) and the notes' bars; returns the labels for fit_labels."""
-    seconds = [t / 1000 for r in shown if r.median_ms for t in common.time_range(r)
-               or (r.median_ms,)]
+    seconds = [t for r in shown if r.median_ms
+               for t in common.sample_span(r, r.median_ms / 1000) or (r.median_ms / 1000,)]
     ends = seconds + [n["value"] for n in notes.values()]
     base = common.bar_base(ends)
     ax.set_xscale("log")
@@ -36,14 +36,13 @@ def draw_bars(ax, shown, notes):
     labelled = []
     for y, run in enumerate(shown):
         offset, height = OURS_PAIRED if y in notes else OURS_ALONE
-        ms, span = run.median_ms, common.time_range(run)
+        ms = run.median_ms
         if ms is None:
             common.status_row(ax, y + offset, common.status_text(run))
         else:
             labelled.append(common.hbar(
                 ax, y + offset, ms / 1000, base, our_text(run), common.colour(run),
-                span and (span[0] / 1000, span[1] / 1000), height,
-                incorrect=run.status == "incorrect"))
+                common.sample_span(run, ms / 1000), height, incorrect=run.status == "incorrect"))
         if y in notes:
             offset, height = NOTES_PAIRED
             labelled.append(common.hbar(
@@ -87,7 +86,8 @@ def figure(results, _study, point, runs):
     if notes:
         handles.append(common.Patch(facecolor=NOTES_FACE, label=NOTES["label"], **NOTES_STYLE))
     common.finish_bars(fig, margins, ax, shown, names, bars,
-                       "median time [s], log scale (lower is better)", handles,
+                       "median time [s], log scale (lower is better); "
+                       "whiskers: min..max sample", handles,
                        right_in=COLUMN_IN, legend_above=True)
     speedup_column(ax, shown)  # after the layout, which would squeeze the axes around it
     return fig

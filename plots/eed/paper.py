@@ -57,8 +57,9 @@ def styles_of(keys, lines):
 
 def sweep_figure(results, title, ylabel, lines, labels, series, paper, notes):
     """A time-against-length figure. lines: {key: {n: run}}; labels: {key: legend text};
-    series: [(legend text, value of a run, line style)], all but the first (stages) for our
-    GPU steps only; paper: [(table, {key: {n: ms}})], hollow markers in the line's colour."""
+    series: [(legend text, value of a run, line style, its span or None)], all but the first
+    (stages) for our GPU steps only, span (common.time_span) drawing each point's min..max
+    sample; paper: [(table, {key: {n: ms}})], hollow markers in the line's colour."""
     ns = sorted({n for at_n in lines.values() for n in at_n}
                 | (set(NOTES["lengths"]) if paper else set()))
     span = ((max(ns) - min(ns)) or max(ns)) if ns else 1
@@ -73,10 +74,10 @@ def sweep_figure(results, title, ylabel, lines, labels, series, paper, notes):
         cpu = run is not None and run.backend == "cpu" and not run.is_peer
         own = ":" if cpu else "-." if run is not None and run.is_peer else "-"
         drawn = []
-        for j, (_text, value, linestyle) in enumerate(series):
+        for j, (_text, value, linestyle, ranges) in enumerate(series):
             if run is None or (j and (run.backend != "gpu" or run.is_peer)):
                 continue  # the stage series: our GPU steps only
-            drawn += common.sweep_line(ax, ns, at_n, value, color=colour,
+            drawn += common.sweep_line(ax, ns, at_n, value, span=ranges, color=colour,
                                        linestyle=linestyle if j else own,
                                        linewidth=1.0 if (cpu or j) else 1.8, marker=marker,
                                        markersize=4 if j else 7)
@@ -87,8 +88,8 @@ def sweep_figure(results, title, ylabel, lines, labels, series, paper, notes):
         handles.append(common.line_handle(labels[key], colour, drawn or not at_n,
                                           marker=marker, linestyle=own))
     handles += [common.Line2D([], [], color="black", linestyle=ls, label=text)
-                for text, _v, ls in series]
-    if any(r.status == "incorrect" and any(v(r) for _t, v, _l in series)
+                for text, _v, ls, _s in series]
+    if any(r.status == "incorrect" and any(v(r) for _t, v, _l, _s in series)
            for at_n in lines.values() for r in at_n.values()):
         handles.append(common.Line2D([], [], linestyle="none", marker="o", markersize=11,
                                      markerfacecolor="none", markeredgecolor=common.INCORRECT,
@@ -149,10 +150,11 @@ def fig5(results, runs):
     notes += missing_notes(lines, labels, value, len(pool))
     notes.append("ours: the median 'preprocess' stage of 100 pairs; serial = a host pass per "
                  "pair and one copy, forward = device scans from the start, backward = device "
-                 "scans back from A in shared memory.")
+                 "scans back from A in shared memory. No error bars: a results file keeps a "
+                 "stage's median alone, not its samples.")
     fig = sweep_figure(results, "EED experiment 1: preprocessing (the table P) of 100 pairs, "
                        "vs Kim, Na and Sim (2015) Table 1", "preprocess stage [ms], log scale",
-                       lines, labels, [("ours: preprocess stage (median)", value, "-")],
+                       lines, labels, [("ours: preprocess stage (median)", value, "-", None)],
                        [(1, paper)] if paper else [], notes)
     return fig, ""
 
@@ -179,10 +181,12 @@ def pairs_figure(results, runs, sweep, table, title):
                      "are shown alone).")
     notes += missing_notes(lines, labels, total_ms, len(pool))
     notes.append("ours: the run's median time, the copies to and from the device included (as "
-                 "the paper's); dashed: the median 'compute' stage of our GPU steps (the kernels "
-                 "alone); CPU steps dotted, peers dash-dotted.")
-    series = [("ours: median total, copies included", total_ms, "-"),
-              ("ours: compute stage (kernels only)", lambda r: stage_ms(r, "compute"), "--")]
+                 "the paper's), with its min..max sample; dashed: the median 'compute' stage of "
+                 "our GPU steps (the kernels alone; no error bars: a results file keeps a stage's "
+                 "median alone); CPU steps dotted, peers dash-dotted.")
+    series = [("ours: median total, copies included", total_ms, "-", common.time_span(total_ms)),
+              ("ours: compute stage (kernels only)", lambda r: stage_ms(r, "compute"), "--",
+               None)]
     return sweep_figure(results, title, "time [ms], log scale", lines, labels, series, paper,
                         notes), ""
 

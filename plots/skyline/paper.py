@@ -85,7 +85,8 @@ def fig11(results, point, runs):
             if v not in at:
                 continue
             colour, marker, linestyle = style_of(v, runs, others)
-            drawn = common.sweep_line(ax, ds, at[v], common.seconds, color=colour,
+            drawn = common.sweep_line(ax, ds, at[v], common.seconds,
+                                      span=common.time_span(common.seconds), color=colour,
                                       marker=marker, linestyle=linestyle, markersize=6,
                                       linewidth=1.2 if linestyle == ":" else 1.7)
             values += drawn
@@ -190,7 +191,7 @@ def fig11c(results, point, runs):
         at = table[s]
         values = [t for v in FIG11C_STEPS for d in ds for t in times(at, v, d, d + 1) if t]
         base = common.bar_base(values)
-        labels = []
+        labels, tops = [], []  # tops: the whiskers' upper ends
         for i, d in enumerate(ds):
             ratios = []
             for j, v in enumerate(FIG11C_STEPS):
@@ -203,9 +204,13 @@ def fig11c(results, point, runs):
                         continue
                     ax.bar(x, t - base, bottom=base, width=bar_w * 0.92, color=STYLES[v][0],
                            alpha=alpha, hatch=hatch, edgecolor=STYLES[v][0], zorder=3)
-                    ax.annotate(common.format_time(t * 1000), (x, t), xytext=(0, 2),
-                                textcoords="offset points", ha="center", va="bottom",
-                                fontsize=8, rotation=90)
+                    # the min..max whisker, black as the ladder's; the time above its top
+                    span = common.sample_span(at[v][d + k], t)
+                    if common.range_bars(ax, [(x, t, span)], "black"):
+                        tops.append(span[1])
+                    ax.annotate(common.format_time(t * 1000), (x, span[1] if span else t),
+                                xytext=(0, 2), textcoords="offset points", ha="center",
+                                va="bottom", fontsize=8, rotation=90)
                 if all(pair):
                     ratios.append(f"{name_of(v)} {pair[1] / pair[0]:.2f}x")
             labels.append(f"d = {d} | {d + 1}\n" + ", ".join(ratios))
@@ -213,9 +218,11 @@ def fig11c(results, point, runs):
         ax.set_xticklabels(labels, fontsize=8.5)
         ax.set_xlim(-0.6, len(ds) - 0.4)
         ax.set_yscale("log")
-        ax.set_ylim(base, max(values) * 6)
-        common.log_ticks(ax.yaxis, math.log10(max(values) * 6 / base))
-        ax.set_ylabel("median time [s], log scale")
+        top = max(values + tops) * 6
+        ax.set_ylim(base, top)
+        common.log_ticks(ax.yaxis, math.log10(top / base))
+        ax.set_ylabel("median time [s], log scale" + ("\nwhiskers: min..max sample" if tops
+                                                      else ""))
         ax.grid(axis="y", color="#e0e0e0", zorder=0)
         ax.set_axisbelow(True)
         ax.set_title(DIST_TEXT.get(s, s), fontsize=10.5)

@@ -14,17 +14,25 @@ BODY_IN = 5.4
 TIME_AXIS = "median wall time [s], log scale"
 
 
-def line(ax, points, label, colour, **style):
-    """A line through {N: value}; returns the values drawn."""
+def line(ax, points, label, colour, spans=None, **style):
+    """A line through {N: value}, with error bars at {N: (lo, hi)} of `spans` (the runs'
+    min..max sample on the value's scale); returns the values drawn."""
     xs = sorted(x for x, y in points.items() if y)
     if xs:
         ax.plot(xs, [points[x] for x in xs], label=label, color=colour, zorder=3,
                 **{"marker": "o", "markersize": 5, "linewidth": 1.6, **style})
+        common.range_bars(ax, [(x, points[x], (spans or {}).get(x)) for x in xs], colour)
     return [points[x] for x in xs]
 
 
 def seconds_of(by_n):
     return {n: r.seconds for n, r in by_n.items()}
+
+
+def timed_line(ax, by_n, label, colour, **style):
+    """A line through the seconds of {N: run}, each with its min..max sample."""
+    return line(ax, seconds_of(by_n), label, colour,
+                {n: common.sample_span(r, r.seconds) for n, r in by_n.items()}, **style)
 
 
 def finish_axis(ax, xs, values, ylabel, title):
@@ -55,9 +63,9 @@ def name_points(ax, best):
 def peer_lines(ax, runs):
     """cuTWED measured here, FP64 solid and FP32 dashed; returns the values drawn."""
     return [v for precision, style, marker in (("fp64", "-", "D"), ("fp32", "--", "d"))
-            for v in line(ax, seconds_of(peer_runs(runs, precision)),
-                          f"cuTWED here ({precision.upper()})", PEER, linestyle=style,
-                          marker=marker)]
+            for v in timed_line(ax, peer_runs(runs, precision),
+                                f"cuTWED here ({precision.upper()})", PEER, linestyle=style,
+                                marker=marker)]
 
 
 def fig9a(ax, runs, paper):
@@ -67,8 +75,8 @@ def fig9a(ax, runs, paper):
     for name, label, colour in (("seq_full", "ours: sequential full matrix (seq_full)",
                                  OURS["baseline"]),
                                 ("itwed", "ours: itwed (a launch per diagonal)", OURS["itwed"])):
-        values += line(ax, seconds_of(variant_runs(runs, name)), label, colour)
-    values += line(ax, seconds_of(best), "ours: best FP64 GPU step", OURS["best"], linewidth=2.4)
+        values += timed_line(ax, variant_runs(runs, name), label, colour)
+    values += timed_line(ax, best, "ours: best FP64 GPU step", OURS["best"], linewidth=2.4)
     name_points(ax, best)
     values += peer_lines(ax, runs)
     for key, label, style in (("cutwed_s", "paper: cuTWED (P100)", "--"),
@@ -81,12 +89,18 @@ def fig9a(ax, runs, paper):
 
 def fig9b(ax, runs, paper):
     """Speedup over the sequential reference: ours, cuTWED here, the paper's."""
-    seq = {n: s for n, s in seconds_of(variant_runs(runs, "seq_full")).items() if s}
-    ours = {n: seq[n] / r.seconds for n, r in best_gpu(runs).items() if n in seq}
-    values = line(ax, ours, "ours: seq_full / best FP64 GPU step", OURS["best"], linewidth=2.4)
-    values += line(ax, {n: seq[n] / r.seconds for n, r in peer_runs(runs, "fp64").items()
-                        if n in seq and r.seconds},
-                   "cuTWED here: seq_full / cuTWED (FP64)", PEER, marker="D")
+    seq_runs = {n: r for n, r in variant_runs(runs, "seq_full").items() if r.seconds}
+    seq = seconds_of(seq_runs)
+
+    def speedups(by_n):  # {N: (seq_full / run, its min..max)} where both are timed
+        return {n: (seq[n] / r.seconds, common.ratio_span(seq[n] / r.seconds, seq_runs[n], r))
+                for n, r in by_n.items() if n in seq and r.seconds}
+    ours, peer = speedups(best_gpu(runs)), speedups(peer_runs(runs, "fp64"))
+    values = line(ax, {n: s for n, (s, _) in ours.items()}, "ours: seq_full / best FP64 GPU step",
+                  OURS["best"], {n: span for n, (_, span) in ours.items()}, linewidth=2.4)
+    values += line(ax, {n: s for n, (s, _) in peer.items()},
+                   "cuTWED here: seq_full / cuTWED (FP64)", PEER,
+                   {n: span for n, (_, span) in peer.items()}, marker="D")
     values += line(ax, {r["N"]: r["speedup"] for r in paper if r["speedup"]},
                    "paper: twed.c / cuTWED (P100)", PAPER, linestyle="--", marker="s")
     xs = sorted(set(ours) | {r["N"] for r in paper if r["speedup"]} | set(seq))
@@ -99,9 +113,9 @@ def fig10(ax, runs, paper):
     large = [r for r in runs if r.sweep == LARGE]
     values = []
     for i, name in enumerate(dict.fromkeys(r.variant for r in large if not r.is_peer)):
-        values += line(ax, seconds_of(variant_runs(large, name)), f"ours: {name}",
-                       LINE_COLOURS[i % len(LINE_COLOURS)],
-                       linestyle="--" if name.endswith("_fp32") else "-")
+        values += timed_line(ax, variant_runs(large, name), f"ours: {name}",
+                             LINE_COLOURS[i % len(LINE_COLOURS)],
+                             linestyle="--" if name.endswith("_fp32") else "-")
     values += peer_lines(ax, large)
     xs = sorted({n_of(r) for r in large if n_of(r)})
     values += line(ax, {r["N"]: r["cutwed_s"] for r in paper if r["N"] in xs},
@@ -123,7 +137,10 @@ def footnotes(results, runs, mismatch):
         notes.append("cuTWED here: peers/twed/cutwed.py" + (f" on {device}" if device else "")
                      + ", wall clock around each call (its allocations and launches included).")
     notes.append("best FP64 GPU step: the fastest correct FP64 GPU run of ours at each N, named "
-                 "where it changes; speedup: the sequential time over the GPU time at the same N.")
+                 "where it changes; speedup: the sequential time over the GPU time at the same N"
+                 + ("; its error bars: the sequential run's fastest sample over the GPU run's "
+                    "slowest .. its slowest over the GPU's fastest." if any(
+                        common.sample_span(r, r.seconds) for r in runs) else "."))
     return notes
 
 
