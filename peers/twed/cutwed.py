@@ -207,7 +207,8 @@ def in_child(lib, mode, tri, a, b, params, point):
     RuntimeError with the child's last lines, cuTWED's GPUassert lines among them)."""
     job = {"library": str(lib), "mode": mode, "tri": tri, "nu": float(params["nu"]),
            "lambda": float(params["lambda"]), "degree": int(params["degree"]),
-           "warmup": point["warmup"], "repetitions": point["repetitions"]}
+           "warmup": point["warmup"], "repetitions": point["repetitions"],
+           "time_budget_s": point.get("time_budget_s") or 0}  # the child times as the plan says
     with tempfile.TemporaryDirectory(prefix="cutwed-") as tmp:
         np.savez(Path(tmp) / "job.npz", a=a[0], ta=a[1], b=b[0], tb=b[1])
         done = subprocess.run([sys.executable, __file__, "--worker", tmp, json.dumps(job)],
