@@ -313,10 +313,28 @@ def manifest_from_results(out_dir, files, scale, allow_mixed=False):
     subprocess.run(draw, check=False, stdout=subprocess.DEVNULL)
     figures = sorted(str(p.relative_to(out_dir)) for p in figures_dir.glob("*.png"))
     first = first or {}
+    stamps = [(r.raw.get("started_at"), r.raw.get("finished_at")) for r in loaded]
     return {"scale": scale, "ladder": first.get("ladder"), "device": first.get("device"),
-            "host": first.get("host"), "started_at": first.get("started_at"),
-            "finished_at": first.get("finished_at"), "elapsed_s": None,
-            "configs": configs, "peers": peers, "figures": figures}
+            "host": first.get("host"),
+            "started_at": min((s for s, _ in stamps if s), default=None),
+            "finished_at": max((f for _, f in stamps if f), default=None), "elapsed_s": None,
+            "configs": configs, "peers": peers + peers_missing(configs, peers),
+            "figures": figures}
+
+
+def peers_missing(configs, peers):
+    """A peer of a config's study (peers/<study>/<name>.py) with no results among the files:
+    listed as not run, so that the report says so rather than leaving it out."""
+    root = Path(__file__).resolve().parents[1] / "peers"
+    have = {(p["config"], p["peer"]) for p in peers}
+    missing = []
+    for c in configs:
+        for script in sorted((root / c["study"]).glob("[!_]*.py")):
+            if not any(cfg == c["name"] and script.stem in peer for cfg, peer in have):
+                missing.append({"study": c["study"], "peer": script.stem, "config": c["name"],
+                                "results": None, "state": "not in these results",
+                                "why": "no results file of this peer among those given"})
+    return missing
 
 
 def main(argv=None):

@@ -153,10 +153,10 @@ def study_rows(ctx, study, configs):
         if pairs:
             o, q = max(pairs, key=lambda pair: pair[0].metric)
             rows.append(row(study, o, q))
-    # Without a peer: the step nearest its limit. A rate that counts work a step skips (DTW's
-    # triangle of a set against itself) can pass 100% and is no measure of that.
+    # Without a peer: our fastest step at any point. A share of the limit past 100% would mean
+    # a rate that counts work the step skips; such a run is no measure of the best.
     honest = [r for r in ours if (r.pct_of_peak or 0) <= 100]
-    return rows or [row(study, max(honest or ours, key=lambda r: r.pct_of_peak or 0), None)]
+    return rows or [row(study, best(honest or ours), None)]
 
 
 def rate(run):
@@ -172,6 +172,8 @@ def row(study, ours, peer):
 
 
 def best_table(ctx):
+    """Per study: where a peer ran, our fastest GPU step at the point of that peer where ours is
+    fastest, beside the peer; else our fastest GPU step anywhere."""
     by_study = {}
     for c in ctx.manifest.get("configs", []):
         by_study.setdefault(c.get("study", "?"), []).append(c)
