@@ -1,6 +1,6 @@
 """The one reader of ladder results files (what `ladder run` and `ladder ingest` write).
 
-    files = ladder_results.load_all(["results/dtw-paper.json", "results/reference/h100/"])
+    files = ladder_results.load_all(["results/dtw-paper.json", "results/reference/h100/development/"])
     for run in files[0].runs:
         print(run.id, run.status, run.seconds, run.metric, run.unit)
 

@@ -1,7 +1,7 @@
 // Skyline: rewrites of the branch-free nested loop (DWE/ALR), timed against the naive step's
 // kernel, outside the ladder. Not part of the build: it backs the paragraph "Why no
 // branch-free nested loop reaches 3x naive on Hopper" of variants/skyline/README.md, whose
-// numbers (results/reference/h100/skyline-branch-free-rewrites.txt) it printed on an H100.
+// numbers (results/reference/h100/development/skyline-branch-free-rewrites.txt) it printed on an H100.
 // It generates its own anticorrelated points (the Borzsonyi-Kossmann-Stocker formula, one
 // sequential stream: not the study's per-point streams, so the skyline differs slightly from
 // `ladder gen skyline`'s) and checks that every kernel returns the same skyline as the first.

@@ -26,7 +26,7 @@ from matplotlib.container import ErrorbarContainer  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 from test_plots import eed_files, skyline_files, toy_results, twed_files  # noqa: E402
 
-REFERENCE = ROOT / "results" / "reference" / "h100"
+REFERENCE = ROOT / "results" / "reference" / "h100" / "development"
 LOW, HIGH = 0.93, 1.17  # the fastest and slowest sample against the median
 # Each median is moved by this much (its rate by the inverse) so that no run's value is one of
 # the round numbers drawn beside it (the paper's, a stage median, a skyline size).

@@ -21,7 +21,7 @@ import common  # noqa: E402
 import ladder_results  # noqa: E402
 import studies  # noqa: E402
 
-RESULTS = ROOT / "results" / "reference" / "h100" / "reproduction" / "quick" / "dtw-paper.json"
+RESULTS = ROOT / "results" / "reference" / "h100" / "quick" / "dtw-paper.json"
 
 
 class FiguresPdf(unittest.TestCase):

@@ -17,7 +17,7 @@ sys.path.insert(0, str(ROOT / "plots"))
 import common  # noqa: E402
 import ladder_results  # noqa: E402
 
-QUICK = ROOT / "results" / "reference" / "h100" / "reproduction" / "quick"
+QUICK = ROOT / "results" / "reference" / "h100" / "quick"
 FOOTNOTE = re.compile(r"(?P<name>[^:]+): (?P<value>\S+) (?P<unit>\S+) = (?P<rule>.+)")
 NUMBER = re.compile(r"\d+(\.\d*)?([eE][-+]?\d+)?")  # a whole token: 'tf32x3' is a word
 

@@ -478,7 +478,7 @@ class LadderAxis(unittest.TestCase):
         (bars beyond its provisional limits counted in the layout), its ticks in the 1e+20M."""
         import ladder
         results = ladder_results.load(
-            "results/reference/h100/reproduction/quick/covariance-paper.json")
+            "results/reference/h100/quick/covariance-paper.json")
         (study, point), group = next(iter(common.group_by_point(results.runs, ()).items()))
         fig = ladder.figure(results, study, point, group)
         ax = fig.axes[0]
@@ -572,7 +572,7 @@ class DrawAll(TempDirCase):
         self.assertIn("toy_ladder_size1024.png", self.drawn())
 
     def test_every_committed_reference_file_draws(self):
-        files = sorted((ROOT / "results" / "reference" / "h100").glob("*.json"))
+        files = sorted((ROOT / "results" / "reference" / "h100" / "development").glob("*.json"))
         self.assertTrue(files)
         # They predate the config's figures list: ask for the paper figures by sweep.
         result = draw_all(*files, "--out-dir", self.out, "--figures",

@@ -20,7 +20,7 @@ import report_common as rc  # noqa: E402
 import report_summary  # noqa: E402
 from report_fixtures import skip_gpu  # noqa: E402
 
-REFERENCE = ROOT / "results" / "reference" / "h100"
+REFERENCE = ROOT / "results" / "reference" / "h100" / "development"
 PAPER_FILES = ["dtw-paper", "covariance-paper", "covariance-chunk-sweep", "twed-paper",
                "twed-paper-cutwed", "twed-validation", "twed-validation-cutwed", "eed-paper",
                "eed-paper-rapidfuzz", "eed-paper-stringzilla", "skyline-paper"]

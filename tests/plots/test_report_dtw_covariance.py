@@ -20,7 +20,7 @@ import report_common as rc  # noqa: E402
 report_covariance = study_module("covariance", "report")
 report_dtw = study_module("dtw", "report")
 
-REFERENCE = ROOT / "results" / "reference" / "h100"
+REFERENCE = ROOT / "results" / "reference" / "h100" / "development"
 DTW, COV_SWEEP, COV_LADDER = "dtw-paper", "covariance-chunk-sweep", "covariance-paper"
 FIGURES = ["figures/dtw_paper_entries1048576_n128_queries1.png",
            "figures/dtw_length_sweep_entries65536_queries1.png",

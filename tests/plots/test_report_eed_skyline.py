@@ -21,7 +21,7 @@ from report_fixtures import load, skip_gpu, study_module  # noqa: E402
 report_eed = study_module("eed", "report")
 report_skyline = study_module("skyline", "report")
 
-REFERENCE = ROOT / "results" / "reference" / "h100"
+REFERENCE = ROOT / "results" / "reference" / "h100" / "development"
 RE, PA, NO, NM = rc.REPRODUCES, rc.PARTLY, rc.DOES_NOT, rc.NOT_MEASURED
 NC = rc.NOT_COMPARABLE
 EED_PEERS = {"peer_rapidfuzz": "eed-paper-rapidfuzz.json",

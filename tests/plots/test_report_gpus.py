@@ -18,7 +18,7 @@ import common  # noqa: E402  (plots/ is on the path: report_fixtures put it ther
 import report  # noqa: E402
 import report_common as rc  # noqa: E402
 
-QUICK = REFERENCE / "reproduction" / "quick"
+QUICK = REFERENCE.parent / "quick"
 SCRIPT = Path(report.__file__).with_name("gpus_report.py")
 H100, H200 = "NVIDIA H100 80GB HBM3", "NVIDIA H200"
 POINT = "entries=16384, n=128, queries=1"  # dtw-paper's sweep `notes`

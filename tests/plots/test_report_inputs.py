@@ -19,7 +19,7 @@ from report_fixtures import REFERENCE
 import ladder_results  # noqa: E402  (plots/ is on the path: report_fixtures put it there)
 import report  # noqa: E402
 
-QUICK = REFERENCE / "reproduction" / "quick"
+QUICK = REFERENCE.parent / "quick"
 # A few files of the committed quick reproduction: ours, a peer's and the manifest.
 FILES = ("dtw-paper.json", "twed-validation.json", "twed-validation-cutwed.json",
          "reproduction.json")

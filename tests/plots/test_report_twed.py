@@ -17,7 +17,7 @@ import report_common as rc  # noqa: E402
 from report_fixtures import load, skip_gpu, study_module  # noqa: E402
 report_twed = study_module("twed", "report")
 
-REFERENCE = ROOT / "results" / "reference" / "h100"
+REFERENCE = ROOT / "results" / "reference" / "h100" / "development"
 FILES = {"twed-paper": "twed-paper.json", "twed-validation": "twed-validation.json"}
 PEERS = {"twed-paper": "twed-paper-cutwed.json", "twed-validation": "twed-validation-cutwed.json"}
 RE, PA, NO, NM = rc.REPRODUCES, rc.PARTLY, rc.DOES_NOT, rc.NOT_MEASURED
