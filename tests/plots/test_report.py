@@ -170,6 +170,31 @@ class SummaryPage(unittest.TestCase):
                 self.assertLessEqual(float(share.split("%")[0]), 100.0, r)
 
 
+class Subsets(unittest.TestCase):
+    """Any subset of a reproduction's files judges every claim it can as the whole does: a
+    claim whose numbers are missing is `not measured`, never another verdict."""
+    CANONICAL = ROOT / "results" / "reference" / "h100"
+
+    def verdicts(self, files):
+        with tempfile.TemporaryDirectory() as tmp:
+            ctx = rc.Context(tmp, manifest_for(tmp, files))
+            return {(s.title, c.target, c.claim): c.verdict
+                    for _h, s in report.sections(ctx) for c in s.claims}
+
+    def test_every_subset_agrees_with_the_whole(self):
+        files = sorted(f for f in self.CANONICAL.glob("*.json") if f.name != "reproduction.json")
+        whole = self.verdicts(files)
+        self.assertGreater(len(whole), 50)
+        judged = 0
+        for subset in [[f] for f in files] + [[f for f in files if f != drop] for drop in files]:
+            for key, verdict in self.verdicts(subset).items():
+                if verdict != rc.NOT_MEASURED:
+                    judged += 1
+                    self.assertEqual(verdict, whole.get(key), f"{key} from "
+                                     f"{[f.name for f in subset]}")
+        self.assertGreater(judged, 400)  # each file alone judges its own study's claims
+
+
 class AbsoluteRule(unittest.TestCase):
     """rc.absolute_verdict: the one rule for absolute times and throughputs."""
 
