@@ -20,8 +20,9 @@ constexpr const char* kPlanAbout =
     "Lists the runs `ladder run` would execute with the same options, in its order, without\n"
     "running or writing anything: run_index (as results record it), variant, sweep, point, the\n"
     "data group (runs that share one generated or read data set and its reference), validation,\n"
-    "repetitions and warm-up. --json prints them with every parameter, defaults filled in, and\n"
-    "the config's points (what a peer runs: `ladder gen --config`, `ladder ingest`).\n";
+    "repetitions (\"5 in 2s\": at most 5, as many as fit in the config's time budget) and\n"
+    "warm-up. --json prints them with every parameter, defaults filled in (time_budget_s: 0 for\n"
+    "none), and the config's points (what a peer runs: `ladder gen --config`, `ladder ingest`).\n";
 
 json data_json(const DataSource& d) {
   return d.file.empty() ? json{{"generator", d.generator}} : json{{"file", d.file}};
@@ -78,9 +79,12 @@ void print_plan(const Config& c, const std::vector<PlannedRun>& plan) {
   std::vector<std::vector<std::string>> rows;
   for (const PlannedRun& r : plan) {
     const Point& pt = c.points[r.point];
+    // With a time budget the count is an upper bound: "5 in 2s".
+    const std::string reps = std::to_string(r.repetitions) +
+                             (r.time_budget_s > 0 ? fmt::format(" in {:g}s", r.time_budget_s) : "");
     rows.push_back({std::to_string(r.index), r.variant->id(), pt.sweep, pt.params.key(),
-                    std::to_string(r.data_group), r.validation.text(),
-                    std::to_string(r.repetitions), std::to_string(r.warmup)});
+                    std::to_string(r.data_group), r.validation.text(), reps,
+                    std::to_string(r.warmup)});
   }
   std::set<std::size_t> distinct;  // a shard's groups are not numbered from 0
   for (const PlannedRun& r : plan) distinct.insert(r.data_group);
