@@ -24,6 +24,9 @@
 #include "../datagen/npy.hpp"
 
 namespace ladder {
+
+std::string nvtx_name(const VariantSpec& v) { return v.study + "." + v.name; }
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -298,16 +301,22 @@ class Runner {
     std::unique_ptr<Instance> inst = v.prepare(*d.problem, r.params, report_.device.caps);
     if (r.timing == TimingMode::cold && !flush_)
       flush_ = std::make_unique<L2Flush>(report_.device.caps.l2_bytes);
-    auto once = [&] {
+    auto ready = [&] {
       inst->poison();
       if (r.timing == TimingMode::cold) (*flush_)();  // after the poison, which touches L2 too
+    };
+    auto once = [&] {
+      ready();
       const double ms = inst->run_ms();
       for (const auto& [stage, t] : inst->stages_ms()) r.stage_samples_ms[stage].push_back(t);
       return ms;
     };
     if (o_.profile) {
-      r.samples_ms.push_back(profiled(v, once));
-      r.stats = {r.samples_ms[0], r.samples_ms[0], 0, 0};
+      r.warmup = planned.warmup;
+      for (int i = 0; i < r.warmup; ++i) once();
+      ready();  // outside the profiler's range: it sees the step's own kernels only
+      profiled(v, [&] { inst->run_ms(); });
+      r.stage_samples_ms.clear();  // a profiled call's time is the profiler's: never a sample
     } else {
       time_calls(r, v, planned, once);
     }
@@ -357,16 +366,16 @@ class Runner {
     r.samples_ms = time_with_benchmark(v.id() + "/" + r.point, repetitions, once, r.stats);
   }
 
-  // One run inside an NVTX range named study/variant, bracketed by the profiler API so that
-  // `ncu --profile-from-start off` or `nsys --capture-range=cudaProfilerApi` see only it.
-  double profiled(const VariantSpec& v, const std::function<double()>& once) {
+  // One call inside an NVTX range named study.variant, bracketed by the profiler API so that
+  // `ncu --profile-from-start off` or `nsys --capture-range=cudaProfilerApi` see only it. No
+  // '/' in the name: ncu's NVTX filters read it as nesting.
+  void profiled(const VariantSpec& v, const std::function<void()>& call) {
     const bool gpu = report_.device.caps.present;
     if (gpu) LADDER_CUDA(cudaProfilerStart());
-    nvtxRangePushA(v.id().c_str());
-    const double ms = once();
+    nvtxRangePushA(nvtx_name(v).c_str());
+    call();
     nvtxRangePop();
     if (gpu) LADDER_CUDA(cudaProfilerStop());
-    return ms;
   }
 
   const Config& c_;

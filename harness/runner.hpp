@@ -22,7 +22,7 @@ struct RunOptions {
   std::string filter;                     // regex searched in "study/variant"
   std::optional<Validation> validation;   // overrides the config's mode
   std::string dump_dir;                   // write each output as .npy here when set
-  bool profile = false;                   // one NVTX-wrapped run per variant, no repetitions
+  bool profile = false;                   // warm-ups, then one call in an NVTX range: no timing
   int device = 0;
   bool quiet = false;                     // no progress lines
   ShardInfo shard;                        // when active, only the shard's runs (harness/shard.hpp)
@@ -90,6 +90,10 @@ struct RunReport {
 // the data file) and throws InputError before the first run; then runs every selected
 // (point, variant), calling options.on_run after each.
 RunReport run_config(const Config& config, const RunOptions& options);
+
+// The NVTX range `--profile` puts a step's call in: "dtw.shared" (ncu's NVTX filters read a
+// '/' as nesting, so the study and variant are joined by a '.').
+std::string nvtx_name(const VariantSpec& v);
 
 // run_config's up-front checks alone (the filter, every point's parameters and memory, every
 // data file read and checked), for a caller that must know every config sound before it runs

@@ -201,7 +201,7 @@ const Command run_command{
     .options = {{"out", "FILE", "the results file (default results/<name>-<UTC time>.json)"},
                 shared_option("filter"), shared_option("validate"),
                 {"dump-outputs", "DIR", "each run's raw output as DIR/<study>__<variant>__<point>.npy"},
-                {"profile", "", "run each variant once in an NVTX range, for ncu or nsys"},
+                {"profile", "", "each variant once in an NVTX range (study.variant) for ncu or nsys; untimed"},
                 shared_option("device"), shared_option("quiet"), shared_option("repetitions"),
                 shared_option("warmup"), shared_option("timing"), shared_option("scale"),
                 shard_option("shard"), shard_option("costs"), shard_option("gpus")},
