@@ -5,6 +5,7 @@ import argparse
 import ctypes
 import os
 import platform
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -50,7 +51,7 @@ def options(p):
                    "diagonal of its K x K matrix kept (default: "
                    f"{', '.join(f'{k} for {t}' for t, k in PAIRS_PER_CALL.items())}; 1: a call "
                    "per pair)")
-    p.add_argument("--wheels-for", metavar="X.Y", help="5.x with --fetch-only: the wheels for "
+    p.add_argument("--wheels-for", type=cpython_version, metavar="X.Y", help="5.x with --fetch-only: the wheels for "
                    "CPython X.Y, for a machine with another Python (default: this Python's)")
     p.add_argument("--target", choices=TARGETS, default="cuda", help="the GPU or the CPU")
     p.add_argument("--gpu", dest="device", type=int, default=0, help="CUDA device (default 0)")
@@ -62,6 +63,12 @@ def positive(text):
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"a count of pairs, 1 or more, not {text!r}")
     return int(text)
+
+
+def cpython_version(text):
+    if not re.fullmatch(r"3\.\d{1,2}", text):
+        raise argparse.ArgumentTypeError(f"a CPython version such as 3.12, not {text!r}")
+    return text
 
 
 def from_source(args):

@@ -9,7 +9,8 @@ Checks, on any machine (no GPU, no network, no peer package needed; nothing is f
     stdout, within a few seconds; with an empty --cache and the peers' Python packages made
     unimportable each says "not ready", and the cache stays empty;
   - bad input exits 2 with one line on stderr and creates nothing: no CONFIG, an unknown option,
-    a missing config, a config of another study, an unknown sweep, a missing --replay folder.
+    a missing config, a config of another study, an unknown sweep, a missing --replay folder,
+    and each peer's own options given bad values (OWN_BAD).
 """
 import glob
 import os
@@ -27,6 +28,9 @@ PEERS = sorted(p for p in glob.glob(os.path.join(ROOT, "peers", "*", "*.py"))
 PACKAGES = ["rapidfuzz", "stringzilla", "stringzillas"]  # what the peers import
 CONFIGS = sorted(glob.glob(os.path.join(ROOT, "configs", "*", "*.json")))
 TIME_LIMIT = 10  # seconds a --ready may take (it should take well under one)
+# Each peer's own options, given bad values.
+OWN_BAD = {"stringzilla": [["--pairs-per-call", "0"], ["--pairs-per-call", "x"],
+                           ["--wheels-for", "3"], ["--wheels-for", "3.12; ls"]]}
 
 
 def call(script, args, env=None):
@@ -87,7 +91,9 @@ def main():
             result = ["--out", os.path.join(out, "r.json"), "--ladder", ladder]
             for args in ([], ["--frobnicate"], [os.path.join(work, "none.json"), *result],
                          [other, *result], [config, *result, "--only-sweeps", "nosuchsweep"],
-                         [config, *result, "--replay", os.path.join(work, "none")]):
+                         [config, *result, "--replay", os.path.join(work, "none")],
+                         *([config, *result, *own] for own in OWN_BAD.get(
+                             os.path.basename(script)[:-3], []))):
                 bad_input(script, args, out, problems)
         if os.listdir(empty):
             problems.append(f"--ready put {os.listdir(empty)} into the empty cache")
