@@ -68,6 +68,15 @@ class Inputs(unittest.TestCase):
             self.assertIn(word, err)
         self.assertFalse(self.out.exists(), "a refused report wrote something")
 
+    def allowed_runs(self):
+        """With --allow-mixed: written, and the text of its Runs table (each file's commit and
+        device named)."""
+        status, err = self.report("--allow-mixed")
+        self.assertEqual((status, err), (0, ""))
+        text = (self.out / "REPORT.md").read_text(encoding="utf-8")
+        self.assertIn("Mixed results", text)
+        return text.split("\n## Runs\n")[1].split("\n## ")[0]
+
     def test_a_reproduction_folders_glob_leaves_its_manifest_out(self):
         status, err = self.report("--scale", "quick")
         self.assertEqual((status, err), (0, ""))
@@ -102,11 +111,7 @@ class Inputs(unittest.TestCase):
     def test_mixed_commits_are_refused_unless_allowed(self):
         edit_json(self.src / "twed-validation.json", set_commit("abc1234"))
         self.refused("commit", COMMIT, "abc1234", "dtw-paper.json", "twed-validation.json")
-        status, err = self.report("--allow-mixed")
-        self.assertEqual((status, err), (0, ""))
-        text = (self.out / "REPORT.md").read_text(encoding="utf-8")
-        self.assertIn("Mixed results", text)
-        runs = text.split("\n## Runs\n")[1].split("\n## ")[0]
+        runs = self.allowed_runs()
         self.assertIn(f"| `dtw-paper.json` | {COMMIT} | {DEVICE} |", runs)
         self.assertIn(f"| `twed-validation.json` | abc1234 | {DEVICE} |", runs)
 
@@ -120,10 +125,7 @@ class Inputs(unittest.TestCase):
     def test_mixed_devices_are_refused_unless_allowed(self):
         edit_json(self.src / "twed-validation.json", set_device("NVIDIA H200"))
         self.refused("device", DEVICE, "NVIDIA H200", "dtw-paper.json", "twed-validation.json")
-        status, err = self.report("--allow-mixed")
-        self.assertEqual((status, err), (0, ""))
-        text = (self.out / "REPORT.md").read_text(encoding="utf-8")
-        runs = text.split("\n## Runs\n")[1].split("\n## ")[0]
+        runs = self.allowed_runs()
         self.assertIn(f"| `dtw-paper.json` | {COMMIT} | {DEVICE} |", runs)
         self.assertIn(f"| `twed-validation.json` | {COMMIT} | NVIDIA H200 |", runs)
 
