@@ -67,11 +67,13 @@ CpuIdentity parse_cpuinfo(const std::string& text) {
     if (colon == std::string::npos) continue;
     std::string key = line.substr(0, colon);
     key.erase(key.find_last_not_of(" \t") + 1);
-    const auto start = line.find_first_not_of(" \t", colon + 1);
-    field.emplace(key, start == std::string::npos ? "" : line.substr(start));
+    std::string value = line.substr(colon + 1);
+    value.erase(0, value.find_first_not_of(" \t"));
+    value.erase(value.find_last_not_of(" \t\r") + 1);
+    field.emplace(key, value);
   }
   CpuIdentity c;
-  if (field.count("model name")) c.brand = field["model name"];
+  if (!field["model name"].empty()) c.brand = field["model name"];  // "unknown" when blank
   auto integer = [&](const char* key) {
     try {
       return field.count(key) ? std::stoi(field[key], nullptr, 0) : -1;

@@ -290,6 +290,8 @@ TEST(HostCpu, AMaskedBrandStillNamesItsMicroarchitecture) {
   EXPECT_EQ(odd.id, "GenuineIntel family 6 model 999");
   EXPECT_EQ(odd.microarchitecture, "");
   EXPECT_EQ(parse_cpuinfo("").id, "");
+  EXPECT_EQ(parse_cpuinfo("model name:").brand, "unknown");  // found by fuzz_cpuinfo
+  EXPECT_EQ(parse_cpuinfo("model name : Xeon \r\n").brand, "Xeon");
   EXPECT_EQ(parse_cpuinfo("cpu family : x\nmodel : y\n").id, "");
 }
 
