@@ -208,7 +208,10 @@ def header(ctx):
     reused = [c for c in m.get("configs", []) if c.get("state") == "reused"]
     earlier = sum(c.get("elapsed_s") or 0 for c in reused)
     took = f"{fmt_duration(m.get('elapsed_s'))} for this invocation"
-    if reused:
+    if m.get("elapsed_s") is None:  # assembled with --from-results: only the files' own times
+        runs_s = sum(c.get("elapsed_s") or 0 for c in m.get("configs", []))
+        took = f"{fmt_duration(runs_s)} for the configs' runs (assembled from their results files)"
+    elif reused:
         took += (f"; {len(reused)} results file(s) reused from an earlier invocation of the same "
                  f"commit on the same device (their runs took {fmt_duration(earlier)})")
     return ("# ladder: reproduction report\n\nEvery study's paper experiments, validated against "

@@ -141,22 +141,37 @@ def study_rows(ctx, study, configs):
     ours = [r for r in timed(ours) if r.backend == "gpu"]
     if not ours:
         return [[study, "-", "no GPU step timed", "-", "-", "-"]]
+    # A share of the limit past 100% would mean a rate that counts work the step skips (or a
+    # limit that is not the step's): such a run is no measure of the best.
+    ours = [r for r in ours if (r.pct_of_peak or 0) <= 100] or ours
     rows = []
     for peer_name in dict.fromkeys(r.variant for r in timed(peers)):
         points = {}
         for r in timed(peers):
             if r.variant == peer_name:
                 points.setdefault(r.point, []).append(r)
-        pairs = [(best([o for o in ours if o.point == p and o.unit == rs[0].unit]), best(rs))
+        pairs = [(best([o for o in ours if o.point == p and alike(o, rs[0])]), best(rs))
                  for p, rs in points.items()]
         pairs = [(o, q) for o, q in pairs if o is not None]
         if pairs:
             o, q = max(pairs, key=lambda pair: pair[0].metric)
             rows.append(row(study, o, q))
-    # Without a peer: our fastest step at any point. A share of the limit past 100% would mean
-    # a rate that counts work the step skips; such a run is no measure of the best.
-    honest = [r for r in ours if (r.pct_of_peak or 0) <= 100]
-    return rows or [row(study, best(honest or ours), None)]
+    # Without a peer: our fastest step at any point.
+    return rows or [row(study, best(ours), None)]
+
+
+def alike(ours, peer):
+    """Ours may stand beside a peer's run: the same unit and, where both are floating point,
+    the same precision (an fp32 step against an fp64 library would flatter ours). Integer
+    outputs are exact at any width."""
+    floating = [p is not None and p[:2] in ("fp", "tf", "bf") for p in (ours.precision, peer.precision)]
+    return ours.unit == peer.unit and (not all(floating) or ours.precision == peer.precision)
+
+
+def peer_name(run):
+    """A peer's label with its precision, which tells apart a library's fp64 and fp32 calls."""
+    name = common.step_label(run)
+    return f"{name} ({run.precision})" if run.precision else name
 
 
 def rate(run):
@@ -165,7 +180,7 @@ def rate(run):
 
 def row(study, ours, peer):
     limit = common.limit_text(ours) or "-"
-    peer_cell = f"{common.step_label(peer)}: {rate(peer)}" if peer else "none run"
+    peer_cell = f"{peer_name(peer)}: {rate(peer)}" if peer else "none run"
     ratio = rc.fmt_ratio(rc.ratio(ours.metric, peer.metric)) if peer else "-"
     return [study, ours.point.replace(",", ", "), f"{common.row_name(ours)}: {rate(ours)}", limit,
             peer_cell, ratio]

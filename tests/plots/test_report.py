@@ -164,6 +164,13 @@ class SummaryPage(unittest.TestCase):
                          {"dtw", "covariance", "twed", "eed", "skyline"})
         self.assertIn("cuTWED", table)
         self.assertIn("RapidFuzz", table)
+        # A peer stands beside our step of its own precision: cuTWED's fp64 calls beside an fp64
+        # step, its fp32 calls beside an fp32 one.
+        twed = [r.split(" | ") for r in rows if r.startswith("| twed")]
+        self.assertEqual(sorted(c[4].split(":")[0] for c in twed),
+                         ["cuTWED 2.0.2 (fp32)", "cuTWED 2.0.2 (fp64)"])
+        for c in twed:
+            self.assertEqual("fp32" in c[2], "(fp32)" in c[4], c)
         for r in rows:  # no share of a limit past 100% (work a step skips is not counted)
             share = r.split(" | ")[3]
             if share.endswith("limit"):
