@@ -230,14 +230,19 @@ Handover parse_handover(const json& j, const std::string& path, const Config& co
   return h;
 }
 
+json peer_resolved(json resolved) {
+  if (resolved.is_object()) resolved.erase("timing");
+  drop_ladder_figure(resolved);
+  return resolved;
+}
+
 PeerConfig peer_config(const Config& config, const Handover& h) {
   PeerConfig out;
   Config& c = out.config;
   c = config;
   c.points.clear();
   c.timing = TimingMode::hot;
-  c.resolved.erase("timing");
-  drop_ladder_figure(c.resolved);
+  c.resolved = peer_resolved(std::move(c.resolved));
   for (const PeerRun& run : h.runs) {
     auto v = std::make_unique<VariantSpec>(h.variants[run.variant]);
     v->supports = [&run](const Problem&, const Params&, const DeviceCaps&) { return run.unsupported; };

@@ -55,4 +55,8 @@ struct PeerConfig {
 };
 PeerConfig peer_config(const Config& config, const Handover& handover);
 
+// The resolved config as a peer's results record it: no timing mode, no `ladder` figure. What
+// `ladder reproduce` compares a peer's earlier results with before it reuses them.
+nlohmann::json peer_resolved(nlohmann::json resolved);
+
 }  // namespace ladder

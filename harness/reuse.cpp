@@ -125,6 +125,9 @@ std::string why_incomplete(const json& r) {
 ReuseVerdict judge_peer_results(const json& r, const ReuseKey& want) {
   ReuseVerdict v;
   if (v.why_not = why_incomplete(r); !v.why_not.empty()) return v;
+  if (want.commit == "unknown") return v.why_not = "this build's commit is unknown", v;
+  if (!is_text(field(field(r, "ladder"), "git_commit"), want.commit)) return v.why_not = "another commit", v;
+  if (!is_text(field(r, "scale"), want.scale)) return v.why_not = "another scale", v;
   if (field(r, "config") != want.config) return v.why_not = "another config", v;
   std::string name;
   if (!device_name(r, name) || name != want.device_name) return v.why_not = "another device", v;

@@ -36,8 +36,9 @@ ReuseVerdict judge_results(const nlohmann::json& results, const ReuseKey& want);
 // Why `results` is not a valid, complete results file, whatever it ran ("" when it is one).
 std::string why_incomplete(const nlohmann::json& results);
 
-// A peer's results carry no ladder commit of their own run: valid, complete, the same config
-// and device name are what can be checked.
+// A peer's results (written by `ladder ingest`): valid, complete, and of this commit (which
+// validated them), scale, config as a peer records it (`peer_resolved`) and device name. Its
+// runs' count is the peer's, so `want.planned` is not checked.
 ReuseVerdict judge_peer_results(const nlohmann::json& results, const ReuseKey& want);
 
 // Each named config's elapsed_s in a reproduction manifest (reproduction.json), -1 where the

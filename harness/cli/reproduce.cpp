@@ -26,6 +26,7 @@
 #include "../../datagen/json_file.hpp"
 #include "../config.hpp"
 #include "../device_info.hpp"
+#include "../ingest.hpp"
 #include "../results.hpp"
 #include "../reuse.hpp"
 #include "../runner.hpp"
@@ -282,6 +283,13 @@ class Reproduction {
             e.config.resolved, planned_runs(e.config)};
   }
 
+  // A peer's results record the config as `ladder ingest` rewrites it for a peer.
+  ReuseKey peer_key(const Experiment& e) const {
+    ReuseKey key = reuse_key(e);
+    key.config = peer_resolved(key.config);
+    return key;
+  }
+
   static std::size_t planned_runs(const Config& c) {
     std::size_t n = 0;
     for (const Point& pt : c.points) n += pt.variants.size();
@@ -404,7 +412,7 @@ class Reproduction {
       entry["why"] = first_line(probe);
       fmt::print("reproduce: peer {} on {}: not run ({})\n", peer.name, e.config.name,
                  entry["why"].get<std::string>());
-    } else if (judge_peer_results(read_found(dir_ / file, unread), reuse_key(e)).why_not.empty()) {
+    } else if (judge_peer_results(read_found(dir_ / file, unread), peer_key(e)).why_not.empty()) {
       entry["state"] = "reused";
       entry["results"] = file;
       fmt::print("reproduce: peer {} on {}: reusing {}\n", peer.name, e.config.name, file);
