@@ -1,0 +1,48 @@
+// Nsight Compute's counters, read from its CSV export and folded into a run's `profile` object.
+// ncu runs apart from ladder's timing (with ncu attached even unprofiled launches slow down),
+// writes a report, and `ncu --import R --csv --page raw --print-units base` turns it into the
+// text read here: a header row of metric names, a row of their units, then one row per profiled
+// result (a kernel launch in kernel replay, a profiler range in range replay).
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace ladder {
+
+struct NcuResult {
+  std::string name;                        // the kernel's or the range's ("<unnamed>::k(...)")
+  std::map<std::string, double> values;    // metric -> value in base units; NaN for "n/a"
+  std::map<std::string, std::string> units;
+};
+
+// The results of the CSV text. Lines ncu writes before the table ("==PROF==" and the like) are
+// skipped; a table without ID and Kernel Name columns, a row of another width or a metric cell
+// that is not a number throws InputError with one line.
+std::vector<NcuResult> parse_ncu_csv(const std::string& text);
+
+// A cell in base units: "1,085,984" -> 1085984 (ncu groups thousands), "n/a" and "" -> NaN.
+// Throws InputError naming `metric` for anything else.
+double ncu_number(const std::string& cell, const std::string& metric);
+
+// How the results were collected, recorded with the numbers: range and kernel replay differ
+// (kernel replay flushes caches before each launch, so DRAM bytes differ many times over).
+struct NcuCollection {
+  std::string tool_version;     // "2025.3.1.0"
+  std::string replay_mode;      // "range" or "kernel"
+  std::string cache_control;    // "all" (flush before each pass) or "none"
+  std::string metric_set;       // "sol", "why", "sass" or "custom"
+};
+
+// A run's `profile`: the collection, the number of results folded, `raw` (every metric folded
+// across the results: counters summed, maxima and minima kept as such, rates and percentages of
+// peak weighted by each result's duration) and `derived` (speed of light, bytes per level,
+// occupancy, issue use, pipes, stalls per issued instruction, shared-memory conflict share,
+// branch uniformity, and counts per unit of the run's `work`), each only where its metrics
+// were collected. Ratios of counters are taken from the summed numerators and denominators.
+nlohmann::json fold_profile(const std::vector<NcuResult>& results, const NcuCollection& how,
+                            double work, const std::string& work_unit);
+
+}  // namespace ladder

@@ -1,0 +1,167 @@
+// Nsight Compute's CSV read and folded into a run's profile (harness/ncu_profile.hpp), on real
+// exports of ncu 2025.3.1 on an H100 (tests/fixtures/ncu/, from `ncu --import R --csv --page raw
+// --print-units base`): range replay, range replay renamed by NVTX, kernel replay with SASS
+// counters; and the folding rules on hand-made results whose answers are known.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "datagen/base/errors.hpp"
+#include "harness/ncu_profile.hpp"
+
+namespace ladder {
+namespace {
+
+std::string fixture(const std::string& name) {
+  std::ifstream in(std::string(LADDER_SOURCE_DIR) + "/tests/fixtures/ncu/" + name, std::ios::binary);
+  EXPECT_TRUE(in.good()) << name;
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+#define EXPECT_INPUT_ERROR(stmt, needle)                                             \
+  try {                                                                              \
+    stmt;                                                                            \
+    ADD_FAILURE() << "no InputError from " #stmt;                                    \
+  } catch (const InputError& e) {                                                    \
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();    \
+  }
+
+TEST(NcuCsv, RangeReplayOneResultPerRange) {
+  const auto results = parse_ncu_csv(fixture("dtw_shared_range.csv"));
+  ASSERT_EQ(results.size(), 5u);
+  EXPECT_EQ(results[0].name, "range");
+  // "729,792": ncu groups thousands in base units.
+  EXPECT_EQ(results[0].values.at("gpu__time_duration.sum"), 729792.0);
+  EXPECT_EQ(results[0].units.at("gpu__time_duration.sum"), "ns");
+  EXPECT_DOUBLE_EQ(results[1].values.at("sm__throughput.avg.pct_of_peak_sustained_elapsed"), 0.97);
+  EXPECT_EQ(results[0].units.at("sm__throughput.avg.pct_of_peak_sustained_elapsed"), "%");
+  // Words in settings are not numbers and are left out; identity columns are no metrics.
+  EXPECT_EQ(results[0].values.count("device__attribute_display_name"), 0u);
+  EXPECT_EQ(results[0].values.count("Stream"), 0u);
+  EXPECT_EQ(results[0].values.at("launch__grid_size"), 33.0);
+}
+
+TEST(NcuCsv, NvtxRenamedRangesCarryTheStepName) {
+  const auto results = parse_ncu_csv(fixture("dtw_nvtx_range_renamed.csv"));
+  ASSERT_EQ(results.size(), 5u);
+  for (const NcuResult& r : results) EXPECT_EQ(r.name, "dtw.shared/range");
+}
+
+TEST(NcuCsv, UnnamedNamespaceKernelsKeepTheirAngleBracket) {
+  const auto results = parse_ncu_csv(fixture("dtw_shared_kernel_sass.csv"));
+  ASSERT_EQ(results.size(), 3u);
+  EXPECT_EQ(results[0].name.rfind("<unnamed>::dtw_shared_kernel(const float *", 0), 0u) << results[0].name;
+}
+
+// DTW's shared-memory step adds once per cell: entries x n x n cells, 1031 x 33 x 33 at the
+// smoke config's first point and 1031 x 128 x 128 at its second.
+TEST(NcuProfile, OneFp32AddPerDtwCell) {
+  const auto results = parse_ncu_csv(fixture("dtw_shared_kernel_sass.csv"));
+  const NcuCollection how{"2025.3.1.0", "kernel", "all", "sass"};
+  for (const auto& [i, cells] : {std::pair{0, 1031.0 * 33 * 33}, std::pair{1, 1031.0 * 128 * 128}}) {
+    const nlohmann::json p = fold_profile({results[i]}, how, cells, "cells");
+    EXPECT_DOUBLE_EQ(p["derived"]["per_work_unit"]["fadd"].get<double>(), 1.0) << p["derived"].dump();
+  }
+}
+
+TEST(NcuProfile, SkylineConflictsAndBranches) {
+  const auto results = parse_ncu_csv(fixture("skyline_kernel_sass.csv"));
+  ASSERT_EQ(results.size(), 4u);
+  EXPECT_EQ(results[1].name, "void nested_loop_kernel<LoadColumns, TestBranchFree>(Points, int)");
+  const nlohmann::json p = fold_profile(results, {"2025.3.1.0", "kernel", "all", "sass"}, 97, "points");
+  const nlohmann::json& raw = p["raw"];
+  const double uniform = raw["smsp__sass_branch_targets_threads_uniform.sum"];
+  const double targets = raw["smsp__sass_branch_targets.sum"];
+  ASSERT_GT(targets, 0);
+  EXPECT_DOUBLE_EQ(p["derived"]["branch_uniformity"].get<double>(), uniform / targets);
+  // The file's own cells, added by hand: 51 + 50 + 1,135 + 2,009 of 54 + 53 + 1,301 + 2,012
+  // branch targets uniform, and 0 + 0 + 148 + 0 shared-memory bank conflicts.
+  EXPECT_EQ(uniform, 3245.0);
+  EXPECT_EQ(targets, 3420.0);
+  EXPECT_EQ(raw["l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum"].get<double>(), 148.0);
+  EXPECT_EQ(p["kernels"].size(), 2u);  // two templates, each launched twice
+  EXPECT_EQ(p["results"], 4);
+}
+
+TEST(NcuProfile, SchemaRecordsHowTheNumbersWereTaken) {
+  const auto results = parse_ncu_csv(fixture("twed_wavefront_range_why.csv"));
+  const nlohmann::json p = fold_profile(results, {"2025.3.1.0", "range", "all", "why"}, 1e6, "cells");
+  for (const char* key : {"tool", "tool_version", "replay_mode", "cache_control", "metric_set",
+                          "results", "kernels", "work", "work_unit", "raw", "derived"})
+    EXPECT_TRUE(p.contains(key)) << key;
+  EXPECT_EQ(p["replay_mode"], "range");
+  const nlohmann::json& sol = p["derived"]["speed_of_light_pct"];
+  for (const char* key : {"sm_pct", "memory_pct", "dram_pct", "l2_pct", "l1_pct"})
+    EXPECT_TRUE(sol.contains(key)) << key << " in " << sol.dump();
+  EXPECT_TRUE(p["derived"].contains("achieved_occupancy_pct"));
+}
+
+NcuResult result(double ns, std::map<std::string, double> v) {
+  NcuResult r;
+  r.name = "k";
+  r.values = std::move(v);
+  r.values["gpu__time_duration.sum"] = ns;
+  return r;
+}
+
+// Multi-kernel steps: counters add up; percentages of peak are weighted by time; ratios come
+// from summed numerators and denominators (a mean of per-launch ratios would be wrong).
+TEST(NcuProfile, FoldingRules) {
+  const std::vector<NcuResult> rs = {
+      result(100, {{"sm__throughput.avg.pct_of_peak_sustained_elapsed", 10},
+                   {"smsp__inst_executed.sum", 1000},
+                   {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum", 0},
+                   {"l1tex__data_pipe_lsu_wavefronts_mem_shared.sum", 10},
+                   {"smsp__issue_active.sum", 100},
+                   {"smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio", 1},
+                   {"launch__registers_per_thread.max", 32}}),
+      result(300, {{"sm__throughput.avg.pct_of_peak_sustained_elapsed", 50},
+                   {"smsp__inst_executed.sum", 3000},
+                   {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum", 90},
+                   {"l1tex__data_pipe_lsu_wavefronts_mem_shared.sum", 190},
+                   {"smsp__issue_active.sum", 300},
+                   {"smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio", 5},
+                   {"launch__registers_per_thread.max", 40}})};
+  const nlohmann::json p = fold_profile(rs, {"x", "kernel", "all", "custom"}, 2000, "cells");
+  EXPECT_DOUBLE_EQ(p["raw"]["gpu__time_duration.sum"].get<double>(), 400);
+  EXPECT_DOUBLE_EQ(p["raw"]["smsp__inst_executed.sum"].get<double>(), 4000);
+  EXPECT_DOUBLE_EQ(p["raw"]["sm__throughput.avg.pct_of_peak_sustained_elapsed"].get<double>(), 40);
+  EXPECT_DOUBLE_EQ(p["derived"]["shared_conflict_share"].get<double>(), 0.45);
+  // (1 x 100 + 5 x 300) / 400 issued
+  EXPECT_DOUBLE_EQ(p["derived"]["stalls_per_instruction"]["long_scoreboard"].get<double>(), 4.0);
+  EXPECT_DOUBLE_EQ(p["derived"]["per_work_unit"]["warp_instructions"].get<double>(), 2.0);
+  EXPECT_EQ(p["raw"].count("launch__registers_per_thread.max"), 0u);  // launch settings are not work
+  // A metric one result lacks is not folded: a sum over some launches is no sum.
+  std::vector<NcuResult> partial = rs;
+  partial[1].values.erase("smsp__inst_executed.sum");
+  EXPECT_EQ(fold_profile(partial, {"x", "kernel", "all", "custom"}, 1, "cells")["raw"].count(
+                "smsp__inst_executed.sum"), 0u);
+}
+
+TEST(NcuCsv, NumbersAndBadInput) {
+  EXPECT_EQ(ncu_number("1,085,984", "m"), 1085984.0);
+  EXPECT_DOUBLE_EQ(ncu_number("5,739,182.69", "m"), 5739182.69);
+  EXPECT_TRUE(std::isnan(ncu_number("n/a", "m")));
+  EXPECT_TRUE(std::isnan(ncu_number("no data", "m")));
+  EXPECT_TRUE(std::isnan(ncu_number("", "m")));
+  EXPECT_INPUT_ERROR(ncu_number("12 ms", "gpu__time_duration.sum"), "gpu__time_duration.sum");
+  EXPECT_INPUT_ERROR(ncu_number("inf", "m"), "not a number");
+  const std::string header = "\"ID\",\"Kernel Name\",\"sm__x.sum\"\n\"\",\"\",\"inst\"\n";
+  EXPECT_EQ(parse_ncu_csv("==PROF== Connected\n" + header + "\"0\",\"k, with comma\",\"7\"\n")[0].name,
+            "k, with comma");
+  EXPECT_EQ(parse_ncu_csv(header).size(), 0u);  // no result: nothing was profiled
+  EXPECT_INPUT_ERROR(parse_ncu_csv("\"ID\",\"Name\"\n"), "no header");
+  EXPECT_INPUT_ERROR(parse_ncu_csv("\"ID\",\"Kernel Name\"\n"), "no units row");
+  EXPECT_INPUT_ERROR(parse_ncu_csv(header + "\"0\",\"k\"\n"), "has 2 cells for 3 columns");
+  EXPECT_INPUT_ERROR(parse_ncu_csv(header + "\"0\",\"k\",\"seven\"\n"), "sm__x.sum");
+  EXPECT_INPUT_ERROR(parse_ncu_csv(header + "\"0\",\"k,\"7\"\n"), "not closed");
+  EXPECT_INPUT_ERROR(parse_ncu_csv("\"ID\",\"Kernel Name\",\"a__b\"\n\"\",\"\"\n"), "units row");
+}
+
+}  // namespace
+}  // namespace ladder
