@@ -256,6 +256,11 @@ class Runner {
       r.reason = report_.device.absent_reason;
       return r;
     }
+    if (v.backend == Backend::cpu && o_.profile) {  // no profiler reads a CPU step's range
+      r.status = Status::skipped;
+      r.reason = "--profile runs the GPU steps only";
+      return r;
+    }
     // Whatever fails inside one run (a CUDA error, memory, a bug) is that run's error; the
     // runs before and after it keep their results.
     try {
@@ -315,7 +320,7 @@ class Runner {
       r.warmup = planned.warmup;
       for (int i = 0; i < r.warmup; ++i) once();
       ready();  // outside the profiler's range: it sees the step's own kernels only
-      profiled(v, [&] { inst->run_ms(); });
+      profiled(v, r.run_index, [&] { inst->run_ms(); });
       r.stage_samples_ms.clear();  // a profiled call's time is the profiler's: never a sample
     } else {
       time_calls(r, v, planned, once);
@@ -366,14 +371,17 @@ class Runner {
     r.samples_ms = time_with_benchmark(v.id() + "/" + r.point, repetitions, once, r.stats);
   }
 
-  // One call inside an NVTX range named study.variant, bracketed by the profiler API so that
-  // `ncu --profile-from-start off` or `nsys --capture-range=cudaProfilerApi` see only it. No
-  // '/' in the name: ncu's NVTX filters read it as nesting.
-  void profiled(const VariantSpec& v, const std::function<void()>& call) {
+  // One call inside an NVTX range named study.variant, and in it one named r<run_index>,
+  // bracketed by the profiler API so that `ncu --profile-from-start off` or `nsys
+  // --capture-range=cudaProfilerApi` see only it; `--nvtx-include dtw.shared/r3/` picks one run.
+  // No '/' in a name: ncu's NVTX filters read it as nesting.
+  void profiled(const VariantSpec& v, std::size_t run_index, const std::function<void()>& call) {
     const bool gpu = report_.device.caps.present;
     if (gpu) LADDER_CUDA(cudaProfilerStart());
     nvtxRangePushA(nvtx_name(v).c_str());
+    nvtxRangePushA(("r" + std::to_string(run_index)).c_str());
     call();
+    nvtxRangePop();
     nvtxRangePop();
     if (gpu) LADDER_CUDA(cudaProfilerStop());
   }

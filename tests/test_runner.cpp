@@ -96,22 +96,34 @@ TEST(Runner, ATimeBudgetCutsRepetitionsToWhatFits) {
   EXPECT_EQ(r.repetitions_planned, 5);
 }
 
+// The same as a GPU step, for --profile, which runs GPU steps only (with `replay`, a GPU step
+// runs where no GPU is).
+const Registrar fixed_time_gpu{[] {
+  VariantSpec v = *registry().variant("dtw/test_fixed_time");
+  v.name = "test_fixed_time_gpu";
+  v.backend = Backend::gpu;
+  return v;
+}()};
+
 TEST(Runner, AProfiledRunIsValidatedButNeverTimed) {
   fixed_ms = 5;
   FixedTime::calls = 0;
   const Config c = parse_config(nlohmann::json::parse(R"({"study": "dtw",
       "data": {"generator": "cbf"}, "axes": {"n": [9], "entries": [5]},
-      "variants": ["test_fixed_time"], "repetitions": 4, "warmup": 2})"), ".");
+      "variants": ["test_fixed_time_gpu", "test_fixed_time"], "repetitions": 4, "warmup": 2})"), ".");
   RunOptions opt;
   opt.quiet = true;
   opt.profile = true;
+  opt.replay = true;
   const RunReport rep = run_config(c, opt);
   const RunRecord& r = rep.runs.at(0);
   EXPECT_EQ(r.status, Status::passed) << r.reason;
   EXPECT_TRUE(r.samples_ms.empty());   // the profiled call's time is the profiler's
-  EXPECT_EQ(FixedTime::calls, 3);      // two warm-ups, then the profiled call
+  EXPECT_EQ(FixedTime::calls, 3);      // two warm-ups, then the profiled call; the CPU step none
   EXPECT_TRUE(results_json(rep)["runs"][0]["timing"].is_null());
-  EXPECT_EQ(nvtx_name(*r.variant), "dtw.test_fixed_time");
+  EXPECT_EQ(nvtx_name(*r.variant), "dtw.test_fixed_time_gpu");
+  EXPECT_EQ(rep.runs.at(1).status, Status::skipped);  // no profiler reads a CPU step's range
+  EXPECT_EQ(rep.runs.at(1).reason, "--profile runs the GPU steps only");
 }
 
 TEST(Runner, AFailingRunIsRecordedAndTheOthersGoOn) {

@@ -310,8 +310,6 @@ Config config_from_options(const Parsed& p) {
   return config;
 }
 
-namespace {
-
 RunOptions run_options(const Parsed& p) {
   RunOptions opt;
   opt.filter = p.get("filter");
@@ -322,6 +320,8 @@ RunOptions run_options(const Parsed& p) {
   if (p.has("device")) opt.device = integer_option(p, "device", 0);
   return opt;
 }
+
+namespace {
 
 // `run --gpus`: every input checked here, then one `run --shard k/N --device g` per GPU into
 // OUT's .shards folder, merged into OUT.

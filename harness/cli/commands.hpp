@@ -17,6 +17,7 @@ extern const Command compare_command, export_command;         // compare.cpp
 extern const Command reproduce_command;                       // reproduce.cpp
 extern const Command ingest_command;                          // ingest.cpp
 extern const Command merge_command;                           // merge.cpp
+extern const Command profile_command;                         // profile.cpp
 int list(const Parsed& p);
 int run(const Parsed& p);
 int gen(const Parsed& p);
@@ -35,6 +36,9 @@ OptionSpec shared_option(const std::string& name);
 
 // The integer value of option --name, at least `lo`; throws InputError otherwise.
 int integer_option(const Parsed& p, const std::string& name, int lo);
+// `run`'s options (--filter, --validate, --dump-outputs, --profile, --quiet, --device) as the
+// runner takes them; `profile` times its runs with the same.
+RunOptions run_options(const Parsed& p);
 int export_results(const Parsed& p);  // `ladder export` (`export` is a keyword)
 
 // results/<config name>-<UTC time>.json: where `run` writes when --out is not given.

@@ -40,7 +40,8 @@ using namespace ladder::cli;
 // In the order `ladder --help` lists them.
 const std::vector<const Command*> kCommands = {&list_command,    &run_command,    &plan_command,
                                                &gen_command,     &ingest_command, &compare_command,
-                                               &export_command,  &reproduce_command, &merge_command};
+                                               &export_command,  &reproduce_command, &merge_command,
+                                               &profile_command};
 
 int dispatch(const Args& args) {
   if (args.empty()) throw ladder::InputError("no command given (try `ladder --help`)");

@@ -1,0 +1,297 @@
+// `ladder profile CONFIG`: the runs timed as `ladder run` times them, then Nsight Compute's
+// counters for each GPU run, collected in a second pass under ncu (its presence slows even
+// unprofiled launches, so no time is taken there) and folded into a `profile` object beside the
+// run's timing (harness/ncu_profile.hpp).
+//
+// Range replay (`sol`, `why`): one ncu process replays each run's profiler range (`run
+// --profile` puts each run's one call between cudaProfilerStart and Stop), whatever its number of
+// launches; the k-th range is the k-th profiled run. Kernel replay (`sass`, for the SASS-level
+// counters range replay refuses): one ncu process per run, limited by NVTX to that run's range
+// (study.variant/rK) and to its first --launches launches.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "../../datagen/base/atomic_file.hpp"
+#include "../../datagen/base/printable.hpp"
+#include "../ncu_profile.hpp"
+#include "../results.hpp"
+#include "child.hpp"
+#include "commands.hpp"
+#include "out_path.hpp"
+
+namespace ladder::cli {
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+const std::vector<std::string> kSol = {
+    "gpu__time_duration.sum",
+    "sm__throughput.avg.pct_of_peak_sustained_elapsed",
+    "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed",
+    "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed",
+    "lts__throughput.avg.pct_of_peak_sustained_elapsed",
+    "l1tex__throughput.avg.pct_of_peak_sustained_active",
+    "dram__bytes.sum", "lts__t_bytes.sum", "l1tex__t_bytes.sum",
+    "smsp__inst_executed.sum", "smsp__thread_inst_executed.sum",
+    "sm__warps_active.avg.pct_of_peak_sustained_active",
+    "smsp__issue_active.avg.pct_of_peak_sustained_active"};
+
+std::vector<std::string> why_metrics() {
+  std::vector<std::string> m = kSol;
+  m.insert(m.end(), {"smsp__issue_active.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum",
+                     "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"});
+  for (const char* reason : {"barrier", "branch_resolving", "dispatch_stall", "drain", "imc_miss", "lg_throttle",
+                             "long_scoreboard", "math_pipe_throttle", "membar", "mio_throttle", "misc",
+                             "no_instruction", "not_selected", "selected", "short_scoreboard", "sleeping",
+                             "tex_throttle", "wait"})
+    m.push_back(fmt::format("smsp__average_warps_issue_stalled_{}_per_issue_active.ratio", reason));
+  for (const char* pipe : {"alu", "fma", "fp64", "lsu", "xu", "uniform"})
+    m.push_back(fmt::format("sm__inst_executed_pipe_{}.avg.pct_of_peak_sustained_active", pipe));
+  return m;
+}
+
+const std::vector<std::string> kSass = {
+    "gpu__time_duration.sum", "smsp__inst_executed.sum", "smsp__thread_inst_executed.sum",
+    "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", "smsp__sass_thread_inst_executed_op_dadd_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_dmul_pred_on.sum", "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_integer_pred_on.sum", "smsp__sass_branch_targets.sum",
+    "smsp__sass_branch_targets_threads_uniform.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"};
+
+struct MetricPlan {
+  std::string set;                   // sol, why, sass or custom
+  std::vector<std::string> metrics;
+  bool kernel_replay = false;        // sass counters need kernel replay
+};
+
+MetricPlan metric_plan(const std::string& text) {
+  if (text.empty() || text == "sol") return {"sol", kSol, false};
+  if (text == "why") return {"why", why_metrics(), false};
+  if (text == "sass") return {"sass", kSass, true};
+  MetricPlan p{"custom", {}, false};
+  static const std::regex name(R"([A-Za-z0-9_]+__[A-Za-z0-9_.]+)");
+  std::stringstream in(text);
+  for (std::string m; std::getline(in, m, ',');) {
+    if (!std::regex_match(m, name))
+      throw InputError("--metrics: '" + printable(m, 80) + "' is not sol, why, sass or an ncu metric name");
+    p.metrics.push_back(m);
+    if (m.find("__sass_") != std::string::npos) p.kernel_replay = true;
+  }
+  if (std::find(p.metrics.begin(), p.metrics.end(), "gpu__time_duration.sum") == p.metrics.end())
+    p.metrics.push_back("gpu__time_duration.sum");  // what percentages of peak are weighted by
+  return p;
+}
+
+std::string joined(const std::vector<std::string>& v) {
+  std::string s;
+  for (const std::string& x : v) s += (s.empty() ? "" : ",") + x;
+  return s;
+}
+
+bool executable(const fs::path& f) {
+  std::error_code ec;
+  return fs::is_regular_file(f, ec) && ::access(f.c_str(), X_OK) == 0;
+}
+
+// --ncu, else `ncu` on PATH, else the CUDA Toolkit's; "" when there is none.
+std::string find_ncu(const Parsed& p) {
+  if (p.has("ncu")) {
+    if (!executable(p.get("ncu"))) throw InputError("--ncu '" + printable(p.get("ncu"), 120) + "' is not an executable file");
+    return p.get("ncu");
+  }
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path ? path : "");
+  for (std::string d; std::getline(dirs, d, ':');)
+    if (!d.empty() && executable(fs::path(d) / "ncu")) return (fs::path(d) / "ncu").string();
+  for (const char* f : {"/usr/local/cuda/bin/ncu", "/opt/nvidia/nsight-compute/ncu"})
+    if (executable(f)) return f;
+  return "";
+}
+
+std::string read_text(const fs::path& f) {
+  std::ifstream in(f, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string ncu_version(const std::string& ncu) {
+  ChildOptions o;
+  o.capture = true;
+  o.quiet = true;
+  const std::string out = run_child({ncu, "--version"}, o).out;
+  static const std::regex version(R"(Version ([0-9][0-9.]*))");
+  std::smatch m;
+  return std::regex_search(out, m, version) ? m[1].str() : "unknown";
+}
+
+// Everything the second pass must run as the first did, each run's one call under --profile.
+std::vector<std::string> profiled_run(const Parsed& p, const fs::path& out) {
+  std::vector<std::string> argv = {fs::canonical("/proc/self/exe").string(), "run", p.positional[0],
+                                   "--profile", "--quiet", "--validate", "off", "--out", out.string()};
+  for (const char* o : {"filter", "scale", "device", "warmup", "timing"})
+    if (p.has(o)) argv.insert(argv.end(), {std::string("--") + o, p.get(o)});
+  return argv;
+}
+
+// ncu's report as CSV, parsed; throws InputError with ncu's reason when it cannot.
+std::vector<NcuResult> collect(const std::string& ncu, std::vector<std::string> ncu_options,
+                               const std::vector<std::string>& run_argv, const fs::path& dir,
+                               const std::string& tag) {
+  const fs::path report = dir / (tag + ".ncu-rep"), csv = dir / (tag + ".csv"), log = dir / (tag + ".log");
+  std::vector<std::string> argv = {ncu};
+  argv.insert(argv.end(), ncu_options.begin(), ncu_options.end());
+  argv.insert(argv.end(), {"-f", "-o", report.string()});
+  argv.insert(argv.end(), run_argv.begin(), run_argv.end());
+  ChildOptions o;
+  o.stdout_file = log.string();
+  o.stderr_to_stdout = true;
+  const ChildResult r = run_child(argv, o);
+  if (!fs::exists(report))
+    throw InputError(fmt::format("ncu wrote no report (exit status {}; its log: {})", r.status, log.string()));
+  ChildOptions csv_out;
+  csv_out.stdout_file = csv.string();
+  csv_out.quiet = true;
+  run_child({ncu, "--import", report.string(), "--csv", "--page", "raw", "--print-units", "base"}, csv_out);
+  return parse_ncu_csv(read_text(csv));
+}
+
+bool profilable(const json& run) {
+  return run.value("backend", "") == "gpu" && run.value("status", "") == "passed";
+}
+
+std::string skip_reason(const json& run) {
+  if (run.value("backend", "") != "gpu") return "cpu step";
+  return "not profiled: the run " + run.value("status", std::string("?"));
+}
+
+struct Collection {
+  std::string ncu, version;
+  MetricPlan plan;
+  int launches = 1;
+};
+
+// Range replay: one result per range, in the order of the second pass's runs that made one
+// (its GPU runs that ran); the same config, filter and device give the same run_index.
+void profile_ranges(const Parsed& p, json& results, const Collection& c, const fs::path& dir) {
+  const fs::path second = dir / "profiled.json";
+  const std::vector<NcuResult> got =
+      collect(c.ncu, {"--replay-mode", "range", "--cache-control", "all", "--metrics", joined(c.plan.metrics)},
+              profiled_run(p, second), dir, "range");
+  std::vector<std::size_t> ranged;  // run_index of each range
+  for (const json& r : read_results(second.string())["runs"])
+    if (profilable(r)) ranged.push_back(r["run_index"].get<std::size_t>());
+  if (got.size() != ranged.size())
+    throw InputError(fmt::format("ncu gave {} range results for {} profiled runs", got.size(), ranged.size()));
+  const NcuCollection how{c.version, "range", "all", c.plan.set};
+  for (json& r : results["runs"]) {
+    if (!profilable(r)) continue;
+    const auto at = std::find(ranged.begin(), ranged.end(), r["run_index"].get<std::size_t>());
+    if (at == ranged.end()) {
+      r["profile"] = {{"skipped", "the profiled pass did not run it"}};
+      continue;
+    }
+    r["profile"] = fold_profile({got[at - ranged.begin()]}, how, r["metrics"].value("work", 0.0),
+                                r["metrics"].value("unit", ""));
+  }
+}
+
+// Kernel replay: per run, the first --launches launches inside its own NVTX range.
+void profile_kernels(const Parsed& p, json& results, const Collection& c, const fs::path& dir) {
+  const NcuCollection how{c.version, "kernel", "all", c.plan.set};
+  for (json& r : results["runs"]) {
+    if (!profilable(r)) continue;
+    const std::string range = fmt::format("{}.{}/r{}/", r["study"].get<std::string>(), r["variant"].get<std::string>(),
+                                          r["run_index"].get<std::size_t>());
+    const std::vector<NcuResult> got = collect(
+        c.ncu,
+        {"--replay-mode", "kernel", "--cache-control", "all", "--profile-from-start", "off", "--nvtx",
+         "--nvtx-include", range, "--launch-count", std::to_string(c.launches), "--metrics", joined(c.plan.metrics)},
+        profiled_run(p, dir / "profiled.json"), dir, fmt::format("run{}", r["run_index"].get<std::size_t>()));
+    if (got.empty()) {
+      r["profile"] = {{"skipped", "ncu profiled no launch in range " + range}};
+      continue;
+    }
+    r["profile"] = fold_profile(got, how, r["metrics"].value("work", 0.0), r["metrics"].value("unit", ""));
+    r["profile"]["launches_profiled"] = got.size();
+  }
+}
+
+int profile(const Parsed& p) {
+  if (p.positional.size() != 1) throw InputError("profile needs exactly one CONFIG file");
+  Config config = config_from_options(p);
+  Collection c;
+  c.plan = metric_plan(p.get("metrics"));
+  if (p.has("launches")) c.launches = integer_option(p, "launches", 1);
+  c.ncu = find_ncu(p);
+  const std::string shown = p.has("out") ? p.get("out") : default_out(config);
+  const std::string out = results_target(shown);
+  check_out_creatable(out);
+  refuse_overwriting(out, input_files(config), "--out");
+  RunOptions opt = run_options(p);
+  opt.on_checked = [&out] { prepare_results_file(out); };
+  const RunReport rep = run_config(config, opt);  // the timing pass: no profiler attached
+  print_summary(rep);
+  json results = results_json(rep);
+  if (c.ncu.empty()) fmt::print(stderr, "ladder: ncu not found (--ncu PATH): GPU runs are recorded without counters\n");
+  for (json& r : results["runs"])
+    if (r.value("backend", "") == "gpu" && c.ncu.empty()) r["profile"] = {{"skipped", "ncu not found"}};
+    else if (!profilable(r)) r["profile"] = {{"skipped", skip_reason(r)}};
+  const bool any = std::any_of(results["runs"].begin(), results["runs"].end(), profilable);
+  if (!c.ncu.empty() && any) {
+    c.version = ncu_version(c.ncu);
+    const fs::path dir = fs::temp_directory_path() / fmt::format("ladder-profile-{}", ::getpid());
+    fs::create_directories(dir);
+    if (!opt.quiet) fmt::print("profile: {} counters with ncu {} ({} replay)\n", c.plan.set, c.version,
+                               c.plan.kernel_replay ? "kernel" : "range");
+    try {
+      c.plan.kernel_replay ? profile_kernels(p, results, c, dir) : profile_ranges(p, results, c, dir);
+    } catch (const InputError& e) {
+      // The timings stand; the counters are missing, and say why.
+      fmt::print(stderr, "ladder: profile: {}\n", e.what());
+      for (json& r : results["runs"])
+        if (profilable(r) && !r.contains("profile")) r["profile"] = {{"skipped", std::string(e.what())}};
+      write_file_atomically(out, results.dump(2) + "\n");
+      fmt::print("\nresults: {} (timings; no counters, see above; ncu's files in {})\n", shown, dir.string());
+      return 1;
+    }
+    fs::remove_all(dir);
+  }
+  write_file_atomically(out, results.dump(2) + "\n");
+  fmt::print("\nresults: {}\n", shown);
+  return rep.all_ok() ? 0 : 1;
+}
+
+}  // namespace
+
+const Command profile_command{
+    .name = "profile",
+    .summary = "time a config's runs, then record Nsight Compute's counters beside each GPU run",
+    .positionals = {"CONFIG"},
+    .options = {{"out", "FILE", "the results file (default results/<name>-<UTC time>.json)"},
+                {"metrics", "sol|why|sass|LIST", "speed of light (default), stall reasons and pipes, SASS counts, or ncu metric names"},
+                {"launches", "N", "with sass: the first N launches of each run (default 1)"},
+                {"ncu", "PATH", "the ncu to use (default: ncu on PATH, then /usr/local/cuda/bin/ncu)"},
+                shared_option("filter"), shared_option("validate"), shared_option("device"),
+                shared_option("quiet"), shared_option("repetitions"), shared_option("warmup"),
+                shared_option("timing"), shared_option("scale")},
+    .about = "Runs CONFIG as `ladder run` does (timed, validated, with no profiler attached), then runs\n"
+             "it again under ncu, each GPU run's one call in a profiler range, and writes each run's\n"
+             "counters as its `profile`: the tool and its version, the replay mode, the cache control,\n"
+             "the raw metrics in base units folded over the run's launches, and derived values (speed\n"
+             "of light, bytes per level, occupancy, stalls, conflicts, branch uniformity, counts per\n"
+             "unit of work). CPU runs get {\"skipped\": \"cpu step\"}; without ncu every GPU run gets\n"
+             "{\"skipped\": \"ncu not found\"} and the exit status is as `run`'s. Exit status: 0 every run\n"
+             "passed and was profiled, 1 a run failed or ncu gave no counters, 2 bad input, 3 CUDA error.\n",
+    .body = profile,
+};
+
+}  // namespace ladder::cli
