@@ -14,12 +14,15 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <optional>
 #include <regex>
 #include <sstream>
 
 #include "../../datagen/base/atomic_file.hpp"
 #include "../../datagen/base/printable.hpp"
 #include "../ncu_profile.hpp"
+#include "../plan.hpp"
 #include "../results.hpp"
 #include "child.hpp"
 #include "commands.hpp"
@@ -173,56 +176,131 @@ std::string skip_reason(const json& run) {
   return "not profiled: the run " + run.value("status", std::string("?"));
 }
 
+std::string text(const json& run, const char* key) {
+  const auto it = run.find(key);
+  return it != run.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+// A run as both passes name it, whatever their filters made of run_index.
+std::string run_key(const json& run) {
+  return text(run, "study") + "/" + text(run, "variant") + "|" + text(run, "sweep") + "|" + text(run, "point");
+}
+
 struct Collection {
   std::string ncu, version;
   MetricPlan plan;
   int launches = 1;
 };
 
+// Counters of another GPU model would explain timings they were not measured with.
+void check_same_device(const json& timed, const json& profiled) {
+  const auto name = [](const json& r) {
+    return r.contains("device") && r["device"].is_object() ? text(r["device"], "name") : std::string();
+  };
+  if (name(timed) != name(profiled))
+    throw InputError("the runs were timed on " + name(timed) + " and profiled on " + name(profiled));
+}
+
+// What a run's `work` counts, by its metric: a rate's unit (GCUPS) is not the work's (cells).
+std::string work_unit(const json& run) {
+  static const std::map<std::string, std::string> units = {
+      {"gcups", "cells"}, {"gflops", "flops"}, {"points_per_s", "points"}, {"gbps", "bytes"}};
+  const auto it = units.find(text(run, "metric"));
+  return it == units.end() ? "units of work" : it->second;
+}
+
+void put_profile(json& run, const std::vector<NcuResult>& got, const NcuCollection& how) {
+  const json& m = run.contains("metrics") && run["metrics"].is_object() ? run["metrics"] : json::object();
+  const double work = m.contains("work") && m["work"].is_number() ? m["work"].get<double>() : 0.0;
+  run["profile"] = fold_profile(got, how, work, work_unit(run));
+}
+
 // Range replay: one result per range, in the order of the second pass's runs that made one
-// (its GPU runs that ran); the same config, filter and device give the same run_index.
+// (its GPU runs that ran).
 void profile_ranges(const Parsed& p, json& results, const Collection& c, const fs::path& dir) {
   const fs::path second = dir / "profiled.json";
   const std::vector<NcuResult> got =
       collect(c.ncu, {"--replay-mode", "range", "--cache-control", "all", "--metrics", joined(c.plan.metrics)},
               profiled_run(p, second), dir, "range");
-  std::vector<std::size_t> ranged;  // run_index of each range
-  for (const json& r : read_results(second.string())["runs"])
-    if (profilable(r)) ranged.push_back(r["run_index"].get<std::size_t>());
+  const json profiled = read_results(second.string());
+  check_same_device(results, profiled);
+  std::map<std::string, std::size_t> ranged;  // run key -> its range
+  for (const json& r : profiled["runs"])
+    if (profilable(r)) ranged.emplace(run_key(r), ranged.size());
   if (got.size() != ranged.size())
     throw InputError(fmt::format("ncu gave {} range results for {} profiled runs", got.size(), ranged.size()));
   const NcuCollection how{c.version, "range", "all", c.plan.set};
   for (json& r : results["runs"]) {
     if (!profilable(r)) continue;
-    const auto at = std::find(ranged.begin(), ranged.end(), r["run_index"].get<std::size_t>());
-    if (at == ranged.end()) {
-      r["profile"] = {{"skipped", "the profiled pass did not run it"}};
-      continue;
-    }
-    r["profile"] = fold_profile({got[at - ranged.begin()]}, how, r["metrics"].value("work", 0.0),
-                                r["metrics"].value("unit", ""));
+    const auto at = ranged.find(run_key(r));
+    if (at == ranged.end()) r["profile"] = {{"skipped", "the profiled pass did not run it"}};
+    else put_profile(r, {got[at->second]}, how);
   }
 }
 
-// Kernel replay: per run, the first --launches launches inside its own NVTX range.
-void profile_kernels(const Parsed& p, json& results, const Collection& c, const fs::path& dir) {
+// Kernel replay: per run, the first --launches launches inside its own NVTX range, named by the
+// run's index in the plan the second pass makes (the same config and filter).
+void profile_kernels(const Parsed& p, const Config& config, json& results, const Collection& c,
+                     const fs::path& dir) {
+  std::map<std::string, std::size_t> index;
+  for (const PlannedRun& planned : plan_runs(config, p.get("filter"), std::nullopt)) {
+    const Point& pt = config.points[planned.point];
+    index[run_key({{"study", planned.variant->study}, {"variant", planned.variant->name},
+                   {"sweep", pt.sweep}, {"point", pt.key()}})] = planned.index;
+  }
   const NcuCollection how{c.version, "kernel", "all", c.plan.set};
   for (json& r : results["runs"]) {
     if (!profilable(r)) continue;
-    const std::string range = fmt::format("{}.{}/r{}/", r["study"].get<std::string>(), r["variant"].get<std::string>(),
-                                          r["run_index"].get<std::size_t>());
+    const auto at = index.find(run_key(r));
+    if (at == index.end()) {
+      r["profile"] = {{"skipped", "not in the profiled pass's plan (--filter)"}};
+      continue;
+    }
+    const std::string range = fmt::format("{}.{}/r{}/", text(r, "study"), text(r, "variant"), at->second);
     const std::vector<NcuResult> got = collect(
         c.ncu,
         {"--replay-mode", "kernel", "--cache-control", "all", "--profile-from-start", "off", "--nvtx",
          "--nvtx-include", range, "--launch-count", std::to_string(c.launches), "--metrics", joined(c.plan.metrics)},
-        profiled_run(p, dir / "profiled.json"), dir, fmt::format("run{}", r["run_index"].get<std::size_t>()));
+        profiled_run(p, dir / "profiled.json"), dir, fmt::format("run{}", at->second));
+    check_same_device(results, read_results((dir / "profiled.json").string()));
     if (got.empty()) {
       r["profile"] = {{"skipped", "ncu profiled no launch in range " + range}};
       continue;
     }
-    r["profile"] = fold_profile(got, how, r["metrics"].value("work", 0.0), r["metrics"].value("unit", ""));
+    put_profile(r, got, how);
     r["profile"]["launches_profiled"] = got.size();
   }
+}
+
+// --into RESULTS: a results file of this very config (at this scale), timed earlier.
+json earlier_results(const Parsed& p, const Config& config) {
+  if (p.has("out")) throw InputError("give --out FILE or --into RESULTS, not both");
+  json r = read_results(p.get("into"));
+  if (!r.contains("config") || r["config"] != config.resolved)
+    throw InputError("--into '" + printable(p.get("into"), 120) +
+                     "' holds the runs of another config (or of this one at another scale or settings)");
+  return r;
+}
+
+// ncu's counters for every profilable run; on failure the runs say why and the status is 1.
+int add_counters(const Parsed& p, const Config& config, json& results, Collection& c, bool quiet) {
+  c.version = ncu_version(c.ncu);
+  const fs::path dir = fs::temp_directory_path() / fmt::format("ladder-profile-{}", ::getpid());
+  fs::create_directories(dir);
+  if (!quiet) fmt::print("profile: {} counters with ncu {} ({} replay)\n", c.plan.set, c.version,
+                         c.plan.kernel_replay ? "kernel" : "range");
+  try {
+    if (c.plan.kernel_replay) profile_kernels(p, config, results, c, dir);
+    else profile_ranges(p, results, c, dir);
+  } catch (const InputError& e) {
+    // The timings stand; the counters are missing, and say why.
+    fmt::print(stderr, "ladder: profile: {} (ncu's files are in {})\n", e.what(), dir.string());
+    for (json& r : results["runs"])
+      if (profilable(r) && !r.contains("profile")) r["profile"] = {{"skipped", std::string(e.what())}};
+    return 1;
+  }
+  fs::remove_all(dir);
+  return 0;
 }
 
 int profile(const Parsed& p) {
@@ -232,42 +310,31 @@ int profile(const Parsed& p) {
   c.plan = metric_plan(p.get("metrics"));
   if (p.has("launches")) c.launches = integer_option(p, "launches", 1);
   c.ncu = find_ncu(p);
-  const std::string shown = p.has("out") ? p.get("out") : default_out(config);
+  const bool into = p.has("into");
+  json results = into ? earlier_results(p, config) : json();
+  if (into && c.ncu.empty()) throw InputError("--into adds counters, and no ncu was found (--ncu PATH)");
+  const std::string shown = into ? p.get("into") : p.has("out") ? p.get("out") : default_out(config);
   const std::string out = results_target(shown);
   check_out_creatable(out);
-  refuse_overwriting(out, input_files(config), "--out");
+  if (!into) refuse_overwriting(out, input_files(config), "--out");
   RunOptions opt = run_options(p);
-  opt.on_checked = [&out] { prepare_results_file(out); };
-  const RunReport rep = run_config(config, opt);  // the timing pass: no profiler attached
-  print_summary(rep);
-  json results = results_json(rep);
+  bool all_ok = true;
+  if (!into) {
+    opt.on_checked = [&out] { prepare_results_file(out); };
+    const RunReport rep = run_config(config, opt);  // the timing pass: no profiler attached
+    print_summary(rep);
+    results = results_json(rep);
+    all_ok = rep.all_ok();
+  }
   if (c.ncu.empty()) fmt::print(stderr, "ladder: ncu not found (--ncu PATH): GPU runs are recorded without counters\n");
   for (json& r : results["runs"])
     if (r.value("backend", "") == "gpu" && c.ncu.empty()) r["profile"] = {{"skipped", "ncu not found"}};
     else if (!profilable(r)) r["profile"] = {{"skipped", skip_reason(r)}};
   const bool any = std::any_of(results["runs"].begin(), results["runs"].end(), profilable);
-  if (!c.ncu.empty() && any) {
-    c.version = ncu_version(c.ncu);
-    const fs::path dir = fs::temp_directory_path() / fmt::format("ladder-profile-{}", ::getpid());
-    fs::create_directories(dir);
-    if (!opt.quiet) fmt::print("profile: {} counters with ncu {} ({} replay)\n", c.plan.set, c.version,
-                               c.plan.kernel_replay ? "kernel" : "range");
-    try {
-      c.plan.kernel_replay ? profile_kernels(p, results, c, dir) : profile_ranges(p, results, c, dir);
-    } catch (const InputError& e) {
-      // The timings stand; the counters are missing, and say why.
-      fmt::print(stderr, "ladder: profile: {}\n", e.what());
-      for (json& r : results["runs"])
-        if (profilable(r) && !r.contains("profile")) r["profile"] = {{"skipped", std::string(e.what())}};
-      write_file_atomically(out, results.dump(2) + "\n");
-      fmt::print("\nresults: {} (timings; no counters, see above; ncu's files in {})\n", shown, dir.string());
-      return 1;
-    }
-    fs::remove_all(dir);
-  }
+  const int counted = !c.ncu.empty() && any ? add_counters(p, config, results, c, opt.quiet) : 0;
   write_file_atomically(out, results.dump(2) + "\n");
   fmt::print("\nresults: {}\n", shown);
-  return rep.all_ok() ? 0 : 1;
+  return all_ok && counted == 0 ? 0 : 1;
 }
 
 }  // namespace
@@ -277,6 +344,7 @@ const Command profile_command{
     .summary = "time a config's runs, then record Nsight Compute's counters beside each GPU run",
     .positionals = {"CONFIG"},
     .options = {{"out", "FILE", "the results file (default results/<name>-<UTC time>.json)"},
+                {"into", "RESULTS", "no timing pass: add the counters to RESULTS, a results file of CONFIG"},
                 {"metrics", "sol|why|sass|LIST", "speed of light (default), stall reasons and pipes, SASS counts, or ncu metric names"},
                 {"launches", "N", "with sass: the first N launches of each run (default 1)"},
                 {"ncu", "PATH", "the ncu to use (default: ncu on PATH, then /usr/local/cuda/bin/ncu)"},
@@ -290,7 +358,9 @@ const Command profile_command{
              "of light, bytes per level, occupancy, stalls, conflicts, branch uniformity, counts per\n"
              "unit of work). CPU runs get {\"skipped\": \"cpu step\"}; without ncu every GPU run gets\n"
              "{\"skipped\": \"ncu not found\"} and the exit status is as `run`'s. Exit status: 0 every run\n"
-             "passed and was profiled, 1 a run failed or ncu gave no counters, 2 bad input, 3 CUDA error.\n",
+             "passed and was profiled, 1 a run failed or ncu gave no counters, 2 bad input, 3 CUDA error.\n"
+             "--into RESULTS skips the timing pass and adds the counters to that file's runs (the same\n"
+             "config, at the same scale and settings), rewritten atomically.\n",
     .body = profile,
 };
 

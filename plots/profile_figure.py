@@ -1,0 +1,332 @@
+"""The counters that explain each step of a ladder: `ladder profile CONFIG --out R.json`
+keeps, for each GPU run, what Nsight Compute measured (the run's "profile"); this draws them
+step beside step, one figure per study and point, so that a step's gain (or loss) can be read
+off the hardware:
+
+  1. speed of light: SM, memory, DRAM, L2 and L1 throughput as % of peak (which unit binds);
+  2. instructions per work unit, thread and warp (log scale), with each SASS operation counted
+     per unit (how much a step executes per cell, and of which kind);
+  3. achieved occupancy and issue-slot use (how much latency is hidden, how busy the
+     schedulers are);
+  4. stall cycles per issued instruction, the 6 largest reasons at the point stacked, the
+     rest as "other" (what the warps wait on);
+  5. shared-memory bank-conflict share and branch uniformity (0..1).
+
+A panel is drawn when some run has its counters (a metric set collects only some of them); a
+run without them reads "n/a" there. Runs whose profile was skipped (CPU steps, no ncu) are
+left out.
+
+Usage: python3 plots/profile_figure.py RESULTS.json [...] [--out-dir DIR]
+Writes DIR/profile_<study>_<point>.png and .pdf (DIR: figures/ beside the first results file)
+and prints each path. Exit status 0 when a figure was drawn; 2, with one line on stderr, when
+a file is not a ladder results file, no run has counters to draw, or matplotlib is missing.
+"""
+import argparse
+import math
+import re
+import sys
+import textwrap
+from pathlib import Path
+
+import common
+import ladder_results
+from ladder_results import ResultsError, number
+
+PANEL_IN, WIDTH_IN = 2.4, 13.0  # each panel's height; the page's width, as the ladder's
+# Slide size: every label, tick and legend at least 10 pt (the page's footer stays at 8).
+LABEL_PT, TICK_PT = 11, 10
+# Seaborn's "deep" colours, one per bar of a group, apart on paper and on a projector;
+# "other" stays grey, the reasons not worth a colour.
+PALETTE = ["#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3",
+           "#ccb974", "#64b5cd", "#8c8c8c"]
+OTHER = "#bbbbbb"
+TOP_STALLS = 6  # more reasons than this make a stack no one can read
+
+SOL = (("sm_pct", "SM"), ("memory_pct", "memory"), ("dram_pct", "DRAM"), ("l2_pct", "L2"),
+       ("l1_pct", "L1"))
+INSTRUCTIONS = (("thread_instructions", "thread instructions"),
+                ("warp_instructions", "warp instructions"))
+OCCUPANCY = (("achieved_occupancy_pct", "achieved occupancy"),
+             ("issue_slots_pct", "issue slots busy"))
+RATIOS = (("shared_conflict_share", "shared-memory bank-conflict share"),
+          ("branch_uniformity", "branch uniformity"))
+
+
+def say(text):
+    print(f"profile_figure: {text}", file=sys.stderr)
+
+
+# ---- reading the profiles ------------------------------------------------------------------
+
+def _dict(value):
+    return value if isinstance(value, dict) else {}
+
+
+def profile(run):
+    return _dict(run.raw.get("profile"))
+
+
+def derived(run):
+    """The run's derived counters; {} for no profile or a skipped one."""
+    return _dict(profile(run).get("derived"))
+
+
+def column(runs, key, group=None, positive=False):
+    """The number under derived[group][key] (derived[key] without a group) of each run, None
+    where it is missing; positive=True: None for values a log axis cannot show."""
+    values = [number(_dict(derived(r).get(group)).get(key) if group else derived(r).get(key))
+              for r in runs]
+    return [v if v is not None and (v > 0 or not positive) else None for v in values]
+
+
+def series(runs, keys, group=None, positive=False):
+    """[(label, column)] of the keys some run has, in the order given."""
+    out = [(label, column(runs, key, group, positive)) for key, label in keys]
+    return [(label, values) for label, values in out if any(v is not None for v in values)]
+
+
+def instruction_keys(runs):
+    """Thread and warp instructions first, then every SASS operation counted (bytes per unit
+    are left out: a count of bytes on an axis of instructions would read as one)."""
+    found = {k for r in runs for k in _dict(derived(r).get("per_work_unit"))}
+    ops = sorted(found - {k for k, _ in INSTRUCTIONS} - {k for k in found if k.endswith("_bytes")})
+    return INSTRUCTIONS + tuple((k, k) for k in ops)
+
+
+def stall_series(runs):
+    """Stacked series of stall cycles per issued instruction: the TOP_STALLS reasons largest
+    over all runs (so a reason keeps its colour from step to step), then "other"."""
+    per_run = []
+    for run in runs:
+        stalls = _dict(derived(run).get("stalls_per_instruction"))
+        found = {k: number(v) for k, v in stalls.items()}
+        per_run.append({k: max(v, 0.0) for k, v in found.items() if v is not None} or None)
+    totals = {}
+    for stalls in filter(None, per_run):
+        for reason, value in stalls.items():
+            totals[reason] = totals.get(reason, 0.0) + value
+    top = sorted(totals, key=lambda k: (-totals[k], k))[:TOP_STALLS]  # name breaks ties
+    out = [(reason.replace("_", " "), [s.get(reason, 0.0) if s else None for s in per_run])
+           for reason in top]
+    rest = [sum(v for k, v in s.items() if k not in top) if s else None for s in per_run]
+    return out + ([("other", rest)] if len(totals) > len(top) else [])
+
+
+def panels(runs, unit="unknown"):
+    """[(title, y label, series, how)] of the panels some run has counters for, in order."""
+    candidates = [
+        ("speed of light: throughput as % of each unit's peak", "% of peak",
+         series(runs, SOL, "speed_of_light_pct"), "percent"),
+        (f"instructions and SASS operations per work unit ({unit})", "per work unit, log scale",
+         series(runs, instruction_keys(runs), "per_work_unit", positive=True), "log"),
+        ("achieved occupancy and issue-slot use", "% of peak", series(runs, OCCUPANCY),
+         "percent"),
+        (f"stall cycles per issued instruction: the {TOP_STALLS} largest reasons here, "
+         "the rest as other", "cycles / instruction", stall_series(runs), "stacked"),
+        ("shared-memory bank-conflict share and branch uniformity", "fraction",
+         series(runs, RATIOS), "fraction")]
+    return [p for p in candidates if p[2]]
+
+
+def ladder_order(run):
+    """Steps in ladder order, unnumbered ones last; variant then keeps ties in one order."""
+    step = number(run.step)
+    return step is None, step or 0, str(run.variant or "")
+
+
+def profiled_groups(files):
+    """(study, point) -> its runs with counters to draw, in ladder order; as first seen."""
+    groups = {}
+    for results in files:
+        for run in results.runs:
+            if panels([run]):
+                groups.setdefault((str(run.study or "?"), str(run.point)), []).append(run)
+    return {key: sorted(runs, key=ladder_order) for key, runs in groups.items()}
+
+
+def one_or_mixed(values):
+    """The one value the runs share, 'mixed (a, b)' when they differ, 'unknown' for none."""
+    seen = list(dict.fromkeys(str(v) for v in values if v not in (None, "")))
+    if len(seen) > 1:
+        return f"mixed ({', '.join(seen)})"
+    return seen[0] if seen else "unknown"
+
+
+def footnote(runs):
+    """Where the counters come from: GPU, ncu version, replay mode, metric set, work unit."""
+    def field(key):
+        return one_or_mixed(profile(r).get(key) for r in runs)
+    return (f"GPU: {one_or_mixed(r.file.device_name for r in runs)};  Nsight Compute "
+            f"{field('tool_version')}, {field('replay_mode')} replay, metric set "
+            f"{field('metric_set')}, cache control {field('cache_control')};  "
+            f"counts per work unit: {field('work_unit')}")
+
+
+def row_names(runs):
+    """common.row_name of each run; runs of one variant at several settings name theirs."""
+    names = []
+    for run in runs:
+        same = [r for r in runs if r.variant == run.variant]
+        settings = common.varying(same) if len(same) > 1 else []
+        extra = ", ".join(f"{k}={run.params.get(k)}" for k in settings)
+        names.append(common.row_name(run) + (f" ({extra})" if extra else ""))
+    return names
+
+
+# ---- drawing -------------------------------------------------------------------------------
+
+def grouped(ax, panel_series):
+    """Bars side by side at each step, one colour per series; None draws no bar."""
+    width = 0.8 / len(panel_series)
+    for i, (label, values) in enumerate(panel_series):
+        kept = [(x - 0.4 + width * (i + 0.5), v) for x, v in enumerate(values) if v is not None]
+        ax.bar(*zip(*kept), width, label=label, color=PALETTE[i % len(PALETTE)], zorder=2)
+
+
+def stacked(ax, panel_series):
+    """One bar per step, the reasons stacked, its total above it."""
+    bottoms = [0.0] * len(panel_series[0][1])
+    for i, (label, values) in enumerate(panel_series):
+        colour = OTHER if label == "other" else PALETTE[i % len(PALETTE)]
+        kept = [(x, v, bottoms[x]) for x, v in enumerate(values) if v is not None]
+        xs, heights, below = zip(*kept)
+        ax.bar(xs, heights, 0.6, bottom=below, label=label, color=colour, zorder=2)
+        for x, v, _ in kept:
+            bottoms[x] += v
+    for x, total in enumerate(bottoms):
+        if any(values[x] is not None for _, values in panel_series):
+            ax.annotate(common.format_value(total), (x, total), xytext=(0, 2),
+                        textcoords="offset points", ha="center", va="bottom", fontsize=TICK_PT)
+    return bottoms
+
+
+def y_axis(ax, how, values):
+    """0..100 for percentages, 0..1 for fractions (higher only if a value is), log for counts."""
+    top = max(values)
+    if how == "log":
+        low = min(values)
+        ax.set_yscale("log")
+        ax.set_ylim(low / 2, top * 2)
+        common.log_ticks(ax.yaxis, math.log10(top / low) + 1.2)
+    elif how == "stacked":
+        ax.set_ylim(0, top * 1.2 or 1.0)  # room for the totals above the bars
+    else:
+        ax.set_ylim(0, max(top, 100.0 if how == "percent" else 1.0) * 1.02)
+
+
+def draw_panel(ax, panel, count):
+    """One panel: bars, "n/a" where a run lacks its counters, titles, legend on the right."""
+    title, label, panel_series, how = panel
+    if how == "stacked":
+        heights = stacked(ax, panel_series)
+    else:
+        grouped(ax, panel_series)
+        heights = [v for _, values in panel_series for v in values if v is not None]
+    y_axis(ax, how, heights)
+    for x in range(count):
+        if all(vs[x] is None for _, vs in panel_series):  # not collected, not zero
+            ax.text(x, 0.04, "n/a", transform=ax.get_xaxis_transform(), ha="center",
+                    fontsize=TICK_PT, style="italic", color=common.MUTED)
+    ax.set_title(title, loc="left", fontsize=LABEL_PT)
+    ax.set_ylabel(label, fontsize=LABEL_PT)
+    ax.tick_params(labelsize=TICK_PT)
+    ax.grid(axis="y", color="#dddddd", zorder=0)
+    ax.set_axisbelow(True)
+    handles, labels = ax.get_legend_handles_labels()
+    if how == "stacked":  # the legend reads top-down, as the stack does
+        handles, labels = handles[::-1], labels[::-1]
+    ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=TICK_PT,
+              frameon=False, borderaxespad=0.2)
+
+
+def step_labels(runs):
+    """(labels, rotation, inches they take under the axes): row names wrapped to a step's
+    slot (10 pt text: about 10 characters per inch of the axes' ~72% of the page), or, where
+    a slot is too narrow for that, unwrapped and slanted, so that neighbours never overlap."""
+    names = row_names(runs)
+    slot = int(WIDTH_IN * 0.72 / len(runs) * 10)
+    if slot >= 12:
+        labels = ["\n".join(textwrap.wrap(n, slot)) or n for n in names]
+        return labels, 0, 0.3 + 0.2 * max(label.count("\n") + 1 for label in labels)
+    return names, 30, 0.3 + 0.5 * 0.1 * max(map(len, names))  # sin 30 deg = 0.5
+
+
+def x_axis(ax, runs, labels, rotation):
+    ax.set_xticks(range(len(runs)))
+    ax.set_xticklabels(labels, fontsize=TICK_PT, rotation=rotation,
+                       ha="right" if rotation else "center",
+                       rotation_mode="anchor" if rotation else "default")
+    for tick, run in zip(ax.get_xticklabels(), runs):
+        tick.set_color(common.colour(run, text=True))
+    ax.set_xlim(-0.5, len(runs) - 0.5)
+
+
+def figure(results, study, point, runs):
+    """The profile figure of one point, a panel per kind of counter some run has; returned,
+    not saved."""
+    shown = panels(runs, one_or_mixed(profile(r).get("work_unit") for r in runs))
+    labels, rotation, labels_in = step_labels(runs)
+    point_text = point.replace(",", ", ") or "all runs"
+    fig, margins = common.page(
+        results, f"{study}: what Nsight Compute counted at {point_text}",
+        PANEL_IN * len(shown) + labels_in, common.wrapped([footnote(runs)], WIDTH_IN),
+        width=WIDTH_IN)
+    axes = fig.subplots(len(shown), 1, sharex=True, squeeze=False)[:, 0]
+    for ax, panel in zip(axes, shown):
+        draw_panel(ax, panel, len(runs))
+    x_axis(axes[-1], runs, labels, rotation)
+    common.layout(fig, margins)
+    return fig
+
+
+def file_name(study, point):
+    return re.sub(r"[^A-Za-z0-9_=.-]", "_", f"profile_{study}_{point or 'all'}") + ".png"
+
+
+def draw(groups, out_dir):
+    """Each group's figure as PNG and PDF (common.save); prints and returns the paths."""
+    written = []
+    for (study, point), runs in groups.items():
+        view = common.pooled(list(dict.fromkeys(r.file for r in runs)))
+        png = common.save(figure(view, study, point, runs), out_dir, file_name(study, point))
+        print(png.with_suffix(".pdf"))  # save prints the PNG's
+        written += [png, png.with_suffix(".pdf")]
+    return written
+
+
+def nothing_text(files):
+    """One line: no run has counters, and why the profiles say they were skipped."""
+    reasons = dict.fromkeys(" ".join(str(profile(r).get("skipped"))[:80].split())
+                            for f in files for r in f.runs if "skipped" in profile(r))
+    why = f" (profiles skipped: {'; '.join(reasons)})" if reasons else \
+        " (write them with `ladder profile CONFIG --out R.json`)"
+    return (f"no profiled run: {', '.join(str(f.path) for f in files)} "
+            f"hold{'s' if len(files) == 1 else ''} no Nsight Compute counters to draw{why}")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description="Draw the Nsight Compute counters of each "
+                                                 "profiled step, one figure per point.")
+    parser.add_argument("results", nargs="+", help="results files written by `ladder profile`")
+    parser.add_argument("--out-dir", help="default: figures/ beside the first results file")
+    args = parser.parse_args(argv)
+    try:  # every file first, so that a bad last file leaves nothing half drawn
+        files = [ladder_results.load(path) for path in args.results]
+        groups = profiled_groups(files)
+        if not groups:
+            raise ResultsError(nothing_text(files))
+        common.require_matplotlib()
+    except (ResultsError, ImportError) as err:
+        say(err)
+        return 2
+    out_dir = Path(args.out_dir) if args.out_dir else Path(args.results[0]).parent / "figures"
+    try:
+        draw(groups, out_dir)
+    except OSError as err:
+        say(f"cannot write into {out_dir}: {err.strerror or err}")
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
