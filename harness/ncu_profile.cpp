@@ -134,6 +134,14 @@ void put_copy(json& out, const char* key, const json& raw, const std::string& m)
   if (const json* v = find(raw, m)) out[key] = *v;
 }
 
+// "X" of a metric named head + X + tail, "" for any other name.
+std::string middle(const std::string& m, const std::string& head, const std::string& tail) {
+  if (m.size() <= head.size() + tail.size() || m.rfind(head, 0) != 0 ||
+      m.compare(m.size() - tail.size(), tail.size(), tail) != 0)
+    return "";
+  return m.substr(head.size(), m.size() - head.size() - tail.size());
+}
+
 json speed_of_light(const json& raw) {
   json sol = json::object();
   put_copy(sol, "sm_pct", raw, "sm__throughput.avg.pct_of_peak_sustained_elapsed");
@@ -160,9 +168,7 @@ json pipes(const json& raw) {
   static const std::string head = "sm__inst_executed_pipe_", tail = ".avg.pct_of_peak_sustained_active";
   json out = json::object();
   for (const auto& [m, v] : raw.items())
-    if (m.rfind(head, 0) == 0 && m.size() > head.size() + tail.size() &&
-        m.compare(m.size() - tail.size(), tail.size(), tail) == 0)
-      out[m.substr(head.size(), m.size() - head.size() - tail.size())] = v;
+    if (const std::string pipe = middle(m, head, tail); !pipe.empty()) out[pipe] = v;
   return out;
 }
 
@@ -178,9 +184,8 @@ json stalls(const std::vector<NcuResult>& results) {
     if (d == r.values.end() || !std::isfinite(d->second)) return json::object();
     denominator += d->second;
     for (const auto& [m, v] : r.values)
-      if (m.rfind(head, 0) == 0 && m.size() > head.size() + tail.size() &&
-          m.compare(m.size() - tail.size(), tail.size(), tail) == 0 && std::isfinite(v))
-        numerators[m.substr(head.size(), m.size() - head.size() - tail.size())] += v * d->second;
+      if (const std::string reason = middle(m, head, tail); !reason.empty() && std::isfinite(v))
+        numerators[reason] += v * d->second;
   }
   json out = json::object();
   if (denominator > 0)
@@ -201,9 +206,7 @@ json per_work(const json& raw, double work) {
   put("l2_bytes", "lts__t_bytes.sum");
   static const std::string head = "smsp__sass_thread_inst_executed_op_", tail = "_pred_on.sum";
   for (const auto& [m, v] : raw.items())
-    if (m.rfind(head, 0) == 0 && m.size() > head.size() + tail.size() &&
-        m.compare(m.size() - tail.size(), tail.size(), tail) == 0)
-      put_finite(out, m.substr(head.size(), m.size() - head.size() - tail.size()), v.get<double>() / work);
+    if (const std::string op = middle(m, head, tail); !op.empty()) put_finite(out, op, v.get<double>() / work);
   return out;
 }
 

@@ -13,7 +13,6 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <regex>
@@ -21,12 +20,14 @@
 
 #include "../../datagen/base/atomic_file.hpp"
 #include "../../datagen/base/printable.hpp"
+#include "../../datagen/data_file.hpp"
 #include "../ncu_profile.hpp"
 #include "../plan.hpp"
 #include "../results.hpp"
 #include "child.hpp"
 #include "commands.hpp"
 #include "out_path.hpp"
+#include "shards.hpp"
 
 namespace ladder::cli {
 namespace fs = std::filesystem;
@@ -119,13 +120,6 @@ std::string find_ncu(const Parsed& p) {
   return "";
 }
 
-std::string read_text(const fs::path& f) {
-  std::ifstream in(f, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 std::string ncu_version(const std::string& ncu) {
   ChildOptions o;
   o.capture = true;
@@ -140,8 +134,9 @@ std::string ncu_version(const std::string& ncu) {
 std::vector<std::string> profiled_run(const Parsed& p, const fs::path& out) {
   std::vector<std::string> argv = {fs::canonical("/proc/self/exe").string(), "run", p.positional[0],
                                    "--profile", "--quiet", "--validate", "off", "--out", out.string()};
-  for (const char* o : {"filter", "scale", "device", "warmup", "timing"})
-    if (p.has(o)) argv.insert(argv.end(), {std::string("--") + o, p.get(o)});
+  const std::vector<std::string> more =
+      pass_on(p, {"out", "into", "metrics", "launches", "ncu", "quiet", "validate"});
+  argv.insert(argv.end(), more.begin(), more.end());
   return argv;
 }
 
@@ -164,7 +159,8 @@ std::vector<NcuResult> collect(const std::string& ncu, std::vector<std::string> 
   csv_out.stdout_file = csv.string();
   csv_out.quiet = true;
   run_child({ncu, "--import", report.string(), "--csv", "--page", "raw", "--print-units", "base"}, csv_out);
-  return parse_ncu_csv(read_text(csv));
+  return parse_ncu_csv(read_whole_file(csv.string(), "'" + csv.string() + "'", "ncu's CSV export",
+                                       [](std::uintmax_t) {}));
 }
 
 bool profilable(const json& run) {
