@@ -104,6 +104,23 @@ void check_figures(const json& j, const char* where, const Study& study) {
                        "', which is not a figure of " + study.name() + " (it draws " + choices + ")");
 }
 
+// 'profile': which point `reproduce --profile` profiles each step at: {"sweep": LABEL,
+// "point": {PARAM: VALUE, ...}}, both optional; the runs of matching points are the candidates.
+void check_profile_choice(const json& j) {
+  if (!j.contains("profile")) return;
+  const json& f = j["profile"];
+  const char* shape = "'profile' must be an object with an optional \"sweep\" (a sweep's label) and "
+                      "\"point\" (an object of parameter values)";
+  if (!f.is_object()) throw InputError(shape);
+  for (const auto& [k, v] : f.items()) {
+    if (k == "sweep" && v.is_string()) continue;
+    if (k == "point" && v.is_object() &&
+        std::all_of(v.begin(), v.end(), [](const json& x) { return x.is_primitive() && !x.is_null(); }))
+      continue;
+    throw InputError(shape);
+  }
+}
+
 // Matches `text` against `pattern`, where '*' stands for any run of characters. Greedy with
 // one backtrack point (the last star): linear in practice, quadratic at worst, never the
 // exponential time a recursive match takes on a pattern of many stars.
@@ -410,7 +427,7 @@ namespace {
 const std::set<std::string> kConfigFields{
     "name",     "study",       "data",   "params",     "axes",        "zip",
     "variants", "repetitions", "warmup", "validation", "description", "sweeps",
-    "timing",   "figures",     "reproduce", "time_budget_s"};
+    "timing",   "figures",     "reproduce", "time_budget_s", "profile"};
 
 std::string sweep_label(const json& sweeps, std::size_t i) {
   const json& s = sweeps[i];
@@ -539,6 +556,7 @@ Config parse_config(const json& j, const std::string& base_dir) {
     c.timing = parse_timing(j["timing"].get<std::string>(), "'timing'");
   }
   check_figures(j, "", *c.study);
+  check_profile_choice(j);
   c.resolved = j;
   if (!c.data.file.empty()) c.resolved["data"]["file"] = c.data.file;
   return c;

@@ -149,6 +149,7 @@ nlohmann::json device_json(const DeviceReport& d, int clock_start_mhz, int clock
           {"l2_bytes", d.caps.l2_bytes},
           {"code", code_text(d)},
           {"hardware_row", row_text(d.caps)},
+          {"ceilings", ceilings_json(d.caps)},
           {"sm_clock_mhz_start", clock_start_mhz},
           {"sm_clock_mhz_end", clock_end_mhz},
           {"driver_version", version(d.driver_version)},  // the CUDA version the driver supports

@@ -154,6 +154,25 @@ const ArchRow* arch_row(const DeviceCaps& d) {
   return general;
 }
 
+nlohmann::json ceilings_json(const DeviceCaps& d) {
+  const ArchRow* row = d.present ? arch_row(d) : nullptr;
+  if (!row) return nullptr;
+  const double per_clock = d.sm_count * (d.clock_khz * 1e3);  // SM-clocks per second
+  nlohmann::json c = {{"clock_mhz", d.clock_khz / 1000}};
+  const auto put = [&](const char* name, double rate, double factor) {
+    if (rate > 0) c[name] = rate * factor * per_clock;
+  };
+  put("warp_instructions_per_s", row->issue, 1.0 / 32);
+  put("fp32_flops_per_s", row->fp32, 2);
+  put("fp64_flops_per_s", row->fp64, 2);
+  put("tf32_tensor_flops_per_s", row->tensor_tf32, 2);
+  put("int32_per_s", row->int32, 1);
+  put("minmax_per_s", row->minmax, 1);
+  put("shared_bytes_per_s", row->smem_bytes_per_clock, 1);
+  if (d.memory_bytes_per_s > 0) c["dram_bytes_per_s"] = d.memory_bytes_per_s;
+  return c;
+}
+
 Peak compute_peak(const InstructionMix& mix, const DeviceCaps& d) {
   if (!d.present) return {0, "no CUDA device"};
   const ArchRow* row = arch_row(d);

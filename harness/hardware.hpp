@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "study.hpp"
 
 namespace ladder {
@@ -65,6 +67,12 @@ struct Peak {
   bool known() const { return per_second > 0; }
 };
 Peak compute_peak(const InstructionMix& mix, const DeviceCaps& d);
+
+// The roofline ceilings of this device, per second at its maximum SM clock: warp instructions
+// issued, FP32, FP64 and TF32 tensor FLOPs (an FMA is two), 32-bit integer and min/max
+// instructions, DRAM bytes (the device's bus) and shared-memory bytes; each only where the
+// table gives its rate, and null without a row (a figure then draws no ceiling).
+nlohmann::json ceilings_json(const DeviceCaps& d);
 
 // "" when the device runs the feature natively; otherwise why not. With dpx the step still
 // runs (emulated); with wgmma_tma it cannot.

@@ -310,4 +310,55 @@ json fold_profile(const std::vector<NcuResult>& results, const NcuCollection& ho
   return p;
 }
 
+namespace {
+
+// `into` gains every key of `from` it lacks, objects merged key by key.
+void add_missing(json& into, const json& from) {
+  for (const auto& [key, value] : from.items())
+    if (!into.contains(key)) into[key] = value;
+    else if (into[key].is_object() && value.is_object()) add_missing(into[key], value);
+}
+
+json collection_of(const json& profile) {
+  json c = profile;
+  for (const char* shared : {"tool", "work", "work_unit", "collections"}) c.erase(shared);
+  return c;
+}
+
+std::string joined_field(const json& collections, const char* key) {
+  std::string out;
+  for (const json& c : collections) {
+    const std::string v = c.value(key, std::string("?"));
+    if (out.find(v) == std::string::npos) out += (out.empty() ? "" : "+") + v;
+  }
+  return out;
+}
+
+}  // namespace
+
+json combine_profiles(const json& earlier, const json& added) {
+  if (!earlier.is_object() || !earlier.contains("derived")) return added;
+  json collections = earlier.contains("collections") ? earlier["collections"] : json::array({collection_of(earlier)});
+  const std::string set = added.value("metric_set", "");
+  json kept = json::array();
+  for (const json& c : collections)
+    if (c.value("metric_set", "") != set) kept.push_back(c);
+  kept.push_back(collection_of(added));
+  json out = {{"tool", added.value("tool", "")}, {"work", added.value("work", 0.0)},
+              {"work_unit", added.value("work_unit", "")}, {"collections", kept}};
+  out["tool_version"] = joined_field(kept, "tool_version");
+  out["replay_mode"] = joined_field(kept, "replay_mode");
+  out["cache_control"] = joined_field(kept, "cache_control");
+  out["metric_set"] = joined_field(kept, "metric_set");
+  // Rebuilt from each kept collection's own derived values, so that a replaced set's values
+  // leave with it: range replay's first, as they cover the whole run (kernel replay may have
+  // profiled only its first launches), so that counts, bytes and duration agree.
+  json derived = json::object();
+  for (const bool range : {true, false})
+    for (const json& c : kept)
+      if ((c.value("replay_mode", "") == "range") == range) add_missing(derived, c.value("derived", json::object()));
+  out["derived"] = derived;
+  return out;
+}
+
 }  // namespace ladder

@@ -45,4 +45,13 @@ struct NcuCollection {
 nlohmann::json fold_profile(const std::vector<NcuResult>& results, const NcuCollection& how,
                             double work, const std::string& work_unit);
 
+// A run's profile after a second collection (`ladder profile --into` with another metric set,
+// e.g. range-replayed `why` then kernel-replayed `sass`). Each collection keeps its own record
+// (mode, cache control, set, kernels, raw and derived numbers) under `collections`, since the modes count
+// differently (kernel replay flushes caches before each launch); the top-level `derived` takes range
+// replay's values (the whole run) and adds what kernel replay's have that they lack, and `replay_mode` and
+// `metric_set` name them all ("range+kernel", "why+sass"). A collection of a set already
+// there replaces it. An earlier profile without counters (skipped) is replaced.
+nlohmann::json combine_profiles(const nlohmann::json& earlier, const nlohmann::json& added);
+
 }  // namespace ladder

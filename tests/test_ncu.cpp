@@ -10,6 +10,7 @@
 #include <string>
 
 #include "datagen/base/errors.hpp"
+#include "harness/cli/reproduce.hpp"
 #include "harness/ncu_profile.hpp"
 
 namespace ladder {
@@ -141,6 +142,59 @@ TEST(NcuProfile, FoldingRules) {
   partial[1].values.erase("smsp__inst_executed.sum");
   EXPECT_EQ(fold_profile(partial, {"x", "kernel", "all", "custom"}, 1, "cells")["raw"].count(
                 "smsp__inst_executed.sum"), 0u);
+}
+
+// Two collections of one run: each kept whole, derived values taken from range replay's and
+// completed by kernel replay's, a set collected again replacing its earlier self.
+TEST(NcuFold, CombinedCollections) {
+  using nlohmann::json;
+  const json range = {{"tool", "Nsight Compute"}, {"tool_version", "1"}, {"replay_mode", "range"},
+                      {"cache_control", "all"}, {"metric_set", "why"}, {"work", 10.0}, {"work_unit", "cells"},
+                      {"raw", {{"a__b.sum", 1.0}}},
+                      {"derived", {{"per_work_unit", {{"thread_instructions", 8.0}}}, {"issue_slots_pct", 60.0}}}};
+  json kernel = range;
+  kernel["replay_mode"] = "kernel", kernel["metric_set"] = "sass";
+  kernel["derived"] = {{"per_work_unit", {{"thread_instructions", 8.1}, {"fadd", 1.0}}}, {"branch_uniformity", 0.5}};
+  const json both = combine_profiles(range, kernel);
+  EXPECT_EQ(both["replay_mode"], "range+kernel");
+  EXPECT_EQ(both["metric_set"], "why+sass");
+  ASSERT_EQ(both["collections"].size(), 2u);
+  EXPECT_EQ(both["collections"][1]["raw"], kernel["raw"]);
+  EXPECT_EQ(both["derived"]["per_work_unit"]["thread_instructions"], 8.0);  // the first's
+  EXPECT_EQ(both["derived"]["per_work_unit"]["fadd"], 1.0);                 // added
+  EXPECT_EQ(both["derived"]["branch_uniformity"], 0.5);
+  EXPECT_EQ(both["work"], 10.0);
+  json again = range;
+  again["derived"]["issue_slots_pct"] = 70.0;
+  const json replaced = combine_profiles(both, again);
+  ASSERT_EQ(replaced["collections"].size(), 2u);
+  EXPECT_EQ(replaced["metric_set"], "sass+why");
+  EXPECT_EQ(replaced["derived"]["issue_slots_pct"], 70.0);
+  EXPECT_EQ(replaced["derived"]["per_work_unit"]["thread_instructions"], 8.0);  // range replay's, still
+  EXPECT_EQ(combine_profiles(json{{"skipped", "cpu step"}}, kernel), kernel);
+  EXPECT_EQ(combine_profiles(json(), kernel), kernel);
+}
+
+// `reproduce --profile`: each GPU step that passed once, at the point most of them share, within
+// the config's choice; a step absent there at its own last run.
+TEST(ProfileChoice, OnePointPerStep) {
+  using nlohmann::json;
+  const auto run = [](std::size_t i, const char* v, const char* sweep, const char* point, const char* n,
+                      const char* backend = "gpu", const char* status = "passed") {
+    return json{{"run_index", i}, {"study", "s"}, {"variant", v}, {"sweep", sweep}, {"point", point},
+                {"params", {{"n", n}}}, {"backend", backend}, {"status", status}};
+  };
+  const json results = {{"runs",
+                         {run(0, "seq", "a", "n=1", "1", "cpu"), run(1, "x", "a", "n=1", "1"), run(2, "y", "a", "n=1", "1"),
+                          run(3, "x", "a", "n=2", "2"), run(4, "y", "a", "n=2", "2"), run(5, "z", "a", "n=2", "2", "gpu", "unsupported"),
+                          run(6, "z", "b", "n=3", "3"), run(7, "x", "b", "n=3", "3")}}};
+  // Three points where two steps passed: the last; y, absent there, at its last run.
+  EXPECT_EQ(cli::profile_choice(results, json()), (std::vector<std::size_t>{4, 6, 7}));
+  EXPECT_EQ(cli::profile_choice(results, json{{"point", {{"n", 1}}}}), (std::vector<std::size_t>{1, 2, 6}));
+  EXPECT_EQ(cli::profile_choice(results, json{{"point", {{"n", "2"}}}}), (std::vector<std::size_t>{3, 4, 6}));
+  EXPECT_EQ(cli::profile_choice(results, json{{"sweep", "a"}}), (std::vector<std::size_t>{3, 4, 6}));
+  EXPECT_EQ(cli::profile_choice(results, json{{"sweep", "nothing"}}), (std::vector<std::size_t>{4, 6, 7}));
+  EXPECT_TRUE(cli::profile_choice(json{{"runs", json::array({run(0, "seq", "a", "n=1", "1", "cpu")})}}, json()).empty());
 }
 
 TEST(NcuCsv, NumbersAndBadInput) {

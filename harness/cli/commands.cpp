@@ -7,6 +7,8 @@
 #include <ctime>
 #include <filesystem>
 #include <map>
+#include <regex>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "../../datagen/base/printable.hpp"
@@ -178,6 +180,7 @@ OptionSpec shared_option(const std::string& name) {
       {"timing", "hot|cold", "hot: L2 as the last sample left it; cold: flushed before each"},
       {"device", "N", "the CUDA device to use (default 0)"},
       {"quiet", "", "no progress lines"},
+      {"runs", "LIST", "only these runs, by run_index as `ladder plan` numbers them with the same --filter (3,7-9)"},
   };
   const auto it = std::find_if(shared.begin(), shared.end(), [&](const OptionSpec& o) { return o.name == name; });
   if (it == shared.end()) throw std::logic_error("no shared option --" + name);
@@ -204,7 +207,7 @@ const Command run_command{
                 {"profile", "", "each variant once in an NVTX range (study.variant) for ncu or nsys; untimed"},
                 shared_option("device"), shared_option("quiet"), shared_option("repetitions"),
                 shared_option("warmup"), shared_option("timing"), shared_option("scale"),
-                shard_option("shard"), shard_option("costs"), shard_option("gpus")},
+                shared_option("runs"), shard_option("shard"), shard_option("costs"), shard_option("gpus")},
     .about = "Runs every point and selected variant of CONFIG, validates each output against the study's\n"
              "sequential reference and writes the results to FILE, rewritten atomically after every\n"
              "run. --shard K/N runs only shard K's data groups (merge the shards with `ladder merge`);\n"
@@ -318,7 +321,25 @@ RunOptions run_options(const Parsed& p) {
   opt.profile = p.has("profile");
   opt.quiet = p.has("quiet");
   if (p.has("device")) opt.device = integer_option(p, "device", 0);
+  if (p.has("runs")) opt.only_runs = run_list(p.get("runs"));
   return opt;
+}
+
+std::vector<std::size_t> run_list(const std::string& text) {
+  static const std::regex item(R"(([0-9]{1,9})(?:-([0-9]{1,9}))?)");
+  std::vector<std::size_t> runs;
+  std::stringstream in(text);
+  for (std::string part; std::getline(in, part, ',');) {
+    std::smatch m;
+    if (!std::regex_match(part, m, item) || (m[2].matched && std::stoul(m[2]) < std::stoul(m[1])))
+      throw InputError("--runs: '" + printable(part, 40) + "' is not a run index or a range A-B (A <= B)");
+    const std::size_t lo = std::stoul(m[1]), hi = m[2].matched ? std::stoul(m[2]) : lo;
+    if (hi - lo > 1000000) throw InputError("--runs: the range '" + printable(part, 40) + "' is too long");
+    for (std::size_t k = lo; k <= hi; ++k)
+      if (std::find(runs.begin(), runs.end(), k) == runs.end()) runs.push_back(k);
+  }
+  if (runs.empty() || text.back() == ',') throw InputError("--runs: give run indices, e.g. 3,7-9");
+  return runs;
 }
 
 namespace {
@@ -326,7 +347,7 @@ namespace {
 // `run --gpus`: every input checked here, then one `run --shard k/N --device g` per GPU into
 // OUT's .shards folder, merged into OUT.
 int run_on_gpus(const Parsed& p, const Config& config) {
-  for (const char* other : {"device", "shard"})
+  for (const char* other : {"device", "shard", "runs"})
     if (p.has(other)) throw InputError(std::string("--gpus cannot be given with --") + other + ": each GPU runs a shard");
   const std::vector<int> gpus = gpus_option(p);
   const RunOptions opt = run_options(p);
@@ -381,6 +402,7 @@ int run(const Parsed& p) {
   Config config = config_from_options(p);
   if (p.has("gpus")) return run_on_gpus(p, config);
   RunOptions opt = run_options(p);
+  if (p.has("runs") && p.has("shard")) throw InputError("--runs selects runs itself: give it without --shard");
   if (p.has("shard")) {
     const ShardInfo s = parse_shard(p.get("shard"));
     opt.shard = split_plans({{&config, plan_runs(config, opt.filter, opt.validation)}}, s.index, s.count,

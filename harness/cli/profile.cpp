@@ -35,6 +35,11 @@ using json = nlohmann::json;
 
 namespace {
 
+bool executable(const fs::path& f) {
+  std::error_code ec;
+  return fs::is_regular_file(f, ec) && ::access(f.c_str(), X_OK) == 0;
+}
+
 const std::vector<std::string> kSol = {
     "gpu__time_duration.sum",
     "sm__throughput.avg.pct_of_peak_sustained_elapsed",
@@ -100,26 +105,6 @@ std::string joined(const std::vector<std::string>& v) {
   return s;
 }
 
-bool executable(const fs::path& f) {
-  std::error_code ec;
-  return fs::is_regular_file(f, ec) && ::access(f.c_str(), X_OK) == 0;
-}
-
-// --ncu, else `ncu` on PATH, else the CUDA Toolkit's; "" when there is none.
-std::string find_ncu(const Parsed& p) {
-  if (p.has("ncu")) {
-    if (!executable(p.get("ncu"))) throw InputError("--ncu '" + printable(p.get("ncu"), 120) + "' is not an executable file");
-    return p.get("ncu");
-  }
-  const char* path = std::getenv("PATH");
-  std::stringstream dirs(path ? path : "");
-  for (std::string d; std::getline(dirs, d, ':');)
-    if (!d.empty() && executable(fs::path(d) / "ncu")) return (fs::path(d) / "ncu").string();
-  for (const char* f : {"/usr/local/cuda/bin/ncu", "/opt/nvidia/nsight-compute/ncu"})
-    if (executable(f)) return f;
-  return "";
-}
-
 std::string ncu_version(const std::string& ncu) {
   ChildOptions o;
   o.capture = true;
@@ -130,12 +115,15 @@ std::string ncu_version(const std::string& ncu) {
   return std::regex_search(out, m, version) ? m[1].str() : "unknown";
 }
 
-// Everything the second pass must run as the first did, each run's one call under --profile.
-std::vector<std::string> profiled_run(const Parsed& p, const fs::path& out) {
+// Everything the second pass must run as the first did, each run's one call under --profile;
+// `runs` (run indices, "" for those the command line selects) narrows it.
+std::vector<std::string> profiled_run(const Parsed& p, const fs::path& out, const std::string& runs = "") {
   std::vector<std::string> argv = {fs::canonical("/proc/self/exe").string(), "run", p.positional[0],
                                    "--profile", "--quiet", "--validate", "off", "--out", out.string()};
-  const std::vector<std::string> more =
-      pass_on(p, {"out", "into", "metrics", "launches", "ncu", "quiet", "validate"});
+  std::vector<std::string> more =
+      pass_on(p, {"out", "into", "metrics", "launches", "ncu", "quiet", "validate", "runs"});
+  if (!runs.empty()) more.insert(more.end(), {"--runs", runs});
+  else if (p.has("runs")) more.insert(more.end(), {"--runs", p.get("runs")});
   argv.insert(argv.end(), more.begin(), more.end());
   return argv;
 }
@@ -208,12 +196,32 @@ std::string work_unit(const json& run) {
 void put_profile(json& run, const std::vector<NcuResult>& got, const NcuCollection& how) {
   const json& m = run.contains("metrics") && run["metrics"].is_object() ? run["metrics"] : json::object();
   const double work = m.contains("work") && m["work"].is_number() ? m["work"].get<double>() : 0.0;
-  run["profile"] = fold_profile(got, how, work, work_unit(run));
+  run["profile"] = combine_profiles(run.value("profile", json()), fold_profile(got, how, work, work_unit(run)));
+}
+
+// The runs this command profiles, by run key, each with its run_index in the plan (of CONFIG
+// and --filter) that the second pass numbers by: every run, or those --runs names.
+std::map<std::string, std::size_t> selected_runs(const Parsed& p, const Config& config) {
+  const std::vector<std::size_t> only = p.has("runs") ? run_list(p.get("runs")) : std::vector<std::size_t>();
+  const std::vector<PlannedRun> plan = plan_runs(config, p.get("filter"), std::nullopt);
+  std::map<std::string, std::size_t> keys;
+  for (const std::size_t k : only)
+    if (k >= plan.size())
+      throw InputError(fmt::format("--runs: the plan has runs 0 to {}, not {} (`ladder plan` lists them)",
+                                   plan.size() - 1, k));
+  for (const PlannedRun& planned : plan) {
+    if (!only.empty() && std::find(only.begin(), only.end(), planned.index) == only.end()) continue;
+    const Point& pt = config.points[planned.point];
+    keys[run_key({{"study", planned.variant->study}, {"variant", planned.variant->name},
+                  {"sweep", pt.sweep}, {"point", pt.key()}})] = planned.index;
+  }
+  return keys;
 }
 
 // Range replay: one result per range, in the order of the second pass's runs that made one
 // (its GPU runs that ran).
-void profile_ranges(const Parsed& p, json& results, const Collection& c, const fs::path& dir) {
+void profile_ranges(const Parsed& p, const std::map<std::string, std::size_t>& selected, json& results,
+                    const Collection& c, const fs::path& dir) {
   const fs::path second = dir / "profiled.json";
   const std::vector<NcuResult> got =
       collect(c.ncu, {"--replay-mode", "range", "--cache-control", "all", "--metrics", joined(c.plan.metrics)},
@@ -227,44 +235,35 @@ void profile_ranges(const Parsed& p, json& results, const Collection& c, const f
     throw InputError(fmt::format("ncu gave {} range results for {} profiled runs", got.size(), ranged.size()));
   const NcuCollection how{c.version, "range", "all", c.plan.set};
   for (json& r : results["runs"]) {
-    if (!profilable(r)) continue;
+    if (!profilable(r) || !selected.contains(run_key(r))) continue;
     const auto at = ranged.find(run_key(r));
     if (at == ranged.end()) r["profile"] = {{"skipped", "the profiled pass did not run it"}};
     else put_profile(r, {got[at->second]}, how);
   }
 }
 
-// Kernel replay: per run, the first --launches launches inside its own NVTX range, named by the
-// run's index in the plan the second pass makes (the same config and filter).
-void profile_kernels(const Parsed& p, const Config& config, json& results, const Collection& c,
-                     const fs::path& dir) {
-  std::map<std::string, std::size_t> index;
-  for (const PlannedRun& planned : plan_runs(config, p.get("filter"), std::nullopt)) {
-    const Point& pt = config.points[planned.point];
-    index[run_key({{"study", planned.variant->study}, {"variant", planned.variant->name},
-                   {"sweep", pt.sweep}, {"point", pt.key()}})] = planned.index;
-  }
+// Kernel replay: per run, a second pass of that run alone (--runs), the first --launches
+// launches inside its NVTX range (study.variant/rK, K its run_index).
+void profile_kernels(const Parsed& p, const std::map<std::string, std::size_t>& selected, json& results,
+                     const Collection& c, const fs::path& dir) {
   const NcuCollection how{c.version, "kernel", "all", c.plan.set};
   for (json& r : results["runs"]) {
-    if (!profilable(r)) continue;
-    const auto at = index.find(run_key(r));
-    if (at == index.end()) {
-      r["profile"] = {{"skipped", "not in the profiled pass's plan (--filter)"}};
-      continue;
-    }
+    const auto at = selected.find(run_key(r));
+    if (!profilable(r) || at == selected.end()) continue;
     const std::string range = fmt::format("{}.{}/r{}/", text(r, "study"), text(r, "variant"), at->second);
     const std::vector<NcuResult> got = collect(
         c.ncu,
         {"--replay-mode", "kernel", "--cache-control", "all", "--profile-from-start", "off", "--nvtx",
          "--nvtx-include", range, "--launch-count", std::to_string(c.launches), "--metrics", joined(c.plan.metrics)},
-        profiled_run(p, dir / "profiled.json"), dir, fmt::format("run{}", at->second));
+        profiled_run(p, dir / "profiled.json", std::to_string(at->second)), dir, fmt::format("run{}", at->second));
     check_same_device(results, read_results((dir / "profiled.json").string()));
     if (got.empty()) {
       r["profile"] = {{"skipped", "ncu profiled no launch in range " + range}};
       continue;
     }
     put_profile(r, got, how);
-    r["profile"]["launches_profiled"] = got.size();
+    json& last = r["profile"].contains("collections") ? r["profile"]["collections"].back() : r["profile"];
+    last["launches_profiled"] = got.size();
   }
 }
 
@@ -279,20 +278,22 @@ json earlier_results(const Parsed& p, const Config& config) {
 }
 
 // ncu's counters for every profilable run; on failure the runs say why and the status is 1.
-int add_counters(const Parsed& p, const Config& config, json& results, Collection& c, bool quiet) {
+int add_counters(const Parsed& p, const std::map<std::string, std::size_t>& selected, json& results,
+                 Collection& c, bool quiet) {
   c.version = ncu_version(c.ncu);
   const fs::path dir = fs::temp_directory_path() / fmt::format("ladder-profile-{}", ::getpid());
   fs::create_directories(dir);
   if (!quiet) fmt::print("profile: {} counters with ncu {} ({} replay)\n", c.plan.set, c.version,
                          c.plan.kernel_replay ? "kernel" : "range");
   try {
-    if (c.plan.kernel_replay) profile_kernels(p, config, results, c, dir);
-    else profile_ranges(p, results, c, dir);
+    if (c.plan.kernel_replay) profile_kernels(p, selected, results, c, dir);
+    else profile_ranges(p, selected, results, c, dir);
   } catch (const InputError& e) {
     // The timings stand; the counters are missing, and say why.
     fmt::print(stderr, "ladder: profile: {} (ncu's files are in {})\n", e.what(), dir.string());
     for (json& r : results["runs"])
-      if (profilable(r) && !r.contains("profile")) r["profile"] = {{"skipped", std::string(e.what())}};
+      if (profilable(r) && selected.contains(run_key(r)) && !r.contains("profile"))
+        r["profile"] = {{"skipped", std::string(e.what())}};
     return 1;
   }
   fs::remove_all(dir);
@@ -307,6 +308,7 @@ int profile(const Parsed& p) {
   if (p.has("launches")) c.launches = integer_option(p, "launches", 1);
   c.ncu = find_ncu(p);
   const bool into = p.has("into");
+  const std::map<std::string, std::size_t> selected = selected_runs(p, config);
   json results = into ? earlier_results(p, config) : json();
   if (into && c.ncu.empty()) throw InputError("--into adds counters, and no ncu was found (--ncu PATH)");
   const std::string shown = into ? p.get("into") : p.has("out") ? p.get("out") : default_out(config);
@@ -323,17 +325,34 @@ int profile(const Parsed& p) {
     all_ok = rep.all_ok();
   }
   if (c.ncu.empty()) fmt::print(stderr, "ladder: ncu not found (--ncu PATH): GPU runs are recorded without counters\n");
-  for (json& r : results["runs"])
+  bool any = false;
+  for (json& r : results["runs"]) {
+    if (!selected.contains(run_key(r))) continue;
     if (r.value("backend", "") == "gpu" && c.ncu.empty()) r["profile"] = {{"skipped", "ncu not found"}};
     else if (!profilable(r)) r["profile"] = {{"skipped", skip_reason(r)}};
-  const bool any = std::any_of(results["runs"].begin(), results["runs"].end(), profilable);
-  const int counted = !c.ncu.empty() && any ? add_counters(p, config, results, c, opt.quiet) : 0;
+    else any = true;
+  }
+  const int counted = !c.ncu.empty() && any ? add_counters(p, selected, results, c, opt.quiet) : 0;
   write_file_atomically(out, results.dump(2) + "\n");
   fmt::print("\nresults: {}\n", shown);
   return all_ok && counted == 0 ? 0 : 1;
 }
 
 }  // namespace
+
+std::string find_ncu(const Parsed& p) {
+  if (p.has("ncu")) {
+    if (!executable(p.get("ncu"))) throw InputError("--ncu '" + printable(p.get("ncu"), 120) + "' is not an executable file");
+    return p.get("ncu");
+  }
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path ? path : "");
+  for (std::string d; std::getline(dirs, d, ':');)
+    if (!d.empty() && executable(fs::path(d) / "ncu")) return (fs::path(d) / "ncu").string();
+  for (const char* f : {"/usr/local/cuda/bin/ncu", "/opt/nvidia/nsight-compute/ncu"})
+    if (executable(f)) return f;
+  return "";
+}
 
 const Command profile_command{
     .name = "profile",
@@ -346,7 +365,7 @@ const Command profile_command{
                 {"ncu", "PATH", "the ncu to use (default: ncu on PATH, then /usr/local/cuda/bin/ncu)"},
                 shared_option("filter"), shared_option("validate"), shared_option("device"),
                 shared_option("quiet"), shared_option("repetitions"), shared_option("warmup"),
-                shared_option("timing"), shared_option("scale")},
+                shared_option("timing"), shared_option("scale"), shared_option("runs")},
     .about = "Runs CONFIG as `ladder run` does (timed, validated, with no profiler attached), then runs\n"
              "it again under ncu, each GPU run's one call in a profiler range, and writes each run's\n"
              "counters as its `profile`: the tool and its version, the replay mode, the cache control,\n"

@@ -246,6 +246,7 @@ class Reproduction {
                scale_, device_.caps.present ? device_.name : "no GPU", dir_.string());
     bool ok = true;
     for (std::size_t i = 0; i < exps_.size(); ++i) ok = experiment(i) && ok;
+    if (p_.has("profile")) ok = profiles() && ok;
     if (!p_.has("no-peers"))
       for (const Experiment& e : exps_)
         for (const Peer& peer : peers_of(root_, e)) peer_run(peer, e);
@@ -399,6 +400,22 @@ class Reproduction {
     return rep.all_ok();
   }
 
+  // --profile: counters for one point of each GPU step, added to each config's results file.
+  bool profiles() {
+    manifest_["profiles"] = json::array();
+    bool ok = true;
+    for (const Experiment& e : exps_) {
+      const json entry = profile_experiment({&e, dir_ / e.file, partial_ / ("profile-" + e.config.name + ".log"),
+                                             self_, scale_, device_index_});
+      if (entry.value("state", "") == "failed") {
+        ok = false;
+        fmt::print(stderr, "ladder: profiling {}: {}\n", e.config.name, entry.value("why", std::string()));
+      }
+      manifest_["profiles"].push_back(entry);
+    }
+    return ok;
+  }
+
   void peer_run(const Peer& peer, const Experiment& e) {
     const std::string file = peer_file(e, peer);
     json entry = {{"study", peer.study}, {"peer", peer.name}, {"config", e.config.name},
@@ -518,6 +535,7 @@ const Command reproduce_command{
                 {"configs", "DIR", "where the paper experiments are (default the project's configs/)"},
                 shared_option("device"), shard_option("shard"), shard_option("gpus"), shard_option("costs"),
                 {"no-peers", "", "run no peer (peers/<study>/*.py), even those ready here"},
+                {"profile", "", "then Nsight Compute's counters for one point of each GPU step (needs ncu)"},
                 {"python", "EXE", "the Python that draws the figures and runs the peers (default python3)"}},
     .about = kAbout,
     .body = reproduce,
@@ -535,6 +553,10 @@ int reproduce(const Parsed& p) {
   for (const char* other : {"shard", "device"})
     if (p.has("gpus") && p.has(other))
       throw InputError(std::string("--gpus cannot be given with --") + other + ": each GPU runs a shard");
+  if (p.has("profile") && p.has("shard"))
+    throw InputError("--profile is for the whole reproduction: a shard profiles nothing");
+  if (p.has("profile") && find_ncu(p).empty())
+    throw InputError("--profile needs Nsight Compute: no ncu on PATH or in the CUDA Toolkit");
   if (p.has("costs") && !p.has("shard") && !p.has("gpus"))
     throw InputError("--costs balances shards: give it with --shard or --gpus");
   // The figures, the report and the peers are Python: find out now, not after the runs (a

@@ -31,4 +31,23 @@ int reproduce_shard(const Parsed& p, const std::vector<Experiment>& exps, std::s
 bool reproduce_on_gpus(const Parsed& p, const std::vector<Experiment>& exps, const std::vector<int>& gpus,
                        const std::string& scale, const std::filesystem::path& dir);
 
+// The runs `reproduce --profile` profiles in a results file: for each GPU step that passed, its
+// run at the point where most steps passed, among the points the config's `profile` choice
+// ({"sweep", "point"}: null for all) allows; a step missing there at its last allowed run, else
+// at its last one. Run indices, ascending.
+std::vector<std::size_t> profile_choice(const nlohmann::json& results, const nlohmann::json& choice);
+
+struct ProfileJob {
+  const Experiment* experiment = nullptr;
+  std::filesystem::path target;  // its results file in DIR
+  std::filesystem::path log;     // `ladder profile`'s output
+  std::string self, scale;       // this binary; the reproduction's scale
+  int device = 0;
+};
+
+// `ladder profile --into` the experiment's results file, `why` then `sass`, for the runs
+// profile_choice picks; the manifest's entry for it (state profiled, reused, none or failed,
+// why, runs, elapsed_s).
+nlohmann::json profile_experiment(const ProfileJob& job);
+
 }  // namespace ladder::cli

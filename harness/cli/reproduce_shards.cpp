@@ -99,7 +99,7 @@ bool reproduce_on_gpus(const Parsed& p, const std::vector<Experiment>& exps, con
   for (std::size_t k = 0; k < n; ++k) {
     children[k].argv = {fs::canonical("/proc/self/exe").string(), "reproduce", "--shard", fmt::format("{}/{}", k, n),
                         "--device", std::to_string(gpus[k]), "--out", dir.string(), "--scale", scale};
-    const std::vector<std::string> more = pass_on(p, {"gpus", "out", "scale", "no-peers", "python"});
+    const std::vector<std::string> more = pass_on(p, {"gpus", "out", "scale", "no-peers", "python", "profile"});
     children[k].argv.insert(children[k].argv.end(), more.begin(), more.end());
     children[k].watch = shard_folder(dir.string(), k, n);
     children[k].log = children[k].watch + ".log";

@@ -7,7 +7,8 @@ For every config under CONFIGS_DIR: at the quick scale when it has one (its CPU 
 its GPU steps are skipped: the test hides every GPU), else its GPU steps alone as written
 (each skipped at once, nothing generated). Plan and run get the same options; the run's
 results must hold the planned runs in the planned order with the same run_index, study,
-variant, sweep, point, parameters and validation mode.
+variant, sweep, point, parameters and validation mode. With `--runs FIRST,LAST` the run
+holds those two planned runs alone, as planned.
 """
 import json
 import os
@@ -64,6 +65,21 @@ def check_config(ladder, config, work, env, only_gpu):
         problems.append("%s: runs_planned %r, the plan has %d" % (config, res.raw.get("runs_planned"), len(plan)))
     else:
         print("  %s: %d runs match%s" % (config, len(plan), " (quick scale)" if quick else " (GPU steps)"))
+        check_some(ladder, config, out, options, env, [plan[0], plan[-1]])
+
+
+def check_some(ladder, config, out, options, env, wanted):
+    """`run --runs` of the plan's first and last runs writes exactly those."""
+    some = out + ".some.json"
+    runs = "%d,%d" % (wanted[0][0], wanted[-1][0])
+    ran = run_ladder([ladder, "run", config, "--out", some, "--quiet", "--runs", runs] + options,
+                     cwd=os.path.dirname(out), env=env, timeout=600)
+    if ran.returncode not in (0, 1) or not os.path.exists(some):
+        problems.append("%s: run --runs %s exited %d" % (config, runs, ran.returncode))
+        return
+    got = [identity(r.raw) for r in results(some).runs]
+    if got != (wanted[:1] if len(wanted) > 1 and wanted[0] == wanted[-1] else wanted):
+        problems.append("%s: run --runs %s wrote %r" % (config, runs, [g[:3] for g in got]))
 
 
 def main():

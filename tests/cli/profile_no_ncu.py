@@ -6,7 +6,8 @@
 Skipped (77) where an ncu can be found (on PATH or in the CUDA Toolkit's bin/). Otherwise the
 profile must still time and validate every run as `ladder run` does, say once that ncu is
 missing, exit 0, and write a results file in which every GPU run's profile is
-{"skipped": "ncu not found"} and every CPU run's {"skipped": "cpu step"}.
+{"skipped": "ncu not found"} and every CPU run's {"skipped": "cpu step"}. `reproduce
+--profile` is refused there, with one line and exit 2, before its folder is created.
 """
 import os
 import shutil
@@ -48,6 +49,12 @@ def main():
                 problems.append(f"{r.variant} {r.point}: profile {r.raw.get('profile')}")
             if r.passed and not r.median_ms:
                 problems.append(f"{r.variant} {r.point}: passed without a timing")
+        repro = os.path.join(tmp, "repro")
+        proc = run_ladder([ladder, "reproduce", "--profile", "--no-peers", "--out", repro], cwd=tmp, text=True)
+        if proc.returncode != 2 or "needs Nsight Compute" not in proc.stderr:
+            problems.append(f"reproduce --profile without ncu: exit {proc.returncode}, {proc.stderr.strip()[-200:]}")
+        if os.path.exists(repro):
+            problems.append("reproduce --profile without ncu created its folder")
     finish(problems)
 
 

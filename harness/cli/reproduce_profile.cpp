@@ -1,0 +1,132 @@
+// `reproduce --profile`: Nsight Compute's counters for one point of every GPU step of each paper
+// experiment, added to its results file by `ladder profile --into` (range-replayed `why`, then
+// kernel-replayed `sass` on the first launch), so that the figures and the report can quote
+// them. One point, not all: replaying every run of a paper config would take hours.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <map>
+
+#include "child.hpp"
+#include "reproduce.hpp"
+
+namespace ladder::cli {
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+std::string field(const json& run, const char* key) {
+  const auto it = run.find(key);
+  return it != run.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+bool gpu_passed(const json& run) { return field(run, "backend") == "gpu" && field(run, "status") == "passed"; }
+
+// A point's parameter as the config writes it (8, "anticorrelated") against the run's text.
+bool same_value(const json& wanted, const std::string& have) {
+  return wanted.is_string() ? wanted.get<std::string>() == have : wanted.dump() == have;
+}
+
+// Whether the run is at a point the config's `profile` choice allows.
+bool chosen(const json& run, const json& choice) {
+  if (!choice.is_object()) return true;
+  if (choice.contains("sweep") && choice["sweep"] != field(run, "sweep")) return false;
+  if (!choice.contains("point")) return true;
+  const json params = run.value("params", json::object());
+  for (const auto& [k, v] : choice["point"].items())
+    if (!params.contains(k) || !params[k].is_string() || !same_value(v, params[k].get<std::string>())) return false;
+  return true;
+}
+
+std::string point_of(const json& run) { return field(run, "sweep") + "|" + field(run, "point"); }
+
+}  // namespace
+
+std::vector<std::size_t> profile_choice(const json& results, const json& choice) {
+  std::vector<const json*> passed;
+  if (results.contains("runs") && results["runs"].is_array())
+    for (const json& r : results["runs"])
+      if (gpu_passed(r) && r.contains("run_index") && r["run_index"].is_number_unsigned()) passed.push_back(&r);
+  std::vector<const json*> candidates;
+  for (const json* r : passed)
+    if (chosen(*r, choice)) candidates.push_back(r);
+  if (candidates.empty()) candidates = passed;  // the choice matches nothing at this scale
+  // The point most steps ran at; of equals, the later one (sweeps grow).
+  std::map<std::string, std::size_t> count;
+  for (const json* r : candidates) ++count[point_of(*r)];
+  std::string best;
+  std::size_t most = 0;
+  for (const json* r : candidates)
+    if (count[point_of(*r)] >= most) most = count[point_of(*r)], best = point_of(*r);
+  // Each step at that point, else at its last candidate run, else at its last passed run.
+  std::map<std::string, const json*> pick;
+  for (const auto* list : {&passed, &candidates})
+    for (const json* r : *list) pick[field(*r, "study") + "/" + field(*r, "variant")] = r;
+  for (const json* r : candidates)
+    if (point_of(*r) == best) pick[field(*r, "study") + "/" + field(*r, "variant")] = r;
+  std::vector<std::size_t> runs;
+  for (const auto& [variant, r] : pick) runs.push_back((*r)["run_index"].get<std::size_t>());
+  std::sort(runs.begin(), runs.end());
+  return runs;
+}
+
+namespace {
+
+std::string run_text(const std::vector<std::size_t>& runs) {
+  std::string s;
+  for (const std::size_t k : runs) s += (s.empty() ? "" : ",") + std::to_string(k);
+  return s;
+}
+
+// Whether every chosen run already holds both collections (a resumed reproduction).
+bool profiled(const json& results, const std::vector<std::size_t>& runs) {
+  for (const json& r : results["runs"]) {
+    if (!r.contains("run_index") || !r["run_index"].is_number_unsigned() ||
+        std::find(runs.begin(), runs.end(), r["run_index"].get<std::size_t>()) == runs.end())
+      continue;
+    const std::string sets = r.contains("profile") && r["profile"].is_object()
+                                 ? r["profile"].value("metric_set", std::string()) : "";
+    if (sets.find("why") == std::string::npos || sets.find("sass") == std::string::npos) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+json profile_experiment(const ProfileJob& job) {
+  const auto t0 = std::chrono::steady_clock::now();
+  json entry = {{"config", job.experiment->config.name}, {"results", job.experiment->file}};
+  std::string why;
+  const json results = read_found(job.target, why);
+  if (!why.empty()) return entry.update({{"state", "failed"}, {"why", "its results file: " + why}}), entry;
+  const std::vector<std::size_t> runs = profile_choice(results, job.experiment->config.resolved.value("profile", json()));
+  entry["runs"] = runs;
+  if (runs.empty()) return entry.update({{"state", "none"}, {"why", "no GPU step passed"}}), entry;
+  if (profiled(results, runs)) return entry.update({{"state", "reused"}}), entry;
+  fmt::print("reproduce: profiling {} ({} GPU steps, runs {})\n", job.experiment->config.name, runs.size(),
+             run_text(runs));
+  for (const char* set : {"why", "sass"}) {
+    ChildOptions o;
+    o.stdout_file = job.log.string();
+    o.stderr_to_stdout = true;
+    const ChildResult r = run_child({job.self, "profile", job.experiment->config.path, "--scale", job.scale, "--into",
+                                     job.target.string(), "--runs", run_text(runs), "--metrics", set, "--device",
+                                     std::to_string(job.device), "--quiet"},
+                                    o);
+    if (r.signal == SIGINT || r.signal == SIGTERM) std::raise(r.signal);
+    if (r.status != 0) {
+      entry.update({{"state", "failed"},
+                    {"why", fmt::format("ladder profile --metrics {} exited with status {} (log {})", set, r.status,
+                                        job.log.filename().string())}});
+      break;
+    }
+  }
+  if (!entry.contains("state")) entry["state"] = "profiled";
+  entry["elapsed_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return entry;
+}
+
+}  // namespace ladder::cli
