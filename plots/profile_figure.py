@@ -16,10 +16,25 @@ A panel is drawn when some run has its counters (a metric set collects only some
 run without them reads "n/a" there. Runs whose profile was skipped (CPU steps, no ncu) are
 left out.
 
+Beside it, where some step has its bytes and duration counted, a roofline of the point, log-log,
+each step a colour, at three markers on one height: its intensity at L1, L2 and DRAM (a marker
+shape per level; a level that moved no bytes is left out):
+
+  - work counted in FLOPs (covariance): a hierarchical FP32/TF32 roofline, x FLOPs per byte,
+    y FLOP/s (the run's FLOPs over the duration ncu measured);
+  - other work (cells of dtw, twed, eed; skyline's points): an instruction roofline (Ding &
+    Williams), x warp instructions per byte, y warp instructions per second (per work unit
+    times the work, over the duration): min-plus and integer steps do few FLOPs.
+
+Its ceilings, the compute ones flat and DRAM and L1/shared bandwidth diagonal, come only from
+the results' device.ceilings (the hardware table of the GPU that ran, at its max SM clock);
+a file without them gets the points alone, and its footer says so.
+
 Usage: python3 plots/profile_figure.py RESULTS.json [...] [--out-dir DIR]
-Writes DIR/profile_<study>_<point>.png and .pdf (DIR: figures/ beside the first results file)
-and prints each path. Exit status 0 when a figure was drawn; 2, with one line on stderr, when
-a file is not a ladder results file, no run has counters to draw, or matplotlib is missing.
+Writes DIR/profile_<study>_<point>.png and .pdf (DIR: figures/ beside the first results file),
+and DIR/roofline_<study>_<point>.png and .pdf where there is one, and prints each path. Exit
+status 0 when a figure was drawn; 2, with one line on stderr, when a file is not a ladder
+results file, no run has counters to draw, or matplotlib is missing.
 """
 import argparse
 import math
@@ -173,6 +188,164 @@ def row_names(runs):
     return names
 
 
+# ---- rooflines -----------------------------------------------------------------------------
+
+ROOF_IN = 6.0  # the roofline's height
+# The levels a step is placed at: (key of derived.bytes, name, marker).
+LEVELS = (("l1", "L1", "o"), ("l2", "L2", "s"), ("dram", "DRAM", "^"))
+# Keys of device.ceilings, by kind of roofline: the numbers are the GPU's hardware table's,
+# as the harness wrote them, never typed here. The table has no L2 bandwidth: no L2 ceiling.
+ROOFS = {"instructions": (("warp_instructions_per_s", "warp-instruction issue"),),
+         "flops": (("fp32_flops_per_s", "FP32 (FMA)"), ("tf32_tensor_flops_per_s", "TF32 tensor"))}
+BANDWIDTHS = (("shared_bytes_per_s", "L1/shared"), ("dram_bytes_per_s", "DRAM"))
+# kind -> (title, x label, y label, unit of a compute ceiling)
+ROOF_TEXT = {"instructions": ("instruction roofline",
+                              "warp instructions per byte moved at the level",
+                              "warp instructions per second", "/s"),
+             "flops": ("FP32/TF32 roofline", "FLOPs per byte moved at the level", "FLOP/s",
+                       "FLOP/s")}
+
+
+def roofline_kind(runs):
+    """"flops" for work counted in FLOPs (covariance), else "instructions": a min-plus or
+    integer step does few FLOPs, but every step issues instructions."""
+    return "flops" if one_or_mixed(profile(r).get("work_unit") for r in runs) == "flops" \
+        else "instructions"
+
+
+def achieved(run, kind):
+    """(how much the run did, that per second), as ncu counted it: its warp instructions (per
+    work unit times the work it was divided by), or for "flops" the run's FLOPs (its work),
+    over ncu's duration; None when the profile lacks one of them."""
+    d = derived(run)
+    done = number(profile(run).get("work"))
+    if kind == "instructions":
+        per = number(_dict(d.get("per_work_unit")).get("warp_instructions"))
+        done = done * per if done is not None and per is not None else None
+    seconds = (number(d.get("duration_ns")) or 0.0) * 1e-9
+    return (done, done / seconds) if done and done > 0 and seconds > 0 else None
+
+
+def roofline_points(run, kind):
+    """[(level, marker, x: done per byte at the level, y: done per second)] of a run, for each
+    level that moved bytes; [] without work, time or bytes."""
+    got = achieved(run, kind)
+    if got is None:
+        return []
+    done, rate = got
+    moved = _dict(derived(run).get("bytes"))
+    sizes = [(name, marker, number(moved.get(key)) or 0.0) for key, name, marker in LEVELS]
+    return [(name, marker, done / size, rate) for name, marker, size in sizes if size > 0]
+
+
+def ceilings(runs):
+    """(the ceilings of the runs' GPU, '' or why none are drawn): the positive numbers of
+    device.ceilings, one table for all runs (two GPUs' would draw one GPU's roof under the
+    other's points)."""
+    tables = [r.file.device.get("ceilings") for r in runs]
+    if any(t != tables[0] for t in tables):
+        return {}, "no ceilings: the runs come from results of different hardware tables"
+    found = {k: v for k, v in _dict(tables[0]).items() if (number(v) or 0) > 0}
+    return found, "" if found else "no ceilings: the results carry no hardware table row"
+
+
+def tera(value, unit):
+    return f"{common.format_value(value / 1e12)} T{unit}"
+
+
+def draw_ceilings(ax, kind, roofs, lo, hi):
+    """Compute ceilings flat from the ridge of the widest bandwidth; bandwidths as diagonals
+    (bandwidth x intensity) up to the highest compute ceiling. Returns their legend entries."""
+    tops = [(roofs[k], label) for k, label in ROOFS[kind] if k in roofs]
+    widths = [(roofs[k], label) for k, label in BANDWIDTHS if k in roofs]
+    top = max((v for v, _ in tops), default=None)
+    widest = max((w for w, _ in widths), default=None)
+    handles = []
+    for (value, label), style in zip(tops, ("-", "-.")):
+        start = max(lo, value / widest) if widest else lo
+        handles += ax.plot([start, hi], [value, value], color="#333333", linestyle=style,
+                           linewidth=1.5, zorder=1,
+                           label=f"{label}: {tera(value, ROOF_TEXT[kind][3])}")
+    for (width, label), style in zip(widths, ("--", ":")):
+        end = min(hi, top / width) if top else hi
+        handles += ax.plot([lo, end], [width * lo, width * end], color="#333333",
+                           linestyle=style, linewidth=1.5, zorder=1,
+                           label=f"{label}: {tera(width, 'B/s')}")
+    return handles
+
+
+def roofline_footnotes(runs, kind, drawn, roofs, no_roofs):
+    """Where the counters and the ceilings come from, and the steps with nothing to place."""
+    row = one_or_mixed(r.file.device.get("hardware_row") for r in runs)
+    clock = f" at the {common.format_value(roofs['clock_mhz'])} MHz max SM clock" \
+        if "clock_mhz" in roofs else ""
+    notes = [footnote(runs), no_roofs or (
+        f"ceilings: the hardware table's row {row}{clock}, DRAM the device's memory bus; "
+        "no L2 ceiling (the table has no L2 bandwidth)")]
+    left_out = [name for name, points in zip(row_names(runs), drawn) if not points]
+    if left_out:
+        what = "warp instructions, " if kind == "instructions" else ""
+        notes.append(f"not placed (no {what}bytes or duration counted): {', '.join(left_out)}")
+    return notes
+
+
+def roofline_figure(results, study, point, runs):
+    """The roofline of one point: each step's points in its colour, labelled with its step
+    number, the ceilings of device.ceilings where the results have them; returned, not saved."""
+    kind = roofline_kind(runs)
+    title = ROOF_TEXT[kind][0]
+    drawn = [roofline_points(r, kind) for r in runs]
+    roofs, no_roofs = ceilings(runs)
+    fig, margins = common.page(
+        results, f"{study}: {title} at {point.replace(',', ', ') or 'all runs'}", ROOF_IN,
+        common.wrapped(roofline_footnotes(runs, kind, drawn, roofs, no_roofs), WIDTH_IN),
+        width=WIDTH_IN)
+    ax = fig.subplots()
+    steps = []
+    for i, (run, name, points) in enumerate(zip(runs, row_names(runs), drawn)):
+        if not points:
+            continue
+        colour = PALETTE[i % len(PALETTE)]
+        xs = [x for _, _, x, _ in points]
+        y = points[0][3]  # one rate, whatever the level
+        steps += ax.plot(xs, [y] * len(xs), color=colour, linewidth=1, zorder=2, label=name)
+        for _, marker, x, _ in points:  # open: two levels at one intensity both show
+            ax.plot([x], [y], marker=marker, color=colour, markersize=10, markeredgewidth=1.8,
+                    markerfacecolor="none", zorder=3)
+        ax.annotate("?" if run.step is None else str(run.step), (max(xs), y), xytext=(7, 0),
+                    textcoords="offset points", va="center", fontsize=TICK_PT, color=colour)
+    levels = [common.Line2D([], [], marker=m, color=common.MUTED, linestyle="none",
+                            markersize=10, markeredgewidth=1.8, markerfacecolor="none",
+                            label=f"{name} bytes") for _, name, m in LEVELS]
+    roof_axes(ax, kind, drawn, roofs, steps + levels)
+    common.layout(fig, margins)
+    return fig
+
+
+def roof_axes(ax, kind, drawn, roofs, handles):
+    """Log-log axes holding every point and the roof's corners, the ceilings, the legend."""
+    xs = [x for points in drawn for _, _, x, _ in points]
+    ys = [y for points in drawn for _, _, _, y in points]
+    tops = [roofs[k] for k, _ in ROOFS[kind] if k in roofs]
+    ridges = [t / roofs[k] for t in tops for k, _ in BANDWIDTHS if k in roofs]
+    lo, hi = min(xs + ridges) / 4, max(xs + ridges) * 4
+    handles = handles + draw_ceilings(ax, kind, roofs, lo, hi)
+    bottom, top = min(ys) / 4, max(ys + tops) * 3
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlim(lo, hi)
+    ax.set_ylim(bottom, top)
+    common.log_ticks(ax.xaxis, math.log10(hi / lo))
+    common.log_ticks(ax.yaxis, math.log10(top / bottom))
+    ax.set_xlabel(ROOF_TEXT[kind][1], fontsize=LABEL_PT)
+    ax.set_ylabel(ROOF_TEXT[kind][2], fontsize=LABEL_PT)
+    ax.tick_params(labelsize=TICK_PT)
+    ax.grid(which="major", color="#e0e0e0", zorder=0)
+    ax.set_axisbelow(True)
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=TICK_PT,
+              frameon=False, borderaxespad=0.2)
+
+
 # ---- drawing -------------------------------------------------------------------------------
 
 def grouped(ax, panel_series):
@@ -279,18 +452,24 @@ def figure(results, study, point, runs):
     return fig
 
 
-def file_name(study, point):
-    return re.sub(r"[^A-Za-z0-9_=.-]", "_", f"profile_{study}_{point or 'all'}") + ".png"
+def file_name(study, point, what="profile"):
+    return re.sub(r"[^A-Za-z0-9_=.-]", "_", f"{what}_{study}_{point or 'all'}") + ".png"
 
 
 def draw(groups, out_dir):
-    """Each group's figure as PNG and PDF (common.save); prints and returns the paths."""
+    """Each group's figure, and its roofline where a step has a point on it, as PNG and PDF
+    (common.save); prints and returns the paths."""
     written = []
     for (study, point), runs in groups.items():
         view = common.pooled(list(dict.fromkeys(r.file for r in runs)))
-        png = common.save(figure(view, study, point, runs), out_dir, file_name(study, point))
-        print(png.with_suffix(".pdf"))  # save prints the PNG's
-        written += [png, png.with_suffix(".pdf")]
+        figures = [(figure, "profile")]
+        if any(roofline_points(r, roofline_kind(runs)) for r in runs):
+            figures.append((roofline_figure, "roofline"))
+        for make, what in figures:
+            png = common.save(make(view, study, point, runs), out_dir,
+                              file_name(study, point, what))
+            print(png.with_suffix(".pdf"))  # save prints the PNG's
+            written += [png, png.with_suffix(".pdf")]
     return written
 
 

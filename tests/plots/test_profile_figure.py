@@ -5,7 +5,11 @@ of ncu, one CPU step), it writes one PNG and one PDF of the expected name, a pan
 counter some step has, the steps in ladder order and the skipped runs left out; the same
 results give the same PDF bytes; no text is under common.MIN_FONT_PT and no label under 10 pt;
 a file that is not JSON, a file with only skipped profiles and a missing matplotlib each exit
-2 with one line.
+2 with one line. Beside it, a roofline per point: a step's warp instructions per second (checked
+against one H200 run's counters by hand), at L1, L2 and DRAM intensity where that level moved
+bytes, under the ceilings of the file's device.ceilings; without them (null or missing, as in
+files from before them) the points are drawn and the footer says why there is no roof; work
+in FLOPs gives an FP32/TF32 roofline.
 
 Run: python3 tests/plots/test_profile_figure.py   (needs matplotlib; exits non-zero on failure)
 """
@@ -26,21 +30,30 @@ import profile_figure  # noqa: E402
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 POINT = "n=1024,seed=7"
 NAME = "profile_toy_n=1024_seed=7"  # the point sanitised: ',' -> '_'
+ROOFLINE = "roofline_toy_n=1024_seed=7"
+# An H100 SXM's ceilings as the harness writes them (132 SMs at 1.98 GHz): test data, in the
+# file, as a real one carries its GPU's hardware table.
+SM_CLOCKS = 132 * 1.98e9
+CEILINGS = {"clock_mhz": 1980, "warp_instructions_per_s": 4 * SM_CLOCKS,
+            "fp32_flops_per_s": 128 * 2 * SM_CLOCKS, "tf32_tensor_flops_per_s": 512 * 2 * SM_CLOCKS,
+            "shared_bytes_per_s": 128 * SM_CLOCKS, "dram_bytes_per_s": 3.35e12}
+NO_CEILINGS = "no ceilings: the results carry no hardware table row"
 # Eight reasons: the six largest over the steps are drawn, lock and drain as "other".
 STALLS = {"long_scoreboard": 9.0, "barrier": 4.0, "wait": 2.0, "short_scoreboard": 1.5,
           "mio_throttle": 1.0, "not_selected": 0.8, "lock": 0.1, "drain": 0.04}
 
 
-def ncu(derived, metric_set="why"):
+def ncu(derived, metric_set="why", work=1048576.0, work_unit="cells"):
     """A profile as `ladder profile` writes it, with these derived counters."""
     return {"tool": "Nsight Compute", "tool_version": "2025.3.1.0", "replay_mode": "range",
             "cache_control": "all", "metric_set": metric_set, "results": 1,
-            "kernels": ["range"], "work": 1048576.0, "work_unit": "cells",
+            "kernels": ["range"], "work": work, "work_unit": work_unit,
             "raw": {"gpu__time_duration.sum": 729792.0}, "derived": derived}
 
 
-# Each step with another subset of the counters: together every panel has some.
-NAIVE = {"duration_ns": 9e5,
+# Each step with another subset of the counters: together every panel has some. On the
+# roofline: naive at L1 only (no DRAM bytes, no L2 count), tiled at L2 and DRAM, shared nowhere.
+NAIVE = {"duration_ns": 9e5, "bytes": {"l1": 4e7, "dram": 0.0},
          "speed_of_light_pct": {"sm_pct": 20.0, "dram_pct": 85.0},
          "per_work_unit": {"thread_instructions": 40.0, "warp_instructions": 1.25}}
 TILED = {"duration_ns": 3e5,
@@ -58,6 +71,15 @@ SHARED = {"duration_ns": 2e5,
           "shared_conflict_share": 0.02, "branch_uniformity": 1.0}
 
 
+# dtw's step 14 (subject streams) at entries=301, n=45 on an H200, metric set sol: ncu counted
+# 34544265 warp instructions (smsp__inst_executed.sum) in 4581984 ns.
+H200_RUN = {"duration_ns": 4581984.0,
+            "bytes": {"dram": 419328.0, "l1": 140133280.0, "l2": 24913920.0},
+            "per_work_unit": {"thread_instructions": 5.748843771789508,
+                              "warp_instructions": 0.18828596037898362}}
+H200_CELLS = 183467025.0
+
+
 def run(variant, step, label, profile, backend="gpu"):
     """A run at POINT of the made-up study 'toy', its profile as given."""
     return {"study": "toy", "variant": variant, "step": step, "label": label, "role": "step",
@@ -68,7 +90,7 @@ def run(variant, step, label, profile, backend="gpu"):
             "profile": profile}
 
 
-def results(runs=None):
+def results(runs=None, ceilings=CEILINGS):
     """A results file, its runs out of step order: the figure must sort them."""
     runs = runs if runs is not None else [
         run("shared", 4, "shared tiles", ncu(SHARED, "sass")),
@@ -80,7 +102,8 @@ def results(runs=None):
             "ladder": {"version": "0.1.0", "git_commit": "abc123"},
             "host": {"cpu": "Test CPU", "cores": 4},
             "device": {"present": True, "name": "NVIDIA H100 80GB HBM3",
-                       "compute_capability": "9.0", "sm_count": 132},
+                       "compute_capability": "9.0", "sm_count": 132,
+                       "hardware_row": "9.0 (H100, H200, GH200)", "ceilings": ceilings},
             "config": {"name": "toy-profile", "study": "toy"},
             "finished_at": "2026-01-01T00:01:00Z", "summary": {}, "runs": runs}
 
@@ -119,6 +142,7 @@ class ProfileFigure(unittest.TestCase):
         (study, point), cls.runs = next(iter(cls.groups.items()))
         cls.fig = profile_figure.figure(loaded, study, point, cls.runs)
         cls.axes = cls.fig.axes
+        cls.roofline = profile_figure.roofline_figure(loaded, study, point, cls.runs)
 
     @classmethod
     def tearDownClass(cls):
@@ -130,20 +154,22 @@ class ProfileFigure(unittest.TestCase):
         path.write_text(content if isinstance(content, str) else json.dumps(content))
         return path
 
-    def test_writes_one_png_and_one_pdf_and_prints_them(self):
+    def test_writes_a_png_and_a_pdf_of_each_figure_and_prints_them(self):
         self.assertEqual(self.first.returncode, 0, self.first.stderr)
         self.assertEqual(self.first.stderr, "")
         out = self.dir / "first"
-        self.assertEqual(sorted(p.name for p in out.iterdir()), [f"{NAME}.pdf", f"{NAME}.png"])
-        self.assertEqual(self.first.stdout.splitlines(),
-                         [str(out / f"{NAME}.png"), str(out / f"{NAME}.pdf")])
-        self.assertEqual((out / f"{NAME}.png").read_bytes()[:8], PNG_MAGIC)
-        self.assertEqual((out / f"{NAME}.pdf").read_bytes()[:5], b"%PDF-")
+        names = [f"{name}.{ext}" for name in (NAME, ROOFLINE) for ext in ("png", "pdf")]
+        self.assertEqual(sorted(p.name for p in out.iterdir()), sorted(names))
+        self.assertEqual(self.first.stdout.splitlines(), [str(out / n) for n in names])
+        for name in (NAME, ROOFLINE):
+            self.assertEqual((out / f"{name}.png").read_bytes()[:8], PNG_MAGIC)
+            self.assertEqual((out / f"{name}.pdf").read_bytes()[:5], b"%PDF-")
 
     def test_the_same_results_give_the_same_pdf(self):
         self.assertEqual(self.second.returncode, 0, self.second.stderr)
-        self.assertEqual((self.dir / "first" / f"{NAME}.pdf").read_bytes(),
-                         (self.dir / "second" / f"{NAME}.pdf").read_bytes())
+        for name in (NAME, ROOFLINE):
+            self.assertEqual((self.dir / "first" / f"{name}.pdf").read_bytes(),
+                             (self.dir / "second" / f"{name}.pdf").read_bytes())
 
     def test_default_out_dir_is_figures_beside_the_first_file(self):
         folder = self.dir / "default"
@@ -234,6 +260,93 @@ class ProfileFigure(unittest.TestCase):
         fig = profile_figure.figure(loaded, "toy", POINT, runs)
         self.assertEqual(len(fig.axes), 1)
         self.assertIn("occupancy", fig.axes[0].get_title(loc="left"))
+
+    def test_roofline_y_is_warp_instructions_per_second(self):
+        loaded = ladder_results.ResultsFile("h200.json", results(
+            [run("subject_stream", 14, "subject streams", ncu(H200_RUN, "sol", H200_CELLS))]))
+        points = profile_figure.roofline_points(loaded.runs[0], "instructions")
+        warp_instructions = 34544265.0  # 0.18828596037898362 per cell x 183467025 cells
+        self.assertEqual([(level, marker) for level, marker, _, _ in points],
+                         [("L1", "o"), ("L2", "s"), ("DRAM", "^")])
+        for _, _, _, y in points:  # by hand: 34544265 / 4.581984 ms = 7.539150071e9 per s
+            self.assertAlmostEqual(y / 7.539150071e9, 1.0, places=9)
+        for (_, _, x, _), moved in zip(points, (140133280.0, 24913920.0, 419328.0)):
+            self.assertAlmostEqual(x, warp_instructions / moved)
+
+    def step_points(self, ax):
+        """{step colour: [(x, y)]} of the markers a roofline drew."""
+        found = {}
+        for line in ax.lines:
+            if line.get_marker() not in ("None", None, ""):
+                found.setdefault(line.get_color(), []).append(tuple(line.get_xydata()[0]))
+        return found
+
+    def test_roofline_with_ceilings(self):
+        ax = self.roofline.axes[0]
+        self.assertEqual((ax.get_xscale(), ax.get_yscale()), ("log", "log"))
+        self.assertEqual(legend_labels(ax), [
+            "2  one thread per cell", "3  register tiles", "L1 bytes", "L2 bytes", "DRAM bytes",
+            "warp-instruction issue: 1.05 T/s", "L1/shared: 33.5 TB/s", "DRAM: 3.35 TB/s"])
+        # naive at L1 (no DRAM bytes, no L2 count), tiled at L2 and DRAM; shared tiles nowhere.
+        placed = [p for points in sorted(self.step_points(ax).values(), key=len) for p in points]
+        expected = [(1.25 * 1048576 / 4e7, 1.25 * 1048576 / 9e-4),
+                    (0.375 * 1048576 / 3e7, 0.375 * 1048576 / 3e-4),
+                    (0.375 * 1048576 / 1e7, 0.375 * 1048576 / 3e-4)]
+        self.assertEqual(len(placed), len(expected))
+        for got, want in zip(placed, expected):
+            for a, b in zip(got, want):
+                self.assertAlmostEqual(a / b, 1.0, places=12)
+        self.assertEqual(texts(ax), ["2", "3"])
+        flat = [line for line in ax.lines if line.get_linestyle() == "-" and
+                set(line.get_ydata()) == {CEILINGS["warp_instructions_per_s"]}]
+        self.assertEqual(len(flat), 1)
+        shown = " ".join(t.get_text() for t in self.roofline.texts)
+        self.assertIn("instruction roofline at n=1024, seed=7", shown)
+        self.assertIn("ceilings: the hardware table's row 9.0 (H100, H200, GH200) at the 1980 MHz",
+                      shown)
+        self.assertIn("not placed (no warp instructions, bytes or duration counted): "
+                      "4  shared tiles", shown)
+        self.assertNotIn("no ceilings", shown)
+
+    def test_roofline_without_ceilings_draws_the_points_and_says_so(self):
+        old = results(ceilings=None)
+        del old["device"]["ceilings"]  # a file from before the field
+        for name, content in (("null.json", results(ceilings=None)), ("old.json", old)):
+            path = self.write(name, content)
+            out = self.dir / f"{name}-figures"
+            drawn = draw_script(path, "--out-dir", out)
+            self.assertEqual(drawn.returncode, 0, drawn.stderr)
+            self.assertTrue((out / f"{ROOFLINE}.pdf").is_file())
+            loaded = ladder_results.load(path)
+            runs = profile_figure.profiled_groups([loaded])[("toy", POINT)]
+            fig = profile_figure.roofline_figure(loaded, "toy", POINT, runs)
+            ax = fig.axes[0]
+            self.assertEqual(len(self.step_points(ax)), 2)
+            self.assertFalse([label for label in legend_labels(ax) if "/s" in label])
+            self.assertIn(NO_CEILINGS, " ".join(t.get_text() for t in fig.texts))
+
+    def test_flops_roofline(self):
+        flops = ncu({"duration_ns": 2e6, "bytes": {"l1": 4e9, "l2": 1e9, "dram": 2e8},
+                     "per_work_unit": {"warp_instructions": 0.01}}, work=8e10, work_unit="flops")
+        loaded = ladder_results.ResultsFile("cov.json", results([run("tiled", 3, "tiles", flops)]))
+        runs = profile_figure.profiled_groups([loaded])[("toy", POINT)]
+        self.assertEqual(profile_figure.roofline_kind(runs), "flops")
+        points = profile_figure.roofline_points(runs[0], "flops")
+        self.assertEqual([(x, y) for _, _, x, y in points],
+                         [(20.0, 4e13), (80.0, 4e13), (400.0, 4e13)])  # 8e10 FLOPs / 2 ms
+        fig = profile_figure.roofline_figure(loaded, "toy", POINT, runs)
+        self.assertEqual(legend_labels(fig.axes[0])[-4:],
+                         ["FP32 (FMA): 66.9 TFLOP/s", "TF32 tensor: 268 TFLOP/s",
+                          "L1/shared: 33.5 TB/s", "DRAM: 3.35 TB/s"])
+        self.assertIn("FP32/TF32 roofline", " ".join(t.get_text() for t in fig.texts))
+
+    def test_roofline_fonts_legible(self):
+        self.assertGreaterEqual(min(common.font_sizes(self.roofline)), common.MIN_FONT_PT)
+        ax = self.roofline.axes[0]
+        for text in [ax.xaxis.label, ax.yaxis.label, *ax.get_legend().get_texts(), *ax.texts,
+                     *ax.get_xticklabels(), *ax.get_yticklabels()]:
+            if text.get_visible() and text.get_text():
+                self.assertGreaterEqual(text.get_fontsize(), 10, text.get_text())
 
     def check_fails(self, drawn, words):
         self.assertEqual(drawn.returncode, 2, drawn.stdout)
