@@ -30,7 +30,7 @@ Its ceilings, the compute ones flat and DRAM and L1/shared bandwidth diagonal, c
 the results' device.ceilings (the hardware table of the GPU that ran, at its max SM clock);
 a file without them gets the points alone, and its footer says so.
 
-Usage: python3 plots/profile_figure.py RESULTS.json [...] [--out-dir DIR]
+Usage: python3 plots/profile_figure.py RESULTS.json [...] [--out-dir DIR] [--if-any]
 Writes DIR/profile_<study>_<point>.png and .pdf (DIR: figures/ beside the first results file),
 and DIR/roofline_<study>_<point>.png and .pdf where there is one, and prints each path. Exit
 status 0 when a figure was drawn; 2, with one line on stderr, when a file is not a ladder
@@ -488,11 +488,16 @@ def main(argv=None):
                                                  "profiled step, one figure per point.")
     parser.add_argument("results", nargs="+", help="results files written by `ladder profile`")
     parser.add_argument("--out-dir", help="default: figures/ beside the first results file")
+    parser.add_argument("--if-any", action="store_true",
+                        help="exit 0, drawing nothing, when no run has counters (a reproduction "
+                             "without --profile)")
     args = parser.parse_args(argv)
     try:  # every file first, so that a bad last file leaves nothing half drawn
         files = [ladder_results.load(path) for path in args.results]
         groups = profiled_groups(files)
         if not groups:
+            if args.if_any:
+                return 0
             raise ResultsError(nothing_text(files))
         common.require_matplotlib()
     except (ResultsError, ImportError) as err:

@@ -481,6 +481,11 @@ class Reproduction {
                  rc != 0 ? fmt::format("failed (exit status {})", rc) : std::string("drew nothing"));
       return;
     }
+    // Each profiled step's counters and rooflines, where the files hold any.
+    std::vector<std::string> counters = {python(), "plots/profile_figure.py", "--if-any", "--out-dir", fresh.string()};
+    for (const json& c : manifest_["configs"]) counters.push_back((dir_ / c["results"].get<std::string>()).string());
+    if (const int rc = run_script(root_, counters, (partial_ / "profile-figures.log").string()); rc != 0)
+      fmt::print(stderr, "ladder: warning: plots/profile_figure.py failed (exit status {}): no profile figures\n", rc);
     fs::remove_all(target);
     if (fs::exists(fresh)) fs::rename(fresh, target);
     std::vector<std::string> names;

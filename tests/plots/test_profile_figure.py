@@ -371,6 +371,10 @@ class ProfileFigure(unittest.TestCase):
         self.check_fails(drawn, "no profiled run: ")
         self.assertIn("cpu step; ncu not found", drawn.stderr)
         self.assertFalse((self.dir / "skipped").exists())
+        # A reproduction draws with --if-any: nothing to draw is then no error.
+        quiet = draw_script(skipped, "--if-any", "--out-dir", self.dir / "skipped")
+        self.assertEqual((quiet.returncode, quiet.stdout, quiet.stderr), (0, "", ""))
+        self.assertFalse((self.dir / "skipped").exists())
 
     def test_missing_matplotlib_exits_2(self):
         # None in sys.modules makes `import matplotlib` raise ImportError, as if not installed.
