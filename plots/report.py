@@ -244,7 +244,7 @@ def build(ctx, draw_into=None):
         except ImportError as err:  # matplotlib missing: the report is still written
             print(f"report.py: summary figure not drawn: {err}", file=sys.stderr)
     parts = [header(ctx), report_summary.page(ctx, claims, figure), rc.HOW_JUDGED,
-             claims_table([s for _h, s in found])]
+             rc.HOW_PROFILED, claims_table([s for _h, s in found])]
     for heading, s in found:
         parts.append(f"## {heading}\n\n{s.body}")
         if s.claims:

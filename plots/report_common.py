@@ -7,6 +7,7 @@ import os
 import re
 from pathlib import Path
 
+import common
 import ladder_results
 
 # A claim's verdict: the words the report's summary counts.
@@ -271,3 +272,153 @@ def verdict_of_ratio(ours, seed, within):
     if r is None:
         return NOT_MEASURED
     return REPRODUCES if 1 / within <= r <= within else DOES_NOT
+
+
+# ---- profiles: the why of a gain between two steps, from Nsight Compute's counters ----------
+
+# The counters a gain's why quotes, in this order of priority, at most MAX_QUOTED of them:
+# (name, key path in a profile's "derived", kind). A "share" (0..1) or a "pct" (percent)
+# counter is quoted when it moved by MOVED_POINTS percentage points or more, a "count" (per
+# work unit) when by a factor of MOVED_FACTOR or more: smaller moves are run-to-run noise
+# or do not explain a gain. The top stall reason comes last, quoted when it changed or its
+# cycles per instruction moved by MOVED_FACTOR.
+PROFILE_COUNTERS = (
+    ("conflict share", ("shared_conflict_share",), "share"),
+    ("uniform branches", ("branch_uniformity",), "share"),
+    ("thread instr/{unit}", ("per_work_unit", "thread_instructions"), "count"),
+    ("SM", ("speed_of_light_pct", "sm_pct"), "pct"),
+    ("memory", ("speed_of_light_pct", "memory_pct"), "pct"),
+    ("occupancy", ("achieved_occupancy_pct",), "pct"),
+)
+MOVED_POINTS, MOVED_FACTOR, MAX_QUOTED = 5.0, 1.2, 3
+NOT_PROFILED = "not profiled"
+# What the report says of the phrase, once, below HOW_JUDGED: built from the rule above.
+HOW_PROFILED = f"""\
+The why of a gain between two steps ends with what Nsight Compute's
+counters say of the two steps where `ladder profile` recorded them, the first step's value
+then the second's, e.g. 'profile (d=8): conflict share 73% -> 0%' (the point is named where
+the runs span several). Quoted are the counters that moved, at most {MAX_QUOTED}, in this
+order: {", ".join(name.format(unit="work unit") for name, _path, _kind in PROFILE_COUNTERS)}
+(SM and memory: speed of light, percent of peak), then the top stall reason; a share or a
+percentage moved when by {MOVED_POINTS:g} points or more, a count per work unit when by
+{MOVED_FACTOR:g}x or more. '{NOT_PROFILED}' where a step has no counters, with the reason in
+brackets where its profile gives one (a CPU step).
+"""
+
+
+def _profile(run):
+    profile = run.raw.get("profile")
+    return profile if isinstance(profile, dict) else {}
+
+
+def _profiled(runs, variant):
+    """The runs of step `variant` ('dwe' or 'skyline/dwe') that carry counters."""
+    return [r for r in runs if common.short_variant(r) == variant
+            and isinstance(_profile(r).get("derived"), dict)]
+
+
+def _point(run):
+    """{name: value} of the run's point as the harness names it ('d=8,n=1000000'): the
+    config's parameters, not the variant's own defaults that run.params adds."""
+    return dict(p.split("=", 1) for p in run.point.split(",") if "=" in p)
+
+
+def _matches(run, point):
+    """Whether a run lies at `point`, a dict of parameters (a subset of the run's point)."""
+    return all(_point(run).get(k) == str(v) for k, v in (point or {}).items())
+
+
+def _same_data(a, b):
+    """Two runs at one point: every parameter both points name is equal (one step's own,
+    such as EED's prep=serial, does not part them)."""
+    x, y = _point(a), _point(b)
+    return all(x[k] == y[k] for k in x.keys() & y.keys())
+
+
+def _value(profile, path):
+    value = profile.get("derived")
+    for key in path:
+        value = value.get(key) if isinstance(value, dict) else None
+    return ladder_results.number(value)
+
+
+def _pct(value):
+    """'74%', '1.6%', '0.042%': two significant digits from 0.01% to 10%; '0%' below."""
+    return f"{value:.2g}%" if 0.01 <= value < 10 else f"{value:.0f}%"
+
+
+def _counter_moves(a, b):
+    """'conflict share 74% -> 0.042%' for each of PROFILE_COUNTERS that moved from profile a
+    to b, in their order."""
+    unit = a.get("work_unit") if a.get("work_unit") == b.get("work_unit") else None
+    out = []
+    for name, path, kind in PROFILE_COUNTERS:
+        x, y = _value(a, path), _value(b, path)
+        if x is None or y is None or (kind == "count" and not unit):
+            continue
+        if kind == "count":
+            if max(x, y) >= MOVED_FACTOR * min(x, y):  # one of them 0 counts as moved
+                out.append(f"{name.format(unit=unit.removesuffix('s'))} {x:.3g} -> {y:.3g}")
+        else:
+            scale = 100 if kind == "share" else 1
+            if abs(x - y) * scale >= MOVED_POINTS:
+                out.append(f"{name} {_pct(x * scale)} -> {_pct(y * scale)}")
+    return out
+
+
+def _top_stall(profile):
+    """(reason, cycles per issued instruction) of the largest stall; 'selected' is the
+    issue itself, no stall."""
+    stalls = (profile.get("derived") or {}).get("stalls_per_instruction")
+    found = [(ladder_results.number(v), k) for k, v in
+             (stalls if isinstance(stalls, dict) else {}).items() if k != "selected"]
+    found = [(v, k) for v, k in found if v]
+    return max(found)[::-1] if found else None
+
+
+def _stall_move(a, b):
+    """'top stall short scoreboard 3.19 -> wait 1' when the top stall changed, else ''."""
+    x, y = _top_stall(a), _top_stall(b)
+    if not x or not y or (x[0] == y[0] and max(x[1], y[1]) < MOVED_FACTOR * min(x[1], y[1])):
+        return ""
+    return (f"top stall {x[0].replace('_', ' ')} {x[1]:.3g} -> "
+            f"{y[0].replace('_', ' ')} {y[1]:.3g}")
+
+
+def _point_text(runs, a, b):
+    """The point of runs a and b in short: its parameters that vary among `runs` ('d=8');
+    '' when none does."""
+    point, points = {**_point(a), **_point(b)}, [_point(r) for r in runs]
+    varying = [k for k in point if len({p[k] for p in points if k in p}) > 1]
+    return ", ".join(f"{k}={point[k]}" for k in varying)
+
+
+def profile_why(runs, before, after, point=None):
+    """A gain's why from the profile: step `before` against step `after` (variant names)
+    among `runs`, at one point where both were profiled, `point` (a dict of parameters) where
+    they both were there, else the first such. A reproduction profiles one point per GPU
+    step, not always the claim's, so the point is named where `runs` span several:
+    'profile (n=33): conflict share 74% -> 0.042%, thread instr/cell 11.1 -> 8.13, occupancy
+    1.6% -> 11%', the counters that moved (PROFILE_COUNTERS). 'not profiled' when a step has
+    no counters, with the reason its profile gives ('not profiled (openmp: cpu step)')."""
+    ours = [r for r in runs if common.short_variant(r) in (before, after)]
+    profiled = {v: _profiled(ours, v) for v in (before, after)}
+    missing = next((v for v in (before, after) if not profiled[v]), None)
+    if missing:
+        skipped = next((_profile(r)["skipped"] for r in ours if common.short_variant(r) == missing
+                        and isinstance(_profile(r).get("skipped"), str)), "")
+        return f"{NOT_PROFILED} ({missing}: {skipped})" if skipped else NOT_PROFILED
+    pairs = [(a, b) for b in profiled[after] for a in profiled[before] if _same_data(a, b)]
+    if not pairs:
+        return f"{NOT_PROFILED} at a common point"
+    a, b = next((p for p in pairs if all(_matches(r, point) for r in p)), pairs[0])
+    moves = _counter_moves(_profile(a), _profile(b)) + [_stall_move(_profile(a), _profile(b))]
+    where = _point_text(ours, a, b)
+    return (f"profile{f' ({where})' if where else ''}: "
+            + (", ".join([m for m in moves if m][:MAX_QUOTED]) or "no counter moved"))
+
+
+def with_profile(known, runs, before, after, point=None):
+    """The why a study knows of a gain from step `before` to step `after`, then the profile's
+    (profile_why)."""
+    return "; ".join(p for p in (known, profile_why(runs, before, after, point)) if p)

@@ -193,9 +193,11 @@ std::string work_unit(const json& run) {
   return it == units.end() ? "units of work" : it->second;
 }
 
-void put_profile(json& run, const std::vector<NcuResult>& got, const NcuCollection& how) {
+// `whole_run` false: the results cover only some of the run's launches, so no count is divided
+// by the whole run's work (ratios such as conflict share still hold).
+void put_profile(json& run, const std::vector<NcuResult>& got, const NcuCollection& how, bool whole_run = true) {
   const json& m = run.contains("metrics") && run["metrics"].is_object() ? run["metrics"] : json::object();
-  const double work = m.contains("work") && m["work"].is_number() ? m["work"].get<double>() : 0.0;
+  const double work = whole_run && m.contains("work") && m["work"].is_number() ? m["work"].get<double>() : 0.0;
   run["profile"] = combine_profiles(run.value("profile", json()), fold_profile(got, how, work, work_unit(run)));
 }
 
@@ -251,19 +253,24 @@ void profile_kernels(const Parsed& p, const std::map<std::string, std::size_t>& 
     const auto at = selected.find(run_key(r));
     if (!profilable(r) || at == selected.end()) continue;
     const std::string range = fmt::format("{}.{}/r{}/", text(r, "study"), text(r, "variant"), at->second);
-    const std::vector<NcuResult> got = collect(
+    // One launch more than kept tells whether the run has more than --launches.
+    std::vector<NcuResult> got = collect(
         c.ncu,
         {"--replay-mode", "kernel", "--cache-control", "all", "--profile-from-start", "off", "--nvtx",
-         "--nvtx-include", range, "--launch-count", std::to_string(c.launches), "--metrics", joined(c.plan.metrics)},
+         "--nvtx-include", range, "--launch-count", std::to_string(c.launches + 1), "--metrics",
+         joined(c.plan.metrics)},
         profiled_run(p, dir / "profiled.json", std::to_string(at->second)), dir, fmt::format("run{}", at->second));
     check_same_device(results, read_results((dir / "profiled.json").string()));
     if (got.empty()) {
       r["profile"] = {{"skipped", "ncu profiled no launch in range " + range}};
       continue;
     }
-    put_profile(r, got, how);
+    const bool all = got.size() <= std::size_t(c.launches);
+    got.resize(std::min(got.size(), std::size_t(c.launches)));
+    put_profile(r, got, how, all);
     json& last = r["profile"].contains("collections") ? r["profile"]["collections"].back() : r["profile"];
     last["launches_profiled"] = got.size();
+    last["all_launches"] = all;
   }
 }
 
@@ -361,7 +368,7 @@ const Command profile_command{
     .options = {{"out", "FILE", "the results file (default results/<name>-<UTC time>.json)"},
                 {"into", "RESULTS", "no timing pass: add the counters to RESULTS, a results file of CONFIG"},
                 {"metrics", "sol|why|sass|LIST", "speed of light (default), stall reasons and pipes, SASS counts, or ncu metric names"},
-                {"launches", "N", "with sass: the first N launches of each run (default 1)"},
+                {"launches", "N", "with sass: the first N launches of each run (default 1; counts per unit of work only when that is all)"},
                 {"ncu", "PATH", "the ncu to use (default: ncu on PATH, then /usr/local/cuda/bin/ncu)"},
                 shared_option("filter"), shared_option("validate"), shared_option("device"),
                 shared_option("quiet"), shared_option("repetitions"), shared_option("warmup"),

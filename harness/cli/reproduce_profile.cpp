@@ -1,6 +1,6 @@
 // `reproduce --profile`: Nsight Compute's counters for one point of every GPU step of each paper
 // experiment, added to its results file by `ladder profile --into` (range-replayed `why`, then
-// kernel-replayed `sass` on the first launch), so that the figures and the report can quote
+// kernel-replayed `sass` on the first 16 launches), so that the figures and the report can quote
 // them. One point, not all: replaying every run of a paper config would take hours.
 #include <fmt/format.h>
 
@@ -17,6 +17,10 @@ namespace fs = std::filesystem;
 using json = nlohmann::json;
 
 namespace {
+
+// Kernel replay's launches per run: all of most steps' (so their SASS counts per unit of work
+// are the whole run's), a sample of the multi-launch ones (a wavefront's thousands).
+constexpr int kLaunches = 16;
 
 std::string field(const json& run, const char* key) {
   const auto it = run.find(key);
@@ -113,8 +117,8 @@ json profile_experiment(const ProfileJob& job) {
     o.stdout_file = job.log.string();
     o.stderr_to_stdout = true;
     const ChildResult r = run_child({job.self, "profile", job.experiment->config.path, "--scale", job.scale, "--into",
-                                     job.target.string(), "--runs", run_text(runs), "--metrics", set, "--device",
-                                     std::to_string(job.device), "--quiet"},
+                                     job.target.string(), "--runs", run_text(runs), "--metrics", set, "--launches",
+                                     std::to_string(kLaunches), "--device", std::to_string(job.device), "--quiet"},
                                     o);
     if (r.signal == SIGINT || r.signal == SIGTERM) std::raise(r.signal);
     if (r.status != 0) {

@@ -70,7 +70,7 @@ def gain_verdict(ours, seed):
     return rc.PARTLY if ours > 1 else rc.DOES_NOT
 
 
-def gain_claim(at, slower, faster, claim, comparable, results):
+def gain_claim(at, runs, slower, faster, claim, comparable, results):
     seed = notes_seconds(slower) / notes_seconds(faster)
     ours = rc.ratio(common.seconds(at.get(slower)), common.seconds(at.get(faster)))
     if ours is None:
@@ -89,6 +89,7 @@ def gain_claim(at, slower, faster, claim, comparable, results):
                f"and {cores} cores")
         if comparable and "openmp" in (slower, faster):
             why += f" (our OpenMP on {cores} cores, the notes' on {NOTES_CORES})"
+    why = rc.with_profile(why, runs, slower, faster)  # the counters, whatever the verdict
     return rc.Claim(TARGET, claim, rc.fmt_ratio(seed), rc.fmt_ratio(ours), verdict, why,
                     seed_x=seed, ours_x=(ours,))
 
@@ -109,8 +110,9 @@ def time_claim(at, variant, words, mismatch, results):
     return rc.Claim(TARGET, claim, notes["text"], rc.fmt_seconds(ours), verdict, why)
 
 
-def claims(at, mismatch, results):
-    return ([gain_claim(at, *gain, comparable=not mismatch, results=results) for gain in GAINS]
+def claims(at, runs, mismatch, results):
+    return ([gain_claim(at, runs, *gain, comparable=not mismatch, results=results)
+             for gain in GAINS]
             + [time_claim(at, v, words, mismatch, results) for v, words in TIMED])
 
 
@@ -212,4 +214,4 @@ def section(ctx):
         RULES,
         "### Figures\n",
         rc.md_figure_groups(ctx, FIGURE_GROUPS, "No DTW figure was drawn.\n")])
-    return rc.Section(TITLE, body, claims(at, mismatch, results))
+    return rc.Section(TITLE, body, claims(at, runs, mismatch, results))

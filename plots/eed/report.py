@@ -37,8 +37,8 @@ WHY = {
                "preprocessing",
     "h_vs_ph_one": "for one pair both are a single block in global memory here; the paper's "
                    "pH_CUDA was the program of its ref. [10]",
-    "sh_vs_ph_one": "one pair of length 100 takes ~0.1 ms on the H100, mostly launch and copy "
-                    "latency (cudaMemcpy-dominated); at 1000 the H100's caches serve pH_CUDA's "
+    "sh_vs_ph_one": "one pair of length 100 is mostly launch and copy latency here "
+                    "(cudaMemcpy-dominated); at 1000 the H100's caches serve pH_CUDA's "
                     "global-memory table, so shared memory gains less than on the GTX 660",
     "multi_block": "100 blocks fill 100 of the H100's 132 SMs (the GTX 660 has 5): one pair "
                    "at a time leaves most of the GPU idle, so the gain grows with the SM count",
@@ -116,6 +116,25 @@ def ratios_of(runs, claim):
     return found, missing
 
 
+def step_runs(runs, table, step):
+    """Our runs of one of the paper's steps in its table's sweep, any length."""
+    row = ep.paper_row(table, step["variant"], step.get("prep"))
+    return [r for r in ep.in_sweep(runs, row["sweep"]) if common.short_variant(r) ==
+            row["variant"] and row.get("prep") in (None, ep.prep(r))] if row else []
+
+
+def profile_of(runs, claim):
+    """The profile's why of a speed-up (rc.profile_why), at the paper's longest length where
+    profiled there; one per faster step, named, where they differ."""
+    slow, table, n = claim["slower"], claim["table"], claim["lengths"][-1]
+    found = {method(fast): rc.profile_why(step_runs(runs, table, slow) + step_runs(
+        runs, table, fast), slow["variant"], fast["variant"], {"n": n})
+        for fast in claim["faster"]}
+    if len(set(found.values())) == 1:
+        return next(iter(found.values()))
+    return "; ".join(f"{name}: {why}" for name, why in found.items())
+
+
 def spreads_of(runs, claim):
     """[(label, slowest / fastest)] of the claim's steps at each length, and [missing]."""
     found, missing = [], []
@@ -191,12 +210,14 @@ def ratio_claim(ctx, runs, claim):
         seed = (f"{lo:g}x" if lo == hi else f"{lo:g}-{hi:g}x") + (
             f" (band {band[0]:.3g}-{band[1]:.3g}x)")
         ours = "; ".join(f"{l}: {rc.fmt_ratio(r)}" for l, r in found)
-    numbers = {}
+    numbers, known = {}, WHY.get(claim["id"], "")
     if claim["kind"] != "overlap":  # the middle of the seed's range, on a log scale
         numbers = dict(seed_x=math.sqrt(lo * hi), ours_x=tuple(r for _l, r in found))
+    # A gain between two steps: what their counters say, whatever the verdict.
+    counters = profile_of(runs, claim) if claim["kind"] == "speedup" else ""
     return rc.Claim(claim["target"], claim["claim"], seed, ours or "-", verdict,
-                    why_of(verdict, WHY.get(claim["id"], ""), missing,
-                           quick_note(ctx, runs, claim)), **numbers)
+                    why_of(verdict, known, missing, "; ".join(
+                        w for w in (counters, quick_note(ctx, runs, claim)) if w)), **numbers)
 
 
 def times_claim(ctx, runs, table):

@@ -317,9 +317,9 @@ def speedup_claim(view, ours, n, seed_x, missing):
     if name != "seq_full":  # only a lower bound was measured, and it falls short
         return rc.Claim(T9B, claim, seed, text + " (lower bound)", rc.NOT_MEASURED,
                         "seq_full did not run: the speedup over seq_itwed is only a lower bound")
+    why = f"{step} is only {rc.fmt_ratio(x)} faster than {name} here{context}"
     return rc.Claim(T9B, claim, seed, text, rc.DOES_NOT,
-                    f"{step} is only {rc.fmt_ratio(x)} faster than {name} here{context}",
-                    **numbers)
+                    rc.with_profile(why, view["runs"], name, best.variant, {"n": n}), **numbers)
 
 
 def trend_claim(ctx, view, ours, seed, missing):
