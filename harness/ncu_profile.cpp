@@ -296,6 +296,7 @@ json fold_profile(const std::vector<NcuResult>& results, const NcuCollection& ho
             {"tool_version", how.tool_version},
             {"replay_mode", how.replay_mode},
             {"cache_control", how.cache_control},
+            {"clock_control", how.clock_control},
             {"metric_set", how.metric_set},
             {"results", results.size()},
             {"work", work},
@@ -349,6 +350,7 @@ json combine_profiles(const json& earlier, const json& added) {
   out["tool_version"] = joined_field(kept, "tool_version");
   out["replay_mode"] = joined_field(kept, "replay_mode");
   out["cache_control"] = joined_field(kept, "cache_control");
+  out["clock_control"] = joined_field(kept, "clock_control");
   out["metric_set"] = joined_field(kept, "metric_set");
   // Rebuilt from each kept collection's own derived values, so that a replaced set's values
   // leave with it: range replay's first, as they cover the whole run (kernel replay may have

@@ -34,6 +34,10 @@ struct NcuCollection {
   std::string replay_mode;      // "range" or "kernel"
   std::string cache_control;    // "all" (flush before each pass) or "none"
   std::string metric_set;       // "sol", "why", "sass" or "custom"
+  // "none": the GPU runs at the clock it chooses, as in the timed pass (ncu's default, "base",
+  // locks it lower: durations and achieved rates would not match the timings or the ceilings
+  // at the maximum SM clock).
+  std::string clock_control = "none";
 };
 
 // A run's `profile`: the collection, the number of results folded, `raw` (every metric folded

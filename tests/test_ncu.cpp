@@ -92,7 +92,7 @@ TEST(NcuProfile, SkylineConflictsAndBranches) {
 TEST(NcuProfile, SchemaRecordsHowTheNumbersWereTaken) {
   const auto results = parse_ncu_csv(fixture("twed_wavefront_range_why.csv"));
   const nlohmann::json p = fold_profile(results, {"2025.3.1.0", "range", "all", "why"}, 1e6, "cells");
-  for (const char* key : {"tool", "tool_version", "replay_mode", "cache_control", "metric_set",
+  for (const char* key : {"tool", "tool_version", "replay_mode", "cache_control", "clock_control", "metric_set",
                           "results", "kernels", "work", "work_unit", "raw", "derived"})
     EXPECT_TRUE(p.contains(key)) << key;
   EXPECT_EQ(p["replay_mode"], "range");

@@ -226,7 +226,8 @@ void profile_ranges(const Parsed& p, const std::map<std::string, std::size_t>& s
                     const Collection& c, const fs::path& dir) {
   const fs::path second = dir / "profiled.json";
   const std::vector<NcuResult> got =
-      collect(c.ncu, {"--replay-mode", "range", "--cache-control", "all", "--metrics", joined(c.plan.metrics)},
+      collect(c.ncu, {"--replay-mode", "range", "--cache-control", "all", "--clock-control", "none", "--metrics",
+                      joined(c.plan.metrics)},
               profiled_run(p, second), dir, "range");
   const json profiled = read_results(second.string());
   check_same_device(results, profiled);
@@ -256,7 +257,7 @@ void profile_kernels(const Parsed& p, const std::map<std::string, std::size_t>& 
     // One launch more than kept tells whether the run has more than --launches.
     std::vector<NcuResult> got = collect(
         c.ncu,
-        {"--replay-mode", "kernel", "--cache-control", "all", "--profile-from-start", "off", "--nvtx",
+        {"--replay-mode", "kernel", "--cache-control", "all", "--clock-control", "none", "--profile-from-start", "off", "--nvtx",
          "--nvtx-include", range, "--launch-count", std::to_string(c.launches + 1), "--metrics",
          joined(c.plan.metrics)},
         profiled_run(p, dir / "profiled.json", std::to_string(at->second)), dir, fmt::format("run{}", at->second));
