@@ -36,13 +36,14 @@ OK = os.path.join(HERE, "fixtures", "ok.json")
 OPTIONS = {
     "list": ["json"],
     "run": ["out", "filter", "validate", "dump-outputs", "profile", "device", "quiet",
-            "repetitions", "warmup", "timing", "scale", "shard", "costs", "gpus"],
+            "repetitions", "warmup", "timing", "scale", "runs", "shard", "costs", "gpus"],
     "plan": ["scale", "filter", "validate", "repetitions", "warmup", "timing", "shard", "costs", "json"],
     "gen": ["out", "generator", "config", "point", "scale", "json"],
     "ingest": ["out", "scale", "validate", "device", "quiet"],
     "compare": ["csv"],
     "export": ["format", "csv", "out"],
-    "reproduce": ["scale", "out", "configs", "device", "shard", "gpus", "costs", "no-peers", "python"],
+    "reproduce": ["scale", "out", "configs", "device", "shard", "gpus", "costs", "no-peers", "profile",
+                  "python"],
     "merge": [],
 }
 # Options a command takes beyond its own: gen's data parameters, and help everywhere.
