@@ -3,7 +3,7 @@
 //   ladder run CONFIG [--out FILE] [--filter RE] [--validate full|sample:N|off]
 //                     [--dump-outputs DIR] [--profile] [--device N] [--quiet]
 //                     [--repetitions N] [--warmup N] [--timing hot|cold] [--scale paper|quick]
-//                     [--shard K/N | --gpus all|LIST] [--costs FILE|DIR]
+//                     [--runs LIST | --shard K/N | --gpus all|LIST] [--costs FILE|DIR]
 //   ladder plan CONFIG [--scale paper|quick] [--filter RE] [--validate full|sample:N|off]
 //                      [--repetitions N] [--warmup N] [--timing hot|cold]
 //                      [--shard K/N] [--costs FILE|DIR] [--json]
@@ -14,7 +14,8 @@
 //   ladder compare A.json B.json [--csv]
 //   ladder export RESULTS.json --format csv|gbench [--out FILE]   (--csv: --format csv)
 //   ladder reproduce [--scale paper|quick] [--out DIR] [--configs DIR] [--device N]
-//                    [--shard K/N | --gpus all|LIST] [--costs FILE|DIR] [--no-peers] [--python EXE]
+//                    [--shard K/N | --gpus all|LIST] [--costs FILE|DIR] [--no-peers] [--profile]
+//                    [--python EXE]
 //   ladder merge OUT SHARD...
 //   ladder --help | --version;  ladder COMMAND --help (or -h): its options, each described
 // An option's value follows it (`--out FILE`) or is joined to it (`--out=FILE`). Each command
