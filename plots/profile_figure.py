@@ -473,14 +473,17 @@ def draw(groups, out_dir):
     return written
 
 
-def nothing_text(files):
-    """One line: no run has counters, and why the profiles say they were skipped."""
+def nothing_text(files, study=None, purpose=" to draw"):
+    """One line: no run (of `study`, None: of any) has counters, and why the profiles say
+    they were skipped."""
     reasons = dict.fromkeys(" ".join(str(profile(r).get("skipped"))[:80].split())
-                            for f in files for r in f.runs if "skipped" in profile(r))
+                            for f in files for r in f.runs
+                            if (study is None or r.study == study) and "skipped" in profile(r))
     why = f" (profiles skipped: {'; '.join(reasons)})" if reasons else \
         " (write them with `ladder profile CONFIG --out R.json`)"
-    return (f"no profiled run: {', '.join(str(f.path) for f in files)} "
-            f"hold{'s' if len(files) == 1 else ''} no Nsight Compute counters to draw{why}")
+    of = f" of study {study}" if study else ""
+    return (f"no profiled run{of}: {', '.join(str(f.path) for f in files)} "
+            f"hold{'s' if len(files) == 1 else ''} no Nsight Compute counters{purpose}{why}")
 
 
 def main(argv=None):

@@ -32,7 +32,7 @@ import sys
 import common
 import ladder_results
 from ladder_results import ResultsError, number
-from profile_figure import derived, ladder_order, one_or_mixed, profile
+from profile_figure import derived, ladder_order, nothing_text, one_or_mixed, profile
 
 WAVEFRONTS = "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"
 CONFLICTS = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum"
@@ -205,18 +205,6 @@ def table(study, point, runs):
     return "\n".join(lines)
 
 
-def nothing_text(files, study):
-    """One line: no run has counters, and why the profiles say they were skipped."""
-    reasons = dict.fromkeys(" ".join(str(profile(r).get("skipped"))[:80].split())
-                            for f in files for r in f.runs
-                            if (study is None or r.study == study) and "skipped" in profile(r))
-    why = f" (profiles skipped: {'; '.join(reasons)})" if reasons else \
-        " (write them with `ladder profile CONFIG --out R.json`)"
-    of = f" of study {study}" if study else ""
-    return (f"no profiled run{of}: {', '.join(str(f.path) for f in files)} "
-            f"hold{'s' if len(files) == 1 else ''} no Nsight Compute counters{why}")
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description="Print the Nsight Compute counters of each "
                                                  "profiled step, a Markdown table per point.")
@@ -227,7 +215,7 @@ def main(argv=None):
         files = [ladder_results.load(path) for path in args.results]
         groups = profiled_groups(files, args.study)
         if not groups:
-            raise ResultsError(nothing_text(files, args.study))
+            raise ResultsError(nothing_text(files, args.study, purpose=""))
     except ResultsError as err:
         say(err)
         return 2

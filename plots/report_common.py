@@ -234,13 +234,22 @@ def unmeasured(title, config, rules, claims):
     return Section(title, text + "\n" + rules, [dataclasses.replace(c, why=why) for c in claims])
 
 
-_VENDOR = re.compile(r"\((r|tm)\)|\b(nvidia|geforce|tesla|intel|amd|cpu|processor)\b")
+_VENDOR = re.compile(r"\((r|tm)\)|\b(nvidia|geforce|tesla|intel|amd|cpu|processor)\b", re.I)
+_MEMORY = re.compile(r"\d+GB|HBM\d*e?|GDDR\d*X?", re.I)  # a word of a name giving its memory
 
 
 def hardware_key(name):
     """A device's or CPU's name without vendor words, lower case: 'NVIDIA TITAN X (Pascal)',
     'Titan X (Pascal)' -> 'titan x (pascal)'."""
     return " ".join(_VENDOR.sub(" ", str(name or "").lower()).split())
+
+
+def short_hardware(name):
+    """A device's name as prose names it, its case kept, without vendor words and memory:
+    'NVIDIA H100 80GB HBM3' -> 'H100', 'NVIDIA A100-SXM4-40GB' -> 'A100-SXM4-40GB',
+    'NVIDIA GeForce RTX 4090' -> 'RTX 4090'; '' for none."""
+    words = _VENDOR.sub(" ", str(name or "")).split()
+    return " ".join([w for w in words if not _MEMORY.fullmatch(w)] or words)
 
 
 def same_hardware(ours, seed):

@@ -11,7 +11,7 @@ SEED, TITLE = "seed 003: Kim, Na and Sim 2015", "Extended edit distance (EED)"
 CONFIG = "eed-paper"
 STUDY = "eed"
 # A speed-up reproduces when its gain (ratio - 1) lies within this factor of the paper's: the
-# paper's GPU (2012) is ten years older than an H100, so only the size of an effect can carry
+# paper's GPU (2012) is generations older than ours, so only the size of an effect can carry
 # over.
 BAND = 2.0
 # A ratio below this is no gain: timing noise.
@@ -21,32 +21,33 @@ NOISE = 1.05
 OVERLAP = 2.0
 TARGETS = ("EED Fig. 5", "EED Table 1", "EED Fig. 6", "EED Table 2", "EED Fig. 7",
            "EED Table 3", "EED Table 4")
-# Why a claim does not reproduce here, where we know (shown for 'partly' and 'does not').
+# Blocks of the paper's experiments 1 and 2: one per pair (configs/eed/paper.json, any scale).
+PAIRS = 100
+# Why a claim does not reproduce here, where we know (shown for 'partly' and 'does not'). The
+# {fields} name our GPU from the results' device (gpu_words): no GPU's facts typed here.
 WHY = {
     "prep_parallel": "H_CUDA's forward preprocessing (a thread per row scans A from its start "
                      "in global memory) grows with n here; sH_CUDA's backward scan in shared "
                      "memory stays flat",
-    "prep_overlap": "the forward scans (pH_CUDA parallel, H_CUDA) grow with n on the H100, "
+    "prep_overlap": "the forward scans (pH_CUDA parallel, H_CUDA) grow with n on {the_gpu}, "
                     "sH_CUDA's backward scan in shared memory does not; the paper credits the "
                     "cache for its flat forward scan",
-    "sh_vs_ph": "pH_CUDA runs the pairs one after another on one block, one SM of the H100's "
-                "132 (the GTX 660 has 5), sH_CUDA a block per pair: the gap grows with the "
-                "number of SMs",
-    "sh_vs_h": "the H100's 50 MB L2 (GTX 660: 384 KB) serves H_CUDA's global-memory table, so "
-               "its kernel is about as fast as sH_CUDA's; sH_CUDA gains mostly in "
-               "preprocessing",
+    "sh_vs_ph": "pH_CUDA runs the pairs one after another on one block, {one_sm} (the GTX 660 "
+                "has 5), sH_CUDA a block per pair: the gap grows with the number of SMs",
+    "sh_vs_h": "{l2} (GTX 660: 384 KB) serves H_CUDA's global-memory table, so its kernel "
+               "is about as fast as sH_CUDA's; sH_CUDA gains mostly in preprocessing",
     "h_vs_ph_one": "for one pair both are a single block in global memory here; the paper's "
                    "pH_CUDA was the program of its ref. [10]",
     "sh_vs_ph_one": "one pair of length 100 is mostly launch and copy latency here "
-                    "(cudaMemcpy-dominated); at 1000 the H100's caches serve pH_CUDA's "
+                    "(cudaMemcpy-dominated); at 1000 {gpus} caches serve pH_CUDA's "
                     "global-memory table, so shared memory gains less than on the GTX 660",
-    "multi_block": "100 blocks fill 100 of the H100's 132 SMs (the GTX 660 has 5): one pair "
-                   "at a time leaves most of the GPU idle, so the gain grows with the SM count",
+    "multi_block": "{fill} (the GTX 660 has 5): one pair at a time leaves most of the GPU "
+                   "idle, so the gain grows with the SM count",
     "t4_vs_ph": "our compute stage stands in for the paper's printed-on-device times; "
-                "pH_CUDA's one block uses one SM of the H100's 132 (the GTX 660 has 5)",
-    "t4_sh_slower": "the two kernels take about the same time here: the H100's 50 MB L2 "
-                    "serves H_CUDA's global table, and no cost of setting up sH_CUDA's shared "
-                    "memory (0.71 ms on the GTX 660, the paper says) shows",
+                "pH_CUDA's one block uses {one_sm} (the GTX 660 has 5)",
+    "t4_sh_slower": "the two kernels take about the same time here: {l2} serves "
+                    "H_CUDA's global table, and no cost of setting up sH_CUDA's shared memory "
+                    "(0.71 ms on the GTX 660, the paper says) shows",
 }
 TABLE_WHY = {
     1: "the forward scans read A from global memory, a thread per row",
@@ -59,6 +60,41 @@ PEERS = {"peer_rapidfuzz": "RapidFuzz (Damerau-Levenshtein on the CPU: the same 
                                          "different and simpler distance)"}
 QUICK_WHY = ("quick scale: reduced sizes and repetitions, so absolute times are shown but not "
              "judged")
+
+
+# ---- our GPU, as the WHY texts name it ---------------------------------------------------------
+
+def size_text(size):
+    """'50 MB', '384 KB': a cache's size in bytes, as the texts give it (1 MB = 2^20 bytes)."""
+    return f"{size / 2**20:.3g} MB" if size >= 2**20 else f"{size / 2**10:.3g} KB"
+
+
+def gpu_words(results):
+    """The words of WHY's {fields}, from the results' device (None: no results): the_gpu ('the
+    H200'), gpus (its possessive), one_sm ('one SM of the H200's 132'), l2 ('the H200's 60 MB
+    L2'), fill (what PAIRS blocks take of its SMs). Without a device, or without a count or
+    size, a wording that needs none ('this GPU', 'one of this GPU's SMs', 'this GPU's L2')."""
+    device = results.device if results else {}
+    name = rc.short_hardware(results.device_name) if device.get("present") else ""
+    sms = common.number(device.get("sm_count")) if name else None
+    l2 = common.number(device.get("l2_bytes")) if name else None
+    the_gpu = f"the {name}" if name else "this GPU"
+    gpus = f"{the_gpu}'s"
+    if sms and sms >= 1:
+        one_sm = f"one SM of {gpus} {sms:.0f}"
+        fill = (f"{PAIRS} blocks fill {PAIRS} of {gpus} {sms:.0f} SMs" if sms > PAIRS else
+                f"{PAIRS} blocks fill all {sms:.0f} of {gpus} SMs")
+    else:
+        one_sm = f"one of {gpus} SMs"
+        fill = f"{PAIRS} blocks spread over {gpus} SMs"
+    return dict(the_gpu=the_gpu, gpus=gpus, one_sm=one_sm, fill=fill,
+                l2=f"{gpus} {size_text(l2)} L2" if l2 and l2 > 0 else f"{gpus} L2")
+
+
+def known_why(claim_id, results):
+    """WHY's text of a claim in the words of `results`' GPU (gpu_words); '' where WHY has none."""
+    text = WHY.get(claim_id)
+    return text.format(**gpu_words(results)) if text else ""
 
 
 # ---- our values beside the paper's ------------------------------------------------------------
@@ -210,7 +246,7 @@ def ratio_claim(ctx, runs, claim):
         seed = (f"{lo:g}x" if lo == hi else f"{lo:g}-{hi:g}x") + (
             f" (band {band[0]:.3g}-{band[1]:.3g}x)")
         ours = "; ".join(f"{l}: {rc.fmt_ratio(r)}" for l, r in found)
-    numbers, known = {}, WHY.get(claim["id"], "")
+    numbers, known = {}, known_why(claim["id"], ctx.results(CONFIG))
     if claim["kind"] != "overlap":  # the middle of the seed's range, on a log scale
         numbers = dict(seed_x=math.sqrt(lo * hi), ours_x=tuple(r for _l, r in found))
     # A gain between two steps: what their counters say, whatever the verdict.
@@ -273,9 +309,10 @@ RULES = f"""How the claims are judged:
   lengths 100 and 1000 (at quick scale, the nearest lengths we ran). *Reproduces* when the
   gain of every ratio (ratio - 1) lies within a factor of {BAND:g} of the paper's, i.e. the
   ratio lies in the band 1 + (X-1)/{BAND:g} to 1 + {BAND:g}(Y-1) shown beside the paper's
-  value (the GTX 660 of 2012 and the H100 are ten years apart: only the size of an effect
-  can carry over); *partly* when every ratio is a gain (at least {NOISE:g}x, the timing
-  noise) but some lie outside the band; *does not reproduce* when one is below {NOISE:g}x.
+  value (the GTX 660 of 2012 is generations older than the GPUs we run on: only the size of
+  an effect can carry over); *partly* when every ratio is a gain (at least {NOISE:g}x, the
+  timing noise) but some lie outside the band; *does not reproduce* when one is below
+  {NOISE:g}x.
 - **Fig. 5's overlapping lines**: the slowest of the three parallel preprocessings at most
   {OVERLAP:g}x the fastest, at each length (the paper's own differ by up to 1.65x).
   *Reproduces* at both lengths, *partly* at one.
