@@ -14,7 +14,7 @@ PANELS = {dist: f"Skyline Fig. 11{panel}" for dist, panel in sp.FIG11_PANELS.ite
 FIG11C = "Skyline Fig. 11c"
 FIG11C_DIST = "anticorrelated"  # the seed's Fig. 11c is drawn on anti-correlated data
 # A gain reproduces when ours is within this factor of the seed's: the Tesla C1060 (2008) is
-# fourteen years older than an H100, so only the size of an effect can carry over.
+# generations older than ours, so only the size of an effect can carry over.
 FACTOR = 2.0
 # A time reduction under this many percent is no gain (timing noise: the nested-loop steps
 # are timed once); "slower" means more than 1 + NOISE_PCT / 100 times the time.
@@ -212,8 +212,8 @@ RULES = f"""How the claims are judged:
 - **Gains**: {sp.NOTES['gain_rule']} Ours is the mean of that reduction over the d where
   both steps passed (without d = 8 and 16 for DWE against APC, as the seed). It
   *reproduces* when it lies within a factor of {FACTOR:g} of the seed's (half to twice, at most
-  100%: the Tesla C1060 of 2008 and the H100 are fourteen years apart, only the size of an
-  effect can carry over); *partly* when the step gains at least {NOISE_PCT:g}% (the timing
+  100%: the Tesla C1060 of 2008 is generations older than the GPUs we run on, only the size
+  of an effect can carry over); *partly* when the step gains at least {NOISE_PCT:g}% (the timing
   noise: the nested loops are timed once) but more or less than that; *does not reproduce*
   below.
 - **Statements at several d** (DWE slower than naive at d = 8 and 16; Fig. 11c's even d

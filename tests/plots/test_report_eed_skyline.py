@@ -300,6 +300,8 @@ class ClaimsTurn(Case):
 
     def test_sh_cuda_at_the_papers_gain_over_h_cuda(self):
         eed = self.ref("eed")
+        # The harness writes the L2's size now; these reference runs predate it.
+        eed["device"]["l2_bytes"] = 50 * 2**20
         h = run_of(eed, "pairs_100", "h_cuda", n=1000)
         set_ms(run_of(eed, "pairs_100", "sh_cuda", n=1000), h["timing"]["median"] / 2.6)
         section = report_eed.section(self.context(eed=eed))
@@ -308,7 +310,11 @@ class ClaimsTurn(Case):
         section = report_eed.section(self.context(eed=eed))
         claim = find(section.claims, "EED Fig. 6", "sH_CUDA ~2.6x")
         self.assertEqual(claim.verdict, NO)
-        self.assertIn("50 MB L2", claim.why)
+        self.assertIn("the H100's 50 MB L2 (GTX 660: 384 KB)", claim.why)
+        del eed["device"]["l2_bytes"]  # no size recorded: the L2 is named without one
+        section = report_eed.section(self.context(eed=eed))
+        self.assertTrue(find(section.claims, "EED Fig. 6", "sH_CUDA ~2.6x").why.startswith(
+            "the H100's L2 (GTX 660: 384 KB) serves"))
 
     def test_a_slower_time_than_the_gtx_660(self):
         eed = self.ref("eed")
@@ -345,6 +351,73 @@ class ClaimsTurn(Case):
                     "Skyline Fig. 11a", "skyline size")
         self.assertEqual(size.verdict, PA)
         self.assertIn("off at d = 12", size.why)
+
+
+class OnAnotherGpu(Case):
+    """The why texts name the GPU of the results, its SM count and its L2: none is typed."""
+    # (target, start of the claim): what its why says of the GPU, {gpu} its short name.
+    GPU_WHY = {
+        ("EED Fig. 5", "pH_CUDA (parallel), H_CUDA and sH_CUDA preprocess"):
+            "grow with n on the {gpu},",
+        ("EED Fig. 6", "sH_CUDA ~10-14x faster than pH_CUDA"):
+            "one block, one SM of the {gpu}'s {sms} (the GTX 660 has 5),",
+        ("EED Fig. 6", "sH_CUDA ~2.6x faster than H_CUDA"):
+            "the {gpu}'s {l2} L2 (GTX 660: 384 KB) serves",
+        ("EED Fig. 7", "sH_CUDA ~2.4-3.6x faster than pH_CUDA"):
+            "at 1000 the {gpu}'s caches serve",
+        ("EED Fig. 7", "multi-block"): "{fill} (the GTX 660 has 5):",
+        ("EED Table 4", "printed on the device: H_CUDA and sH_CUDA ~19-25x"):
+            "uses one SM of the {gpu}'s {sms} (the GTX 660 has 5)",
+        ("EED Table 4", "printed on the device: sH_CUDA ~1.5x slower"):
+            "the {gpu}'s {l2} L2 serves",
+    }
+
+    def on(self, name, sm_count, l2_bytes):
+        eed = self.ref("eed")
+        eed["device"].update(name=name, sm_count=sm_count, l2_bytes=l2_bytes)
+        return self.sections(eed=eed)[0]
+
+    def check(self, section, gpu, sms, l2, fill):
+        for (target, start), text in self.GPU_WHY.items():
+            claim = find(section.claims, target, start)
+            with self.subTest(target=target, claim=start):
+                self.assertIn(claim.verdict, (PA, NO))  # its why is shown
+                self.assertIn(text.format(gpu=gpu, sms=sms, l2=l2, fill=fill), claim.why)
+        for c in section.claims:
+            with self.subTest(target=c.target, claim=c.claim):
+                self.assertNotIn("H100", c.why)
+                self.assertNotIn("132", c.why)
+                self.assertNotIn("50 MB", c.why)
+        self.assertNotIn("H100", report_eed.RULES)
+
+    def test_an_a100_is_named_with_its_sms_and_l2(self):
+        section = self.on("NVIDIA A100-SXM4-40GB", 108, 41943040)
+        self.check(section, "A100-SXM4-40GB", 108, "40 MB",
+                   "100 blocks fill 100 of the A100-SXM4-40GB's 108 SMs")
+
+    def test_fewer_sms_than_blocks_are_all_filled(self):
+        section = self.on("Tesla V100-SXM2-16GB", 80, 6 * 2**20)
+        self.check(section, "V100-SXM2-16GB", 80, "6 MB",
+                   "100 blocks fill all 80 of the V100-SXM2-16GB's SMs")
+        self.assertNotIn("fill 100 of", find(section.claims, "EED Fig. 7", "multi-block").why)
+
+    def test_without_a_gpu_the_words_need_none(self):
+        absent = skip_gpu(self.ref("eed"))
+        ctx = self.context(eed=absent)
+        for results in (None, ctx.results("eed-paper")):
+            words = report_eed.gpu_words(results)
+            self.assertEqual((words["the_gpu"], words["one_sm"], words["l2"]),
+                             ("this GPU", "one of this GPU's SMs", "this GPU's L2"))
+            for claim_id in report_eed.WHY:
+                with self.subTest(claim=claim_id):
+                    why = report_eed.known_why(claim_id, results)
+                    self.assertNotRegex(why, r"H100|\{|\}|\b132\b")
+
+    def test_short_device_names(self):
+        for name, short in (("NVIDIA H100 80GB HBM3", "H100"), ("NVIDIA H200", "H200"),
+                            ("NVIDIA A100-SXM4-40GB", "A100-SXM4-40GB"),
+                            ("NVIDIA GeForce RTX 4090", "RTX 4090"), ("", "")):
+            self.assertEqual(rc.short_hardware(name), short)
 
 
 class Rules(unittest.TestCase):
