@@ -3,7 +3,8 @@
 // and run_ms() times exactly what enqueue() puts on the instance's stream with CUDA events.
 // The stream is handed to enqueue(), as nvbench hands launch.get_stream(), and every launch,
 // copy and library call of the run names it; the poison and the fetch go on it too.
-// enqueue() may divide its work into named stages; each stage's time is recorded too.
+// enqueue() may divide its work into named stages; each stage's time is recorded too, and in a
+// profiled call each stage is an NVTX range (harness/stage_ranges.hpp).
 #pragma once
 #include <functional>
 #include <map>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "device_buffer.hpp"
+#include "stage_ranges.hpp"
 #include "study.hpp"
 
 namespace ladder {
@@ -42,6 +44,7 @@ class GpuInstance : public Instance {
     names_.clear();
     LADDER_CUDA(cudaEventRecord(begin_.get(), stream_.get()));
     enqueue(stream_.get());
+    stage_range_.end();
     LADDER_CUDA(cudaEventRecord(end_.get(), stream_.get()));
     LADDER_CUDA(cudaEventSynchronize(end_.get()));
     stages_.clear();
@@ -58,6 +61,7 @@ class GpuInstance : public Instance {
   void stage(std::string name) {
     if (names_.size() == kMaxStages) throw std::logic_error("more than 8 stages in one run");
     LADDER_CUDA(cudaEventRecord(marks_[names_.size()].get(), stream_.get()));
+    stage_range_.start(name);  // only in a profiled call (harness/stage_ranges.hpp)
     names_.push_back(std::move(name));
   }
   T* out() const { return out_.get(); }
@@ -76,6 +80,7 @@ class GpuInstance : public Instance {
   CudaEvent begin_, end_, marks_[kMaxStages];
   std::vector<std::string> names_;
   std::map<std::string, double> stages_;
+  StageRange stage_range_;
 };
 
 }  // namespace ladder

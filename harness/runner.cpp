@@ -18,6 +18,7 @@
 #include "memory.hpp"
 #include "plan.hpp"
 #include "results.hpp"
+#include "stage_ranges.hpp"
 #include "../datagen/base/errors.hpp"
 #include "../datagen/base/printable.hpp"
 #include "../datagen/base/progress.hpp"
@@ -383,7 +384,8 @@ class Runner {
     r.samples_ms = time_with_benchmark(v.id() + "/" + r.point, repetitions, once, r.stats);
   }
 
-  // One call inside an NVTX range named study.variant, and in it one named r<run_index>,
+  // One call inside an NVTX range named study.variant, and in it one named r<run_index> (and
+  // a start/end range per stage of a staged step, "stage.<name>"),
   // bracketed by the profiler API so that `ncu --profile-from-start off` or `nsys
   // --capture-range=cudaProfilerApi` see only it; `--nvtx-include dtw.shared/r3/` picks one run.
   // No '/' in a name: ncu's NVTX filters read it as nesting.
@@ -392,7 +394,14 @@ class Runner {
     if (gpu) LADDER_CUDA(cudaProfilerStart());
     nvtxRangePushA(nvtx_name(v).c_str());
     nvtxRangePushA(("r" + std::to_string(run_index)).c_str());
-    call();
+    stage_ranges_on() = true;  // each stage of the call in a range of its own
+    try {
+      call();
+    } catch (...) {
+      stage_ranges_on() = false;
+      throw;
+    }
+    stage_ranges_on() = false;
     nvtxRangePop();
     nvtxRangePop();
     if (gpu) LADDER_CUDA(cudaProfilerStop());
