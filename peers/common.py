@@ -131,8 +131,10 @@ def budgeted(first_ms, budget_s, warmup, repetitions):
     return max(warmup, 1), min(repetitions, int(fit))
 
 
-def replayed(args, point, variants, study):
-    """--replay: DIR/<study>__<any variant>__<point>.npy loaded in the timing loop."""
+def replayed(args, point, variants, study, from_dump=None):
+    """--replay: DIR/<study>__<any variant>__<point>.npy loaded in the timing loop, and made
+    the study's output by FROM_DUMP(point, array) where the dumps hold another form (the
+    peer's `from_dump`: a skyline is dumped as its ids, validated as a flag per point)."""
     safe = "".join(c if c.isalnum() or c in ".-" else "_" for c in point["key"])
     found = sorted(f for f in Path(args.replay).glob(f"{study}__*.npy")
                    if f.stem.split("__", 2)[2:] == [safe])
@@ -141,7 +143,9 @@ def replayed(args, point, variants, study):
                                                 f"{args.replay}"} for v in variants]
     runs = []
     for v in variants:
-        timing, out, _ = timed(lambda: np.load(found[0]), point, v["backend"])
+        load = (lambda: from_dump(point, np.load(found[0]))) if from_dump else \
+            (lambda: np.load(found[0]))
+        timing, out, _ = timed(load, point, v["backend"])
         runs.append(dict(timing, variant=v["name"], outputs=out,
                          note=f"replayed {found[0].name}: the library was not called"))
     return runs
@@ -156,8 +160,9 @@ def point_runs(peer, args, lib, point, variants, folder):
         return [{"point": point["point"], "variant": v["name"], "unsupported": why}
                 for v in variants]
     try:
-        runs = (replayed(args, point, variants, peer.STUDY) if args.replay
-                else peer.run(dict(point, data_facts=facts), path, args, lib))
+        point = dict(point, data_facts=facts)
+        runs = (replayed(args, point, variants, peer.STUDY, getattr(peer, "from_dump", None))
+                if args.replay else peer.run(point, path, args, lib))
     except Exception as err:  # noqa: BLE001 - the library's failure is this point's error
         runs = [{"variant": v["name"], "error": one_line(f"{type(err).__name__}: {err}")}
                 for v in variants]

@@ -1,0 +1,455 @@
+#!/usr/bin/env python3
+"""SkyBench (Chester, Sidlauskas, Assent and Bogh 2015; sean-chester/SkyBench, MIT) as a peer
+of the skyline study: its Hybrid on every core and BSkyTree on one, built from its source for
+each d, on the points `ladder gen` writes (peers/README.md). SkyBench is never vendored: its
+source is fetched (or taken from --source) into peers/cache/ at benchmark time."""
+import argparse
+import concurrent.futures
+import hashlib
+import json
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import urllib.request
+from pathlib import Path
+
+sys.path[0] = str(Path(__file__).resolve().parents[1])  # peers/, for common.py
+import numpy as np  # noqa: E402
+
+import common  # noqa: E402
+from common import PeerError  # noqa: E402
+
+COMMIT = "fbec7e78cef502ef4c348f33c5b0fc1739f8cade"  # master since Dec 2019 (SkyBench 1.1)
+SHORT = COMMIT[:7]
+STUDY = "skyline"  # as common.main sets it from the folder
+LABEL = "SkyBench"
+DATA_SUFFIX = ".npy"
+ARCHIVE_URL = f"https://github.com/sean-chester/SkyBench/archive/{COMMIT}.tar.gz"
+# What is used of the repository: makefile, LICENSE.md and src/ (not the workloads/ data sets).
+# Their digest: sha256 of the lines "PATH GIT_BLOB_ID\n" sorted by path, as `git ls-tree -r
+# COMMIT -- makefile LICENSE.md src` lists them: any copy of COMMIT's files gives it.
+SOURCE_DIGEST = "56d3530de2b01108d9714d52a4e2628c5dac8730a540bd1b4ac5298e8a2c9e9d"
+DRIVER = Path(__file__).with_name("skybench_driver.cpp")
+PREPARE = {"--build-only": ("fetch SkyBench's source (or copy --source) into the cache and "
+                            "build it for the d of CONFIG's points and --dims, print the "
+                            "builds, stop", lambda args: prepare(args))}
+# The makefile's CXXFLAGS and LDFLAGS (make all DIMS=d: V=VERBOSE, DT=0, PROFILER=0). -m64 and
+# -mavx are x86-64's: elsewhere they are left out, and SkyBench's scalar dominance tests serve.
+CXXFLAGS = ["-O3", "-m64", "-DNDEBUG", "-DNUM_DIMS={d}", "-DVERBOSE", "-DCOUNT_DT=0",
+            "-DPROFILER=0", "-Wno-deprecated", "-Wno-write-strings", "-nostdlib",
+            "-Wpointer-arith", "-Wcast-qual", "-Wcast-align", "-std=c++0x", "-fopenmp", "-mavx"]
+LDFLAGS = ["-m64", "-lrt", "-fopenmp"]
+X86_ONLY = {"-m64", "-mavx"}
+# Hybrid's partition code is level << d | mask in a uint32 (EPTUPLE in src/common/common.h):
+# d <= 27 fits. Past that SkyBench's bitmaps overflow.
+MAX_D = 27
+# variant: (the driver's algorithm, SkyBench's name, threads: None for every core)
+ALGORITHMS = {"peer_skybench_hybrid": ("hybrid", "Hybrid", None),
+              "peer_skybench_bskytree": ("bskytree", "BSkyTree", 1)}
+TIMING_METHOD = ("SkyBench's own span, timed in the driver as its testdriver.cpp times it: "
+                 "Init() (copy of the points into its structures; Hybrid's pre-filter, "
+                 "partitioning and sort) then Execute(), on std::chrono::steady_clock; the "
+                 "solver is made before the clock starts (as testdriver.cpp does) and deleted "
+                 "after it stops; the points are in memory before the first call")
+
+
+def options(p):
+    p.add_argument("--source", metavar="DIR", help=f"SkyBench's files at {SHORT} (a clone or "
+                   "an unpacked archive), instead of the cache's or a download; copied into "
+                   "the cache")
+    p.add_argument("--archive-url", default=ARCHIVE_URL, metavar="URL",
+                   help="where SkyBench's archive is downloaded from (default GitHub's)")
+    p.add_argument("--threads", type=count, help="Hybrid's threads (default: every core this "
+                   "process may use)")
+    p.add_argument("--dims", type=dims, default=[], metavar="LIST",
+                   help="with --build-only: also build for these d (comma-separated)")
+
+
+def count(text):
+    if not text.isdigit() or not 1 <= int(text) <= 4096:
+        raise argparse.ArgumentTypeError(f"a thread count from 1 to 4096, not {text!r}")
+    return int(text)
+
+
+def dims(text):
+    parts = text.split(",")
+    if not all(p.isdigit() and 1 <= int(p) <= MAX_D for p in parts):
+        raise argparse.ArgumentTypeError(f"d values from 1 to {MAX_D}, comma-separated, "
+                                         f"not {text!r}")
+    return sorted({int(p) for p in parts})
+
+
+def home(args):
+    return Path(args.cache) / f"skybench-{COMMIT[:12]}"
+
+
+def used(rel):
+    """Whether SkyBench's file REL (a path in the repository) is one the build uses."""
+    return rel in ("makefile", "LICENSE.md") or rel.startswith("src/")
+
+
+def used_files(folder):
+    """{path in the repository: file} of the files under FOLDER that the build uses."""
+    folder = Path(folder)
+    found = [folder / "makefile", folder / "LICENSE.md", *(folder / "src").rglob("*")]
+    return {p.relative_to(folder).as_posix(): p for p in found if p.is_file()}
+
+
+def digest(folder):
+    """The SOURCE_DIGEST of the files under FOLDER that the build uses; None when none."""
+    lines = []
+    for rel, path in used_files(folder).items():
+        blob = path.read_bytes()
+        lines.append((rel, hashlib.sha1(b"blob %d\0" % len(blob) + blob).hexdigest()))
+    if not lines:
+        return None
+    return hashlib.sha256("".join(f"{r} {g}\n" for r, g in sorted(lines)).encode()).hexdigest()
+
+
+def check_source(folder, where):
+    got = digest(folder)
+    if got != SOURCE_DIGEST:
+        what = "holds no makefile, LICENSE.md or src/" if got is None else \
+            f"is not SkyBench at {SHORT}: its makefile, LICENSE.md and src/ differ"
+        raise PeerError(f"{where} {what} (give a clone or an archive of sean-chester/SkyBench "
+                        f"at {COMMIT})")
+
+
+def install_source(files, target):
+    """FILES (rel path: bytes) of SkyBench written as the cache's source folder, whole or not
+    at all."""
+    tmp = target.with_name(target.name + ".partial")
+    shutil.rmtree(tmp, ignore_errors=True)
+    try:
+        for rel, blob in files.items():
+            (tmp / rel).parent.mkdir(parents=True, exist_ok=True)
+            (tmp / rel).write_bytes(blob)
+        check_source(tmp, "the fetched copy")
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    shutil.rmtree(target, ignore_errors=True)
+    tmp.rename(target)
+    return target
+
+
+def download(args):
+    """SkyBench's used files from its archive at COMMIT, streamed (workloads/ are skipped)."""
+    files = {}
+    try:
+        with urllib.request.urlopen(args.archive_url, timeout=120) as response, \
+                tarfile.open(fileobj=response, mode="r|gz") as tar:
+            for member in tar:
+                rel = member.name.split("/", 1)[1] if "/" in member.name else ""
+                if member.isfile() and used(rel) and ".." not in rel.split("/"):
+                    files[rel] = tar.extractfile(member).read()
+    except (OSError, tarfile.TarError) as err:
+        raise PeerError(f"cannot download SkyBench from {args.archive_url}: {err} (give its "
+                        "files with --source DIR)") from err
+    return files
+
+
+def source(args):
+    """The cache's copy of SkyBench's source at COMMIT: from --source, the cache, or the
+    network."""
+    target = home(args) / "source"
+    if args.source:
+        if not Path(args.source).is_dir():
+            raise PeerError(f"--source {args.source}: no such directory")
+        check_source(args.source, f"--source {args.source}")
+        if digest(target) != SOURCE_DIGEST:
+            common.note(args, f"copying SkyBench {SHORT} from {args.source} into "
+                              f"{common.shown(target)}")
+            install_source({rel: p.read_bytes() for rel, p in used_files(args.source).items()},
+                           target)
+        return target
+    if digest(target) == SOURCE_DIGEST:
+        return target
+    common.fetching(args, f"no SkyBench {SHORT} source in {common.shown(target)} (--source DIR "
+                          "gives it)", f"fetching SkyBench {SHORT} from {args.archive_url}")
+    return install_source(download(args), target)
+
+
+def compiler():
+    """The C++ compiler: $CXX, else g++ (the makefile's CC); None when it is not found."""
+    name = os.environ.get("CXX", "g++")
+    return shutil.which(name)
+
+
+def flags(d):
+    x86 = platform.machine() in ("x86_64", "AMD64")
+    keep = [f.format(d=d) for f in CXXFLAGS if x86 or f not in X86_ONLY]
+    return keep, [f for f in LDFLAGS if x86 or f not in X86_ONLY]
+
+
+def build_plan(args, d, cxx):
+    """(the driver's place, its build record) for d."""
+    version = subprocess.run([cxx, "--version"], capture_output=True, text=True).stdout
+    cxxflags, ldflags = flags(d)
+    info = {"commit": COMMIT, "source_digest": SOURCE_DIGEST, "d": d,
+            "compiler": (version.splitlines() or ["?"])[0], "cxxflags": cxxflags,
+            "ldflags": ldflags,
+            "driver_sha256": hashlib.sha256(DRIVER.read_bytes()).hexdigest()}
+    key = hashlib.sha256(json.dumps(info, sort_keys=True).encode()).hexdigest()[:12]
+    exe = home(args) / f"build-d{d}-{key}" / "skybench-ladder"
+    return exe, dict(info, driver=common.shown(exe))
+
+
+def build(args, d):
+    """SkyBench's objects (every src/*.cpp but testdriver.cpp) and ladder's driver, compiled
+    with the makefile's flags for NUM_DIMS = d, once per (source, d, compiler, flags, driver);
+    checked on known input before it is kept."""
+    cxx = compiler()
+    if not cxx:
+        raise PeerError(f"no C++ compiler ({os.environ.get('CXX', 'g++')} not found; set CXX): "
+                        "SkyBench is built from source")
+    exe, info = build_plan(args, d, cxx)
+    if exe.is_file():
+        return exe, info
+    src = source(args)
+    common.note(args, f"building SkyBench {SHORT} for d = {d} into {common.shown(exe.parent)}")
+    units = sorted(p for p in (src / "src").rglob("*.cpp") if p.name != "testdriver.cpp")
+    with tempfile.TemporaryDirectory(dir=home(args)) as tmp:
+        def compile_one(unit):
+            obj = Path(tmp) / f"{unit.parent.name}-{unit.stem}.o"
+            done = subprocess.run([cxx, *info["cxxflags"], f"-I{src / 'src'}", "-c", str(unit),
+                                   "-o", str(obj)], capture_output=True, text=True)
+            if done.returncode != 0:
+                raise PeerError(f"{Path(cxx).name} failed on {unit.name}: "
+                                f"{common.one_line(done.stderr)[-300:]}")
+            return obj
+        with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+            objects = list(pool.map(compile_one, [*units, DRIVER]))
+        out = Path(tmp) / "skybench-ladder"
+        done = subprocess.run([cxx, "-o", str(out), *map(str, objects), *info["ldflags"]],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            raise PeerError(f"linking SkyBench failed: {common.one_line(done.stderr)[-300:]}")
+        check(out, d)
+        exe.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(src / "LICENSE.md", exe.parent / "LICENSE.md")
+        (exe.parent / "build.json").write_text(json.dumps(info, indent=2) + "\n")
+        os.replace(out, exe)
+    return exe, info
+
+
+def known(d):
+    """Points of d attributes and their skyline by brute force: a seeded set with ties and
+    exact duplicates (values on a grid of 0.25) mixed in with continuous ones."""
+    rng = np.random.default_rng(20151)
+    pts = rng.random((300, d), dtype=np.float32)
+    pts[::3] = np.round(pts[::3] * 4) / 4
+    pts[1::7] = pts[::7][:len(pts[1::7])]
+    le = (pts[:, None, :] <= pts[None, :, :]).all(axis=2)
+    lt = (pts[:, None, :] < pts[None, :, :]).any(axis=2)
+    return pts, np.flatnonzero(~(le & lt).any(axis=0))
+
+
+def check(exe, d):
+    """Both algorithms through the driver on the known points give their skyline, or a
+    RuntimeError (the build, the driver's calls, or SkyBench on this machine is wrong)."""
+    pts, want = known(d)
+    with Driver(exe, pts) as driver:
+        for name, (algorithm, title, threads) in ALGORITHMS.items():
+            _, _, ids = driver.call(algorithm, threads or 2)
+            got = np.unique(ids)
+            if len(got) != len(ids) or not np.array_equal(got, want):
+                raise RuntimeError(f"SkyBench {title} (d = {d}) gives {len(ids)} skyline ids on "
+                                   f"the known points, want {len(want)} (those of a brute force): "
+                                   "the build or the driver is wrong")
+
+
+class Driver:
+    """The driver on one set of points, in a child process: one `run` line per call."""
+
+    def __init__(self, exe, pts):
+        self.tmp = tempfile.TemporaryDirectory(prefix="skybench-")
+        folder = Path(self.tmp.name)
+        np.ascontiguousarray(pts, np.float32).tofile(folder / "points.f32")
+        self.ids, self.log = folder / "ids.i32", open(folder / "stderr.txt", "w+")
+        self.proc = subprocess.Popen([str(exe), str(folder / "points.f32"), str(len(pts))],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=self.log, text=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self):
+        try:
+            self.proc.stdin.close()  # end of input: the driver exits
+        except OSError:
+            pass
+        self.proc.wait()
+        self.proc.stdout.close()
+        self.log.close()
+        self.tmp.cleanup()
+
+    def call(self, algorithm, threads):
+        """(wall ms, CPU ms, ids) of one Init() + Execute()."""
+        try:
+            self.proc.stdin.write(f"run {algorithm} {threads} {self.ids}\n")
+            self.proc.stdin.flush()
+            answer = self.proc.stdout.readline().split()
+        except OSError:
+            answer = []
+        if answer[:1] == ["ok"] and len(answer) == 4:
+            ids = np.fromfile(self.ids, np.int32)
+            if len(ids) != int(answer[3]):
+                raise RuntimeError(f"the driver says {answer[3]} ids but wrote {len(ids)}")
+            return float(answer[1]), float(answer[2]), ids
+        if answer[:1] == ["error"]:
+            raise RuntimeError(f"SkyBench driver: {' '.join(answer[1:])}")
+        code = self.proc.wait()
+        self.log.seek(0)
+        tail = " | ".join(self.log.read().strip().splitlines()[-3:])
+        raise RuntimeError(f"SkyBench's process exited with status {code} during {algorithm}"
+                           f"{': ' + tail if tail else ''}")
+
+
+def threads(args):
+    if args.threads:
+        return args.threads
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+
+
+def config_dims(args):
+    """The d of the config's points that SkyBench can run (a file's d is known once read)."""
+    if not args.config:
+        return []
+    points = common.plan_points(args, STUDY)
+    return sorted({int(p["params"]["d"]) for p in points
+                   if "d" in p["params"] and not unsupported(p)})
+
+
+def prepare(args):
+    """--build-only: the source, and the builds for the config's d and --dims."""
+    wanted = sorted(set(config_dims(args)) | set(args.dims))
+    src = source(args)
+    lines = [f"SkyBench {SHORT} source: {common.shown(src)}"]
+    for d in wanted:
+        exe, _ = build(args, d)
+        lines.append(f"d = {d}: {common.shown(exe)}")
+    return "\n".join(lines)
+
+
+def ready(args):
+    src = home(args) / "source"
+    has_source = (src / "makefile").is_file()  # digest checked when used: no reading here
+    builds = sorted(int(m.group(1)) for p in home(args).glob("build-d*-*/skybench-ladder")
+                    if (m := re.match(r"build-d(\d+)-", p.parent.name)))
+    cxx = compiler()
+    common.require("" if has_source else f"no SkyBench {SHORT} source in {common.shown(src)} "
+                                         f"({common.fetch_hint(args)}, or give --source DIR)",
+                   "" if cxx else f"no C++ compiler ({os.environ.get('CXX', 'g++')} not found; "
+                                  "set CXX)")
+    made = f"built for d = {', '.join(map(str, builds))}; " if builds else ""
+    return (f"SkyBench {SHORT} from {common.shown(src)}, {made}a point's d is built on the "
+            f"first run with {Path(cxx).name}")
+
+
+def setup(args):
+    if args.source:  # checked (and copied into the cache) even where every build is made
+        source(args)
+    lib = {"builds": {}}
+    for d in config_dims(args):  # every build made and checked before any point runs
+        lib["builds"][d] = build(args, d)
+    cxx = compiler()
+    if not cxx:  # a config whose points SkyBench cannot run builds nothing
+        raise PeerError(f"no C++ compiler ({os.environ.get('CXX', 'g++')} not found; set CXX): "
+                        "SkyBench is built from source")
+    _, info = build_plan(args, "D", cxx)  # what every build shares; D stands for the point's d
+    return lib, {"version": f"git {COMMIT}", "repository": "github.com/sean-chester/SkyBench",
+                 "license": "MIT", "source_digest": SOURCE_DIGEST, "compiler": info["compiler"],
+                 "cxxflags": info["cxxflags"], "ldflags": info["ldflags"],
+                 "driver": common.shown(DRIVER), "driver_sha256": info["driver_sha256"],
+                 "builds": {str(d): common.shown(exe) for d, (exe, _) in lib["builds"].items()},
+                 "hybrid_threads": threads(args), "timing_method": TIMING_METHOD}
+
+
+def variants(args, lib):
+    out = []
+    for name, (algorithm, title, fixed) in ALGORITHMS.items():
+        n = fixed or threads(args)
+        how = (f"Hybrid (two-level quad-tree partitioning, memoised point-to-point relations) on "
+               f"{n} threads" if algorithm == "hybrid" else
+               "BSkyTree (balanced pivot selection), sequential")
+        out.append({"name": name, "label": f"{LABEL} {title}", "backend": "cpu",
+                    "precision": "fp32",
+                    "change": f"peer: SkyBench {SHORT} {how}, compiled for the point's d; "
+                              "Init() + Execute() timed as SkyBench's testdriver times them"})
+    return out
+
+
+def unsupported(point):
+    params = point["params"]
+    if "n" in params and int(params["n"]) < 1:
+        return "an empty set: SkyBench's Hybrid reads its first point"
+    if "d" in params and int(params["d"]) > MAX_D:
+        return (f"d = {params['d']}: SkyBench's partition bitmaps (level << d | mask in 32 bits) "
+                f"hold d <= {MAX_D}")
+    return ""
+
+
+def from_dump(point, ids):
+    """`ladder run --dump-outputs` writes a skyline as its sorted int64 ids; the study's output
+    (what ingest validates) is one int32 flag per point."""
+    return flags_of(ids, int(point["data_facts"]["n"]))
+
+
+def flags_of(ids, n):
+    out = np.zeros(n, np.int32)
+    ids = np.asarray(ids, np.int64)
+    if len(ids) and (ids.min() < 0 or ids.max() >= n):
+        raise RuntimeError(f"SkyBench returned id {ids.min() if ids.min() < 0 else ids.max()}, "
+                           f"outside 0..{n - 1}")
+    out[ids] = 1
+    if int(out.sum()) != len(ids):
+        raise RuntimeError(f"SkyBench returned {len(ids) - int(out.sum())} ids twice")
+    return out
+
+
+def run(point, path, args, lib):
+    pts = np.load(path, allow_pickle=False)
+    pts = pts.reshape(len(pts), -1) if pts.ndim == 1 else pts
+    n, d = pts.shape
+    if n < 1 or d > MAX_D:
+        why = unsupported({"params": {"n": n, "d": d}})
+        return [{"variant": v, "unsupported": why} for v in ALGORITHMS]
+    if d not in lib["builds"]:  # a point read from a file: its d is known now
+        lib["builds"][d] = build(args, d)
+    exe = lib["builds"][d][0]
+    runs = []
+    for name, (algorithm, _, fixed) in ALGORITHMS.items():
+        n_threads = fixed or threads(args)
+        walls, cpus = [], []
+
+        def call():
+            wall, cpu, ids = driver.call(algorithm, n_threads)
+            walls.append(wall)
+            cpus.append(cpu)
+            return ids
+        try:
+            with Driver(exe, pts) as driver:
+                timing, ids, _ = common.timed(call, point, "cpu")
+            outputs = flags_of(ids, n)
+        except RuntimeError as err:
+            runs.append({"variant": name, "error": common.one_line(err)})
+            continue
+        kept = len(timing["samples_ms"])  # the driver's own times of the timed calls
+        timing["samples_ms"] = [max(w, 1e-6) for w in walls[-kept:]]
+        busy = sum(cpus[-kept:]) / max(sum(walls[-kept:]), 1e-9)
+        runs.append(dict(timing, variant=name, outputs=outputs,
+                         facts={"threads": n_threads, "threads_busy": round(busy, 3)}))
+    return runs
+
+
+if __name__ == "__main__":
+    sys.exit(common.main(sys.modules[__name__]))

@@ -1,0 +1,245 @@
+#!/usr/bin/env python3
+"""The skyline study's peer (peers/skyline/skybench.py) end to end on a tiny config, through
+`ladder ingest`.
+
+    peers_skyline.py LADDER SCRATCH_ROOT CASE
+
+CASE is one of
+  skybench_replay  skybench.py --replay DIR with an empty cache and no C++ compiler: the skyline
+                   ids ladder's skyline/openmp dumped, made one flag per point (the study's
+                   output) and validated by ingest; the results have ladder's points, sweeps and
+                   params, both variants at each, the empty set and d = 30 unsupported with their
+                   reasons, nothing fetched or built. One id dropped from a dump is found (exit
+                   1, both runs of that point incorrect, "1 skyline points missing"). Bad values
+                   of the peer's own options exit 2 with one line and write nothing.
+  skybench_real    SkyBench itself, built for d = 3 and d = 8: every run validated by ingest,
+                   its skyline the size ladder's own step finds, Hybrid on every core and
+                   BSkyTree on one. The handover the peer wrote (kept by a wrapper around
+                   ladder) is then corrupted: a skyline point dropped from Hybrid's flags, a
+                   point added to BSkyTree's, and another run's outputs handed over as ids
+                   instead of flags; ingest finds each (exit 1, those three runs incorrect,
+                   every other one passed). With LADDER_SKYBENCH_SOURCE=DIR (a copy of
+                   SkyBench's files) it is built from DIR into a scratch cache; otherwise the
+                   project's cache is used, --offline, and the case is skipped (77) when
+                   `skybench.py --ready` says it is not ready.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import clitest  # noqa: E402
+import numpy as np  # noqa: E402  (the peer needs it too)
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+SCRIPT = os.path.join(ROOT, "peers", "skyline", "skybench.py")
+SKIP = 77
+CONFIG = {"name": "skyline-peer-tiny", "study": "skyline",
+          "data": {"generator": "bks", "seed": 11, "d": 3},
+          "repetitions": {"cpu": 2, "gpu": 2}, "warmup": {"cpu": 1, "gpu": 1},
+          "validation": "full",
+          "sweeps": [
+              {"label": "grid", "axes": {"n": [1, 97, 1500],
+                                         "distribution": ["independent", "anticorrelated"]},
+               "variants": ["skyline/openmp"]},
+              {"label": "ties", "params": {"n": 800, "decimals": 1},
+               "variants": ["skyline/openmp"]},
+              {"label": "wide", "params": {"n": 600, "d": 8, "distribution": "anticorrelated"},
+               "variants": ["skyline/openmp"]},
+              {"label": "empty", "params": {"n": 0}, "variants": ["skyline/openmp"]},
+              {"label": "too_wide", "params": {"n": 10, "d": 30}, "variants": ["skyline/openmp"]}]}
+UNSUPPORTED = {"empty": "empty", "too_wide": "32 bits"}  # sweep: a word of the reason
+VARIANTS = ["peer_skybench_hybrid", "peer_skybench_bskytree"]
+
+
+def run(cmd, env=None):
+    print("$", " ".join(cmd))
+    return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=900,
+                          stdin=subprocess.DEVNULL, env=env)
+
+
+def setup(ladder, work):
+    """The config written, and ladder's own skyline/openmp runs of it: {point: run}, their
+    outputs (the sorted ids) dumped into work/dumps."""
+    config, out = os.path.join(work, "skyline.json"), os.path.join(work, "ladder.json")
+    with open(config, "w") as f:
+        json.dump(CONFIG, f)
+    proc = run([ladder, "run", config, "--out", out, "--quiet", "--dump-outputs",
+                os.path.join(work, "dumps")])
+    if proc.returncode != 0:
+        clitest.finish([f"ladder run: exit {proc.returncode}: {proc.stderr[-2000:]}"])
+    return config, {r.point: r for r in clitest.results(out).runs}
+
+
+def check_runs(results, ours, problems):
+    """Both variants at every point of ladder's, role peer, step 90, ladder's sweep and params,
+    unsupported as due, every other run passed with each point checked and the skyline size
+    ladder's step found."""
+    runs = results.runs
+    want = [(p, v) for p in ours for v in VARIANTS]
+    if [(r.point, r.variant) for r in runs] != want:
+        problems.append(f"runs {[(r.point, r.variant) for r in runs]}, want {want}")
+    for r in runs:
+        mine, where = ours.get(r.point), f"{r.variant} at {r.point}"
+        if mine is None:
+            continue
+        if (r.role, r.step, r.sweep, r.params) != ("peer", 90, mine.sweep, mine.params):
+            problems.append(f"{where}: role/step/sweep/params {r.role} {r.step} {r.sweep} "
+                            f"{r.params}, ladder's {mine.sweep} {mine.params}")
+        word = UNSUPPORTED.get(r.sweep)
+        if word:
+            if r.status != "unsupported" or word not in r.reason:
+                problems.append(f"{where}: {r.status} ({r.reason}), want unsupported "
+                                f"mentioning '{word}'")
+        elif not r.passed or r.validation.get("checked") != int(mine.params["n"]) \
+                or not r.samples_ms:
+            problems.append(f"{where}: {r.status} ({r.reason}), checked "
+                            f"{r.validation.get('checked')} of {mine.params['n']}")
+        elif r.extras.get("skyline_size") != mine.extras.get("skyline_size"):
+            problems.append(f"{where}: skyline size {r.extras.get('skyline_size')}, ladder's "
+                            f"{mine.extras.get('skyline_size')}")
+
+
+def bad_options(ladder, config, work, problems):
+    """The peer's own options given bad values: exit 2, one line on stderr, nothing written."""
+    out, empty = os.path.join(work, "bad.json"), os.path.join(work, "empty-cache")
+    for extra in (["--threads", "0"], ["--threads", "x"], ["--dims", "99"],
+                  ["--dims", "3;ls"], ["--source", os.path.join(work, "none")]):
+        proc = run([sys.executable, SCRIPT, config, "--out", out, "--ladder", ladder,
+                    "--cache", empty, *extra])
+        lines = proc.stderr.strip().splitlines()
+        if proc.returncode != 2 or len(lines) != 1 or os.path.exists(out):
+            problems.append(f"{extra}: exit {proc.returncode}, stderr {lines}; want 2, one "
+                            "line and no results")
+
+
+def skybench_replay(ladder, work):
+    problems = []
+    config, ours = setup(ladder, work)
+    dumps, empty = os.path.join(work, "dumps"), os.path.join(work, "empty-cache")
+    os.makedirs(empty)
+    env = dict(os.environ, CXX=os.path.join(work, "no-such-compiler"))  # a replay builds nothing
+    out = os.path.join(work, "peer.json")
+    proc = run([sys.executable, SCRIPT, config, "--out", out, "--ladder", ladder, "--replay",
+                dumps, "--cache", empty, "--quiet"], env)
+    if proc.returncode != 0:
+        clitest.finish([f"skybench.py --replay: exit {proc.returncode}: {proc.stderr[-2000:]}"])
+    results = clitest.results(out)
+    check_runs(results, ours, problems)
+    if "replay" not in (results.peer or {}) or not all(
+            "replayed" in r.label for r in results.runs):
+        problems.append("the results do not say the outputs were replayed")
+    if os.listdir(empty):
+        problems.append(f"the replay put {os.listdir(empty)} into the cache")
+    # One id dropped from the d = 8 point's dump: both variants replay it, both are found.
+    victim = next(f for f in sorted(os.listdir(dumps)) if "d_8_" in f)
+    ids = np.load(os.path.join(dumps, victim))
+    np.save(os.path.join(dumps, victim), np.delete(ids, len(ids) // 2))
+    wrong = os.path.join(work, "wrong.json")
+    proc = run([sys.executable, SCRIPT, config, "--out", wrong, "--quiet", "--ladder", ladder,
+                "--replay", dumps, "--cache", empty], env)
+    bad = [r for r in clitest.results(wrong).runs if r.status == "incorrect"] \
+        if os.path.exists(wrong) else []
+    if proc.returncode != 1 or len(bad) != 2 or not all(
+            r.params.get("d") == "8" and "1 skyline points missing" in r.reason for r in bad):
+        problems.append(f"an id dropped: exit {proc.returncode}, incorrect runs "
+                        f"{[(r.point, r.reason) for r in bad]}; want 1 and both d = 8 runs "
+                        "missing one point")
+    bad_options(ladder, config, work, problems)
+    clitest.finish(problems, f"ok: {len(results.runs)} runs handed over and ingested")
+
+
+KEEPER = '''#!{python}
+"""ladder, keeping a copy of the folder of the handover it is asked to ingest."""
+import os, shutil, sys
+if sys.argv[1:2] == ["ingest"]:
+    shutil.copytree(os.path.dirname(os.path.abspath(sys.argv[3])), {keep!r})
+os.execv({ladder!r}, [{ladder!r}] + sys.argv[1:])
+'''
+
+
+def skybench_real(ladder, work):
+    source = os.environ.get("LADDER_SKYBENCH_SOURCE")
+    if source:
+        how = ["--source", source, "--cache", os.path.join(work, "cache")]
+    else:
+        probe = run([sys.executable, SCRIPT, "--ready"])
+        print(probe.stdout.strip())
+        if probe.returncode != 0:
+            print("skipped: SkyBench is not ready here (LADDER_SKYBENCH_SOURCE=DIR builds it "
+                  "from a copy of its files)")
+            sys.exit(SKIP)
+        how = ["--offline"]
+    problems = []
+    config, ours = setup(ladder, work)
+    kept, wrapper = os.path.join(work, "handover"), os.path.join(work, "ladder-keeper")
+    with open(wrapper, "w") as f:
+        f.write(KEEPER.format(python=sys.executable, keep=kept, ladder=ladder))
+    os.chmod(wrapper, 0o755)
+    out = os.path.join(work, "peer.json")
+    proc = run([sys.executable, SCRIPT, config, "--out", out, "--ladder", wrapper, "--quiet",
+                *how])
+    if proc.returncode != 0:
+        clitest.finish([f"skybench.py: exit {proc.returncode}: {proc.stderr[-3000:]}"])
+    results = clitest.results(out)
+    check_runs(results, ours, problems)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    for r in results.runs:
+        want = cores if r.variant == "peer_skybench_hybrid" else 1
+        if r.passed and (r.facts.get("threads") != want or "threads_busy" not in r.facts):
+            problems.append(f"{r.variant} at {r.point}: facts {r.facts}, want {want} threads")
+    if not (results.peer or {}).get("version", "").startswith("git "):
+        problems.append(f"the results' peer has no version: {results.peer}")
+    # The handover the peer wrote, corrupted three ways: each is found, nothing else changes.
+    with open(os.path.join(kept, "handover.json")) as f:
+        handover = json.load(f)
+    runs = {(r["point"], r["variant"]): r for r in handover["runs"]}
+    wide = next(i for i, p in enumerate(ours.values()) if p.sweep == "wide")
+    big = next(i for i, p in enumerate(ours.values()) if p.params["n"] == "1500")
+    edits = {(wide, VARIANTS[0]): ("drop", "1 skyline points missing"),
+             (wide, VARIANTS[1]): ("add", "0 skyline points missing, 1 extra"),
+             (big, VARIANTS[0]): ("ids", "flags, want 1500")}
+    for key, (how_, _) in edits.items():
+        path = os.path.join(kept, runs[key]["outputs"])
+        flags = np.load(path)
+        if how_ == "drop":
+            flags[np.flatnonzero(flags == 1)[0]] = 0
+        elif how_ == "add":
+            flags[np.flatnonzero(flags == 0)[0]] = 1
+        else:
+            flags = np.flatnonzero(flags == 1).astype(np.int64)  # the dump's form, not the output
+        np.save(path, flags)
+    bad_out = os.path.join(work, "corrupted.json")
+    proc = run([ladder, "ingest", config, os.path.join(kept, "handover.json"), "--out", bad_out,
+                "--quiet"])
+    got = clitest.results(bad_out).runs if os.path.exists(bad_out) else []
+    index = {p: i for i, p in enumerate(ours)}
+    for r in got:
+        edit = edits.get((index.get(r.point), r.variant))
+        if edit and (r.status != "incorrect" or edit[1] not in r.reason):
+            problems.append(f"corrupted {edit[0]} at {r.point} ({r.variant}): {r.status} "
+                            f"({r.reason}), want incorrect with '{edit[1]}'")
+        elif not edit and r.status not in ("passed", "unsupported"):
+            problems.append(f"untouched {r.variant} at {r.point}: {r.status} ({r.reason})")
+    if proc.returncode != 1 or len(got) != len(results.runs):
+        problems.append(f"the corrupted handover: exit {proc.returncode}, {len(got)} runs; want "
+                        f"1 and {len(results.runs)}")
+    shutil.rmtree(kept, ignore_errors=True)
+    clitest.finish(problems, f"ok: {len(results.runs)} SkyBench runs validated by ingest, "
+                             "3 corruptions found")
+
+
+def main():
+    ladder, scratch, case = clitest.case_args("peers_skyline.py")
+    cases = {"skybench_replay": skybench_replay, "skybench_real": skybench_real}
+    if case not in cases:
+        sys.exit(f"peers_skyline.py: unknown case {case}")
+    with tempfile.TemporaryDirectory(prefix=f"{case}.", dir=scratch) as work:
+        cases[case](ladder, work)
+
+
+if __name__ == "__main__":
+    main()
