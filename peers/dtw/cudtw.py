@@ -1,0 +1,506 @@
+#!/usr/bin/env python3
+"""cuDTW++ (Schmidt and Hundt, Euro-Par 2020; asbschmidt/cuDTW, Apache-2.0) as a peer of the dtw
+study: its full-warp and sub-warp kernels, called through its own dist() by a small driver of
+ladder's built with nvcc against the fetched source, on the CBF series `ladder gen` writes
+(peers/README.md). cuDTW++ is never vendored: its source is fetched (or taken from --source)
+into peers/cache/ at benchmark time."""
+import argparse
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import urllib.request
+from pathlib import Path
+
+sys.path[0] = str(Path(__file__).resolve().parents[1])  # peers/, for common.py
+import numpy as np  # noqa: E402
+
+import common  # noqa: E402
+from common import PeerError  # noqa: E402
+
+# master since May 2020 ("added base functionality"), the repository's last commit
+COMMIT = "0e89d3408fa66440603206548a030b9f05214706"
+SHORT = COMMIT[:7]
+STUDY = "dtw"  # as common.main sets it from the folder
+LABEL = "cuDTW++"
+DATA_SUFFIX = ".txt"  # the dtw study writes UCR text: a label, then the values, tab-separated
+ARCHIVE_URL = f"https://github.com/asbschmidt/cuDTW/archive/{COMMIT}.tar.gz"
+# What is used of the repository: LICENSE and src/ (src/include/ is compiled; src/Makefile and
+# src/main.cu for the record). Their digest: sha256 of the lines "PATH GIT_BLOB_ID\n" sorted by
+# path, as `git ls-tree -r COMMIT -- LICENSE src` lists them: any copy of COMMIT's files gives it.
+SOURCE_DIGEST = "7eda395fe47e1d09db23a3b90e45cd193ff329238bda79b8c491558499be18c8"
+DRIVER = Path(__file__).with_name("cudtw_driver.cu")
+PREPARE = {"--build-only": ("fetch cuDTW++'s source (or copy --source) into the cache and build "
+                            "the driver for the local GPU (or --arch), print it, stop",
+                            lambda args: prepare(args))}
+# src/Makefile: nvcc -O3 -std=c++14 -arch=sm_70 -Xcompiler="-fopenmp -march=native". The
+# architecture is the GPU's at hand; OpenMP and -march=native served main.cu's CBF generator
+# on the host, which the driver does not use.
+NVCC_FLAGS = ["-O3", "-std=c++14"]
+# The series lengths dist() has kernels for (database mode): shfl_FullDTW_<L> for each, and
+# sub_warp_DTW<(L + 1) / 32> for all but 2047.
+LENGTHS = (127, 255, 511, 1023, 2047)
+# A value whose square overflows float32: laid out before and after a series (the same in the
+# query), it adds cells of cost 0 among themselves and +inf against any real value (ladder keeps
+# |values| <= 1e15), so the DP's border is what ladder's is and the distance is unchanged.
+SENTINEL = np.float32(1e30)
+ENTRY_MULTIPLE = 8  # dist() launches COUNT / (32 / g) sub-warp blocks, rounding down (g >= 4)
+# variant: (the driver's kernel, label, what it runs)
+KERNELS = {"peer_cudtw_warp": ("warp", "full-warp", "dist(subwarp=false): shfl_FullDTW_<L>, a "
+                               "warp per subject (32 lanes of (L+1)/32 DP columns in registers), "
+                               "one launch per query"),
+           "peer_cudtw_subwarp": ("subwarp", "sub-warp", "dist(subwarp=true): sub_warp_DTW<g>, "
+                                  "g = (L+1)/32 lanes of 32 DP columns per subject, 32/g subjects "
+                                  "per warp; sub_warp_DTW_multi_query for groups of 2-16 queries")}
+
+
+# cuDTW++'s kernels of 32 or more DP columns per lane (sub_warp_DTW, its multi-query form, and
+# shfl_FullDTW_1023 and _2047) take, in the last step of their wavefront, the diagonal of cell 16
+# from penalty_diag (the left lane's column) instead of penalty_temp1 (cell 15's): one cell of
+# the last row of the last lane of each subject reads a wrong predecessor, and the distance can
+# come out low. The sentinel after a padded series makes that row +inf but for the corner, which
+# then takes D[n][n] exactly; at cuDTW++'s own lengths nothing guards it.
+def kernel_name(kernel, length):
+    return f"shfl_FullDTW_{length}" if kernel == "warp" else f"sub_warp_DTW<{(length + 1) // 32}>"
+
+
+def defect(kernel, length):
+    """Whether cuDTW++'s KERNEL at LENGTH has the last-row defect."""
+    return kernel == "subwarp" or length >= 1023
+
+
+TIMING_METHOD = ("CUDA events in the driver around a run's launches on one stream: for each "
+                 "group of queries a device-to-device copy into cuDTW++'s constant-memory query "
+                 "cQuery and a call of its dist(); subjects and queries are on the device and "
+                 "the distances poisoned with NaN before the clock starts, copied back after it "
+                 "stops")
+BANDED = "a Sakoe-Chiba band: cuDTW++ computes unconstrained DTW only"
+PADDING = {"mode": "auto"}  # --padding, for unsupported() (which sees only the point)
+
+
+def options(p):
+    p.add_argument("--source", metavar="DIR", help=f"cuDTW++'s files at {SHORT} (a clone or "
+                   "an unpacked archive), instead of the cache's or a download; copied into "
+                   "the cache")
+    p.add_argument("--archive-url", default=ARCHIVE_URL, metavar="URL",
+                   help="where cuDTW++'s archive is downloaded from (default GitHub's)")
+    p.add_argument("--arch", type=arch_text, help="build for sm_ARCH (90 or sm_90) instead of "
+                   "the local GPU's")
+    p.add_argument("--padding", choices=("auto", "off"), default="auto",
+                   help="auto (default): a length cuDTW++ has no kernel for runs at the next "
+                        "one, between sentinel values (exact distances, more cells); off: only "
+                        "n = 127, 255, 511, 1023, 2047")
+
+
+def arch_text(text):
+    got = re.fullmatch(r"(?:sm_)?(\d{2,3}a?)", text)
+    if not got:
+        raise argparse.ArgumentTypeError(f"want a compute capability like 90 or sm_90, got "
+                                         f"{text!r}")
+    return got.group(1)
+
+
+# --- the source: pinned commit, from --source, the cache or GitHub --------------------------
+
+def home(args):
+    return Path(args.cache) / f"cudtw-{COMMIT[:12]}"
+
+
+def used(rel):
+    """Whether cuDTW++'s file REL (a path in the repository) is one the peer takes."""
+    return rel == "LICENSE" or rel.startswith("src/")
+
+
+def used_files(folder):
+    """{path in the repository: file} of the files under FOLDER that the peer takes."""
+    folder = Path(folder)
+    found = [folder / "LICENSE", *(folder / "src").rglob("*")]
+    return {p.relative_to(folder).as_posix(): p for p in found if p.is_file()}
+
+
+def digest(folder):
+    """The SOURCE_DIGEST of the files under FOLDER that the peer takes; None when none."""
+    lines = []
+    for rel, path in used_files(folder).items():
+        blob = path.read_bytes()
+        lines.append((rel, hashlib.sha1(b"blob %d\0" % len(blob) + blob).hexdigest()))
+    if not lines:
+        return None
+    return hashlib.sha256("".join(f"{r} {g}\n" for r, g in sorted(lines)).encode()).hexdigest()
+
+
+def check_source(folder, where):
+    got = digest(folder)
+    if got != SOURCE_DIGEST:
+        what = "holds no LICENSE or src/" if got is None else \
+            f"is not cuDTW++ at {SHORT}: its LICENSE and src/ differ"
+        raise PeerError(f"{where} {what} (give a clone or an archive of asbschmidt/cuDTW at "
+                        f"{COMMIT})")
+
+
+def install_source(files, target):
+    """FILES (rel path: bytes) of cuDTW++ written as the cache's source folder, whole or not at
+    all."""
+    tmp = target.with_name(target.name + ".partial")
+    shutil.rmtree(tmp, ignore_errors=True)
+    try:
+        for rel, blob in files.items():
+            (tmp / rel).parent.mkdir(parents=True, exist_ok=True)
+            (tmp / rel).write_bytes(blob)
+        check_source(tmp, "the fetched copy")
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    shutil.rmtree(target, ignore_errors=True)
+    tmp.rename(target)
+    return target
+
+
+def download(args):
+    """cuDTW++'s LICENSE and src/ from its archive at COMMIT, streamed."""
+    files = {}
+    try:
+        with urllib.request.urlopen(args.archive_url, timeout=120) as response, \
+                tarfile.open(fileobj=response, mode="r|gz") as tar:
+            for member in tar:
+                rel = member.name.split("/", 1)[1] if "/" in member.name else ""
+                if member.isfile() and used(rel) and ".." not in rel.split("/"):
+                    files[rel] = tar.extractfile(member).read()
+    except (OSError, tarfile.TarError) as err:
+        raise PeerError(f"cannot download cuDTW++ from {args.archive_url}: {err} (give its "
+                        "files with --source DIR)") from err
+    return files
+
+
+def source(args):
+    """The cache's copy of cuDTW++'s source at COMMIT: from --source, the cache, or the
+    network."""
+    target = home(args) / "source"
+    if args.source:
+        if not Path(args.source).is_dir():
+            raise PeerError(f"--source {args.source}: no such directory")
+        check_source(args.source, f"--source {args.source}")
+        if digest(target) != SOURCE_DIGEST:
+            common.note(args, f"copying cuDTW++ {SHORT} from {args.source} into "
+                              f"{common.shown(target)}")
+            install_source({rel: p.read_bytes() for rel, p in used_files(args.source).items()},
+                           target)
+        return target
+    if digest(target) == SOURCE_DIGEST:
+        return target
+    common.fetching(args, f"no cuDTW++ {SHORT} source in {common.shown(target)} (--source DIR "
+                          "gives it)", f"fetching cuDTW++ {SHORT} from {args.archive_url}")
+    return install_source(download(args), target)
+
+
+# --- the build ----------------------------------------------------------------------------
+
+def arch_of(args):
+    """--arch, else GPU 0's compute capability, else '' (nothing to build for)."""
+    return args.arch or common.compute_capability().replace(".", "")
+
+
+def build_plan(args, nvcc, arch):
+    """(the driver's place, its build record)."""
+    release = re.search(r"release ([\d.]+)", subprocess.run(
+        [nvcc, "--version"], capture_output=True, text=True).stdout)
+    flags = NVCC_FLAGS + [f"-gencode=arch=compute_{arch},code=sm_{arch}"]
+    info = {"commit": COMMIT, "source_digest": SOURCE_DIGEST, "arch": f"sm_{arch}",
+            "nvcc": release.group(1) if release else "unknown", "flags": flags,
+            "driver_sha256": hashlib.sha256(DRIVER.read_bytes()).hexdigest()}
+    key = hashlib.sha256(json.dumps(info, sort_keys=True).encode()).hexdigest()[:12]
+    exe = home(args) / f"build-sm{arch}-{key}" / "cudtw-ladder"
+    return exe, dict(info, executable=common.shown(exe))
+
+
+def build(args):
+    """ladder's driver compiled against cuDTW++'s src/include/, once per (source, arch, nvcc,
+    flags, driver)."""
+    nvcc = common.nvcc(needed_by="cuDTW++")
+    arch = arch_of(args)
+    if not arch:
+        raise PeerError("cannot tell the GPU's compute capability (nvidia-smi lists no GPU): "
+                        "give --arch, e.g. --arch sm_90")
+    exe, info = build_plan(args, nvcc, arch)
+    if exe.is_file():
+        return exe, info
+    src = source(args)
+    common.note(args, f"building cuDTW++ {SHORT} for {info['arch']} into "
+                      f"{common.shown(exe.parent)}")
+    with tempfile.TemporaryDirectory(dir=home(args)) as tmp:
+        out = Path(tmp) / "cudtw-ladder"
+        done = subprocess.run([nvcc, *info["flags"], f"-I{src / 'src' / 'include'}", str(DRIVER),
+                               "-o", str(out)], capture_output=True, text=True)
+        if done.returncode != 0:
+            raise PeerError(f"nvcc failed building cuDTW++: "
+                            f"{common.one_line(done.stderr)[-300:]}")
+        exe.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(src / "LICENSE", exe.parent / "LICENSE")
+        (exe.parent / "build.json").write_text(json.dumps(info, indent=2) + "\n")
+        os.replace(out, exe)
+    return exe, info
+
+
+def prepare(args):
+    """--build-only: the driver built for the GPU at hand or --arch, and the source."""
+    exe, info = build(args)  # what it needs first (nvcc, an architecture), then the source
+    src = source(args)
+    return (f"cuDTW++ {SHORT} source: {common.shown(src)}\n"
+            f"{info['arch']}: {common.shown(exe)}")
+
+
+# --- the layout: ladder's series in the lengths cuDTW++ has kernels for ----------------------
+
+def kernel_length(n, padding):
+    """(the length cuDTW++ runs series of length n at, sentinels before, sentinels after), or
+    (None, why not). Its own lengths run as they are; a shorter n goes into the next length up
+    with one sentinel after the series and the rest before it."""
+    if n > LENGTHS[-1]:
+        return None, (f"n = {n}: cuDTW++'s longest kernel is for length {LENGTHS[-1]}")
+    if n in LENGTHS:
+        return (n, 0, 0), ""
+    if padding == "off":
+        return None, (f"n = {n}: cuDTW++ has kernels for lengths "
+                      f"{', '.join(map(str, LENGTHS))} only (--padding auto runs it at the next "
+                      "one, between sentinel values)")
+    length = next(size for size in LENGTHS if size > n)
+    return (length, length - 1 - n, 1), ""
+
+
+def laid_out(values, length, before, count):
+    """COUNT rows of LENGTH float32: VALUES' rows between sentinels, then sentinel rows."""
+    out = np.full((count, length), SENTINEL, np.float32)
+    out[:len(values), before:before + values.shape[1]] = values
+    return out
+
+
+def run_note(kernel, n, layout):
+    """What a run's note says of the layout."""
+    length, before, after = layout
+    if length != n:
+        return (f"cuDTW++ has kernels for lengths {', '.join(map(str, LENGTHS))} only: each "
+                f"series ran at length {length}, {before} sentinel values before it and {after} "
+                f"after (exact distances; {length ** 2 / n ** 2:.2f}x the cells ladder counts)")
+    if defect(kernel, length):
+        return (f"cuDTW++'s own length, unguarded: its {kernel_name(kernel, length)} has the "
+                "last-row defect (peers/README.md)")
+    return "cuDTW++'s own length"
+
+
+def unsupported(point):
+    params = point["params"]
+    if "n" not in params:  # a data file's: its n (and whether a band binds) is known once read
+        return ""
+    n = int(params["n"])
+    if "band" in params and int(params["band"]) < n:
+        return BANDED
+    return kernel_length(n, PADDING["mode"])[1]
+
+
+# --- the driver ----------------------------------------------------------------------------
+
+class Driver:
+    """The driver on one point's subjects and queries, in a child process: one `run` line per
+    call."""
+
+    def __init__(self, exe, subjects, queries):
+        self.tmp = tempfile.TemporaryDirectory(prefix="cudtw-")
+        folder = Path(self.tmp.name)
+        subjects.tofile(folder / "subjects.f32")
+        queries.tofile(folder / "queries.f32")
+        self.shape = (len(queries), len(subjects))
+        self.out, self.log = folder / "dist.f32", open(folder / "stderr.txt", "w+")
+        # Every kernel loaded when the context is made (before "ready"), not at its first
+        # launch inside a timed run.
+        env = dict(os.environ, CUDA_MODULE_LOADING="EAGER")
+        self.proc = subprocess.Popen(
+            [str(exe), str(folder / "subjects.f32"), str(len(subjects)), str(subjects.shape[1]),
+             str(folder / "queries.f32"), str(len(queries))],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, text=True, env=env)
+        ready = self.proc.stdout.readline().split()
+        (folder / "subjects.f32").unlink()  # read by now: a large point's copy goes at once
+        if ready != ["ready"]:
+            try:
+                self.fail("starting")
+            finally:
+                self.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self):
+        try:
+            self.proc.stdin.close()  # end of input: the driver exits
+        except OSError:
+            pass
+        self.proc.wait()
+        self.proc.stdout.close()
+        self.log.close()
+        self.tmp.cleanup()
+
+    def fail(self, during):
+        code = self.proc.wait()
+        self.log.seek(0)
+        tail = " | ".join(self.log.read().strip().splitlines()[-3:])
+        raise RuntimeError(f"cuDTW++'s driver exited with status {code} {during}"
+                           f"{': ' + tail if tail else ''}")
+
+    def call(self, kernel):
+        """(CUDA-event ms, launches, Q x COUNT distances) of one run."""
+        try:
+            self.proc.stdin.write(f"run {kernel} {self.out}\n")
+            self.proc.stdin.flush()
+            answer = self.proc.stdout.readline().split()
+        except OSError:
+            answer = []
+        if answer[:1] == ["ok"] and len(answer) == 3:
+            dist = np.fromfile(self.out, np.float32)
+            if dist.size != self.shape[0] * self.shape[1]:
+                raise RuntimeError(f"the driver wrote {dist.size} distances, want "
+                                   f"{self.shape[0] * self.shape[1]}")
+            return float(answer[1]), int(answer[2]), dist.reshape(self.shape)
+        if answer[:1] == ["error"]:
+            raise RuntimeError(f"cuDTW++ driver: {' '.join(answer[1:])}")
+        self.fail(f"during a {kernel} run")
+
+
+def dtw(queries, subjects):
+    """ladder's DTW (squared costs, no root, unconstrained) in float64: Q x entries."""
+    n = subjects.shape[1]
+    out = np.empty((len(queries), len(subjects)))
+    for k, q in enumerate(np.asarray(queries, np.float64)):
+        prev = np.full((len(subjects), n + 1), np.inf)
+        prev[:, 0] = 0
+        for i in range(n):
+            cost = (q[i] - subjects) ** 2
+            cur = np.full_like(prev, np.inf)
+            for j in range(1, n + 1):
+                cur[:, j] = cost[:, j - 1] + np.minimum(np.minimum(prev[:, j - 1], prev[:, j]),
+                                                        cur[:, j - 1])
+            prev = cur
+        out[k] = prev[:, n]
+    return out
+
+
+def check(exe):
+    """Both kernels through the driver on known series give ladder's DTW, or a RuntimeError (the
+    build, the driver or the layout is wrong): random walks of length 100 (at 127: 26 sentinels
+    before, one after) with 3 queries (the sub-warp kernel's groups of 2 and 1) and 13 subjects
+    (three padding rows), and of length 200 (at 255) with one query."""
+    rng = np.random.default_rng(2020)
+    for n, entries, queries in ((100, 13, 3), (200, 5, 1)):
+        values = np.cumsum(rng.normal(size=(entries, n)), axis=1).astype(np.float32)
+        (length, before, _), _ = kernel_length(n, "auto")
+        count = -(-entries // ENTRY_MULTIPLE) * ENTRY_MULTIPLE
+        want = dtw(values[:queries], values)
+        with Driver(exe, laid_out(values, length, before, count),
+                    laid_out(values[:queries], length, before, queries)) as driver:
+            for name, (kernel, title, _) in KERNELS.items():
+                got = driver.call(kernel)[2][:, :entries]
+                tol = 1e-5 + 4 * n * 2.0 ** -24 * np.abs(want)
+                if not np.all(np.abs(got - want) <= tol):
+                    worst = np.nanargmax(np.where(np.isnan(got), np.inf, np.abs(got - want)))
+                    raise RuntimeError(
+                        f"cuDTW++ {title} gives {got.flat[worst]} for a known pair (n = {n}), "
+                        f"want {want.flat[worst]:.6g}: the build, the driver or the layout is "
+                        "wrong")
+
+
+# --- the peer ------------------------------------------------------------------------------
+
+def ready(args):
+    src = home(args) / "source"
+    has_source = (src / "src" / "include" / "DTW.hpp").is_file()  # digest checked when used
+    nvcc = common.nvcc()
+    common.require("" if has_source else f"no cuDTW++ {SHORT} source in {common.shown(src)} "
+                                         f"({common.fetch_hint(args)}, or give --source DIR)",
+                   "" if nvcc else "nvcc not found (put the CUDA toolkit's bin/ on PATH)",
+                   common.gpu_missing())
+    exe, info = build_plan(args, nvcc, arch_of(args) or "90")
+    built = (f"built {common.shown(exe)}" if exe.is_file() else
+             f"built on the first run for {info['arch']} with nvcc {info['nvcc']}")
+    return f"cuDTW++ {SHORT} from {common.shown(src)}, {built}"
+
+
+def setup(args):
+    if args.source:  # checked (and copied into the cache) even where the build is made
+        source(args)
+    common.require(common.gpu_missing(), error=PeerError)
+    exe, info = build(args)
+    check(exe)  # before any point: the build and the driver on known series
+    return {"exe": exe}, {
+        "version": f"git {COMMIT}", "repository": "github.com/asbschmidt/cuDTW",
+        "license": "Apache-2.0", "source_digest": SOURCE_DIGEST, "build": info,
+        "driver": common.shown(DRIVER), "padding": args.padding,
+        "timing_method": TIMING_METHOD}
+
+
+def variants(args, lib):
+    PADDING["mode"] = args.padding
+    return [{"name": name, "label": f"{LABEL} {title}", "backend": "gpu", "precision": "fp32",
+             "change": f"peer: cuDTW++ {SHORT} {how}; lengths other than 127, 255, 511, 1023, "
+                       "2047 run at the next one between sentinel values"}
+            for name, (_, title, how) in KERNELS.items()]
+
+
+def run(point, path, args, lib):
+    facts = point["data_facts"]
+    data = np.loadtxt(path, dtype=np.float32, delimiter="\t", ndmin=2)
+    values = np.ascontiguousarray(data[:, 1:])  # column 0 is the label
+    del data
+    entries, n = values.shape
+    first, queries = int(facts["first_query"]), int(facts["queries"])
+    if int(facts["band"]) < n:
+        why = BANDED
+    else:
+        layout, why = kernel_length(n, args.padding)
+    if why:
+        return [{"variant": v, "unsupported": why} for v in KERNELS]
+    length, before, after = layout
+    count = -(-entries // ENTRY_MULTIPLE) * ENTRY_MULTIPLE
+    subjects = laid_out(values, length, before, count)
+    asked = laid_out(values[first:first + queries], length, before, queries)
+    del values
+    shape = (entries,) if queries == 1 else (queries, entries)
+    runs = []
+    with Driver(lib["exe"], subjects, asked) as driver:
+        del subjects, asked
+        for name, (kernel, _, _) in KERNELS.items():
+            if kernel == "subwarp" and length == LENGTHS[-1]:
+                runs.append({"variant": name, "unsupported": (
+                    f"cuDTW++ has no sub-warp kernel for length {length} (its dist() runs the "
+                    "full-warp one: peer_cudtw_warp)")})
+                continue
+            walls, launches = [], []
+
+            def call():
+                ms, made, dist = driver.call(kernel)
+                walls.append(ms)
+                launches.append(made)
+                return dist
+            try:
+                timing, dist, _ = common.timed(call, point, "gpu")
+            except RuntimeError as err:
+                runs.append({"variant": name, "error": common.one_line(err)})
+                continue
+            kept = len(timing["samples_ms"])  # the driver's own times of the timed calls
+            timing["samples_ms"] = [max(w, 1e-6) for w in walls[-kept:]]
+            runs.append(dict(timing, variant=name, note=run_note(kernel, n, layout),
+                             outputs=np.ascontiguousarray(dist[:, :entries]).reshape(shape),
+                             facts={"kernel_length": length, "sentinels_before": before,
+                                    "sentinels_after": after, "padding_rows": count - entries,
+                                    "cells_ratio": round(length ** 2 / n ** 2, 4),
+                                    "launches": launches[-1]}))
+    return runs
+
+
+if __name__ == "__main__":
+    sys.exit(common.main(sys.modules[__name__]))
