@@ -83,8 +83,11 @@ class Inputs(unittest.TestCase):
         manifest = json.loads((self.out / "reproduction.json").read_text(encoding="utf-8"))
         self.assertEqual([c["name"] for c in manifest["configs"]],
                          ["dtw-paper", "twed-validation"])
-        self.assertEqual([p["results"] for p in manifest["peers"]],
+        self.assertEqual([p["results"] for p in manifest["peers"] if p["results"]],
                          ["twed-validation-cutwed.json"])
+        # dtw's peer has no file among those given: listed as such, not as run.
+        self.assertEqual([(p["config"], p["state"]) for p in manifest["peers"] if not p["results"]],
+                         [("dtw-paper", "not in these results")])
         text = (self.out / "REPORT.md").read_text(encoding="utf-8")
         self.assertIn(f"commit `{COMMIT}`", text)
         self.assertNotIn("Mixed results", text)  # one commit, one device: no extra columns
