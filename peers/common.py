@@ -1,13 +1,16 @@
 """What every peer shares: arguments and --ready, the plan, `ladder gen`, the timing loop, the
 handover, `ladder ingest`, and helpers that fetch and build libraries (peers/README.md)."""
 import argparse
+import hashlib
 import json
 import os
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 import numpy as np
@@ -284,6 +287,103 @@ def fetching(args, missing, doing):
     if args.offline:
         raise PeerError(f"{missing}, and --offline was given ({fetch_hint(args)})")
     note(args, doing)
+
+
+class PinnedSource:
+    """A peer's source at one commit of its public repository: the files the peer uses (FILES
+    at the top, everything under FOLDERS), checked by DIGEST, the sha256 of the lines
+    "PATH GIT_BLOB_ID\n" sorted by path as `git ls-tree -r COMMIT -- FILES FOLDERS` lists them,
+    so that any copy of those files (a clone, an archive, --source) is recognised."""
+
+    def __init__(self, label, repo, commit, digest, files, folders):
+        self.label, self.repo, self.commit, self.digest = label, repo, commit, digest
+        self.files, self.folders = tuple(files), tuple(folders)
+        self.short = commit[:7]
+        self.archive_url = f"https://github.com/{repo}/archive/{commit}.tar.gz"
+
+    def uses(self, rel):
+        """Whether the file REL (a path in the repository) is one the peer takes."""
+        return rel in self.files or any(rel.startswith(f + "/") for f in self.folders)
+
+    def used_files(self, folder):
+        """{path in the repository: file} of the files under FOLDER that the peer takes."""
+        folder = Path(folder)
+        found = [folder / f for f in self.files]
+        for f in self.folders:
+            found += (folder / f).rglob("*")
+        return {p.relative_to(folder).as_posix(): p for p in found if p.is_file()}
+
+    def digest_of(self, folder):
+        """The digest of the used files under FOLDER; None when there are none."""
+        lines = []
+        for rel, path in self.used_files(folder).items():
+            blob = path.read_bytes()
+            lines.append((rel, hashlib.sha1(b"blob %d\0" % len(blob) + blob).hexdigest()))
+        if not lines:
+            return None
+        return hashlib.sha256("".join(f"{r} {g}\n" for r, g in sorted(lines)).encode()).hexdigest()
+
+    def what(self):
+        names = [*self.files, *(f + "/" for f in self.folders)]
+        return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+
+    def check(self, folder, where):
+        got = self.digest_of(folder)
+        if got != self.digest:
+            what = (f"holds no {self.what().replace(' and ', ' or ')}" if got is None else
+                    f"is not {self.label} at {self.short}: its {self.what()} differ")
+            raise PeerError(f"{where} {what} (give a clone or an archive of {self.repo} at "
+                            f"{self.commit})")
+
+    def install(self, files, target):
+        """FILES (rel path: bytes) written as TARGET, whole or not at all."""
+        tmp = target.with_name(target.name + ".partial")
+        shutil.rmtree(tmp, ignore_errors=True)
+        try:
+            for rel, blob in files.items():
+                (tmp / rel).parent.mkdir(parents=True, exist_ok=True)
+                (tmp / rel).write_bytes(blob)
+            self.check(tmp, "the fetched copy")
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        shutil.rmtree(target, ignore_errors=True)
+        tmp.rename(target)
+        return target
+
+    def download(self, url):
+        """The used files from the archive at URL, streamed."""
+        files = {}
+        try:
+            with urllib.request.urlopen(url, timeout=120) as response, \
+                    tarfile.open(fileobj=response, mode="r|gz") as tar:
+                for member in tar:
+                    rel = member.name.split("/", 1)[1] if "/" in member.name else ""
+                    if member.isfile() and self.uses(rel) and ".." not in rel.split("/"):
+                        files[rel] = tar.extractfile(member).read()
+        except (OSError, tarfile.TarError) as err:
+            raise PeerError(f"cannot download {self.label} from {url}: {err} (give its files "
+                            "with --source DIR)") from err
+        return files
+
+    def get(self, args, target):
+        """TARGET holding the source: copied from --source, kept from the cache, or fetched
+        from --archive-url (refused under --offline)."""
+        if args.source:
+            if not Path(args.source).is_dir():
+                raise PeerError(f"--source {args.source}: no such directory")
+            self.check(args.source, f"--source {args.source}")
+            if self.digest_of(target) != self.digest:
+                note(args, f"copying {self.label} {self.short} from {args.source} into "
+                           f"{shown(target)}")
+                self.install({rel: p.read_bytes() for rel, p in self.used_files(args.source).items()},
+                             target)
+            return target
+        if self.digest_of(target) == self.digest:
+            return target
+        fetching(args, f"no {self.label} {self.short} source in {shown(target)} (--source DIR "
+                       "gives it)", f"fetching {self.label} {self.short} from {args.archive_url}")
+        return self.install(self.download(args.archive_url), target)
 
 
 def pip(argv, what, env=None):

@@ -12,9 +12,7 @@ import re
 import shutil
 import subprocess
 import sys
-import tarfile
 import tempfile
-import urllib.request
 from pathlib import Path
 
 sys.path[0] = str(Path(__file__).resolve().parents[1])  # peers/, for common.py
@@ -29,11 +27,12 @@ SHORT = COMMIT[:7]
 STUDY = "dtw"  # as common.main sets it from the folder
 LABEL = "cuDTW++"
 DATA_SUFFIX = ".txt"  # the dtw study writes UCR text: a label, then the values, tab-separated
-ARCHIVE_URL = f"https://github.com/asbschmidt/cuDTW/archive/{COMMIT}.tar.gz"
 # What is used of the repository: LICENSE and src/ (src/include/ is compiled; src/Makefile and
 # src/main.cu for the record). Their digest: sha256 of the lines "PATH GIT_BLOB_ID\n" sorted by
 # path, as `git ls-tree -r COMMIT -- LICENSE src` lists them: any copy of COMMIT's files gives it.
 SOURCE_DIGEST = "7eda395fe47e1d09db23a3b90e45cd193ff329238bda79b8c491558499be18c8"
+SOURCE = common.PinnedSource(LABEL, "asbschmidt/cuDTW", COMMIT, SOURCE_DIGEST, ["LICENSE"], ["src"])
+ARCHIVE_URL = SOURCE.archive_url
 DRIVER = Path(__file__).with_name("cudtw_driver.cu")
 PREPARE = {"--build-only": ("fetch cuDTW++'s source (or copy --source) into the cache and build "
                             "the driver for the local GPU (or --arch), print it, stop",
@@ -111,94 +110,11 @@ def home(args):
     return Path(args.cache) / f"cudtw-{COMMIT[:12]}"
 
 
-def used(rel):
-    """Whether cuDTW++'s file REL (a path in the repository) is one the peer takes."""
-    return rel == "LICENSE" or rel.startswith("src/")
-
-
-def used_files(folder):
-    """{path in the repository: file} of the files under FOLDER that the peer takes."""
-    folder = Path(folder)
-    found = [folder / "LICENSE", *(folder / "src").rglob("*")]
-    return {p.relative_to(folder).as_posix(): p for p in found if p.is_file()}
-
-
-def digest(folder):
-    """The SOURCE_DIGEST of the files under FOLDER that the peer takes; None when none."""
-    lines = []
-    for rel, path in used_files(folder).items():
-        blob = path.read_bytes()
-        lines.append((rel, hashlib.sha1(b"blob %d\0" % len(blob) + blob).hexdigest()))
-    if not lines:
-        return None
-    return hashlib.sha256("".join(f"{r} {g}\n" for r, g in sorted(lines)).encode()).hexdigest()
-
-
-def check_source(folder, where):
-    got = digest(folder)
-    if got != SOURCE_DIGEST:
-        what = "holds no LICENSE or src/" if got is None else \
-            f"is not cuDTW++ at {SHORT}: its LICENSE and src/ differ"
-        raise PeerError(f"{where} {what} (give a clone or an archive of asbschmidt/cuDTW at "
-                        f"{COMMIT})")
-
-
-def install_source(files, target):
-    """FILES (rel path: bytes) of cuDTW++ written as the cache's source folder, whole or not at
-    all."""
-    tmp = target.with_name(target.name + ".partial")
-    shutil.rmtree(tmp, ignore_errors=True)
-    try:
-        for rel, blob in files.items():
-            (tmp / rel).parent.mkdir(parents=True, exist_ok=True)
-            (tmp / rel).write_bytes(blob)
-        check_source(tmp, "the fetched copy")
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    shutil.rmtree(target, ignore_errors=True)
-    tmp.rename(target)
-    return target
-
-
-def download(args):
-    """cuDTW++'s LICENSE and src/ from its archive at COMMIT, streamed."""
-    files = {}
-    try:
-        with urllib.request.urlopen(args.archive_url, timeout=120) as response, \
-                tarfile.open(fileobj=response, mode="r|gz") as tar:
-            for member in tar:
-                rel = member.name.split("/", 1)[1] if "/" in member.name else ""
-                if member.isfile() and used(rel) and ".." not in rel.split("/"):
-                    files[rel] = tar.extractfile(member).read()
-    except (OSError, tarfile.TarError) as err:
-        raise PeerError(f"cannot download cuDTW++ from {args.archive_url}: {err} (give its "
-                        "files with --source DIR)") from err
-    return files
-
-
 def source(args):
     """The cache's copy of cuDTW++'s source at COMMIT: from --source, the cache, or the
     network."""
-    target = home(args) / "source"
-    if args.source:
-        if not Path(args.source).is_dir():
-            raise PeerError(f"--source {args.source}: no such directory")
-        check_source(args.source, f"--source {args.source}")
-        if digest(target) != SOURCE_DIGEST:
-            common.note(args, f"copying cuDTW++ {SHORT} from {args.source} into "
-                              f"{common.shown(target)}")
-            install_source({rel: p.read_bytes() for rel, p in used_files(args.source).items()},
-                           target)
-        return target
-    if digest(target) == SOURCE_DIGEST:
-        return target
-    common.fetching(args, f"no cuDTW++ {SHORT} source in {common.shown(target)} (--source DIR "
-                          "gives it)", f"fetching cuDTW++ {SHORT} from {args.archive_url}")
-    return install_source(download(args), target)
+    return SOURCE.get(args, home(args) / "source")
 
-
-# --- the build ----------------------------------------------------------------------------
 
 def arch_of(args):
     """--arch, else GPU 0's compute capability, else '' (nothing to build for)."""

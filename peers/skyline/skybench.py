@@ -13,9 +13,7 @@ import re
 import shutil
 import subprocess
 import sys
-import tarfile
 import tempfile
-import urllib.request
 from pathlib import Path
 
 sys.path[0] = str(Path(__file__).resolve().parents[1])  # peers/, for common.py
@@ -29,11 +27,12 @@ SHORT = COMMIT[:7]
 STUDY = "skyline"  # as common.main sets it from the folder
 LABEL = "SkyBench"
 DATA_SUFFIX = ".npy"
-ARCHIVE_URL = f"https://github.com/sean-chester/SkyBench/archive/{COMMIT}.tar.gz"
 # What is used of the repository: makefile, LICENSE.md and src/ (not the workloads/ data sets).
 # Their digest: sha256 of the lines "PATH GIT_BLOB_ID\n" sorted by path, as `git ls-tree -r
 # COMMIT -- makefile LICENSE.md src` lists them: any copy of COMMIT's files gives it.
 SOURCE_DIGEST = "56d3530de2b01108d9714d52a4e2628c5dac8730a540bd1b4ac5298e8a2c9e9d"
+SOURCE = common.PinnedSource(LABEL, "sean-chester/SkyBench", COMMIT, SOURCE_DIGEST, ["makefile", "LICENSE.md"], ["src"])
+ARCHIVE_URL = SOURCE.archive_url
 DRIVER = Path(__file__).with_name("skybench_driver.cpp")
 PREPARE = {"--build-only": ("fetch SkyBench's source (or copy --source) into the cache and "
                             "build it for the d of CONFIG's points and --dims, print the "
@@ -88,91 +87,10 @@ def home(args):
     return Path(args.cache) / f"skybench-{COMMIT[:12]}"
 
 
-def used(rel):
-    """Whether SkyBench's file REL (a path in the repository) is one the build uses."""
-    return rel in ("makefile", "LICENSE.md") or rel.startswith("src/")
-
-
-def used_files(folder):
-    """{path in the repository: file} of the files under FOLDER that the build uses."""
-    folder = Path(folder)
-    found = [folder / "makefile", folder / "LICENSE.md", *(folder / "src").rglob("*")]
-    return {p.relative_to(folder).as_posix(): p for p in found if p.is_file()}
-
-
-def digest(folder):
-    """The SOURCE_DIGEST of the files under FOLDER that the build uses; None when none."""
-    lines = []
-    for rel, path in used_files(folder).items():
-        blob = path.read_bytes()
-        lines.append((rel, hashlib.sha1(b"blob %d\0" % len(blob) + blob).hexdigest()))
-    if not lines:
-        return None
-    return hashlib.sha256("".join(f"{r} {g}\n" for r, g in sorted(lines)).encode()).hexdigest()
-
-
-def check_source(folder, where):
-    got = digest(folder)
-    if got != SOURCE_DIGEST:
-        what = "holds no makefile, LICENSE.md or src/" if got is None else \
-            f"is not SkyBench at {SHORT}: its makefile, LICENSE.md and src/ differ"
-        raise PeerError(f"{where} {what} (give a clone or an archive of sean-chester/SkyBench "
-                        f"at {COMMIT})")
-
-
-def install_source(files, target):
-    """FILES (rel path: bytes) of SkyBench written as the cache's source folder, whole or not
-    at all."""
-    tmp = target.with_name(target.name + ".partial")
-    shutil.rmtree(tmp, ignore_errors=True)
-    try:
-        for rel, blob in files.items():
-            (tmp / rel).parent.mkdir(parents=True, exist_ok=True)
-            (tmp / rel).write_bytes(blob)
-        check_source(tmp, "the fetched copy")
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    shutil.rmtree(target, ignore_errors=True)
-    tmp.rename(target)
-    return target
-
-
-def download(args):
-    """SkyBench's used files from its archive at COMMIT, streamed (workloads/ are skipped)."""
-    files = {}
-    try:
-        with urllib.request.urlopen(args.archive_url, timeout=120) as response, \
-                tarfile.open(fileobj=response, mode="r|gz") as tar:
-            for member in tar:
-                rel = member.name.split("/", 1)[1] if "/" in member.name else ""
-                if member.isfile() and used(rel) and ".." not in rel.split("/"):
-                    files[rel] = tar.extractfile(member).read()
-    except (OSError, tarfile.TarError) as err:
-        raise PeerError(f"cannot download SkyBench from {args.archive_url}: {err} (give its "
-                        "files with --source DIR)") from err
-    return files
-
-
 def source(args):
     """The cache's copy of SkyBench's source at COMMIT: from --source, the cache, or the
     network."""
-    target = home(args) / "source"
-    if args.source:
-        if not Path(args.source).is_dir():
-            raise PeerError(f"--source {args.source}: no such directory")
-        check_source(args.source, f"--source {args.source}")
-        if digest(target) != SOURCE_DIGEST:
-            common.note(args, f"copying SkyBench {SHORT} from {args.source} into "
-                              f"{common.shown(target)}")
-            install_source({rel: p.read_bytes() for rel, p in used_files(args.source).items()},
-                           target)
-        return target
-    if digest(target) == SOURCE_DIGEST:
-        return target
-    common.fetching(args, f"no SkyBench {SHORT} source in {common.shown(target)} (--source DIR "
-                          "gives it)", f"fetching SkyBench {SHORT} from {args.archive_url}")
-    return install_source(download(args), target)
+    return SOURCE.get(args, home(args) / "source")
 
 
 def compiler():
