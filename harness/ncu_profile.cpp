@@ -322,7 +322,7 @@ void add_missing(json& into, const json& from) {
 
 json collection_of(const json& profile) {
   json c = profile;
-  for (const char* shared : {"tool", "work", "work_unit", "collections"}) c.erase(shared);
+  for (const char* shared : {"tool", "work", "work_unit", "collections", "missing"}) c.erase(shared);
   return c;
 }
 
@@ -335,10 +335,44 @@ std::string joined_field(const json& collections, const char* key) {
   return out;
 }
 
+// The sets an earlier profile lacks, with why: its own `missing`, and the set of a skipped one.
+json missing_of(const json& earlier) {
+  json missing = earlier.is_object() && earlier.contains("missing") ? earlier["missing"] : json::object();
+  if (earlier.is_object() && earlier.contains("skipped") && earlier.contains("metric_set"))
+    missing[earlier["metric_set"].get<std::string>()] = earlier["skipped"];
+  return missing;
+}
+
+bool has_set(const json& profile, const std::string& set) {
+  if (!profile.is_object() || !profile.contains("derived")) return false;
+  if (!profile.contains("collections")) return profile.value("metric_set", "") == set;
+  for (const json& c : profile["collections"])
+    if (c.value("metric_set", "") == set) return true;
+  return false;
+}
+
 }  // namespace
 
+json skip_collection(const json& earlier, const std::string& set, const std::string& reason) {
+  if (has_set(earlier, set)) return earlier;
+  if (earlier.is_object() && earlier.contains("derived")) {
+    json out = earlier;
+    out["missing"][set] = reason;
+    return out;
+  }
+  json missing = missing_of(earlier);
+  missing[set] = reason;
+  return {{"skipped", reason}, {"metric_set", set}, {"missing", missing}};
+}
+
 json combine_profiles(const json& earlier, const json& added) {
-  if (!earlier.is_object() || !earlier.contains("derived")) return added;
+  json missing = missing_of(earlier);
+  missing.erase(added.value("metric_set", ""));
+  if (!earlier.is_object() || !earlier.contains("derived")) {
+    json out = added;
+    if (!missing.empty()) out["missing"] = missing;
+    return out;
+  }
   json collections = earlier.contains("collections") ? earlier["collections"] : json::array({collection_of(earlier)});
   const std::string set = added.value("metric_set", "");
   json kept = json::array();
@@ -360,6 +394,7 @@ json combine_profiles(const json& earlier, const json& added) {
     for (const json& c : kept)
       if ((c.value("replay_mode", "") == "range") == range) add_missing(derived, c.value("derived", json::object()));
   out["derived"] = derived;
+  if (!missing.empty()) out["missing"] = missing;
   return out;
 }
 

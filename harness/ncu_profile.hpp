@@ -55,7 +55,13 @@ nlohmann::json fold_profile(const std::vector<NcuResult>& results, const NcuColl
 // differently (kernel replay flushes caches before each launch); the top-level `derived` takes range
 // replay's values (the whole run) and adds what kernel replay's have that they lack, and `replay_mode` and
 // `metric_set` name them all ("range+kernel", "why+sass"). A collection of a set already
-// there replaces it. An earlier profile without counters (skipped) is replaced.
+// there replaces it. An earlier profile without counters (skipped) is replaced; the sets that
+// could not be collected stay named, with why, under `missing` until one is.
 nlohmann::json combine_profiles(const nlohmann::json& earlier, const nlohmann::json& added);
+
+// A run's profile after collecting SET failed for REASON: the counters it holds stay, and
+// `missing` names SET with REASON; a profile without counters becomes {"skipped": REASON, ...}.
+// A profile that already holds SET is kept as it is.
+nlohmann::json skip_collection(const nlohmann::json& earlier, const std::string& set, const std::string& reason);
 
 }  // namespace ladder

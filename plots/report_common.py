@@ -423,8 +423,11 @@ def profile_why(runs, before, after, point=None):
     a, b = next((p for p in pairs if all(_matches(r, point) for r in p)), pairs[0])
     moves = _counter_moves(_profile(a), _profile(b)) + [_stall_move(_profile(a), _profile(b))]
     where = _point_text(ours, a, b)
+    lost = [f"{common.short_variant(r)} lacks {s} ({' '.join(str(why).split())[:80]})"
+            for r in (a, b) for s, why in (_profile(r).get("missing") or {}).items()]
     return (f"profile{f' ({where})' if where else ''}: "
-            + (", ".join([m for m in moves if m][:MAX_QUOTED]) or "no counter moved"))
+            + (", ".join([m for m in moves if m][:MAX_QUOTED]) or "no counter moved")
+            + "".join(f"; {x}" for x in lost))
 
 
 def with_profile(known, runs, before, after, point=None):

@@ -173,6 +173,26 @@ TEST(NcuFold, CombinedCollections) {
   EXPECT_EQ(replaced["derived"]["per_work_unit"]["thread_instructions"], 8.0);  // range replay's, still
   EXPECT_EQ(combine_profiles(json{{"skipped", "cpu step"}}, kernel), kernel);
   EXPECT_EQ(combine_profiles(json(), kernel), kernel);
+
+  // A set that could not be collected is named with why, beside the counters that were, and
+  // leaves `missing` once it is collected.
+  const json no_why = skip_collection(json(), "why", "under ncu the run failed: out of memory");
+  EXPECT_EQ(no_why["skipped"], "under ncu the run failed: out of memory");
+  const json sass_only = combine_profiles(no_why, kernel);
+  EXPECT_EQ(sass_only["metric_set"], "sass");
+  EXPECT_EQ(sass_only["missing"]["why"], "under ncu the run failed: out of memory");
+  EXPECT_EQ(sass_only["derived"]["branch_uniformity"], 0.5);
+  const json whole = combine_profiles(sass_only, range);
+  EXPECT_FALSE(whole.contains("missing"));
+  EXPECT_EQ(whole["metric_set"], "sass+why");
+  for (const json& c : whole["collections"]) EXPECT_FALSE(c.contains("missing"));
+  const json lost_sass = skip_collection(range, "sass", "ncu profiled no launch");
+  EXPECT_EQ(lost_sass["derived"], range["derived"]);  // the counters it had stay
+  EXPECT_EQ(lost_sass["missing"]["sass"], "ncu profiled no launch");
+  EXPECT_EQ(skip_collection(both, "sass", "later failure"), both);  // a set it holds is kept
+  const json neither = skip_collection(no_why, "sass", "ncu wrote no report");
+  EXPECT_EQ(neither["missing"].size(), 2u);
+  EXPECT_FALSE(neither.contains("derived"));
 }
 
 // `reproduce --profile`: each GPU step that passed once, at the point most of them share, within

@@ -193,6 +193,17 @@ std::string work_unit(const json& run) {
   return it == units.end() ? "units of work" : it->second;
 }
 
+// A run's status as a phrase: "failed: out of memory", "passed".
+std::string outcome(const json& run) {
+  const std::string why = text(run, "reason");
+  return run.value("status", std::string("?")) + (why.empty() ? "" : ": " + why);
+}
+
+// Collecting SET failed for the run: the counters it has stay, and the profile says why.
+void skip_set(json& run, const std::string& set, const std::string& reason) {
+  run["profile"] = skip_collection(run.value("profile", json()), set, reason);
+}
+
 // `whole_run` false: the results cover only some of the run's launches, so no count is divided
 // by the whole run's work (ratios such as conflict share still hold).
 void put_profile(json& run, const std::vector<NcuResult>& got, const NcuCollection& how, bool whole_run = true) {
@@ -232,16 +243,18 @@ void profile_ranges(const Parsed& p, const std::map<std::string, std::size_t>& s
   const json profiled = read_results(second.string());
   check_same_device(results, profiled);
   std::map<std::string, std::size_t> ranged;  // run key -> its range
+  std::map<std::string, std::string> lost;     // run key -> why it made none
   for (const json& r : profiled["runs"])
     if (profilable(r)) ranged.emplace(run_key(r), ranged.size());
+    else lost.emplace(run_key(r), "under ncu the run " + outcome(r));
   if (got.size() != ranged.size())
     throw InputError(fmt::format("ncu gave {} range results for {} profiled runs", got.size(), ranged.size()));
   const NcuCollection how{c.version, "range", "all", c.plan.set};
   for (json& r : results["runs"]) {
     if (!profilable(r) || !selected.contains(run_key(r))) continue;
     const auto at = ranged.find(run_key(r));
-    if (at == ranged.end()) r["profile"] = {{"skipped", "the profiled pass did not run it"}};
-    else put_profile(r, {got[at->second]}, how);
+    if (at != ranged.end()) put_profile(r, {got[at->second]}, how);
+    else skip_set(r, c.plan.set, lost.contains(run_key(r)) ? lost[run_key(r)] : "the profiled pass did not run it");
   }
 }
 
@@ -263,7 +276,7 @@ void profile_kernels(const Parsed& p, const std::map<std::string, std::size_t>& 
         profiled_run(p, dir / "profiled.json", std::to_string(at->second)), dir, fmt::format("run{}", at->second));
     check_same_device(results, read_results((dir / "profiled.json").string()));
     if (got.empty()) {
-      r["profile"] = {{"skipped", "ncu profiled no launch in range " + range}};
+      skip_set(r, c.plan.set, "ncu profiled no launch in range " + range);
       continue;
     }
     const bool all = got.size() <= std::size_t(c.launches);
@@ -300,8 +313,7 @@ int add_counters(const Parsed& p, const std::map<std::string, std::size_t>& sele
     // The timings stand; the counters are missing, and say why.
     fmt::print(stderr, "ladder: profile: {} (ncu's files are in {})\n", e.what(), dir.string());
     for (json& r : results["runs"])
-      if (profilable(r) && selected.contains(run_key(r)) && !r.contains("profile"))
-        r["profile"] = {{"skipped", std::string(e.what())}};
+      if (profilable(r) && selected.contains(run_key(r))) skip_set(r, c.plan.set, e.what());
     return 1;
   }
   fs::remove_all(dir);

@@ -101,6 +101,13 @@ class ProfileWhy(unittest.TestCase):
         self.assertEqual(rc.profile_why(runs, "shared", "naive"),
                          "profile: conflict share 74% -> 0%, thread instr/cell 11.1 -> 14.5")
 
+    def test_a_set_that_could_not_be_collected_is_named(self):
+        runs = [run(v, 33, d) for v, d in SASS.items()]
+        runs[1].raw["profile"]["missing"] = {"why": "under ncu the run failed:  out of\nmemory"}
+        self.assertEqual(rc.profile_why(runs, "naive", "shared"),
+                         "profile: conflict share 0% -> 74%, thread instr/cell 14.5 -> 11.1; "
+                         "shared lacks why (under ncu the run failed: out of memory)")
+
     def test_the_top_stall_when_fewer_counters_moved(self):
         a, b = (copy.deepcopy(WHY[(v, "33")]) for v in ("shared", "subject_stream"))
         del a["achieved_occupancy_pct"], a["shared_conflict_share"]
