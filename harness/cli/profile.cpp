@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -204,6 +205,18 @@ void skip_set(json& run, const std::string& set, const std::string& reason) {
   run["profile"] = skip_collection(run.value("profile", json()), set, reason);
 }
 
+// The collection put_profile just added to the run.
+json& newest_collection(json& run) {
+  return run["profile"].contains("collections") ? run["profile"]["collections"].back() : run["profile"];
+}
+
+// What the collection cost: the wall time of the ncu process that made it, and how many runs
+// that process profiled (range replay profiles all of a pass's runs in one).
+void stamp(json& collection, std::chrono::steady_clock::time_point t0, std::size_t runs) {
+  collection["ncu_wall_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  collection["ncu_runs"] = runs;
+}
+
 // `whole_run` false: the results cover only some of the run's launches, so no count is divided
 // by the whole run's work (ratios such as conflict share still hold).
 void put_profile(json& run, const std::vector<NcuResult>& got, const NcuCollection& how, bool whole_run = true) {
@@ -236,6 +249,7 @@ std::map<std::string, std::size_t> selected_runs(const Parsed& p, const Config& 
 void profile_ranges(const Parsed& p, const std::map<std::string, std::size_t>& selected, json& results,
                     const Collection& c, const fs::path& dir) {
   const fs::path second = dir / "profiled.json";
+  const auto t0 = std::chrono::steady_clock::now();
   const std::vector<NcuResult> got =
       collect(c.ncu, {"--replay-mode", "range", "--cache-control", "all", "--clock-control", "none", "--metrics",
                       joined(c.plan.metrics)},
@@ -253,8 +267,10 @@ void profile_ranges(const Parsed& p, const std::map<std::string, std::size_t>& s
   for (json& r : results["runs"]) {
     if (!profilable(r) || !selected.contains(run_key(r))) continue;
     const auto at = ranged.find(run_key(r));
-    if (at != ranged.end()) put_profile(r, {got[at->second]}, how);
-    else skip_set(r, c.plan.set, lost.contains(run_key(r)) ? lost[run_key(r)] : "the profiled pass did not run it");
+    if (at != ranged.end()) {
+      put_profile(r, {got[at->second]}, how);
+      stamp(newest_collection(r), t0, ranged.size());
+    } else skip_set(r, c.plan.set, lost.contains(run_key(r)) ? lost[run_key(r)] : "the profiled pass did not run it");
   }
 }
 
@@ -268,6 +284,7 @@ void profile_kernels(const Parsed& p, const std::map<std::string, std::size_t>& 
     if (!profilable(r) || at == selected.end()) continue;
     const std::string range = fmt::format("{}.{}/r{}/", text(r, "study"), text(r, "variant"), at->second);
     // One launch more than kept tells whether the run has more than --launches.
+    const auto t0 = std::chrono::steady_clock::now();
     std::vector<NcuResult> got = collect(
         c.ncu,
         {"--replay-mode", "kernel", "--cache-control", "all", "--clock-control", "none", "--profile-from-start", "off", "--nvtx",
@@ -282,9 +299,10 @@ void profile_kernels(const Parsed& p, const std::map<std::string, std::size_t>& 
     const bool all = got.size() <= std::size_t(c.launches);
     got.resize(std::min(got.size(), std::size_t(c.launches)));
     put_profile(r, got, how, all);
-    json& last = r["profile"].contains("collections") ? r["profile"]["collections"].back() : r["profile"];
+    json& last = newest_collection(r);
     last["launches_profiled"] = got.size();
     last["all_launches"] = all;
+    stamp(last, t0, 1);
   }
 }
 
