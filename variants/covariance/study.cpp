@@ -25,6 +25,8 @@ std::vector<float> generate(std::int64_t m, std::int64_t n, std::uint64_t seed, 
     Rng rng(seed, static_cast<std::uint64_t>(m + c));
     for (std::int64_t j = 0; j < n; ++j) loading[c * n + j] = rng.normal() / std::sqrt(double(n));
   }
+  std::vector<double> base(static_cast<std::size_t>(n));  // once per feature, not per entry
+  for (std::int64_t j = 0; j < n; ++j) base[j] = 0.5 + 0.2 * std::sin(0.37 * j);
   std::vector<float> data(static_cast<std::size_t>(m * n));
 #pragma omp parallel for schedule(static)
   for (std::int64_t r = 0; r < m; ++r) {
@@ -32,7 +34,7 @@ std::vector<float> generate(std::int64_t m, std::int64_t n, std::uint64_t seed, 
     std::vector<double> score(components);
     for (int c = 0; c < components; ++c) score[c] = rng.normal() * 4.0 / (1 + c);
     for (std::int64_t j = 0; j < n; ++j) {
-      double v = 0.5 + 0.2 * std::sin(0.37 * j);
+      double v = base[j];
       for (int c = 0; c < components; ++c) v += score[c] * loading[c * n + j];
       data[r * n + j] = static_cast<float>(v + 0.05 * rng.normal());
     }
@@ -61,17 +63,24 @@ void fill_from_npy(CovProblem& p, const std::string& path) {
 }
 
 // Exact means and the largest variance, in double; O(m n).
+// Threads take blocks of features; each feature is summed over the rows in row order, so the
+// numbers do not depend on the thread count.
 void summarise(CovProblem& p) {
+  constexpr std::int64_t kBlock = 64;
   p.mean.assign(p.n, 0.0);
   std::vector<double> sq(p.n, 0.0);
-  for (std::int64_t r = 0; r < p.m; ++r)
-    for (std::int64_t j = 0; j < p.n; ++j) p.mean[j] += p.row(r)[j];
-  for (auto& v : p.mean) v /= double(p.m);
-  for (std::int64_t r = 0; r < p.m; ++r)
-    for (std::int64_t j = 0; j < p.n; ++j) {
-      const double x = p.row(r)[j] - p.mean[j];
-      sq[j] += x * x;
-    }
+#pragma omp parallel for schedule(dynamic)
+  for (std::int64_t j0 = 0; j0 < p.n; j0 += kBlock) {
+    const std::int64_t j1 = std::min(p.n, j0 + kBlock);
+    for (std::int64_t r = 0; r < p.m; ++r)
+      for (std::int64_t j = j0; j < j1; ++j) p.mean[j] += p.row(r)[j];
+    for (std::int64_t j = j0; j < j1; ++j) p.mean[j] /= double(p.m);
+    for (std::int64_t r = 0; r < p.m; ++r)
+      for (std::int64_t j = j0; j < j1; ++j) {
+        const double x = p.row(r)[j] - p.mean[j];
+        sq[j] += x * x;
+      }
+  }
   p.max_variance = *std::max_element(sq.begin(), sq.end()) / double(p.m);
 }
 
