@@ -112,6 +112,7 @@ def cells(run):
             "threads": ratio(number(per_unit.get("thread_instructions")),
                              number(per_unit.get("warp_instructions"))),
             "thread_instructions": number(per_unit.get("thread_instructions")),
+            "fadd": number(per_unit.get("fadd")),
             "sm": number(sol.get("sm_pct")),
             "memory": number(sol.get("memory_pct")),
             "occupancy": number(d.get("achieved_occupancy_pct"))}
@@ -126,7 +127,10 @@ def unit_name(runs):
 
 
 def columns(runs):
-    """[(key, header, format)] of the numeric columns, in order."""
+    """[(key, header, format)] of the numeric columns, in order; FP32 adds per unit of work only
+    where some run made any (kernel replay's SASS counts over all of its launches)."""
+    fadd = [("fadd", f"FP32 adds per {unit_name(runs)}", plain)] \
+        if any(cells(r)["fadd"] for r in runs) else []
     return [("kernel_ms", "kernel (ms)", plain),
             ("wavefronts", "shared wavefronts", count),
             ("conflicts", "of which conflicts", count),
@@ -134,6 +138,7 @@ def columns(runs):
             ("uniformity", "branch uniformity %", plain),
             ("threads", "threads per instruction", plain),
             ("thread_instructions", f"thread instructions per {unit_name(runs)}", plain),
+            *fadd,
             ("sm", "SM % of peak", plain),
             ("memory", "memory % of peak", plain),
             ("occupancy", "achieved occupancy %", plain)]

@@ -171,6 +171,17 @@ class ProfileTable(unittest.TestCase):
         self.assertEqual((unit("cells"), unit("points"), unit("flops"), unit("cells", "flops")),
                          ("cell", "point", "FLOP", "work unit"))
 
+    def test_fp32_adds_only_where_some_run_made_any(self):
+        def headers(*fadds):
+            loaded = ladder_results.load(self.write("fadd.json", results(
+                [run(f"v{i}", i, ncu({"duration_ns": 1.0, "per_work_unit": {"fadd": f}}))
+                 for i, f in enumerate(fadds)])))
+            return [h for _, h, _ in profile_table.columns(loaded.runs)]
+        self.assertIn("FP32 adds per cell", headers(1.0, 0.0))
+        self.assertNotIn("FP32 adds per cell", headers(0.0, 0.0))
+        self.assertEqual(profile_table.cells(ladder_results.load(self.write("one.json", results(
+            [run("v", 1, ncu({"per_work_unit": {"fadd": 1.0}}))]))).runs[0])["fadd"], 1.0)
+
     def test_numbers_in_three_significant_digits(self):
         self.assertEqual([profile_table.count(v) for v in (0, 33, 920, 9566, 4.4e5, 2.5e9)],
                          ["0", "33", "920", "9.57k", "440k", "2.50G"])
