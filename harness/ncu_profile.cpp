@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <regex>
 #include <set>
 
 #include "../datagen/base/errors.hpp"
@@ -264,6 +265,9 @@ std::vector<NcuResult> parse_ncu_csv(const std::string& text) {
     throw InputError("ncu CSV: the units row has " + std::to_string(units.size()) + " cells for " +
                      std::to_string(names.size()) + " columns");
   const std::size_t name_col = std::find(names.begin(), names.end(), "Kernel Name") - names.begin();
+  const std::size_t nvtx_col = std::find_if(names.begin(), names.end(), [](const std::string& n) {
+                                 return n.find("Push/Pop_Range") != std::string::npos;
+                               }) - names.begin();
   std::vector<NcuResult> out;
   for (auto row = std::next(header, 2); row != rows.end(); ++row) {
     if (row->size() != names.size())
@@ -272,6 +276,7 @@ std::vector<NcuResult> parse_ncu_csv(const std::string& text) {
                        " columns");
     NcuResult r;
     r.name = kernel_name((*row)[name_col]);
+    if (nvtx_col < names.size()) r.nvtx = (*row)[nvtx_col];
     for (std::size_t i = 0; i < names.size(); ++i) {
       if (!is_metric(names[i])) continue;
       if (may_be_text(names[i])) {
@@ -288,6 +293,43 @@ std::vector<NcuResult> parse_ncu_csv(const std::string& text) {
     out.push_back(std::move(r));
   }
   return out;
+}
+
+std::optional<std::size_t> nvtx_run_index(const std::string& nvtx) {
+  // ncu prints each open range as "DOMAIN:MESSAGE:..." ("<default domain>:r12:none:..."); a
+  // step's own range, "study.variant", never looks like "r" and digits.
+  static const std::regex run_range(R"(:r([0-9]{1,15}):)");
+  std::optional<std::size_t> found;
+  for (auto it = std::sregex_iterator(nvtx.begin(), nvtx.end(), run_range); it != std::sregex_iterator(); ++it) {
+    const std::size_t k = std::stoull((*it)[1].str());
+    if (found && *found != k) return std::nullopt;
+    found = k;
+  }
+  return found;
+}
+
+LaunchSplit split_launches(const std::vector<NcuResult>& got, const std::vector<std::size_t>& order,
+                           std::size_t cap, std::size_t keep) {
+  std::map<std::size_t, std::size_t> position;
+  for (std::size_t i = 0; i < order.size(); ++i) position[order[i]] = i;
+  LaunchSplit split;
+  std::size_t at = 0;  // position of the run the latest result belongs to
+  for (const NcuResult& r : got) {
+    const std::optional<std::size_t> k = nvtx_run_index(r.nvtx);
+    if (!k || !position.contains(*k) || position[*k] < at) return {{}, order};
+    at = position[*k];
+    split.results[*k].push_back(r);
+  }
+  for (const std::size_t k : order) split.results.try_emplace(k);
+  if (got.size() < cap) return split;
+  // The cap was reached: the run it stopped in is whole only if it shows more than `keep`
+  // launches already; the runs after it were not profiled.
+  for (std::size_t i = at; i < order.size(); ++i) {
+    if (i == at && split.results[order[i]].size() > keep) continue;
+    split.results.erase(order[i]);
+    split.again.push_back(order[i]);
+  }
+  return split;
 }
 
 json fold_profile(const std::vector<NcuResult>& results, const NcuCollection& how, double work,

@@ -4,7 +4,9 @@
 // text read here: a header row of metric names, a row of their units, then one row per profiled
 // result (a kernel launch in kernel replay, a profiler range in range replay).
 #pragma once
+#include <cstddef>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +16,7 @@ namespace ladder {
 
 struct NcuResult {
   std::string name;                        // the kernel's or the range's ("<unnamed>::k(...)")
+  std::string nvtx;                        // the push/pop ranges around it (with --nvtx), as ncu prints them
   std::map<std::string, double> values;    // metric -> value in base units; NaN for "n/a"
   std::map<std::string, std::string> units;
 };
@@ -26,6 +29,22 @@ std::vector<NcuResult> parse_ncu_csv(const std::string& text);
 // A cell in base units: "1,085,984" -> 1085984 (ncu groups thousands), "n/a" and "" -> NaN.
 // Throws InputError naming `metric` for anything else.
 double ncu_number(const std::string& cell, const std::string& metric);
+
+// The run index K of the NVTX range "rK" that `run --profile` opens around run K's profiled call,
+// read from a result's push/pop ranges; nullopt when they name no such range, or two.
+std::optional<std::size_t> nvtx_run_index(const std::string& nvtx);
+
+// Kernel replay of several runs in one ncu process, which profiles at most `cap` launches in
+// all (--launch-count is not per range): each run's results, by the range each names, and the
+// runs that need a process of their own because the cap may have cut them short. `order`: the
+// runs in the order they ran. Results that do not name one of them, or not in that order, send
+// every run to a process of its own.
+struct LaunchSplit {
+  std::map<std::size_t, std::vector<NcuResult>> results;  // run index -> its launches, in order
+  std::vector<std::size_t> again;                          // runs to profile alone
+};
+LaunchSplit split_launches(const std::vector<NcuResult>& got, const std::vector<std::size_t>& order,
+                           std::size_t cap, std::size_t keep);
 
 // How the results were collected, recorded with the numbers: range and kernel replay differ
 // (kernel replay flushes caches before each launch, so DRAM bytes differ many times over).

@@ -237,5 +237,61 @@ TEST(NcuCsv, NumbersAndBadInput) {
   EXPECT_INPUT_ERROR(parse_ncu_csv("\"ID\",\"Kernel Name\",\"a__b\"\n\"\",\"\"\n"), "units row");
 }
 
+
+// Kernel replay of several runs in one process: each result goes to the run its NVTX range
+// ("rK") names, as ncu prints the push/pop ranges around it.
+TEST(NcuSplit, TheRunARangeNames) {
+  EXPECT_EQ(nvtx_run_index(R"(3677  "<default domain>:dtw.shared:none:none:none:none:none:none" )"), std::nullopt);
+  EXPECT_EQ(nvtx_run_index(R"(3677  "<default domain>:dtw.shared:none:none:none:none:none:none" )"
+                           R"("<default domain>:r12:none:none:none:none:none:none" )"),
+            std::optional<std::size_t>(12));
+  EXPECT_EQ(nvtx_run_index(R"("<default domain>:r1:none" "<default domain>:r2:none")"), std::nullopt);
+  EXPECT_EQ(nvtx_run_index(""), std::nullopt);
+  // The renamed-range fixture carries the column (its one range is a step's, not a run's).
+  const auto renamed = parse_ncu_csv(fixture("dtw_nvtx_range_renamed.csv"));
+  ASSERT_FALSE(renamed.empty());
+  EXPECT_NE(renamed[0].nvtx.find("dtw.shared"), std::string::npos);
+  EXPECT_EQ(nvtx_run_index(renamed[0].nvtx), std::nullopt);
+}
+
+std::vector<NcuResult> launches(std::initializer_list<std::size_t> runs) {
+  std::vector<NcuResult> out;
+  for (const std::size_t k : runs) {
+    NcuResult r;
+    r.name = "k";
+    r.nvtx = "1  \"<default domain>:s.v:none\" \"<default domain>:r" + std::to_string(k) + ":none\" ";
+    out.push_back(r);
+  }
+  return out;
+}
+
+TEST(NcuSplit, ByRunAndWhatTheCapCut) {
+  // Under the cap: every run whole, one without a launch kept empty.
+  LaunchSplit s = split_launches(launches({3, 3, 5, 9, 9, 9}), {3, 5, 7, 9}, 12, 2);
+  EXPECT_TRUE(s.again.empty());
+  EXPECT_EQ(s.results[3].size(), 2u);
+  EXPECT_EQ(s.results[5].size(), 1u);
+  EXPECT_TRUE(s.results[7].empty());
+  EXPECT_EQ(s.results[9].size(), 3u);
+  // The cap reached inside run 5, which shows no more than `keep` yet: 5 and 7 go again.
+  s = split_launches(launches({3, 5, 5}), {3, 5, 7}, 3, 2);
+  EXPECT_EQ(s.again, (std::vector<std::size_t>{5, 7}));
+  EXPECT_EQ(s.results.size(), 1u);
+  EXPECT_EQ(s.results[3].size(), 1u);
+  // ... or more than `keep` already: run 5 is known to have more; only 7 goes again.
+  s = split_launches(launches({3, 5, 5, 5}), {3, 5, 7}, 4, 2);
+  EXPECT_EQ(s.again, (std::vector<std::size_t>{7}));
+  EXPECT_EQ(s.results[5].size(), 3u);
+  // Results that name no run, another run, or come out of order: every run again.
+  for (const auto& got : {launches({3, 4}), launches({5, 3})}) {
+    s = split_launches(got, {3, 5}, 6, 2);
+    EXPECT_EQ(s.again, (std::vector<std::size_t>{3, 5}));
+    EXPECT_TRUE(s.results.empty());
+  }
+  std::vector<NcuResult> unnamed = launches({3});
+  unnamed[0].nvtx.clear();
+  EXPECT_EQ(split_launches(unnamed, {3}, 3, 2).again, (std::vector<std::size_t>{3}));
+}
+
 }  // namespace
 }  // namespace ladder

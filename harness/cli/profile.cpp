@@ -5,9 +5,11 @@
 //
 // Range replay (`sol`, `why`): one ncu process replays each run's profiler range (`run
 // --profile` puts each run's one call between cudaProfilerStart and Stop), whatever its number of
-// launches; the k-th range is the k-th profiled run. Kernel replay (`sass`, for the SASS-level
-// counters range replay refuses): one ncu process per run, limited by NVTX to that run's range
-// (study.variant/rK) and to its first --launches launches.
+// launches; the k-th range is the k-th profiled run; a run that fails under it gets a pass of its
+// own. Kernel replay (`sass`, for the SASS-level counters range replay refuses): each run's first
+// --launches launches, from one ncu process for all the runs when its launch cap cut none short
+// (each result goes to the run its NVTX range rK names), else one process per run, limited by
+// NVTX to that run's range (study.variant/rK).
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -17,6 +19,7 @@
 #include <map>
 #include <optional>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "../../datagen/base/atomic_file.hpp"
@@ -212,9 +215,13 @@ json& newest_collection(json& run) {
 
 // What the collection cost: the wall time of the ncu process that made it, and how many runs
 // that process profiled (range replay profiles all of a pass's runs in one).
-void stamp(json& collection, std::chrono::steady_clock::time_point t0, std::size_t runs) {
-  collection["ncu_wall_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+void stamp(json& collection, double wall_s, std::size_t runs) {
+  collection["ncu_wall_s"] = wall_s;
   collection["ncu_runs"] = runs;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 // `whole_run` false: the results cover only some of the run's launches, so no count is divided
@@ -244,66 +251,137 @@ std::map<std::string, std::size_t> selected_runs(const Parsed& p, const Config& 
   return keys;
 }
 
-// Range replay: one result per range, in the order of the second pass's runs that made one
-// (its GPU runs that ran).
-void profile_ranges(const Parsed& p, const std::map<std::string, std::size_t>& selected, json& results,
-                    const Collection& c, const fs::path& dir) {
+// One range-replay pass over RUNS ("" for every run the command selects): one result per range,
+// in the order of the pass's runs that made one (its GPU runs that ran), and why the others made
+// none.
+struct RangePass {
+  std::map<std::string, NcuResult> got;      // run key -> its range's result
+  std::map<std::string, std::string> lost;   // run key -> why it made none
+  double wall_s = 0;
+};
+
+RangePass range_pass(const Parsed& p, const std::string& runs, const json& results, const Collection& c,
+                     const fs::path& dir) {
   const fs::path second = dir / "profiled.json";
   const auto t0 = std::chrono::steady_clock::now();
   const std::vector<NcuResult> got =
       collect(c.ncu, {"--replay-mode", "range", "--cache-control", "all", "--clock-control", "none", "--metrics",
                       joined(c.plan.metrics)},
-              profiled_run(p, second), dir, "range");
+              profiled_run(p, second, runs), dir, "range");
   const json profiled = read_results(second.string());
   check_same_device(results, profiled);
-  std::map<std::string, std::size_t> ranged;  // run key -> its range
-  std::map<std::string, std::string> lost;     // run key -> why it made none
+  RangePass pass;
+  std::vector<std::string> ranged;
   for (const json& r : profiled["runs"])
-    if (profilable(r)) ranged.emplace(run_key(r), ranged.size());
-    else lost.emplace(run_key(r), "under ncu the run " + outcome(r));
+    if (profilable(r)) ranged.push_back(run_key(r));
+    else pass.lost.emplace(run_key(r), "under ncu the run " + outcome(r));
   if (got.size() != ranged.size())
     throw InputError(fmt::format("ncu gave {} range results for {} profiled runs", got.size(), ranged.size()));
+  for (std::size_t i = 0; i < got.size(); ++i) pass.got.emplace(ranged[i], got[i]);
+  pass.wall_s = seconds_since(t0);
+  return pass;
+}
+
+// Range replay: one pass for all the runs; a run that failed under it (one process holding every
+// run's buffers and ncu's copies of them can run out of memory where a run alone does not) gets
+// a pass of its own.
+void profile_ranges(const Parsed& p, const std::map<std::string, std::size_t>& selected, json& results,
+                    const Collection& c, const fs::path& dir) {
+  const RangePass all = range_pass(p, "", results, c, dir);
   const NcuCollection how{c.version, "range", "all", c.plan.set};
   for (json& r : results["runs"]) {
     if (!profilable(r) || !selected.contains(run_key(r))) continue;
-    const auto at = ranged.find(run_key(r));
-    if (at != ranged.end()) {
-      put_profile(r, {got[at->second]}, how);
-      stamp(newest_collection(r), t0, ranged.size());
-    } else skip_set(r, c.plan.set, lost.contains(run_key(r)) ? lost[run_key(r)] : "the profiled pass did not run it");
+    const std::string key = run_key(r);
+    const RangePass* pass = &all;
+    RangePass alone;
+    if (!all.got.contains(key) && all.lost.contains(key)) {
+      alone = range_pass(p, std::to_string(selected.at(key)), results, c, dir);
+      pass = &alone;
+    }
+    if (pass->got.contains(key)) {
+      put_profile(r, {pass->got.at(key)}, how);
+      stamp(newest_collection(r), pass->wall_s, pass->got.size());
+    } else {
+      skip_set(r, c.plan.set, pass->lost.contains(key) ? pass->lost.at(key)
+                              : all.lost.contains(key) ? all.lost.at(key) : "the profiled pass did not run it");
+    }
   }
 }
 
-// Kernel replay: per run, a second pass of that run alone (--runs), the first --launches
-// launches inside its NVTX range (study.variant/rK, K its run_index).
+// Kernel replay's options; `more` narrows what is profiled.
+std::vector<std::string> kernel_replay(const Collection& c, std::size_t launch_count, std::vector<std::string> more) {
+  std::vector<std::string> o = {"--replay-mode", "kernel", "--cache-control", "all", "--clock-control", "none",
+                                "--profile-from-start", "off", "--nvtx", "--launch-count", std::to_string(launch_count),
+                                "--metrics", joined(c.plan.metrics)};
+  o.insert(o.end(), more.begin(), more.end());
+  return o;
+}
+
+// A run's kernel-replay results (its first launches, in order) as its collection. One result
+// more than --launches tells that the run has more than were kept.
+void put_launches(json& run, std::vector<NcuResult> got, const Collection& c, double wall_s, std::size_t runs,
+                  const std::string& none) {
+  if (got.empty()) return skip_set(run, c.plan.set, none);
+  const bool all = got.size() <= std::size_t(c.launches);
+  got.resize(std::min(got.size(), std::size_t(c.launches)));
+  put_profile(run, got, {c.version, "kernel", "all", c.plan.set}, all);
+  json& last = newest_collection(run);
+  last["launches_profiled"] = got.size();
+  last["all_launches"] = all;
+  stamp(last, wall_s, runs);
+}
+
+// One ncu process for run K alone (--runs K), limited by NVTX to its range (study.variant/rK).
+void profile_alone(const Parsed& p, json& run, std::size_t k, json& results, const Collection& c, const fs::path& dir) {
+  const std::string range = fmt::format("{}.{}/r{}/", text(run, "study"), text(run, "variant"), k);
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::vector<NcuResult> got =
+      collect(c.ncu, kernel_replay(c, c.launches + 1, {"--nvtx-include", range}),
+              profiled_run(p, dir / "profiled.json", std::to_string(k)), dir, fmt::format("run{}", k));
+  const json profiled = read_results((dir / "profiled.json").string());
+  check_same_device(results, profiled);
+  std::string none = "ncu profiled no launch in range " + range;
+  for (const json& r : profiled["runs"])
+    if (run_key(r) == run_key(run) && !profilable(r)) none = "under ncu the run " + outcome(r);
+  put_launches(run, got, c, seconds_since(t0), 1, none);
+}
+
+// Kernel replay: first one ncu process for all the runs, at most --launches + 1 launches each in
+// all (most steps make a few launches, and a process per run repeats the data and ncu's start
+// for each); each result goes to the run its NVTX range names. A run the total cap may have cut
+// short, one after it, or all of them when the results cannot be told apart, then get an ncu
+// process of their own.
 void profile_kernels(const Parsed& p, const std::map<std::string, std::size_t>& selected, json& results,
                      const Collection& c, const fs::path& dir) {
-  const NcuCollection how{c.version, "kernel", "all", c.plan.set};
+  std::map<std::size_t, json*> runs;  // run index -> the run, in the order the pass runs them
   for (json& r : results["runs"]) {
     const auto at = selected.find(run_key(r));
-    if (!profilable(r) || at == selected.end()) continue;
-    const std::string range = fmt::format("{}.{}/r{}/", text(r, "study"), text(r, "variant"), at->second);
-    // One launch more than kept tells whether the run has more than --launches.
-    const auto t0 = std::chrono::steady_clock::now();
-    std::vector<NcuResult> got = collect(
-        c.ncu,
-        {"--replay-mode", "kernel", "--cache-control", "all", "--clock-control", "none", "--profile-from-start", "off", "--nvtx",
-         "--nvtx-include", range, "--launch-count", std::to_string(c.launches + 1), "--metrics",
-         joined(c.plan.metrics)},
-        profiled_run(p, dir / "profiled.json", std::to_string(at->second)), dir, fmt::format("run{}", at->second));
-    check_same_device(results, read_results((dir / "profiled.json").string()));
-    if (got.empty()) {
-      skip_set(r, c.plan.set, "ncu profiled no launch in range " + range);
-      continue;
-    }
-    const bool all = got.size() <= std::size_t(c.launches);
-    got.resize(std::min(got.size(), std::size_t(c.launches)));
-    put_profile(r, got, how, all);
-    json& last = newest_collection(r);
-    last["launches_profiled"] = got.size();
-    last["all_launches"] = all;
-    stamp(last, t0, 1);
+    if (profilable(r) && at != selected.end()) runs[at->second] = &r;
   }
+  std::vector<std::size_t> order;
+  for (const auto& [k, r] : runs) order.push_back(k);
+  LaunchSplit split{{}, order};
+  const auto t0 = std::chrono::steady_clock::now();
+  if (order.size() > 1) {
+    std::string list;
+    for (const std::size_t k : order) list += (list.empty() ? "" : ",") + std::to_string(k);
+    const std::size_t cap = (std::size_t(c.launches) + 1) * order.size();
+    const std::vector<NcuResult> got =
+        collect(c.ncu, kernel_replay(c, cap, {}), profiled_run(p, dir / "profiled.json", list), dir, "kernels");
+    const json profiled = read_results((dir / "profiled.json").string());
+    check_same_device(results, profiled);
+    const double wall_s = seconds_since(t0);
+    split = split_launches(got, order, cap, std::size_t(c.launches));
+    std::set<std::string> failed;  // tried again alone: the shared process may be what failed
+    for (const json& r : profiled["runs"])
+      if (!profilable(r)) failed.insert(run_key(r));
+    for (const auto& [k, got_k] : split.results) {
+      if (failed.contains(run_key(*runs[k]))) split.again.push_back(k);
+      else put_launches(*runs[k], got_k, c, wall_s, order.size(), fmt::format("ncu profiled no launch of run {}", k));
+    }
+    std::sort(split.again.begin(), split.again.end());
+  }
+  for (const std::size_t k : split.again) profile_alone(p, *runs[k], k, results, c, dir);
 }
 
 // --into RESULTS: a results file of this very config (at this scale), timed earlier.
