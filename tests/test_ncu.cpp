@@ -4,6 +4,7 @@
 // counters; and the folding rules on hand-made results whose answers are known.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -291,6 +292,26 @@ TEST(NcuSplit, ByRunAndWhatTheCapCut) {
   std::vector<NcuResult> unnamed = launches({3});
   unnamed[0].nvtx.clear();
   EXPECT_EQ(split_launches(unnamed, {3}, 3, 2).again, (std::vector<std::size_t>{3}));
+}
+
+// `reproduce --profile --gpus`: every config profiled, on the GPUs at once, the entries in the
+// configs' order, each naming the GPU it ran on (targets that do not exist fail at once).
+TEST(ReproduceProfile, ConfigsOnEveryGpuInTheirOrder) {
+  std::vector<cli::Experiment> exps(7);
+  std::vector<cli::ProfileJob> jobs;
+  for (std::size_t i = 0; i < exps.size(); ++i) {
+    exps[i].config.name = "config" + std::to_string(i);
+    jobs.push_back({&exps[i], "/nonexistent/ladder/" + std::to_string(i) + ".json", "/dev/null", "ladder", "paper", 0});
+  }
+  for (const std::vector<int>& devices : {std::vector<int>{2}, std::vector<int>{0, 3, 5}}) {
+    const std::vector<nlohmann::json> entries = cli::profile_experiments(jobs, devices);
+    ASSERT_EQ(entries.size(), exps.size());
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      EXPECT_EQ(entries[i]["config"], exps[i].config.name);
+      EXPECT_EQ(entries[i]["state"], "failed");
+      EXPECT_NE(std::find(devices.begin(), devices.end(), entries[i]["device"].get<int>()), devices.end());
+    }
+  }
 }
 
 }  // namespace

@@ -401,15 +401,20 @@ class Reproduction {
   }
 
   // --profile: counters for one point of each GPU step, added to each config's results file.
+  // With --gpus, the configs are profiled on all of them at once, one config per GPU at a time.
   bool profiles() {
+    std::vector<ProfileJob> jobs;
+    for (const Experiment& e : exps_)
+      jobs.push_back({&e, dir_ / e.file, partial_ / ("profile-" + e.config.name + ".log"), self_, scale_,
+                      device_index_});
+    const std::vector<int> devices = gpus_.empty() ? std::vector<int>{device_index_} : gpus_;
     manifest_["profiles"] = json::array();
     bool ok = true;
-    for (const Experiment& e : exps_) {
-      const json entry = profile_experiment({&e, dir_ / e.file, partial_ / ("profile-" + e.config.name + ".log"),
-                                             self_, scale_, device_index_});
+    for (const json& entry : profile_experiments(jobs, devices)) {
       if (entry.value("state", "") == "failed") {
         ok = false;
-        fmt::print(stderr, "ladder: profiling {}: {}\n", e.config.name, entry.value("why", std::string()));
+        fmt::print(stderr, "ladder: profiling {}: {}\n", entry.value("config", std::string()),
+                   entry.value("why", std::string()));
       }
       manifest_["profiles"].push_back(entry);
     }
@@ -497,6 +502,7 @@ class Reproduction {
 
  public:
   int device_index_ = 0;
+  std::vector<int> gpus_;  // --gpus: where the configs ran, and where they are profiled
   std::string self_;
 
  private:
@@ -591,6 +597,7 @@ int reproduce(const Parsed& p) {
   prepare_results_file((dir / "reproduction.json").string());
   Reproduction r(p, std::move(exps), root, std::move(*dev), scale, dir);
   r.device_index_ = device;
+  r.gpus_ = gpus;
   r.self_ = fs::canonical("/proc/self/exe").string();
   std::signal(SIGINT, on_interrupt);
   std::signal(SIGTERM, on_interrupt);

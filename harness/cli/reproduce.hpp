@@ -50,4 +50,8 @@ struct ProfileJob {
 // why, runs, elapsed_s).
 nlohmann::json profile_experiment(const ProfileJob& job);
 
+// Every job, on DEVICES at once (one job per device at a time, taken in order as devices free
+// up; each job's `device` is set to the one it ran on): the entries, in the jobs' order.
+std::vector<nlohmann::json> profile_experiments(std::vector<ProfileJob> jobs, const std::vector<int>& devices);
+
 }  // namespace ladder::cli

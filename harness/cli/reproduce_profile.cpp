@@ -5,9 +5,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <map>
+#include <thread>
 
 #include "child.hpp"
 #include "reproduce.hpp"
@@ -131,6 +133,26 @@ json profile_experiment(const ProfileJob& job) {
   if (!entry.contains("state")) entry["state"] = "profiled";
   entry["elapsed_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return entry;
+}
+
+std::vector<json> profile_experiments(std::vector<ProfileJob> jobs, const std::vector<int>& devices) {
+  std::vector<json> entries(jobs.size());
+  std::atomic<std::size_t> next{0};
+  const auto work = [&](int device) {
+    for (std::size_t i; (i = next++) < jobs.size();) {
+      jobs[i].device = device;
+      entries[i] = profile_experiment(jobs[i]);
+      entries[i]["device"] = device;
+    }
+  };
+  if (devices.size() <= 1) {
+    work(devices.empty() ? 0 : devices[0]);
+    return entries;
+  }
+  std::vector<std::thread> workers;
+  for (const int d : devices) workers.emplace_back(work, d);
+  for (std::thread& t : workers) t.join();
+  return entries;
 }
 
 }  // namespace ladder::cli
