@@ -386,6 +386,63 @@ class PinnedSource:
         return self.install(self.download(args.archive_url), target)
 
 
+class DriverProcess:
+    """A peer's driver in a child process, fed one line per call on stdin and answering one
+    line on stdout ("ok ...", or "error WHY"), with its stderr kept in a scratch folder that
+    holds the files it reads and writes. LABEL names it in errors."""
+
+    def __init__(self, label, prefix):
+        self.label = label
+        self.tmp = tempfile.TemporaryDirectory(prefix=prefix)
+        self.folder = Path(self.tmp.name)
+        self.log = open(self.folder / "stderr.txt", "w+")
+        self.proc = None
+
+    def start(self, argv, env=None):
+        self.proc = subprocess.Popen([str(a) for a in argv], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=self.log, text=True, env=env)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self):
+        if self.proc is not None:
+            try:
+                self.proc.stdin.close()  # end of input: the driver exits
+            except OSError:
+                pass
+            self.proc.wait()
+            self.proc.stdout.close()
+        self.log.close()
+        self.tmp.cleanup()
+
+    def ask(self, line, fields, during):
+        """The driver's answer to LINE: its words after "ok" when it has FIELDS of them;
+        RuntimeError with the driver's own reason, or with its exit status and last stderr
+        lines when it died (DURING says when)."""
+        try:
+            self.proc.stdin.write(line + "\n")
+            self.proc.stdin.flush()
+            answer = self.proc.stdout.readline().split()
+        except OSError:
+            answer = []
+        if answer[:1] == ["ok"] and len(answer) == fields + 1:
+            return answer[1:]
+        if answer[:1] == ["error"]:
+            raise RuntimeError(f"{self.label} driver: {' '.join(answer[1:])}")
+        self.fail(during)
+
+    def fail(self, during):
+        code = self.proc.wait()
+        self.log.seek(0)
+        tail = " | ".join(self.log.read().strip().splitlines()[-3:])
+        raise RuntimeError(f"{self.label}'s driver exited with status {code} {during}"
+                           f"{': ' + tail if tail else ''}")
+
+
 def pip(argv, what, env=None):
     """`python -m pip ARGV`; PeerError with pip's last line when it fails."""
     done = subprocess.run([sys.executable, "-m", "pip", "--disable-pip-version-check", *argv],

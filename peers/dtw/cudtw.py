@@ -220,73 +220,38 @@ def unsupported(point):
 
 # --- the driver ----------------------------------------------------------------------------
 
-class Driver:
+class Driver(common.DriverProcess):
     """The driver on one point's subjects and queries, in a child process: one `run` line per
     call."""
 
     def __init__(self, exe, subjects, queries):
-        self.tmp = tempfile.TemporaryDirectory(prefix="cudtw-")
-        folder = Path(self.tmp.name)
-        subjects.tofile(folder / "subjects.f32")
-        queries.tofile(folder / "queries.f32")
-        self.shape = (len(queries), len(subjects))
-        self.out, self.log = folder / "dist.f32", open(folder / "stderr.txt", "w+")
-        # Every kernel loaded when the context is made (before "ready"), not at its first
-        # launch inside a timed run.
-        env = dict(os.environ, CUDA_MODULE_LOADING="EAGER")
-        self.proc = subprocess.Popen(
-            [str(exe), str(folder / "subjects.f32"), str(len(subjects)), str(subjects.shape[1]),
-             str(folder / "queries.f32"), str(len(queries))],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, text=True, env=env)
-        ready = self.proc.stdout.readline().split()
-        (folder / "subjects.f32").unlink()  # read by now: a large point's copy goes at once
-        if ready != ["ready"]:
-            try:
-                self.fail("starting")
-            finally:
-                self.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def close(self):
+        super().__init__(LABEL, "cudtw-")
         try:
-            self.proc.stdin.close()  # end of input: the driver exits
-        except OSError:
-            pass
-        self.proc.wait()
-        self.proc.stdout.close()
-        self.log.close()
-        self.tmp.cleanup()
-
-    def fail(self, during):
-        code = self.proc.wait()
-        self.log.seek(0)
-        tail = " | ".join(self.log.read().strip().splitlines()[-3:])
-        raise RuntimeError(f"cuDTW++'s driver exited with status {code} {during}"
-                           f"{': ' + tail if tail else ''}")
+            subjects.tofile(self.folder / "subjects.f32")
+            queries.tofile(self.folder / "queries.f32")
+            self.shape = (len(queries), len(subjects))
+            self.out = self.folder / "dist.f32"
+            # Every kernel loaded when the context is made (before "ready"), not at its first
+            # launch inside a timed run.
+            self.start([exe, self.folder / "subjects.f32", len(subjects), subjects.shape[1],
+                        self.folder / "queries.f32", len(queries)],
+                       env=dict(os.environ, CUDA_MODULE_LOADING="EAGER"))
+            ready = self.proc.stdout.readline().split()
+            (self.folder / "subjects.f32").unlink()  # read by now: a large point's copy goes at once
+            if ready != ["ready"]:
+                self.fail("starting")
+        except BaseException:
+            self.close()
+            raise
 
     def call(self, kernel):
         """(CUDA-event ms, launches, Q x COUNT distances) of one run."""
-        try:
-            self.proc.stdin.write(f"run {kernel} {self.out}\n")
-            self.proc.stdin.flush()
-            answer = self.proc.stdout.readline().split()
-        except OSError:
-            answer = []
-        if answer[:1] == ["ok"] and len(answer) == 3:
-            dist = np.fromfile(self.out, np.float32)
-            if dist.size != self.shape[0] * self.shape[1]:
-                raise RuntimeError(f"the driver wrote {dist.size} distances, want "
-                                   f"{self.shape[0] * self.shape[1]}")
-            return float(answer[1]), int(answer[2]), dist.reshape(self.shape)
-        if answer[:1] == ["error"]:
-            raise RuntimeError(f"cuDTW++ driver: {' '.join(answer[1:])}")
-        self.fail(f"during a {kernel} run")
-
+        ms, launches = self.ask(f"run {kernel} {self.out}", 2, f"during a {kernel} run")
+        dist = np.fromfile(self.out, np.float32)
+        if dist.size != self.shape[0] * self.shape[1]:
+            raise RuntimeError(f"the driver wrote {dist.size} distances, want "
+                               f"{self.shape[0] * self.shape[1]}")
+        return float(ms), int(launches), dist.reshape(self.shape)
 
 def dtw(queries, subjects):
     """ladder's DTW (squared costs, no root, unconstrained) in float64: Q x entries."""

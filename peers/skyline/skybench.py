@@ -182,55 +182,26 @@ def check(exe, d):
                                    "the build or the driver is wrong")
 
 
-class Driver:
+class Driver(common.DriverProcess):
     """The driver on one set of points, in a child process: one `run` line per call."""
 
     def __init__(self, exe, pts):
-        self.tmp = tempfile.TemporaryDirectory(prefix="skybench-")
-        folder = Path(self.tmp.name)
-        np.ascontiguousarray(pts, np.float32).tofile(folder / "points.f32")
-        self.ids, self.log = folder / "ids.i32", open(folder / "stderr.txt", "w+")
-        self.proc = subprocess.Popen([str(exe), str(folder / "points.f32"), str(len(pts))],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=self.log, text=True)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def close(self):
+        super().__init__(LABEL, "skybench-")
         try:
-            self.proc.stdin.close()  # end of input: the driver exits
-        except OSError:
-            pass
-        self.proc.wait()
-        self.proc.stdout.close()
-        self.log.close()
-        self.tmp.cleanup()
+            np.ascontiguousarray(pts, np.float32).tofile(self.folder / "points.f32")
+            self.ids = self.folder / "ids.i32"
+            self.start([exe, self.folder / "points.f32", len(pts)])
+        except BaseException:
+            self.close()
+            raise
 
     def call(self, algorithm, threads):
         """(wall ms, CPU ms, ids) of one Init() + Execute()."""
-        try:
-            self.proc.stdin.write(f"run {algorithm} {threads} {self.ids}\n")
-            self.proc.stdin.flush()
-            answer = self.proc.stdout.readline().split()
-        except OSError:
-            answer = []
-        if answer[:1] == ["ok"] and len(answer) == 4:
-            ids = np.fromfile(self.ids, np.int32)
-            if len(ids) != int(answer[3]):
-                raise RuntimeError(f"the driver says {answer[3]} ids but wrote {len(ids)}")
-            return float(answer[1]), float(answer[2]), ids
-        if answer[:1] == ["error"]:
-            raise RuntimeError(f"SkyBench driver: {' '.join(answer[1:])}")
-        code = self.proc.wait()
-        self.log.seek(0)
-        tail = " | ".join(self.log.read().strip().splitlines()[-3:])
-        raise RuntimeError(f"SkyBench's process exited with status {code} during {algorithm}"
-                           f"{': ' + tail if tail else ''}")
-
+        wall, cpu, count = self.ask(f"run {algorithm} {threads} {self.ids}", 3, f"during {algorithm}")
+        ids = np.fromfile(self.ids, np.int32)
+        if len(ids) != int(count):
+            raise RuntimeError(f"the driver says {count} ids but wrote {len(ids)}")
+        return float(wall), float(cpu), ids
 
 def threads(args):
     if args.threads:
