@@ -35,11 +35,10 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import clitest  # noqa: E402
+from peer_tests import ROOT, SKIP, ladder_keeper, pinned_source, run  # noqa: E402
 import numpy as np  # noqa: E402  (the peer needs it too)
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SCRIPT = os.path.join(ROOT, "peers", "dtw", "cudtw.py")
-SKIP = 77
 SEQ = ["seq_tworow"]
 CONFIG = {"name": "dtw-peer-tiny", "study": "dtw",
           "data": {"generator": "cbf", "seed": 5},
@@ -74,11 +73,6 @@ LAYOUT = {127: (127, 0, 0), 126: (127, 0, 1), 100: (127, 26, 1), 60: (127, 66, 1
 LAUNCHES = {("queries", "peer_cudtw_warp"): 5, ("queries", "peer_cudtw_subwarp"): 2,
             ("set", "peer_cudtw_warp"): 41, ("set", "peer_cudtw_subwarp"): 4}
 
-
-def run(cmd, env=None):
-    print("$", " ".join(cmd))
-    return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=900,
-                          stdin=subprocess.DEVNULL, env=env)
 
 
 def setup(ladder, work):
@@ -197,15 +191,6 @@ def cudtw_replay(ladder, work):
     clitest.finish(problems, f"ok: {len(results.runs)} runs handed over and ingested")
 
 
-KEEPER = '''#!{python}
-"""ladder, keeping a copy of the folder of the handover it is asked to ingest."""
-import os, shutil, sys
-if sys.argv[1:2] == ["ingest"]:
-    shutil.copytree(os.path.dirname(os.path.abspath(sys.argv[3])), {keep!r})
-os.execv({ladder!r}, [{ladder!r}] + sys.argv[1:])
-'''
-
-
 def gpu_listed():
     try:
         return "GPU" in subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True,
@@ -229,26 +214,13 @@ def check_facts(results, ours, problems):
 
 
 def cudtw_real(ladder, work):
-    source = os.environ.get("LADDER_CUDTW_SOURCE")
     if not gpu_listed():
         print("skipped: no GPU in nvidia-smi (cuDTW++ runs on the GPU)")
         sys.exit(SKIP)
-    if source:
-        how = ["--source", source, "--cache", os.path.join(work, "cache")]
-    else:
-        probe = run([sys.executable, SCRIPT, "--ready"])
-        print(probe.stdout.strip())
-        if probe.returncode != 0:
-            print("skipped: cuDTW++ is not ready here (LADDER_CUDTW_SOURCE=DIR builds it from "
-                  "a copy of its files)")
-            sys.exit(SKIP)
-        how = ["--offline"]
+    how = pinned_source(SCRIPT, "LADDER_CUDTW_SOURCE", "cuDTW++", work)
     problems = []
     config, ours = setup(ladder, work)
-    kept, wrapper = os.path.join(work, "handover"), os.path.join(work, "ladder-keeper")
-    with open(wrapper, "w") as f:
-        f.write(KEEPER.format(python=sys.executable, keep=kept, ladder=ladder))
-    os.chmod(wrapper, 0o755)
+    kept, wrapper = ladder_keeper(ladder, work)
     out = os.path.join(work, "peer.json")
     proc = run([sys.executable, SCRIPT, config, "--out", out, "--ladder", wrapper, "--quiet",
                 *how])

@@ -20,27 +20,20 @@ CASE is one of
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import clitest  # noqa: E402
+from peer_tests import ROOT, SKIP, run  # noqa: E402
 import numpy as np  # noqa: E402  (the peers need it too)
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 FIXTURE = os.path.join(ROOT, "tests", "cli", "fixtures", "eed_peer_tiny.json")
 PEERS = os.path.join(ROOT, "peers", "eed")
-SKIP = 77
 # Points of the fixture a peer cannot run, and a word its reason must hold.
 UNSUPPORTED = {"alphabet=256,n=33,pairs=9,seed=2015,spread=0.5": "newline",
                "alphabet=10,n=20,pairs=5,seed=2015,w_del=3,w_ins=2,w_sub=4,w_swap=3": "unit"}
 
-
-def run(cmd, env=None):
-    print("$", " ".join(cmd))
-    return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600,
-                          stdin=subprocess.DEVNULL, env=env)
 
 
 def ladder_runs(ladder, config, work, dumps):

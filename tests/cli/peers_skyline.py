@@ -26,17 +26,15 @@ CASE is one of
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import clitest  # noqa: E402
+from peer_tests import ROOT, ladder_keeper, pinned_source, run  # noqa: E402
 import numpy as np  # noqa: E402  (the peer needs it too)
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SCRIPT = os.path.join(ROOT, "peers", "skyline", "skybench.py")
-SKIP = 77
 CONFIG = {"name": "skyline-peer-tiny", "study": "skyline",
           "data": {"generator": "bks", "seed": 11, "d": 3},
           "repetitions": {"cpu": 2, "gpu": 2}, "warmup": {"cpu": 1, "gpu": 1},
@@ -54,11 +52,6 @@ CONFIG = {"name": "skyline-peer-tiny", "study": "skyline",
 UNSUPPORTED = {"empty": "empty", "too_wide": "32 bits"}  # sweep: a word of the reason
 VARIANTS = ["peer_skybench_hybrid", "peer_skybench_bskytree"]
 
-
-def run(cmd, env=None):
-    print("$", " ".join(cmd))
-    return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=900,
-                          stdin=subprocess.DEVNULL, env=env)
 
 
 def setup(ladder, work):
@@ -152,33 +145,11 @@ def skybench_replay(ladder, work):
     clitest.finish(problems, f"ok: {len(results.runs)} runs handed over and ingested")
 
 
-KEEPER = '''#!{python}
-"""ladder, keeping a copy of the folder of the handover it is asked to ingest."""
-import os, shutil, sys
-if sys.argv[1:2] == ["ingest"]:
-    shutil.copytree(os.path.dirname(os.path.abspath(sys.argv[3])), {keep!r})
-os.execv({ladder!r}, [{ladder!r}] + sys.argv[1:])
-'''
-
-
 def skybench_real(ladder, work):
-    source = os.environ.get("LADDER_SKYBENCH_SOURCE")
-    if source:
-        how = ["--source", source, "--cache", os.path.join(work, "cache")]
-    else:
-        probe = run([sys.executable, SCRIPT, "--ready"])
-        print(probe.stdout.strip())
-        if probe.returncode != 0:
-            print("skipped: SkyBench is not ready here (LADDER_SKYBENCH_SOURCE=DIR builds it "
-                  "from a copy of its files)")
-            sys.exit(SKIP)
-        how = ["--offline"]
+    how = pinned_source(SCRIPT, "LADDER_SKYBENCH_SOURCE", "SkyBench", work)
     problems = []
     config, ours = setup(ladder, work)
-    kept, wrapper = os.path.join(work, "handover"), os.path.join(work, "ladder-keeper")
-    with open(wrapper, "w") as f:
-        f.write(KEEPER.format(python=sys.executable, keep=kept, ladder=ladder))
-    os.chmod(wrapper, 0o755)
+    kept, wrapper = ladder_keeper(ladder, work)
     out = os.path.join(work, "peer.json")
     proc = run([sys.executable, SCRIPT, config, "--out", out, "--ladder", wrapper, "--quiet",
                 *how])

@@ -1,0 +1,49 @@
+"""What the peer tests (tests/cli/peers_*.py) share: running a command from the project root,
+a ladder that keeps a copy of the handover it ingests, and choosing where a peer pinned to a
+public repository's commit comes from (a copy named by an environment variable, else the
+project's cache, offline)."""
+import os
+import subprocess
+import sys
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+SKIP = 77
+
+KEEPER = '''#!{python}
+"""ladder, keeping a copy of the folder of the handover it is asked to ingest."""
+import os, shutil, sys
+if sys.argv[1:2] == ["ingest"]:
+    shutil.copytree(os.path.dirname(os.path.abspath(sys.argv[3])), {keep!r})
+os.execv({ladder!r}, [{ladder!r}] + sys.argv[1:])
+'''
+
+
+def run(cmd, env=None, timeout=900):
+    print("$", " ".join(cmd))
+    return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout,
+                          stdin=subprocess.DEVNULL, env=env)
+
+
+def ladder_keeper(ladder, work):
+    """(the folder the handover is copied to, a ladder wrapper that copies it there)."""
+    kept, wrapper = os.path.join(work, "handover"), os.path.join(work, "ladder-keeper")
+    with open(wrapper, "w") as f:
+        f.write(KEEPER.format(python=sys.executable, keep=kept, ladder=ladder))
+    os.chmod(wrapper, 0o755)
+    return kept, wrapper
+
+
+def pinned_source(script, variable, label, work):
+    """The peer script's options for where its source comes from: --source $VARIABLE into a
+    scratch cache, else --offline from the project's cache when the script says it is ready
+    there; exits SKIP (77) when it is not."""
+    source = os.environ.get(variable)
+    if source:
+        return ["--source", source, "--cache", os.path.join(work, "cache")]
+    probe = run([sys.executable, script, "--ready"])
+    print(probe.stdout.strip())
+    if probe.returncode != 0:
+        print(f"skipped: {label} is not ready here ({variable}=DIR builds it from a copy of its "
+              "files)")
+        sys.exit(SKIP)
+    return ["--offline"]
