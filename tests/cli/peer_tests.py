@@ -5,6 +5,9 @@ project's cache, offline)."""
 import os
 import subprocess
 import sys
+import tempfile
+
+import clitest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SKIP = 77
@@ -47,3 +50,12 @@ def pinned_source(script, variable, label, work):
               "files)")
         sys.exit(SKIP)
     return ["--offline"]
+
+
+def run_case(script, cases):
+    """`SCRIPT LADDER SCRATCH_ROOT CASE`: CASE (a key of CASES) run in a scratch folder of its own."""
+    ladder, scratch, case = clitest.case_args(script)
+    if case not in cases:
+        sys.exit(f"{script}: unknown case {case}")
+    with tempfile.TemporaryDirectory(prefix=f"{case}.", dir=scratch) as work:
+        cases[case](ladder, work)

@@ -31,11 +31,10 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import clitest  # noqa: E402
-from peer_tests import ROOT, SKIP, ladder_keeper, pinned_source, run  # noqa: E402
+from peer_tests import ROOT, SKIP, ladder_keeper, pinned_source, run, run_case  # noqa: E402
 import numpy as np  # noqa: E402  (the peer needs it too)
 
 SCRIPT = os.path.join(ROOT, "peers", "dtw", "cudtw.py")
@@ -276,12 +275,7 @@ def cudtw_real(ladder, work):
 
 
 def main():
-    ladder, scratch, case = clitest.case_args("peers_dtw.py")
-    cases = {"cudtw_replay": cudtw_replay, "cudtw_real": cudtw_real}
-    if case not in cases:
-        sys.exit(f"peers_dtw.py: unknown case {case}")
-    with tempfile.TemporaryDirectory(prefix=f"{case}.", dir=scratch) as work:
-        cases[case](ladder, work)
+    run_case("peers_dtw.py", {"cudtw_replay": cudtw_replay, "cudtw_real": cudtw_real})
 
 
 if __name__ == "__main__":

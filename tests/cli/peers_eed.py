@@ -21,11 +21,10 @@ import json
 import os
 import shutil
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import clitest  # noqa: E402
-from peer_tests import ROOT, SKIP, run  # noqa: E402
+from peer_tests import ROOT, SKIP, run, run_case  # noqa: E402
 import numpy as np  # noqa: E402  (the peers need it too)
 
 FIXTURE = os.path.join(ROOT, "tests", "cli", "fixtures", "eed_peer_tiny.json")
@@ -158,13 +157,9 @@ def rapidfuzz_real(ladder, work):
 
 
 def main():
-    ladder, scratch, case = clitest.case_args("peers_eed.py")
-    cases = {"rapidfuzz_replay": rapidfuzz_replay, "stringzilla_replay": stringzilla_replay,
-             "rapidfuzz_real": rapidfuzz_real}
-    if case not in cases:
-        sys.exit(f"peers_eed.py: unknown case {case}")
-    with tempfile.TemporaryDirectory(prefix=f"{case}.", dir=scratch) as work:
-        cases[case](ladder, work)
+    run_case("peers_eed.py", {"rapidfuzz_replay": rapidfuzz_replay,
+                              "stringzilla_replay": stringzilla_replay,
+                              "rapidfuzz_real": rapidfuzz_real})
 
 
 if __name__ == "__main__":

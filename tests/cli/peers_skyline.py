@@ -27,11 +27,10 @@ import json
 import os
 import shutil
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import clitest  # noqa: E402
-from peer_tests import ROOT, ladder_keeper, pinned_source, run  # noqa: E402
+from peer_tests import ROOT, ladder_keeper, pinned_source, run, run_case  # noqa: E402
 import numpy as np  # noqa: E402  (the peer needs it too)
 
 SCRIPT = os.path.join(ROOT, "peers", "skyline", "skybench.py")
@@ -204,12 +203,7 @@ def skybench_real(ladder, work):
 
 
 def main():
-    ladder, scratch, case = clitest.case_args("peers_skyline.py")
-    cases = {"skybench_replay": skybench_replay, "skybench_real": skybench_real}
-    if case not in cases:
-        sys.exit(f"peers_skyline.py: unknown case {case}")
-    with tempfile.TemporaryDirectory(prefix=f"{case}.", dir=scratch) as work:
-        cases[case](ladder, work)
+    run_case("peers_skyline.py", {"skybench_replay": skybench_replay, "skybench_real": skybench_real})
 
 
 if __name__ == "__main__":
