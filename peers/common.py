@@ -301,6 +301,14 @@ class PinnedSource:
         self.short = commit[:7]
         self.archive_url = f"https://github.com/{repo}/archive/{commit}.tar.gz"
 
+    def add_options(self, p):
+        """--source DIR and --archive-url URL, which `get` reads."""
+        p.add_argument("--source", metavar="DIR", help=f"{self.label}'s files at {self.short} (a "
+                       "clone or an unpacked archive), instead of the cache's or a download; "
+                       "copied into the cache")
+        p.add_argument("--archive-url", default=self.archive_url, metavar="URL",
+                       help=f"where {self.label}'s archive is downloaded from (default GitHub's)")
+
     def uses(self, rel):
         """Whether the file REL (a path in the repository) is one the peer takes."""
         return rel in self.files or any(rel.startswith(f + "/") for f in self.folders)

@@ -32,7 +32,6 @@ DATA_SUFFIX = ".txt"  # the dtw study writes UCR text: a label, then the values,
 # path, as `git ls-tree -r COMMIT -- LICENSE src` lists them: any copy of COMMIT's files gives it.
 SOURCE_DIGEST = "7eda395fe47e1d09db23a3b90e45cd193ff329238bda79b8c491558499be18c8"
 SOURCE = common.PinnedSource(LABEL, "asbschmidt/cuDTW", COMMIT, SOURCE_DIGEST, ["LICENSE"], ["src"])
-ARCHIVE_URL = SOURCE.archive_url
 DRIVER = Path(__file__).with_name("cudtw_driver.cu")
 PREPARE = {"--build-only": ("fetch cuDTW++'s source (or copy --source) into the cache and build "
                             "the driver for the local GPU (or --arch), print it, stop",
@@ -83,11 +82,7 @@ PADDING = {"mode": "auto"}  # --padding, for unsupported() (which sees only the 
 
 
 def options(p):
-    p.add_argument("--source", metavar="DIR", help=f"cuDTW++'s files at {SHORT} (a clone or "
-                   "an unpacked archive), instead of the cache's or a download; copied into "
-                   "the cache")
-    p.add_argument("--archive-url", default=ARCHIVE_URL, metavar="URL",
-                   help="where cuDTW++'s archive is downloaded from (default GitHub's)")
+    SOURCE.add_options(p)
     p.add_argument("--arch", type=arch_text, help="build for sm_ARCH (90 or sm_90) instead of "
                    "the local GPU's")
     p.add_argument("--padding", choices=("auto", "off"), default="auto",

@@ -32,7 +32,6 @@ DATA_SUFFIX = ".npy"
 # COMMIT -- makefile LICENSE.md src` lists them: any copy of COMMIT's files gives it.
 SOURCE_DIGEST = "56d3530de2b01108d9714d52a4e2628c5dac8730a540bd1b4ac5298e8a2c9e9d"
 SOURCE = common.PinnedSource(LABEL, "sean-chester/SkyBench", COMMIT, SOURCE_DIGEST, ["makefile", "LICENSE.md"], ["src"])
-ARCHIVE_URL = SOURCE.archive_url
 DRIVER = Path(__file__).with_name("skybench_driver.cpp")
 PREPARE = {"--build-only": ("fetch SkyBench's source (or copy --source) into the cache and "
                             "build it for the d of CONFIG's points and --dims, print the "
@@ -58,11 +57,7 @@ TIMING_METHOD = ("SkyBench's own span, timed in the driver as its testdriver.cpp
 
 
 def options(p):
-    p.add_argument("--source", metavar="DIR", help=f"SkyBench's files at {SHORT} (a clone or "
-                   "an unpacked archive), instead of the cache's or a download; copied into "
-                   "the cache")
-    p.add_argument("--archive-url", default=ARCHIVE_URL, metavar="URL",
-                   help="where SkyBench's archive is downloaded from (default GitHub's)")
+    SOURCE.add_options(p)
     p.add_argument("--threads", type=count, help="Hybrid's threads (default: every core this "
                    "process may use)")
     p.add_argument("--dims", type=dims, default=[], metavar="LIST",
