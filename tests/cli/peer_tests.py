@@ -59,3 +59,16 @@ def run_case(script, cases):
         sys.exit(f"{script}: unknown case {case}")
     with tempfile.TemporaryDirectory(prefix=f"{case}.", dir=scratch) as work:
         cases[case](ladder, work)
+
+
+def bad_options(script, ladder, config, work, problems, extras):
+    """The peer script's own options given the bad values EXTRAS (lists of arguments): each
+    must exit 2 with one line on stderr and write nothing."""
+    out, empty = os.path.join(work, "bad.json"), os.path.join(work, "empty-cache")
+    for extra in extras:
+        proc = run([sys.executable, script, config, "--out", out, "--ladder", ladder,
+                    "--cache", empty, *extra])
+        lines = proc.stderr.strip().splitlines()
+        if proc.returncode != 2 or len(lines) != 1 or os.path.exists(out):
+            problems.append(f"{extra}: exit {proc.returncode}, stderr {lines}; want 2, one "
+                            "line and no results")

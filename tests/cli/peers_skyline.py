@@ -30,6 +30,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import clitest  # noqa: E402
+import peer_tests  # noqa: E402
 from peer_tests import ROOT, ladder_keeper, pinned_source, run, run_case  # noqa: E402
 import numpy as np  # noqa: E402  (the peer needs it too)
 
@@ -97,15 +98,9 @@ def check_runs(results, ours, problems):
 
 def bad_options(ladder, config, work, problems):
     """The peer's own options given bad values: exit 2, one line on stderr, nothing written."""
-    out, empty = os.path.join(work, "bad.json"), os.path.join(work, "empty-cache")
-    for extra in (["--threads", "0"], ["--threads", "x"], ["--dims", "99"],
-                  ["--dims", "3;ls"], ["--source", os.path.join(work, "none")]):
-        proc = run([sys.executable, SCRIPT, config, "--out", out, "--ladder", ladder,
-                    "--cache", empty, *extra])
-        lines = proc.stderr.strip().splitlines()
-        if proc.returncode != 2 or len(lines) != 1 or os.path.exists(out):
-            problems.append(f"{extra}: exit {proc.returncode}, stderr {lines}; want 2, one "
-                            "line and no results")
+    bad = [["--threads", "0"], ["--threads", "x"],
+           ["--dims", "99"], ["--dims", "3;ls"], ["--source", os.path.join(work, "none")]]
+    peer_tests.bad_options(SCRIPT, ladder, config, work, problems, bad)
 
 
 def skybench_replay(ladder, work):
