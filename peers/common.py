@@ -394,6 +394,20 @@ class PinnedSource:
         return self.install(self.download(args.archive_url), target)
 
 
+def build_key(info):
+    """12 hex digits naming a build by everything that went into it (INFO, a JSON object)."""
+    return hashlib.sha256(json.dumps(info, sort_keys=True).encode()).hexdigest()[:12]
+
+
+def install_build(built, exe, license_file, info):
+    """The file BUILT moved to EXE last, its folder holding the peer's LICENSE_FILE and INFO as
+    build.json first, so that an EXE that exists is a whole build."""
+    exe.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(license_file, exe.parent / license_file.name)
+    (exe.parent / "build.json").write_text(json.dumps(info, indent=2) + "\n")
+    os.replace(built, exe)
+
+
 class DriverProcess:
     """A peer's driver in a child process, fed one line per call on stdin and answering one
     line on stdout ("ok ...", or "error WHY"), with its stderr kept in a scratch folder that

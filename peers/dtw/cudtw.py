@@ -6,10 +6,8 @@ ladder's built with nvcc against the fetched source, on the CBF series `ladder g
 into peers/cache/ at benchmark time."""
 import argparse
 import hashlib
-import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -124,7 +122,7 @@ def build_plan(args, nvcc, arch):
     info = {"commit": COMMIT, "source_digest": SOURCE_DIGEST, "arch": f"sm_{arch}",
             "nvcc": release.group(1) if release else "unknown", "flags": flags,
             "driver_sha256": hashlib.sha256(DRIVER.read_bytes()).hexdigest()}
-    key = hashlib.sha256(json.dumps(info, sort_keys=True).encode()).hexdigest()[:12]
+    key = common.build_key(info)
     exe = home(args) / f"build-sm{arch}-{key}" / "cudtw-ladder"
     return exe, dict(info, executable=common.shown(exe))
 
@@ -150,10 +148,7 @@ def build(args):
         if done.returncode != 0:
             raise PeerError(f"nvcc failed building cuDTW++: "
                             f"{common.one_line(done.stderr)[-300:]}")
-        exe.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(src / "LICENSE", exe.parent / "LICENSE")
-        (exe.parent / "build.json").write_text(json.dumps(info, indent=2) + "\n")
-        os.replace(out, exe)
+        common.install_build(out, exe, src / "LICENSE", info)
     return exe, info
 
 

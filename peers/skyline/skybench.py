@@ -6,7 +6,6 @@ source is fetched (or taken from --source) into peers/cache/ at benchmark time."
 import argparse
 import concurrent.futures
 import hashlib
-import json
 import os
 import platform
 import re
@@ -108,7 +107,7 @@ def build_plan(args, d, cxx):
             "compiler": (version.splitlines() or ["?"])[0], "cxxflags": cxxflags,
             "ldflags": ldflags,
             "driver_sha256": hashlib.sha256(DRIVER.read_bytes()).hexdigest()}
-    key = hashlib.sha256(json.dumps(info, sort_keys=True).encode()).hexdigest()[:12]
+    key = common.build_key(info)
     exe = home(args) / f"build-d{d}-{key}" / "skybench-ladder"
     return exe, dict(info, driver=common.shown(exe))
 
@@ -144,10 +143,7 @@ def build(args, d):
         if done.returncode != 0:
             raise PeerError(f"linking SkyBench failed: {common.one_line(done.stderr)[-300:]}")
         check(out, d)
-        exe.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(src / "LICENSE.md", exe.parent / "LICENSE.md")
-        (exe.parent / "build.json").write_text(json.dumps(info, indent=2) + "\n")
-        os.replace(out, exe)
+        common.install_build(out, exe, src / "LICENSE.md", info)
     return exe, info
 
 
