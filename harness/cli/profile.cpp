@@ -319,9 +319,7 @@ std::vector<std::string> kernel_replay(const Collection& c, std::size_t launch_c
 
 // A run's kernel-replay results (its first launches, in order) as its collection. One result
 // more than --launches tells that the run has more than were kept.
-void put_launches(json& run, std::vector<NcuResult> got, const Collection& c, double wall_s, std::size_t runs,
-                  const std::string& none) {
-  if (got.empty()) return skip_set(run, c.plan.set, none);
+void put_launches(json& run, std::vector<NcuResult> got, const Collection& c, double wall_s, std::size_t runs) {
   const bool all = got.size() <= std::size_t(c.launches);
   got.resize(std::min(got.size(), std::size_t(c.launches)));
   put_profile(run, got, {c.version, "kernel", "all", c.plan.set}, all);
@@ -340,17 +338,18 @@ void profile_alone(const Parsed& p, json& run, std::size_t k, json& results, con
               profiled_run(p, dir / "profiled.json", std::to_string(k)), dir, fmt::format("run{}", k));
   const json profiled = read_results((dir / "profiled.json").string());
   check_same_device(results, profiled);
+  if (!got.empty()) return put_launches(run, got, c, seconds_since(t0), 1);
   std::string none = "ncu profiled no launch in range " + range;
   for (const json& r : profiled["runs"])
     if (run_key(r) == run_key(run) && !profilable(r)) none = "under ncu the run " + outcome(r);
-  put_launches(run, got, c, seconds_since(t0), 1, none);
+  skip_set(run, c.plan.set, none);
 }
 
 // Kernel replay: first one ncu process for all the runs, at most --launches + 1 launches each in
 // all (most steps make a few launches, and a process per run repeats the data and ncu's start
 // for each); each result goes to the run its NVTX range names. A run the total cap may have cut
-// short, one after it, or all of them when the results cannot be told apart, then get an ncu
-// process of their own.
+// short, one after it, one that failed or made no launch there, or all of them when the results
+// cannot be told apart, then get an ncu process of their own.
 void profile_kernels(const Parsed& p, const std::map<std::string, std::size_t>& selected, json& results,
                      const Collection& c, const fs::path& dir) {
   std::map<std::size_t, json*> runs;  // run index -> the run, in the order the pass runs them
@@ -372,12 +371,14 @@ void profile_kernels(const Parsed& p, const std::map<std::string, std::size_t>& 
     check_same_device(results, profiled);
     const double wall_s = seconds_since(t0);
     split = split_launches(got, order, cap, std::size_t(c.launches));
-    std::set<std::string> failed;  // tried again alone: the shared process may be what failed
+    // A run that failed or made no launch there is tried again alone: the shared process may be
+    // what failed, and the process of its own says why.
+    std::set<std::string> failed;
     for (const json& r : profiled["runs"])
       if (!profilable(r)) failed.insert(run_key(r));
     for (const auto& [k, got_k] : split.results) {
-      if (failed.contains(run_key(*runs[k]))) split.again.push_back(k);
-      else put_launches(*runs[k], got_k, c, wall_s, order.size(), fmt::format("ncu profiled no launch of run {}", k));
+      if (got_k.empty() || failed.contains(run_key(*runs[k]))) split.again.push_back(k);
+      else put_launches(*runs[k], got_k, c, wall_s, order.size());
     }
     std::sort(split.again.begin(), split.again.end());
   }

@@ -11,6 +11,8 @@ replay, --launches 2) with the stand-in. Checked:
   again alone, and every run gets its own range's counters;
 - kernel replay: one process for all runs while no run's launches fill the cap, each launch
   counted for the run whose NVTX range it carries (2 kept of a run's 3: `all_launches` false);
+  a run that failed or made no launch there is profiled alone, and one that makes none at all
+  says so under `missing`, beside its range counters;
 - a run whose launches fill the cap early: it keeps its first 2, and every run after it is
   profiled in a process of its own;
 - every collection records its process's wall time and runs, and no set is `missing`.
@@ -53,7 +55,10 @@ def as_on_a_gpu(path):
 
 
 def collection(run, metric_set):
-    for c in run.get("profile", {}).get("collections", []):
+    profile = run.get("profile", {})
+    if "collections" not in profile and "derived" in profile:  # one set only
+        return profile if profile.get("metric_set") == metric_set else None
+    for c in profile.get("collections", []):
         if c.get("metric_set") == metric_set:
             return c
     return None
@@ -86,6 +91,11 @@ def scenario(ladder, config, tmp, check, launches, fail):
 def check_counts(check, runs, gpu, launches):
     for k in gpu:
         run = runs[k]
+        if launches.get(k, 1) == 0:  # no launch anywhere: said, beside its range counters
+            lacks = run.get("profile", {}).get("missing", {}).get("sass", "")
+            check(collection(run, "why") is not None and "no launch" in lacks,
+                  "run %d (no launch): profile %r" % (k, run.get("profile")))
+            continue
         why, sass = collection(run, "why"), collection(run, "sass")
         check(why is not None and sass is not None, "run %d: collections %r" % (k, run.get("profile")))
         if why is None or sass is None:
@@ -118,11 +128,12 @@ def main():
         check(len(gpu) >= 4, "the config has %d GPU runs, want 4 or more" % len(gpu))
         if len(gpu) < 4:
             finish(problems)
-        launches = {gpu[1]: 3}
+        launches = {gpu[1]: 3, gpu[3]: 0}
         fail = [gpu[2]]
         runs, calls, _ = scenario(ladder, config, probe, check, launches, fail)
         check_counts(check, runs, gpu, launches)
-        want = [("range", gpu), ("range", [gpu[2]]), ("kernel", gpu), ("kernel", [gpu[2]])]
+        want = [("range", gpu), ("range", [gpu[2]]), ("kernel", gpu), ("kernel", [gpu[2]]),
+                ("kernel", [gpu[3]])]
         got = [(c["mode"], c["runs"]) for c in calls]
         check(got == want, "ncu calls %r, want %r" % (got, want))
         check(collection(runs[gpu[0]], "sass")["ncu_runs"] == len(gpu) and
