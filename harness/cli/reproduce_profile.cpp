@@ -145,12 +145,8 @@ std::vector<json> profile_experiments(std::vector<ProfileJob> jobs, const std::v
       entries[i]["device"] = device;
     }
   };
-  if (devices.size() <= 1) {
-    work(devices.empty() ? 0 : devices[0]);
-    return entries;
-  }
   std::vector<std::thread> workers;
-  for (const int d : devices) workers.emplace_back(work, d);
+  for (const int d : devices.empty() ? std::vector<int>{0} : devices) workers.emplace_back(work, d);
   for (std::thread& t : workers) t.join();
   return entries;
 }
