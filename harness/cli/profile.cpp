@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <optional>
 #include <regex>
@@ -132,6 +133,18 @@ std::vector<std::string> profiled_run(const Parsed& p, const fs::path& out, cons
   return argv;
 }
 
+// What ncu said went wrong in its log: its first ==ERROR== line, else its last ==WARNING== line
+// ("" when neither), so that a run without counters says why in ncu's words.
+std::string ncu_complaint(const fs::path& log) {
+  std::ifstream in(log);
+  std::string line, error, warning;
+  while (std::getline(in, line)) {
+    if (error.empty() && line.starts_with("==ERROR==")) error = line;
+    if (line.starts_with("==WARNING==")) warning = line;
+  }
+  return printable(error.empty() ? warning : error, 300);
+}
+
 // ncu's report as CSV, parsed; throws InputError with ncu's reason when it cannot.
 std::vector<NcuResult> collect(const std::string& ncu, std::vector<std::string> ncu_options,
                                const std::vector<std::string>& run_argv, const fs::path& dir,
@@ -146,7 +159,8 @@ std::vector<NcuResult> collect(const std::string& ncu, std::vector<std::string> 
   o.stderr_to_stdout = true;
   const ChildResult r = run_child(argv, o);
   if (!fs::exists(report))
-    throw InputError(fmt::format("ncu wrote no report (exit status {}; its log: {})", r.status, log.string()));
+    throw InputError(fmt::format("ncu wrote no report (exit status {}{}; its log: {})", r.status,
+                                 ncu_complaint(log).empty() ? "" : ": " + ncu_complaint(log), log.string()));
   ChildOptions csv_out;
   csv_out.stdout_file = csv.string();
   csv_out.quiet = true;
@@ -251,59 +265,94 @@ std::map<std::string, std::size_t> selected_runs(const Parsed& p, const Config& 
   return keys;
 }
 
+// One ncu process over RUNS of the config ("" for every run the command selects): ncu's results,
+// the runs as the profiled process recorded them, and what it cost. Throws InputError, in ncu's
+// words where it said any, when the process left no report or no results file.
+struct NcuPass {
+  std::vector<NcuResult> got;
+  json profiled;
+  std::string complaint;  // what ncu's log says went wrong, if anything
+  double wall_s = 0;
+};
+
+NcuPass ncu_pass(const Parsed& p, const Collection& c, const std::vector<std::string>& ncu_options,
+                 const std::string& runs, const json& results, const fs::path& dir, const std::string& tag) {
+  const fs::path second = dir / "profiled.json";
+  fs::remove(second);  // an earlier pass's file must not stand in for this one's
+  const auto t0 = std::chrono::steady_clock::now();
+  NcuPass pass;
+  pass.got = collect(c.ncu, ncu_options, profiled_run(p, second, runs), dir, tag);
+  pass.complaint = ncu_complaint(dir / (tag + ".log"));
+  if (!fs::exists(second))
+    throw InputError("under ncu the runs wrote no results" + (pass.complaint.empty() ? "" : " (" + pass.complaint + ")"));
+  pass.profiled = read_results(second.string());
+  check_same_device(results, pass.profiled);
+  pass.wall_s = seconds_since(t0);
+  return pass;
+}
+
 // One range-replay pass over RUNS ("" for every run the command selects): one result per range,
 // in the order of the pass's runs that made one (its GPU runs that ran), and why the others made
 // none.
 struct RangePass {
   std::map<std::string, NcuResult> got;      // run key -> its range's result
   std::map<std::string, std::string> lost;   // run key -> why it made none
+  std::string complaint;                     // what ncu's log says went wrong, if anything
   double wall_s = 0;
+
+  // Why KEY has no result: its run's outcome, else ncu's complaint.
+  std::string why(const std::string& key) const {
+    if (lost.contains(key)) return lost.at(key);
+    return "the profiled pass under ncu did not reach the run" + (complaint.empty() ? "" : " (" + complaint + ")");
+  }
 };
 
 RangePass range_pass(const Parsed& p, const std::string& runs, const json& results, const Collection& c,
                      const fs::path& dir) {
-  const fs::path second = dir / "profiled.json";
-  const auto t0 = std::chrono::steady_clock::now();
-  const std::vector<NcuResult> got =
-      collect(c.ncu, {"--replay-mode", "range", "--cache-control", "all", "--clock-control", "none", "--metrics",
-                      joined(c.plan.metrics)},
-              profiled_run(p, second, runs), dir, "range");
-  const json profiled = read_results(second.string());
-  check_same_device(results, profiled);
+  const NcuPass ncu = ncu_pass(p, c, {"--replay-mode", "range", "--cache-control", "all", "--clock-control", "none",
+                                      "--metrics", joined(c.plan.metrics)},
+                               runs, results, dir, "range");
   RangePass pass;
   std::vector<std::string> ranged;
-  for (const json& r : profiled["runs"])
+  for (const json& r : ncu.profiled["runs"])
     if (profilable(r)) ranged.push_back(run_key(r));
     else pass.lost.emplace(run_key(r), "under ncu the run " + outcome(r));
-  if (got.size() != ranged.size())
-    throw InputError(fmt::format("ncu gave {} range results for {} profiled runs", got.size(), ranged.size()));
-  for (std::size_t i = 0; i < got.size(); ++i) pass.got.emplace(ranged[i], got[i]);
-  pass.wall_s = seconds_since(t0);
+  if (ncu.got.size() != ranged.size())
+    throw InputError(fmt::format("ncu gave {} range results for {} profiled runs", ncu.got.size(), ranged.size()));
+  for (std::size_t i = 0; i < ncu.got.size(); ++i) pass.got.emplace(ranged[i], ncu.got[i]);
+  pass.complaint = ncu.complaint;
+  pass.wall_s = ncu.wall_s;
   return pass;
 }
 
-// Range replay: one pass for all the runs; a run that failed under it (one process holding every
-// run's buffers and ncu's copies of them can run out of memory where a run alone does not) gets
-// a pass of its own.
+// Range replay: one pass for all the runs; a run without a result there gets a pass of its own:
+// one process holding every run's buffers and ncu's copies of them can run out of memory where a
+// run alone does not, and a run that ncu stops the process at leaves the runs after it unrun.
+// A pass of its own that fails costs only its run.
 void profile_ranges(const Parsed& p, const std::map<std::string, std::size_t>& selected, json& results,
                     const Collection& c, const fs::path& dir) {
-  const RangePass all = range_pass(p, "", results, c, dir);
+  RangePass all;
+  try {
+    all = range_pass(p, "", results, c, dir);
+  } catch (const InputError& e) {
+    all.complaint = e.what();  // the shared process left nothing to read: every run alone
+  }
   const NcuCollection how{c.version, "range", "all", c.plan.set};
   for (json& r : results["runs"]) {
     if (!profilable(r) || !selected.contains(run_key(r))) continue;
     const std::string key = run_key(r);
-    const RangePass* pass = &all;
-    RangePass alone;
-    if (!all.got.contains(key) && all.lost.contains(key)) {
-      alone = range_pass(p, std::to_string(selected.at(key)), results, c, dir);
-      pass = &alone;
+    if (all.got.contains(key)) {
+      put_profile(r, {all.got.at(key)}, how);
+      stamp(newest_collection(r), all.wall_s, all.got.size());
+      continue;
     }
-    if (pass->got.contains(key)) {
-      put_profile(r, {pass->got.at(key)}, how);
-      stamp(newest_collection(r), pass->wall_s, pass->got.size());
-    } else {
-      skip_set(r, c.plan.set, pass->lost.contains(key) ? pass->lost.at(key)
-                              : all.lost.contains(key) ? all.lost.at(key) : "the profiled pass did not run it");
+    try {
+      const RangePass alone = range_pass(p, std::to_string(selected.at(key)), results, c, dir);
+      if (!alone.got.contains(key)) throw InputError(alone.why(key));
+      put_profile(r, {alone.got.at(key)}, how);
+      stamp(newest_collection(r), alone.wall_s, 1);
+    } catch (const InputError& e) {
+      skip_set(r, c.plan.set, e.what());
     }
   }
 }
@@ -330,18 +379,16 @@ void put_launches(json& run, std::vector<NcuResult> got, const Collection& c, do
 }
 
 // One ncu process for run K alone (--runs K), limited by NVTX to its range (study.variant/rK).
-void profile_alone(const Parsed& p, json& run, std::size_t k, json& results, const Collection& c, const fs::path& dir) {
+void profile_alone(const Parsed& p, json& run, std::size_t k, const json& results, const Collection& c,
+                   const fs::path& dir) {
   const std::string range = fmt::format("{}.{}/r{}/", text(run, "study"), text(run, "variant"), k);
-  const auto t0 = std::chrono::steady_clock::now();
-  const std::vector<NcuResult> got =
-      collect(c.ncu, kernel_replay(c, c.launches + 1, {"--nvtx-include", range}),
-              profiled_run(p, dir / "profiled.json", std::to_string(k)), dir, fmt::format("run{}", k));
-  const json profiled = read_results((dir / "profiled.json").string());
-  check_same_device(results, profiled);
-  if (!got.empty()) return put_launches(run, got, c, seconds_since(t0), 1);
+  const NcuPass ncu = ncu_pass(p, c, kernel_replay(c, c.launches + 1, {"--nvtx-include", range}), std::to_string(k),
+                               results, dir, fmt::format("run{}", k));
+  if (!ncu.got.empty()) return put_launches(run, ncu.got, c, ncu.wall_s, 1);
   std::string none = "ncu profiled no launch in range " + range;
-  for (const json& r : profiled["runs"])
+  for (const json& r : ncu.profiled["runs"])
     if (run_key(r) == run_key(run) && !profilable(r)) none = "under ncu the run " + outcome(r);
+  if (!ncu.complaint.empty()) none += " (" + ncu.complaint + ")";
   skip_set(run, c.plan.set, none);
 }
 
@@ -360,29 +407,34 @@ void profile_kernels(const Parsed& p, const std::map<std::string, std::size_t>& 
   std::vector<std::size_t> order;
   for (const auto& [k, r] : runs) order.push_back(k);
   LaunchSplit split{{}, order};
-  const auto t0 = std::chrono::steady_clock::now();
   if (order.size() > 1) {
     std::string list;
     for (const std::size_t k : order) list += (list.empty() ? "" : ",") + std::to_string(k);
     const std::size_t cap = (std::size_t(c.launches) + 1) * order.size();
-    const std::vector<NcuResult> got =
-        collect(c.ncu, kernel_replay(c, cap, {}), profiled_run(p, dir / "profiled.json", list), dir, "kernels");
-    const json profiled = read_results((dir / "profiled.json").string());
-    check_same_device(results, profiled);
-    const double wall_s = seconds_since(t0);
-    split = split_launches(got, order, cap, std::size_t(c.launches));
-    // A run that failed or made no launch there is tried again alone: the shared process may be
-    // what failed, and the process of its own says why.
-    std::set<std::string> failed;
-    for (const json& r : profiled["runs"])
-      if (!profilable(r)) failed.insert(run_key(r));
-    for (const auto& [k, got_k] : split.results) {
-      if (got_k.empty() || failed.contains(run_key(*runs[k]))) split.again.push_back(k);
-      else put_launches(*runs[k], got_k, c, wall_s, order.size());
+    try {
+      const NcuPass ncu = ncu_pass(p, c, kernel_replay(c, cap, {}), list, results, dir, "kernels");
+      split = split_launches(ncu.got, order, cap, std::size_t(c.launches));
+      // A run that failed or made no launch there is tried again alone: the shared process may
+      // be what failed, and the process of its own says why.
+      std::set<std::string> failed;
+      for (const json& r : ncu.profiled["runs"])
+        if (!profilable(r)) failed.insert(run_key(r));
+      for (const auto& [k, got_k] : split.results) {
+        if (got_k.empty() || failed.contains(run_key(*runs[k]))) split.again.push_back(k);
+        else put_launches(*runs[k], got_k, c, ncu.wall_s, order.size());
+      }
+      std::sort(split.again.begin(), split.again.end());
+    } catch (const InputError&) {
+      split = {{}, order};  // the shared process left nothing to read: every run alone
     }
-    std::sort(split.again.begin(), split.again.end());
   }
-  for (const std::size_t k : split.again) profile_alone(p, *runs[k], k, results, c, dir);
+  for (const std::size_t k : split.again) {
+    try {
+      profile_alone(p, *runs[k], k, results, c, dir);
+    } catch (const InputError& e) {
+      skip_set(*runs[k], c.plan.set, e.what());  // this run's counters only are missing
+    }
+  }
 }
 
 // --into RESULTS: a results file of this very config (at this scale), timed earlier.

@@ -11,7 +11,10 @@ run's launches (FAKE_NCU_LAUNCHES "K:N,...", default 1), in run order, at most -
 in all and only in the --nvtx-include range when one is given. Every metric asked for has the
 value 1000 K + i for launch i of run K (0 in range replay), so that a test can tell whose
 launches a run got. A run named in FAKE_NCU_FAIL_SHARED fails (status failed, out of memory)
-in a pass of more than one run. Each call appends its kind and runs to FAKE_NCU_LOG.
+in a pass of more than one run. At the run FAKE_NCU_STOP names, range replay stops the process
+as ncu does at an API it cannot replay: an ==ERROR== line, and only the runs before it in the
+results file; in a pass of more than one run, or in every pass with FAKE_NCU_STOP_ALONE=1
+(then that pass writes no results file). Each call appends its kind and runs to FAKE_NCU_LOG.
 """
 import json
 import os
@@ -51,8 +54,15 @@ def profile(args):
     for r in runs:
         if r["run_index"] in fail and len(runs) > 1:
             r["status"], r["reason"] = "failed", "out of memory"
-    with open(option(child, "--out"), "w", encoding="utf-8") as f:
-        json.dump(dict(base, runs=runs), f)
+    ran = [r["run_index"] for r in runs]
+    stop = int(os.environ.get("FAKE_NCU_STOP", "-1"))
+    alone = os.environ.get("FAKE_NCU_STOP_ALONE") == "1"
+    if mode == "range" and stop in ran and (len(runs) > 1 or alone):
+        print("==ERROR== Range replay: the application called an API this mode does not support")
+        runs = runs[:ran.index(stop)]
+    if runs or not alone:
+        with open(option(child, "--out"), "w", encoding="utf-8") as f:
+            json.dump(dict(base, runs=runs), f)
     launches = dict(tuple(int(x) for x in kv.split(":"))
                     for kv in os.environ.get("FAKE_NCU_LAUNCHES", "").split(",") if kv)
     rows = []
@@ -71,7 +81,7 @@ def profile(args):
     with open(report, "w", encoding="utf-8") as f:
         json.dump({"metrics": metrics, "rows": rows}, f)
     with open(os.environ["FAKE_NCU_LOG"], "a", encoding="utf-8") as f:
-        f.write(json.dumps({"mode": mode, "runs": [r["run_index"] for r in runs], "include": include}) + "\n")
+        f.write(json.dumps({"mode": mode, "runs": ran, "include": include}) + "\n")
 
 
 def csv(report):

@@ -15,7 +15,10 @@ replay, --launches 2) with the stand-in. Checked:
   says so under `missing`, beside its range counters;
 - a run whose launches fill the cap early: it keeps its first 2, and every run after it is
   profiled in a process of its own;
-- every collection records its process's wall time and runs, and no set is `missing`.
+- every collection records its process's wall time and runs, and no set is `missing`;
+- ncu stopping the shared range-replay process at a run (an API range replay cannot replay):
+  that run and those after it are profiled alone; if it stops the run's own process too, the
+  run's `missing` quotes ncu's error and the runs after it keep their counters.
 """
 import json
 import os
@@ -64,7 +67,7 @@ def collection(run, metric_set):
     return None
 
 
-def scenario(ladder, config, tmp, check, launches, fail):
+def scenario(ladder, config, tmp, check, launches, fail, stop=None, stop_alone=False):
     """One profile (why, then sass) of a fresh copy; (the runs, the ncu calls' log, GPU runs)."""
     base = os.path.join(tmp, "base.json")
     env = dict(os.environ, CUDA_VISIBLE_DEVICES="")
@@ -75,7 +78,8 @@ def scenario(ladder, config, tmp, check, launches, fail):
     if os.path.exists(log):
         os.remove(log)
     env.update(FAKE_NCU_BASE=base, FAKE_NCU_LOG=log, FAKE_NCU_FAIL_SHARED=",".join(map(str, fail)),
-               FAKE_NCU_LAUNCHES=",".join(f"{k}:{n}" for k, n in launches.items()))
+               FAKE_NCU_LAUNCHES=",".join(f"{k}:{n}" for k, n in launches.items()),
+               FAKE_NCU_STOP="-1" if stop is None else str(stop), FAKE_NCU_STOP_ALONE="1" if stop_alone else "0")
     ncu = fake_ncu(tmp)
     for metrics in (["why"], ["sass", "--launches", "2"]):
         proc = run_ladder([ladder, "profile", config, "--into", base, "--ncu", ncu, "--metrics", *metrics],
@@ -148,7 +152,28 @@ def main():
         want = [("kernel", gpu)] + [("kernel", [k]) for k in gpu[1:]]
         check(got == want, "kernel calls %r, want the shared one, then each run after run %d alone"
               % (got, gpu[0]))
+        check_stops(ladder, config, probe, check, gpu)
     finish(problems)
+
+
+def check_stops(ladder, config, tmp, check, gpu):
+    """ncu stops the shared range-replay process at a run: it and every run after it are
+    profiled alone; a run that stops its own process too says why in ncu's words, and the
+    runs after it still get their counters."""
+    stop = gpu[1]
+    runs, calls, _ = scenario(ladder, config, tmp, check, {}, [], stop=stop)
+    check_counts(check, runs, gpu, {})
+    got = [(c["mode"], c["runs"]) for c in calls if c["mode"] == "range"]
+    want = [("range", gpu)] + [("range", [k]) for k in gpu[1:]]
+    check(got == want, "range calls after a stop %r, want %r" % (got, want))
+    runs, calls, _ = scenario(ladder, config, tmp, check, {}, [], stop=stop, stop_alone=True)
+    lacks = runs[stop].get("profile", {}).get("missing", {}).get("why", "")
+    check("==ERROR== Range replay" in lacks, "run %d stopped alone too: missing.why %r" % (stop, lacks))
+    check(collection(runs[stop], "sass") is not None, "run %d: its sass counters %r" % (stop, runs[stop].get("profile")))
+    for k in gpu[2:]:
+        why = collection(runs[k], "why")
+        check(why is not None and why["raw"].get(WHY_METRIC) == 1000 * k and why.get("ncu_runs") == 1,
+              "run %d after the stopped one: why %r" % (k, why))
 
 
 if __name__ == "__main__":
