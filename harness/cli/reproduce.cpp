@@ -44,6 +44,16 @@ namespace fs = std::filesystem;
 using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
+std::size_t planned_runs(const Config& config) {
+  std::size_t n = 0;
+  for (const Point& pt : config.points) n += pt.variants.size();
+  return n;
+}
+
+ReuseKey reuse_key(const Experiment& e, const std::string& scale, bool device_present, const std::string& device_name) {
+  return {LADDER_GIT_COMMIT, scale, device_present, device_name, e.config.resolved, planned_runs(e.config)};
+}
+
 json read_found(const fs::path& file, std::string& why) {
   try {
     return read_json_file(file.string(), "it", kMaxResultsDepth);
@@ -280,8 +290,7 @@ class Reproduction {
   }
 
   ReuseKey reuse_key(const Experiment& e) const {
-    return {LADDER_GIT_COMMIT, scale_, device_.caps.present, device_.caps.present ? device_.name : "",
-            e.config.resolved, planned_runs(e.config)};
+    return cli::reuse_key(e, scale_, device_.caps.present, device_.caps.present ? device_.name : "");
   }
 
   // A peer's results record the config as `ladder ingest` rewrites it for a peer.
@@ -289,12 +298,6 @@ class Reproduction {
     ReuseKey key = reuse_key(e);
     key.config = peer_resolved(key.config);
     return key;
-  }
-
-  static std::size_t planned_runs(const Config& c) {
-    std::size_t n = 0;
-    for (const Point& pt : c.points) n += pt.variants.size();
-    return n;
   }
 
   // "; reproduction: config 3/7, 41% of runs, 2m10s, ~3m05s left": the whole reproduction's

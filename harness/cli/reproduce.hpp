@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "../config.hpp"
+#include "../reuse.hpp"
 #include "args.hpp"
 
 namespace ladder::cli {
@@ -16,6 +17,13 @@ struct Experiment {
   std::string file;                 // results file name inside DIR
   std::vector<std::string> inputs;  // the files it reads, config included
 };
+
+// How many runs the config plans (every point's variants).
+std::size_t planned_runs(const Config& config);
+
+// What the experiment's results file must match to be reused: this build, SCALE, the device
+// (present or not, and its name) and the config as it runs.
+ReuseKey reuse_key(const Experiment& e, const std::string& scale, bool device_present, const std::string& device_name);
 
 // A JSON file found in DIR, read without trusting it: null when it cannot be read as JSON
 // (`why` says why).
@@ -27,7 +35,9 @@ int reproduce_shard(const Parsed& p, const std::vector<Experiment>& exps, std::s
                     const std::string& scale, const std::filesystem::path& dir, int device);
 
 // `reproduce --gpus`: a `reproduce --shard k/N` per GPU, merged into DIR's per-config files;
-// false when runs are missing (named on stderr).
+// false when runs are missing (named on stderr). Nothing runs when every config's file in DIR
+// is already complete for this build, scale and GPU model (from any earlier reproduction,
+// sharded or not): `reproduce --gpus all --profile` then only profiles on every GPU.
 bool reproduce_on_gpus(const Parsed& p, const std::vector<Experiment>& exps, const std::vector<int>& gpus,
                        const std::string& scale, const std::filesystem::path& dir);
 

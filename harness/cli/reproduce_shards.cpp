@@ -41,6 +41,18 @@ Split split_experiments(const std::vector<Experiment>& exps, std::size_t index, 
   return s;
 }
 
+// Whether every experiment's file in DIR is complete for this build, SCALE and GPU model, so
+// that no shard has anything to run.
+bool all_reusable(const std::vector<Experiment>& exps, const std::string& scale, const std::string& gpu_name,
+                  const fs::path& dir) {
+  for (const Experiment& e : exps) {
+    std::string why;
+    const json r = read_found(dir / e.file, why);
+    if (!why.empty() || !judge_results(r, reuse_key(e, scale, true, gpu_name)).why_not.empty()) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 // `reproduce --shard K/N`: shard K's runs of every paper experiment, one results file per
@@ -93,6 +105,11 @@ int reproduce_shard(const Parsed& p, const std::vector<Experiment>& exps, std::s
 // DIR's per-config files; false when a shard's runs are missing (named).
 bool reproduce_on_gpus(const Parsed& p, const std::vector<Experiment>& exps, const std::vector<int>& gpus,
                        const std::string& scale, const fs::path& dir) {
+  if (all_reusable(exps, scale, device_names()[std::size_t(gpus[0])], dir)) {
+    fmt::print("reproduce: every config's results in {} are complete for this commit, GPU model and scale: "
+               "no shard runs\n", dir.string());
+    return true;
+  }
   const std::size_t n = gpus.size();
   const Split split = split_experiments(exps, 0, n, costs_option(p));
   std::vector<ShardChild> children(n);

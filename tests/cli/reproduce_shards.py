@@ -11,7 +11,8 @@ sets). The test runs the unsharded reproduction's configs (`--no-peers`) for ref
 2. `merge DIR DIR/shards`: exit 1 naming shard 1 of a config and its runs;
 3. shard 1 again, then the merge: exit 0, each config's file complete with the unsharded run's
    runs, order and statuses;
-4. a plain `reproduce --out DIR` reuses every merged file and writes the report.
+4. a plain `reproduce --out DIR` reuses every merged file and writes the report;
+5. on a machine with a GPU, `reproduce --gpus all` over the unsharded folder runs no shard.
 """
 import glob
 import json
@@ -76,6 +77,13 @@ def main():
         check("repro-fast: reusing" in said and "repro-slow: reusing" in said,
               "the plain reproduce after the merge did not reuse both:\n%s" % said[-800:])
         check(os.path.isfile(os.path.join(out, "REPORT.md")), "no REPORT.md after the merge")
+        # 5. With a GPU: --gpus over a folder whose configs are all complete runs no shard.
+        if results(os.path.join(ref, "repro-fast.json")).device.get("present"):
+            said = run(["--gpus", "all", "--no-peers", "--out", ref]).stdout.decode()
+            check("no shard runs" in said and not os.path.exists(os.path.join(ref, "shards")),
+                  "--gpus all over the complete unsharded folder ran shards:\n%s" % said[-800:])
+        else:
+            print("no GPU: reproduce --gpus all over a complete folder not run")
     finish(problems)
 
 
