@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The many-GPU reference of a node (results/reference/<gpu>x<N>/): the paper reproduction on
-# every GPU (`--gpus all`) timed against one GPU of the same node, run by run compared, then
-# completed in place with Nsight Compute profiles and the peers (its runs are reused).
+# every GPU (`--gpus all`) timed against one GPU of the same node, run by run compared; then the
+# one-GPU reproduction is completed in place with Nsight Compute profiles (taken on every GPU at
+# once) and the peers, its runs reused: a whole reference of one GPU of this model.
 #   scripts/scaling_reference.sh OUTDIR [COSTS_DIR]
 # COSTS_DIR: an earlier reproduction whose run times balance the shards (`--costs`).
-# Writes OUTDIR/paper-N-gpus/, OUTDIR/paper-1-gpu/, OUTDIR/compare/<config>.txt and
+# Writes OUTDIR/paper-N-gpus/, OUTDIR/paper-1-gpu/ (with profiles and peers),
+# OUTDIR/compare/<config>.txt and
 # OUTDIR/timing.txt (one line per stage: name and wall seconds). A stage that finished is
 # skipped when the script runs again with the same OUTDIR, so a run cut short resumes where it
 # stopped (the reproduction reuses whole results files of the same commit and device).
@@ -49,5 +51,5 @@ for f in "$one"/*.json; do
   [ "$name" = reproduction.json ] || [ ! -f "$many/$name" ] && continue
   "$ladder" compare "$f" "$many/$name" >"$out/compare/${name%.json}.txt" 2>&1 || true
 done
-stage profiles-and-peers "$ladder" reproduce --scale paper --gpus all --profile "${cost_option[@]}" --out "$many"
+stage profiles-and-peers "$ladder" reproduce --scale paper --gpus all --profile --out "$one"
 cat "$timing"
