@@ -28,19 +28,21 @@ README = "variants/skyline/README.md"
 # Why a gain does not reproduce on Hopper, as the study's README argues it; the counters
 # themselves come from the runs' profiles (rc.with_profile), never typed here.
 WHY = {
-    ("naive", "apc"): "tile copies are a small share of the work, and Hopper's L1 serves the "
-                      f"naive step's strided copies ({README})",
-    ("apc", "dwe"): "the branch-free test reads all d attributes of every pair, while naive's "
-                    "early exits are cheap on Hopper (a warp's lanes mostly leave the test at "
-                    f"the same attribute) and read only the first few ({README})",
-    ("dwe", "alr"): "ALR removes DWE's bank conflicts entirely, but what that saves depends on "
-                    "the stride and on how many lanes are still active: most at d = 16, little "
-                    f"at odd d or on independent data ({README})",
+    ("naive", "apc"): "with d compiled in, each thread of naive already copies d consecutive "
+                      "floats, and the tile copies are a small share of the work; Hopper's L1 "
+                      f"serves the strided copies ({README})",
+    ("apc", "dwe"): "the branch-free test compares every attribute of every pair twice (not "
+                    "worse, equal), while the early-exit test leaves a pair at its first worse "
+                    "attribute, mostly the same one for all lanes of a warp on Hopper "
+                    f"({README})",
+    ("dwe", "alr"): "with each thread's point in registers and tile rows read by broadcast, "
+                    "only the row stores (one per tile point) can conflict; ALR's padding "
+                    f"removes those, a small share of the work ({README})",
     ("naive", "alr"): "\"no test that compares every attribute twice, as the seed's DWE and ALR "
                       "do, can be 3x naive here, with or without bank conflicts\": on Hopper "
                       f"compares issue at half rate ({README})",
-    "dwe_even": "on independent data most lanes are dominated early, so few are left to "
-                f"collide in the banks ({README})",
+    "dwe_even": "DWE's reads are broadcasts here, which cannot conflict; at an even d only its "
+                f"row stores can, once per tile point ({README})",
 }
 
 
@@ -294,7 +296,7 @@ def body(ctx, point, runs, all_runs):
         "The seed runs a nested-loop skyline on a Tesla C1060 over 1,000,000 points (Fig. 11: "
         "time against d, (a) independent, (b) anti-correlated, (c) DWE at an even d beside "
         "d + 1) and reports the gain of each step: APC (coalesced loads) over naive, DWE "
-        "(branch-free test) over APC, ALR (rows padded to an odd stride) over DWE. Our config "
+        "(branch-free test) over APC, ALR (rows padded against bank conflicts) over DWE. Our config "
         f"`{CONFIG}` runs those steps and our later ones on the same generator's data.\n",
         RULES,
         f"### Fig. 11a and 11b: gains, n = {n_text(point)}\n",

@@ -1,7 +1,8 @@
-// Step 7, ALR (attribute layout reorganisation): with an even number of attributes, the
-// threads of a warp reading attribute k of their own rows hit the same few shared-memory
-// banks (d = 8: 8 threads per bank). One padding float per row makes the stride odd, so the
-// 32 rows start in 32 different banks and every read is one wavefront.
+// Step 7, ALR (avoiding bank conflicts by padding the rows): the tile's rows are padded so
+// that a warp's row stores fall in different shared-memory banks. With the thread's own point
+// in registers and tile rows read by broadcast, those stores are the only shared accesses
+// that can conflict: rows of 8k floats, stored as float4, get 4 more floats (an odd number of
+// float4s); other widths already spread over all 32 banks and are left as they are.
 #include "nested_loop.cuh"
 
 namespace ladder::skyline {
@@ -12,7 +13,8 @@ const Registrar registrar{gpu_step(
         {.name = "alr",
          .step = 7,
          .label = "ALR",
-         .change = "rows padded to an odd stride: no shared-memory bank conflicts"},
+         .change = "rows padded so that a warp's row stores hit different banks: no "
+                   "shared-memory bank conflicts"},
         true),
     true)};
 

@@ -1,6 +1,6 @@
-// Step 5, APC (access pattern change): the set is stored attribute-major, so the copy of a
-// tile goes attribute by attribute and a warp's 32 loads are 32 consecutive floats: one
-// 128-byte transaction instead of d of them. Everything else is the naive step.
+// Step 5, APC (attribute-major point copies): the set is copied attribute by attribute, so
+// that the 32 lanes of a warp read 32 consecutive floats of one attribute when they copy a
+// tile, instead of floats d apart. The test is naive's.
 #include "nested_loop.cuh"
 
 namespace ladder::skyline {

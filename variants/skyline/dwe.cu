@@ -1,7 +1,7 @@
 // Step 6, DWE (divergent warp elimination): the dominance test of the seed's Figure 8, ands
-// and an xor over every attribute with no branch, and no break inside a tile: the threads of
-// a warp run the same instructions, at the price of comparing attributes the early-exit test
-// would have skipped.
+// of per-attribute bits over every attribute with no branch, and no break inside a tile: the
+// threads of a warp run the same instructions, at the price of comparing attributes the
+// early-exit test would have skipped.
 #include "nested_loop.cuh"
 
 namespace ladder::skyline {
@@ -12,7 +12,8 @@ const Registrar registrar{gpu_step(
         {.name = "dwe",
          .step = 6,
          .label = "DWE",
-         .change = "branch-free dominance test (and, xor) over whole tiles: no divergent warps"},
+         .change = "branch-free dominance test (ands of per-attribute bits) over whole tiles: no "
+                   "divergent warps"},
         false),
     true)};
 

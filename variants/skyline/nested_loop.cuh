@@ -1,77 +1,135 @@
 // The seed's parallel nested loop, which steps 4-7 (naive, APC, DWE, ALR) instantiate: a
-// thread per point, the block's own points and a tile of other points in shared memory, every
-// tile of the set in turn. A step differs only in its policy:
-//   Load::tile(pts, to, first, stride): copies points first.. (a block's worth) into shared
-//     rows of `stride` floats: from the row-major set point by point (naive), or from the
-//     attribute-major set attribute by attribute, so that a warp's loads coalesce (APC);
-//   Test::dominated(tile_row, own_row, d, alive): whether a tile point dominates the thread's
-//     point: with the early-exit loop and a break out of the tile on domination (naive, APC),
-//     or branch-free over every attribute and every tile point (DWE, ALR);
-//   the row stride: d, or d + 1 when d is even so that a warp's rows start in different
-//     shared-memory banks (ALR).
-// A block stops once all its points are dominated.
+// thread per point, a tile of other points in shared memory, every tile of the set in turn;
+// a block stops once all its points are dominated. Each step is the loop at its best measured
+// form on Hopper, and differs from the one before it only by the seed's own change:
+//   d is compiled in (D, the first compiled width >= d; attributes past d are +inf on both
+//   sides, where no test changes), the thread's point lives in registers, and a tile point's
+//   row is read whole by every lane at once (a broadcast: one address, no bank to conflict);
+//   Load::point(pts, i, p): point i's attributes from the row-major set, point by point
+//     (naive: a warp's loads are d floats apart), or from the attribute-major copy, attribute
+//     by attribute (APC: a warp reads 32 consecutive floats);
+//   Test::dominated(tile, count, stride, own): the loop with an early exit at the first worse
+//     attribute and a break at the first dominating point (the seed's Figure 7: naive, APC),
+//     or branch-free over every attribute and every tile point (Figure 8: DWE, ALR);
+//   the row stride: D, or for ALR the padded stride at which a warp's row stores hit
+//     different banks (stores are the only shared accesses left that can conflict).
+// Before these forms the steps kept d a run-time value and the thread's point in shared
+// memory, as the seed's code does. At 10^6 anticorrelated points, d = 8, on an H100, naive
+// took 1,943 ms and ALR 3,628 ms in that form, and 1,209 ms in this Figure 8 form
+// (scripts/skyline_branch_free_rewrites.cu).
 #pragma once
+#include <algorithm>
 #include <string>
+#include <utility>
 
+#include "../../harness/compiled_set.hpp"
 #include "../../harness/shared_memory.cuh"
-#include "gpu_step.cuh"
+#include "padded.cuh"
 
 namespace ladder::skyline {
 
-// Point by point: thread t copies its point's d attributes (a warp's loads are d floats apart).
+// The widths the nested-loop steps are compiled for: every d up to 16, then padded widths.
+using LoopWidths = CompiledSet<1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 20, 24, 32, 48, 64>;
+template <class F>
+void with_loop_width(int d, F&& f, const std::string& who) {
+  LoopWidths::first([d](int v) { return v >= d; }, std::forward<F>(f), who);
+}
+
+// Point by point from the row-major set: thread t reads its point's d consecutive floats.
 struct LoadRows {
-  static __device__ void tile(const Points& pts, float* to, std::int64_t first, int stride) {
-    const std::int64_t i = first + threadIdx.x;
-    if (i < pts.n)
-      for (int k = 0; k < pts.d; ++k) to[threadIdx.x * stride + k] = pts.rows[i * pts.d + k];
+  template <int D>
+  static __device__ __forceinline__ void point(const Points& pts, std::int64_t i, float (&p)[D]) {
+#pragma unroll
+    for (int k = 0; k < D; ++k) p[k] = i < pts.n && k < pts.d ? pts.rows[i * pts.d + k] : INFINITY;
   }
 };
 
 // Attribute by attribute from the attribute-major copy: a warp reads 32 consecutive floats.
 struct LoadColumns {
-  static __device__ void tile(const Points& pts, float* to, std::int64_t first, int stride) {
-    const std::int64_t i = first + threadIdx.x;
-    if (i < pts.n)
-      for (int k = 0; k < pts.d; ++k) to[threadIdx.x * stride + k] = pts.cols[k * pts.n + i];
+  template <int D>
+  static __device__ __forceinline__ void point(const Points& pts, std::int64_t i, float (&p)[D]) {
+    load_column_point(pts, i, p);
   }
 };
 
-// Figure 7: stop at the first tile point that dominates.
+// A row of D floats into shared memory: float4 (or float2) stores when D allows, as load_row
+// reads it back.
+template <int D>
+__device__ __forceinline__ void store_row(float* dst, const float (&p)[D]) {
+  if constexpr (D % 4 == 0) {
+#pragma unroll
+    for (int k = 0; k < D; k += 4)
+      reinterpret_cast<float4*>(dst)[k / 4] = make_float4(p[k], p[k + 1], p[k + 2], p[k + 3]);
+  } else if constexpr (D % 2 == 0) {
+#pragma unroll
+    for (int k = 0; k < D; k += 2) reinterpret_cast<float2*>(dst)[k / 2] = make_float2(p[k], p[k + 1]);
+  } else {
+#pragma unroll
+    for (int k = 0; k < D; ++k) dst[k] = p[k];
+  }
+}
+
+// Figure 7: a point is compared attribute by attribute until one is worse, and the tile is
+// left at the first point that dominates.
 struct TestWithBreak {
-  static __device__ bool dominated(const float* tile, int count, const float* own, int d,
-                                   int stride) {
-    for (int j = 0; j < count; ++j)
-      if (dominates(tile + j * stride, own, d)) return true;
+  template <int D>
+  static __device__ __forceinline__ bool dominated(const float* tile, int count, int stride, const float (&own)[D]) {
+    for (int j = 0; j < count; ++j) {
+      float t[D];
+      load_row(tile + j * stride, t);
+      bool better = false, worse = false;
+#pragma unroll
+      for (int k = 0; k < D && !worse; ++k) {
+        worse = t[k] > own[k];
+        better |= t[k] < own[k];
+      }
+      if (!worse && better) return true;
+    }
     return false;
   }
 };
 
-// Figure 8 over the whole tile: every thread runs the same instructions.
+// Figure 8 over the whole tile: "not worse anywhere" and not "equal everywhere", as ands of
+// per-attribute bits; every thread runs the same instructions.
 struct TestBranchFree {
-  static __device__ bool dominated(const float* tile, int count, const float* own, int d,
-                                   int stride) {
+  template <int D>
+  static __device__ __forceinline__ bool dominated(const float* tile, int count, int stride, const float (&own)[D]) {
     int any = 0;
-    for (int j = 0; j < count; ++j) any |= dominates_branch_free(tile + j * stride, own, d);
-    return any;
+#pragma unroll 2
+    for (int j = 0; j < count; ++j) {
+      float t[D];
+      load_row(tile + j * stride, t);
+      int not_worse = 1, equal = 1;
+#pragma unroll
+      for (int k = 0; k < D; ++k) {
+        not_worse &= int(t[k] <= own[k]);
+        equal &= int(t[k] == own[k]);
+      }
+      any |= not_worse & (equal ^ 1);
+    }
+    return any != 0;
   }
 };
 
-template <class Load, class Test>
+template <int D, class Load, class Test>
 __global__ void nested_loop_kernel(Points pts, int stride) {
-  extern __shared__ float smem[];
-  float* own = smem;
-  float* tile = smem + blockDim.x * stride;
-  const std::int64_t first = std::int64_t(blockIdx.x) * blockDim.x;
-  const std::int64_t i = first + threadIdx.x;
-  Load::tile(pts, own, first, stride);
+  extern __shared__ float4 smem4[];  // float4: rows of 4k floats are read and written as float4
+  float* tile = reinterpret_cast<float*>(smem4);
+  const std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  float own[D];
+  Load::point(pts, i, own);
   bool alive = i < pts.n;
   for (std::int64_t base = 0; base < pts.n; base += blockDim.x) {
     __syncthreads();  // the previous tile is no longer read
-    Load::tile(pts, tile, base, stride);
+    {
+      float p[D];
+      Load::point(pts, base + threadIdx.x, p);  // +inf past the end of the set
+      store_row(tile + threadIdx.x * stride, p);
+    }
     __syncthreads();
     const int count = pts.n - base < blockDim.x ? int(pts.n - base) : int(blockDim.x);
     // A dominated thread sits the tile out (a warp whose threads all are skips it whole).
-    if (alive) alive = !Test::dominated(tile, count, own + threadIdx.x * stride, pts.d, stride);
+    if (alive) alive = !Test::dominated(tile, count, stride, own);
     if (!__syncthreads_or(alive)) break;
   }
   if (i < pts.n) pts.member[i] = alive;
@@ -82,38 +140,76 @@ inline ParamSpec threads_param() {
           ParamSpec::Kind::integer, 32, 1024};
 }
 
-inline int row_stride(int d, bool pad_even) { return pad_even && d % 2 == 0 ? d + 1 : d; }
+// The words a store of D floats moves at once (float4, float2 or one).
+constexpr int store_words(int D) { return D % 4 == 0 ? 4 : D % 2 == 0 ? 2 : 1; }
 
-inline std::size_t nested_loop_smem(const SkylineProblem& p, const Params& params, bool pad) {
-  return 2 * std::size_t(params.integer("threads")) * row_stride(p.d(), pad) * sizeof(float);
+// ALR's padding: a warp's row stores go in phases of 32 / words lanes, lane t at word
+// stride * t; they conflict when two lanes of a phase meet in a bank. Only rows of 8k floats
+// do (stride 8: lanes 0 and 4 of a float4 phase share banks); 4 more floats, an odd number of
+// float4s, spread them over all 32 banks.
+constexpr int padded_stride(int D) { return D % 8 == 0 ? D + 4 : D; }
+
+// How many lanes of one store phase meet in the busiest bank: the conflicts ALR's padding
+// removes.
+inline int store_conflict_ways(int D, int stride) {
+  const int words = store_words(D), lanes = 32 / words;
+  int most = 1;
+  for (int bank = 0; bank < 32; ++bank) {
+    int hits = 0;
+    for (int t = 0; t < lanes; ++t)
+      for (int w = 0; w < words; ++w)
+        if ((stride * t + w) % 32 == bank) ++hits;
+    most = std::max(most, hits);
+  }
+  return most;
 }
 
-// A nested-loop step: its set-up and its shared-memory limit. The facts are what the seed's
-// argument rests on: the row stride, and how many threads of a warp read the same bank when
-// each reads its own row (the stride's common factor with the 32 banks).
+template <int D>
+int loop_stride(bool pad) { return pad ? padded_stride(D) : D; }
+
+// A nested-loop step: its set-up and its limits (the tile's shared memory, and the threads the
+// kernel's registers allow at this d). The facts are what the seed's argument rests on: the
+// compiled width, the row stride and how many lanes' row stores meet in one bank.
 template <class Load, class Test>
 GpuStep nested_loop_step(GpuStep s, bool pad) {
   s.params = {threads_param()};
-  s.impl = [pad](const SkylineProblem& p, const Params& params, const DeviceCaps&) {
+  s.impl = [pad, name = s.name](const SkylineProblem& p, const Params& params, const DeviceCaps&) {
     const int threads = int(params.integer("threads"));
-    const int stride = row_stride(p.d(), pad);
-    const std::size_t smem = nested_loop_smem(p, params, pad);
-    auto kernel = nested_loop_kernel<Load, Test>;
-    allow_shared_memory(kernel, smem);
-    int ways = 1;
-    while (ways < 32 && stride % (2 * ways) == 0) ways *= 2;
-    const auto blocks = ceil_div(p.n(), threads);
-    return GpuSetup<Points>{
-        [=](const Points& pts, cudaStream_t stream) {
-          kernel<<<unsigned(blocks), threads, smem, stream>>>(pts, stride);
-          LADDER_CUDA_LAUNCH("nested_loop_kernel");
-        },
-        {{"row_stride", double(stride)},
-         {"bank_conflict_ways", double(ways)},
-         {"shared_bytes_per_block", double(smem)}}};
+    GpuSetup<Points> out;
+    with_loop_width(p.d(), [&](auto width) {
+      constexpr int D = decltype(width)::value;
+      const int stride = loop_stride<D>(pad);
+      const std::size_t smem = std::size_t(threads) * stride * sizeof(float);
+      auto kernel = nested_loop_kernel<D, Load, Test>;
+      allow_shared_memory(kernel, smem);
+      const auto blocks = ceil_div(p.n(), threads);
+      out.enqueue = [=](const Points& pts, cudaStream_t stream) {
+        kernel<<<unsigned(blocks), threads, smem, stream>>>(pts, stride);
+        LADDER_CUDA_LAUNCH("nested_loop_kernel");
+      };
+      out.facts = {{"width", double(D)},
+                   {"row_stride", double(stride)},
+                   {"store_conflict_ways", double(store_conflict_ways(D, stride))},
+                   {"shared_bytes_per_block", double(smem)}};
+    }, name);
+    return out;
   };
-  s.limit = [pad](const SkylineProblem& p, const Params& params, const DeviceCaps& d) {
-    return shared_memory_reason(nested_loop_smem(p, params, pad), "two tiles of points", d);
+  s.limit = [pad, name = s.name](const SkylineProblem& p, const Params& params, const DeviceCaps& caps) {
+    std::string why;
+    with_loop_width(p.d(), [&](auto width) {
+      constexpr int D = decltype(width)::value;
+      const int threads = int(params.integer("threads"));
+      why = shared_memory_reason(std::size_t(threads) * loop_stride<D>(pad) * sizeof(float), "a tile of points",
+                                 caps);
+      if (!why.empty() || !caps.present) return;
+      cudaFuncAttributes attr{};
+      LADDER_CUDA(cudaFuncGetAttributes(&attr, nested_loop_kernel<D, Load, Test>));
+      if (threads > attr.maxThreadsPerBlock)
+        why = "at d = " + std::to_string(p.d()) + " the kernel's " + std::to_string(attr.numRegs) +
+              " registers a thread allow at most " + std::to_string(attr.maxThreadsPerBlock) +
+              " threads per block (threads = " + std::to_string(threads) + ")";
+    }, name);
+    return why;
   };
   return s;
 }
