@@ -161,6 +161,11 @@ TEST(Hardware, DtwLimitsAndDpx) {
   // half2: two cells per instruction group.
   expect_limits(*p, "dtw/fp16x2",
                 {{"A100", 64}, {"L40S", 64}, {"RTX 4090", 64}, {"H100", 64}, {"RTX 5090", 64}});
+  // half2 with the DPX min: three instructions for two cells where native (issue-bound),
+  // step 12's limit where emulated.
+  expect_limits(*p, "dtw/fp16x2_dpx", {{"A100", 64}, {"RTX 4090", 64}, {"H100", 256 / 3.0}, {"H200", 256 / 3.0}});
+  EXPECT_EQ(name(*other, "dtw/fp16x2_dpx", "H100"), "FP16x2 + DPX");
+  EXPECT_EQ(name(*other, "dtw/fp16x2_dpx", "A100"), "FP16x2");
   // No published half2 rate for B200: no limit, and the reason says so.
   const VariantSpec& half = *registry().variant("dtw/fp16x2");
   const Work w = registry().study("dtw")->work(*p, half, gpus().at("B200"));
@@ -229,7 +234,7 @@ std::pair<std::set<std::string>, std::set<std::string>> feature_verdicts(const D
 
 TEST(Hardware, StepsUnsupportedOrEmulatedPerGpu) {
   const std::set<std::string> wgmma{"covariance/wgmma_3xtf32", "covariance/wgmma_tf32"};
-  const std::set<std::string> dpx{"dtw/all_pairs", "dtw/dpx_min3", "dtw/subject_stream"};
+  const std::set<std::string> dpx{"dtw/all_pairs", "dtw/dpx_min3", "dtw/fp16x2_dpx", "dtw/subject_stream"};
   for (const auto& [name, d] : gpus()) {
     const auto [unsupported, emulated] = feature_verdicts(d);
     const bool hopper = d.cc_major == 9;

@@ -4,32 +4,13 @@
 // step has its own tolerance (see the study) and its error is recorded with each run. Inputs
 // are scaled by a power of two so that no warping path can exceed fp16's range (65504):
 // distances scale by its square, which is undone exactly on output. No band.
-#include <algorithm>
-#include <cmath>
-
 #include "warp_wavefront.cuh"
 
 namespace ladder::dtw {
 namespace {
 
-// Largest power of two s with 2n * (range * s)^2 <= 2^15: a path has at most 2n - 1 cells,
-// each costing at most range^2 before scaling.
-float fp16_scale(std::int64_t n, float range) {
-  if (!(range > 0)) return 1.f;
-  const double limit = std::sqrt(32768.0 / (2.0 * n)) / range;
-  return static_cast<float>(std::exp2(std::floor(std::log2(limit))));
-}
-
 Setup setup(const DtwProblem& p, const Params& params, const DeviceCaps&) {
-  const auto [lo, hi] = std::minmax_element(p.data.values.begin(), p.data.values.end());
-  const float range = *hi - *lo;  // queries are series of the same set
-  return warp_wavefront_setup<__half2, false>(p, lanes_for(p.n(), params),
-                                              fp16_scale(p.n(), range));
-}
-
-std::string limit(const DtwProblem& p, const Params& params, const DeviceCaps& d) {
-  const std::string why = no_band(p, params, d);
-  return why.empty() ? warp_length_limit(p.n(), lanes_for(p.n(), params)) : why;
+  return half_setup<__half2>(p, lanes_for(p.n(), params));
 }
 
 const Registrar registrar{gpu_step(
@@ -40,7 +21,7 @@ const Registrar registrar{gpu_step(
      .precision = Precision::fp16x2,
      .params = {lanes_param()},
      .impl = setup,
-     .limit = limit})};
+     .limit = half_limit})};
 
 }  // namespace
 }  // namespace ladder::dtw

@@ -144,8 +144,8 @@ class DtwStudy : public Study {
   // Cells are counted n*n per pair (not (n+1)^2), or only those inside the band. The GPU
   // limit: a cell is four instructions, a sub and an FMA on the FP32 pipe and two mins on the
   // ALU's min/max pipe (half the FP32 rate on Hopper); packed half2 does the same four
-  // instructions for two cells. With native DPX (steps 13-15) one 3-input min replaces the two
-  // mins: three instructions a cell, bound by issue. Step 15 on a set against itself computes
+  // instructions for two cells. With native DPX (steps 13-16) one 3-input min replaces the two
+  // mins: three instructions a cell (two cells in half2), bound by issue. Step 15 on a set against itself computes
   // one triangle and writes each distance twice: two cells counted per cell computed (the
   // diagonal, computed once, makes that a hair generous).
   Work work(const Problem& problem, const VariantSpec& v, const DeviceCaps& d) const override {
@@ -156,7 +156,9 @@ class DtwStudy : public Study {
     const bool dpx = std::find(v.needs.begin(), v.needs.end(), Feature::dpx) != v.needs.end();
     const bool triangle = v.name == "all_pairs" && prob.queries_are_subjects();
     InstructionMix mix{"fp32 cells", {{Pipe::fp32, 2}, {Pipe::minmax, 2}}, 1, "cell", "FP32"};
-    if (v.precision == Precision::fp16x2)
+    if (v.precision == Precision::fp16x2 && dpx && dpx_native(d))
+      mix = {"fp16x2 cells", {{Pipe::fp16x2, 2}, {Pipe::dpx, 1}}, 2, "half2 pair", "FP16x2 + DPX"};
+    else if (v.precision == Precision::fp16x2)
       mix = {"fp16x2 cells", {{Pipe::fp16x2, 2}, {Pipe::minmax, 2}}, 2, "half2 pair", "FP16x2"};
     else if (dpx && dpx_native(d))
       mix.per_group = {{Pipe::fp32, 2}, {Pipe::dpx, 1}}, mix.name = "FP32 + DPX";

@@ -11,6 +11,10 @@
 #pragma once
 #include <cuda_fp16.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
 #include "gpu_step.cuh"
 
 namespace ladder::dtw {
@@ -69,10 +73,55 @@ struct Cells<__half2> {
   }
 };
 
+// Two halves' bits in one word, for step 16: DTW cells are non-negative (sums of squares, or
+// +inf), and non-negative halves order as their bit patterns do as unsigned integers, so
+// Hopper's 16-bit DPX minimum (`__vimin3_u16x2`) takes the min of three half2 cells in one
+// instruction where __hmin2 takes two.
+struct Half2Bits {
+  unsigned bits;
+};
+
+__device__ __forceinline__ __half2 as_half2(Half2Bits v) {
+  __half2 h;
+  memcpy(&h, &v.bits, sizeof h);  // a register move: no conversion
+  return h;
+}
+__device__ __forceinline__ Half2Bits as_bits(__half2 h) {
+  Half2Bits v;
+  memcpy(&v.bits, &h, sizeof h);
+  return v;
+}
+
+template <>
+struct Cells<Half2Bits> {
+  static constexpr int kSeries = 2;
+  __device__ static Half2Bits inf() { return {0x7C007C00u}; }
+  __device__ static Half2Bits zero() { return {0u}; }
+  __device__ static Half2Bits cell(Half2Bits diag, Half2Bits above, Half2Bits left, Half2Bits q,
+                                   Half2Bits s) {
+    const __half2 r = __hsub2(as_half2(q), as_half2(s));
+    const Half2Bits m{__vimin3_u16x2(left.bits, diag.bits, above.bits)};
+    return as_bits(__hfma2(r, r, as_half2(m)));  // as dtw_cell
+  }
+  __device__ static Half2Bits subject(const float* series, std::int64_t e, std::int64_t entries,
+                                      int n, int j, float scale) {
+    return as_bits(Cells<__half2>::subject(series, e, entries, n, j, scale));
+  }
+  __device__ static Half2Bits query(float q, float scale) { return as_bits(Cells<__half2>::query(q, scale)); }
+  __device__ static void store(float* dist, std::int64_t e, std::int64_t entries, Half2Bits v,
+                               float scale) {
+    Cells<__half2>::store(dist, e, entries, as_half2(v), scale);
+  }
+};
+
 // From the lane one below within each group of `width` lanes (lane 0 gets its own value).
 template <class V>
 __device__ V shuffle_up(V v, int width) {
   return __shfl_up_sync(kFullWarp, v, 1, width);
+}
+template <>
+__device__ inline Half2Bits shuffle_up(Half2Bits v, int width) {
+  return {__shfl_up_sync(kFullWarp, v.bits, 1, width)};
 }
 
 template <class V, int G, int C, bool Banded>
@@ -203,6 +252,24 @@ Setup warp_wavefront_setup(const DtwProblem& p, int lanes, float scale) {
   return out;
 }
 
+// The half-precision steps scale their inputs by the largest power of two s with
+// 2n * (range * s)^2 <= 2^15, so that no warping path (at most 2n - 1 cells, each costing at
+// most range^2 before scaling) can exceed fp16's range (65504); distances scale by s^2, which
+// is undone exactly on output.
+inline float fp16_scale(std::int64_t n, float range) {
+  if (!(range > 0)) return 1.f;
+  const double limit = std::sqrt(32768.0 / (2.0 * n)) / range;
+  return static_cast<float>(std::exp2(std::floor(std::log2(limit))));
+}
+
+// The half2 kernel (V: __half2, or Half2Bits for the DPX minimum) for this point, its inputs
+// scaled by fp16_scale of the set's range (queries are series of the same set).
+template <class V>
+Setup half_setup(const DtwProblem& p, int lanes) {
+  const auto [lo, hi] = std::minmax_element(p.data.values.begin(), p.data.values.end());
+  return warp_wavefront_setup<V, false>(p, lanes, fp16_scale(p.n(), *hi - *lo));
+}
+
 // Lanes per series for the sub-warp steps. "auto": the fewest (at least 4) that keep
 // C <= 16 cells per lane.
 inline int auto_lanes(std::int64_t n) {
@@ -227,6 +294,12 @@ inline std::string warp_length_limit(std::int64_t n, int lanes) {
   if (n <= std::int64_t(lanes) * CellsPerLane::largest()) return "";
   return "series length " + std::to_string(n) + " exceeds " + std::to_string(lanes) +
          " lanes x " + std::to_string(CellsPerLane::largest()) + " cells per lane";
+}
+
+// The half-precision steps take no band, and a series must fit the lanes' registers.
+inline std::string half_limit(const DtwProblem& p, const Params& params, const DeviceCaps& d) {
+  const std::string why = no_band(p, params, d);
+  return why.empty() ? warp_length_limit(p.n(), lanes_for(p.n(), params)) : why;
 }
 
 }  // namespace ladder::dtw
