@@ -1,5 +1,5 @@
-// cuBLAS plumbing for the covariance peers (steps 7 and 8): a status check in the style of
-// LADDER_CUDA, the lazily created handle, and the mirror kernel that completes a SYRK result.
+// cuBLAS plumbing for the covariance peers: a status check in the style of LADDER_CUDA, the
+// lazily created handles, SYRK and the mirror kernel that completes its result.
 //
 // Layout, once for all the peers. X is row-major m x n; cuBLAS is column-major, so the same
 // memory with leading dimension n is the n x m column-major matrix A = X^T, and
@@ -10,7 +10,9 @@
 #include <cublas_v2.h>
 
 #include <cstdint>
+#include <map>
 #include <string>
+#include <utility>
 
 #include "gpu_step.cuh"
 
@@ -39,19 +41,22 @@ namespace ladder::covariance {
 // nothing here can clash (ODR) with another file's helpers of the same name.
 namespace {
 
-// One handle per step (translation unit) and math mode (CUBLAS_DEFAULT_MATH: FP32 stays FP32,
-// no TF32; CUBLAS_TF32_TENSOR_OP_MATH for step 8), created by the step's set-up (never inside
-// the timed window) and bound to the run's stream by each enqueue (cublas_setup), so the
-// pipeline's CUDA events bracket the library's kernels. Never destroyed: the process ends first
-// and destroying after the CUDA context is torn down at exit would fail.
-[[maybe_unused]] cublasHandle_t cublas_handle(cublasMath_t mode) {
-  static cublasHandle_t fp32 = nullptr, tf32 = nullptr;
-  cublasHandle_t& h = mode == CUBLAS_TF32_TENSOR_OP_MATH ? tf32 : fp32;
+// One handle per step (translation unit), math mode (CUBLAS_DEFAULT_MATH: FP32 stays FP32, no
+// TF32; CUBLAS_TF32_TENSOR_OP_MATH for the TF32 peers) and emulation strategy (eager: cuBLAS
+// emulates FP32 through BF16x9 wherever it can, not only where it judges it faster), created by
+// the step's set-up (never inside the timed window) and bound to the run's stream by each
+// enqueue (cublas_setup), so the pipeline's CUDA events bracket the library's kernels. Never
+// destroyed: the process ends first and destroying after the CUDA context is torn down at exit
+// would fail.
+[[maybe_unused]] cublasHandle_t cublas_handle(cublasMath_t mode, bool eager_emulation) {
+  static std::map<std::pair<int, bool>, cublasHandle_t> handles;
+  cublasHandle_t& h = handles[{int(mode), eager_emulation}];
   if (!h) {
     cublasHandle_t created = nullptr;
     LADDER_CUBLAS(cublasCreate(&created));
     LADDER_CUBLAS(cublasSetMathMode(created, mode));
     LADDER_CUBLAS(cublasSetPointerMode(created, CUBLAS_POINTER_MODE_HOST));
+    if (eager_emulation) LADDER_CUBLAS(cublasSetEmulationStrategy(created, CUBLAS_EMULATION_STRATEGY_EAGER));
     h = created;
   }
   return h;
@@ -85,6 +90,16 @@ __global__ void mirror_upper_to_lower_kernel(float* cov, int n) {
   LADDER_CUDA_LAUNCH("mirror_upper_to_lower_kernel");
 }
 
+// C = A A^T / m as SYRK (trans N, k = m, alpha = 1/m, beta = 0): the same half of the work as
+// our lower-triangle steps, then mirrored so that every entry is written.
+[[maybe_unused]] void ssyrk(cublasHandle_t h, const DeviceData& d, cudaStream_t stream) {
+  const int n = int(d.n), k = int(d.m);
+  const float alpha = static_cast<float>(1.0 / double(d.m)), beta = 0.f;
+  LADDER_CUBLAS(cublasSsyrk(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, n, k, &alpha, d.x, n, &beta,
+                            d.cov, n));
+  mirror_upper_to_lower(d.cov, d.n, stream);
+}
+
 }  // namespace
 // cuBLAS takes its dimensions as 32-bit ints.
 inline std::string cublas_dimensions_limit(const CovProblem& p, const Params&, const DeviceCaps&) {
@@ -95,9 +110,9 @@ inline std::string cublas_dimensions_limit(const CovProblem& p, const Params&, c
 // A peer's set-up: the handle is made now; `call` enqueues the library's work with it, the
 // handle bound to the run's stream (given too, for work of ours around the library's).
 using CublasCall = void (*)(cublasHandle_t, const DeviceData&, cudaStream_t);
-inline SetupFn cublas_setup(cublasMath_t mode, CublasCall call) {
-  return [mode, call](const CovProblem&, const Params&, const DeviceCaps&) {
-    cublasHandle_t h = cublas_handle(mode);
+inline SetupFn cublas_setup(cublasMath_t mode, CublasCall call, bool eager_emulation = false) {
+  return [mode, call, eager_emulation](const CovProblem&, const Params&, const DeviceCaps&) {
+    cublasHandle_t h = cublas_handle(mode, eager_emulation);
     return Setup{[h, call](const DeviceData& d, cudaStream_t stream) {
       LADDER_CUBLAS(cublasSetStream(h, stream));
       call(h, d, stream);

@@ -11,14 +11,6 @@
 namespace ladder::covariance {
 namespace {
 
-void ssyrk(cublasHandle_t h, const DeviceData& d, cudaStream_t stream) {
-  const int n = int(d.n), k = int(d.m);
-  const float alpha = static_cast<float>(1.0 / double(d.m)), beta = 0.f;
-  LADDER_CUBLAS(cublasSsyrk(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, n, k, &alpha, d.x, n, &beta,
-                            d.cov, n));
-  mirror_upper_to_lower(d.cov, d.n, stream);
-}
-
 const Registrar registrar{
     gpu_step({.name = "cublas_ssyrk",
               .step = 7,

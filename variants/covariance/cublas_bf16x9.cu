@@ -1,0 +1,31 @@
+// Peer: cuBLAS's FP32 emulation through BF16x9 (CUBLAS_COMPUTE_32F_EMULATED_16BFX9, CUDA 12.9
+// and later): each FP32 input split into three BF16 parts and the nine products summed in FP32,
+// FP32-accurate on the BF16 tensor cores. It is what a user would pick for an FP32-accurate
+// product on tensor cores, the rival of our 3xTF32 step. The handle's emulation strategy is
+// eager, so cuBLAS emulates wherever it can rather than only where it judges it faster. The
+// product is cublas_sgemm's (the full symmetric matrix, every entry written); validated at the
+// FP32 tolerance.
+#include "cublas_check.cuh"
+
+namespace ladder::covariance {
+namespace {
+
+void gemm_bf16x9(cublasHandle_t h, const DeviceData& d, cudaStream_t) {
+  const int n = int(d.n), k = int(d.m);
+  const float alpha = static_cast<float>(1.0 / double(d.m)), beta = 0.f;
+  LADDER_CUBLAS(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_T, n, n, k, &alpha, d.x, CUDA_R_32F, n,
+                             d.x, CUDA_R_32F, n, &beta, d.cov, CUDA_R_32F, n,
+                             CUBLAS_COMPUTE_32F_EMULATED_16BFX9, CUBLAS_GEMM_DEFAULT));
+}
+
+const Registrar registrar{gpu_step(
+    {.name = "cublas_bf16x9",
+     .step = 15,
+     .label = "cuBLAS BF16x9",
+     .change = "peer: cuBLAS GEMM with FP32 emulated through BF16x9 on the tensor cores (eager)",
+     .role = Role::peer,
+     .impl = cublas_setup(CUBLAS_DEFAULT_MATH, gemm_bf16x9, true),
+     .limit = cublas_dimensions_limit})};
+
+}  // namespace
+}  // namespace ladder::covariance
