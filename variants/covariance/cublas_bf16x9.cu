@@ -10,21 +10,13 @@
 namespace ladder::covariance {
 namespace {
 
-void gemm_bf16x9(cublasHandle_t h, const DeviceData& d, cudaStream_t) {
-  const int n = int(d.n), k = int(d.m);
-  const float alpha = static_cast<float>(1.0 / double(d.m)), beta = 0.f;
-  LADDER_CUBLAS(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_T, n, n, k, &alpha, d.x, CUDA_R_32F, n,
-                             d.x, CUDA_R_32F, n, &beta, d.cov, CUDA_R_32F, n,
-                             CUBLAS_COMPUTE_32F_EMULATED_16BFX9, CUBLAS_GEMM_DEFAULT));
-}
-
 const Registrar registrar{gpu_step(
     {.name = "cublas_bf16x9",
      .step = 15,
      .label = "cuBLAS BF16x9",
      .change = "peer: cuBLAS GEMM with FP32 emulated through BF16x9 on the tensor cores (eager)",
      .role = Role::peer,
-     .impl = cublas_setup(CUBLAS_DEFAULT_MATH, gemm_bf16x9, true),
+     .impl = cublas_setup(CUBLAS_DEFAULT_MATH, gemm_ex<CUBLAS_COMPUTE_32F_EMULATED_16BFX9>, true),
      .limit = cublas_dimensions_limit})};
 
 }  // namespace

@@ -100,6 +100,16 @@ __global__ void mirror_upper_to_lower_kernel(float* cov, int n) {
   mirror_upper_to_lower(d.cov, d.n, stream);
 }
 
+// C = A A^T / m as one cublasGemmEx with compute type `Compute`, FP32 in and out (transa N,
+// transb T, lda = n): the full symmetric matrix, every entry written.
+template <cublasComputeType_t Compute>
+void gemm_ex(cublasHandle_t h, const DeviceData& d, cudaStream_t) {
+  const int n = int(d.n), k = int(d.m);
+  const float alpha = static_cast<float>(1.0 / double(d.m)), beta = 0.f;
+  LADDER_CUBLAS(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_T, n, n, k, &alpha, d.x, CUDA_R_32F, n, d.x, CUDA_R_32F, n,
+                             &beta, d.cov, CUDA_R_32F, n, Compute, CUBLAS_GEMM_DEFAULT));
+}
+
 }  // namespace
 // cuBLAS takes its dimensions as 32-bit ints.
 inline std::string cublas_dimensions_limit(const CovProblem& p, const Params&, const DeviceCaps&) {

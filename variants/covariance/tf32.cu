@@ -11,14 +11,6 @@
 namespace ladder::covariance {
 namespace {
 
-void gemm_tf32(cublasHandle_t h, const DeviceData& d, cudaStream_t) {
-  const int n = int(d.n), k = int(d.m);
-  const float alpha = static_cast<float>(1.0 / double(d.m)), beta = 0.f;
-  LADDER_CUBLAS(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_T, n, n, k, &alpha, d.x, CUDA_R_32F, n,
-                             d.x, CUDA_R_32F, n, &beta, d.cov, CUDA_R_32F, n,
-                             CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT));
-}
-
 const Registrar registrar{gpu_step(
     {.name = "tf32",
      .step = 8,
@@ -26,7 +18,7 @@ const Registrar registrar{gpu_step(
      .change = "TF32 tensor cores through cuBLAS (10-bit mantissa inputs, FP32 accumulation)",
      .role = Role::peer,
      .precision = Precision::tf32,
-     .impl = cublas_setup(CUBLAS_TF32_TENSOR_OP_MATH, gemm_tf32),
+     .impl = cublas_setup(CUBLAS_TF32_TENSOR_OP_MATH, gemm_ex<CUBLAS_COMPUTE_32F_FAST_TF32>),
      .limit = cublas_dimensions_limit})};
 
 }  // namespace
