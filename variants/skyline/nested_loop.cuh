@@ -30,10 +30,6 @@ namespace ladder::skyline {
 
 // The widths the nested-loop steps are compiled for: every d up to 16, then padded widths.
 using LoopWidths = CompiledSet<1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 20, 24, 32, 48, 64>;
-template <class F>
-void with_loop_width(int d, F&& f, const std::string& who) {
-  LoopWidths::first([d](int v) { return v >= d; }, std::forward<F>(f), who);
-}
 
 // Point by point from the row-major set: thread t reads its point's d consecutive floats.
 struct LoadRows {
@@ -176,7 +172,7 @@ GpuStep nested_loop_step(GpuStep s, bool pad) {
   s.impl = [pad, name = s.name](const SkylineProblem& p, const Params& params, const DeviceCaps&) {
     const int threads = int(params.integer("threads"));
     GpuSetup<Points> out;
-    with_loop_width(p.d(), [&](auto width) {
+    with_width<LoopWidths>(p.d(), [&](auto width) {
       constexpr int D = decltype(width)::value;
       const int stride = loop_stride<D>(pad);
       const std::size_t smem = std::size_t(threads) * stride * sizeof(float);
@@ -196,7 +192,7 @@ GpuStep nested_loop_step(GpuStep s, bool pad) {
   };
   s.limit = [pad, name = s.name](const SkylineProblem& p, const Params& params, const DeviceCaps& caps) {
     std::string why;
-    with_loop_width(p.d(), [&](auto width) {
+    with_width<LoopWidths>(p.d(), [&](auto width) {
       constexpr int D = decltype(width)::value;
       const int threads = int(params.integer("threads"));
       why = shared_memory_reason(std::size_t(threads) * loop_stride<D>(pad) * sizeof(float), "a tile of points",

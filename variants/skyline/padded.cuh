@@ -13,10 +13,10 @@ namespace ladder::skyline {
 
 // The widths the register steps are compiled for; d takes the first that fits.
 using Widths = CompiledSet<1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 32, 48, 64>;
-// Calls f(std::integral_constant<int, D>{}) with the first compiled width D >= d.
-template <class F>
+// Calls f(std::integral_constant<int, D>{}) with the first width D >= d of the compiled set.
+template <class Set = Widths, class F>
 void with_width(int d, F&& f, const std::string& who) {
-  Widths::first([d](int v) { return v >= d; }, std::forward<F>(f), who);
+  Set::first([d](int v) { return v >= d; }, std::forward<F>(f), who);
 }
 inline int width_for(int d) {
   int w = 0;
