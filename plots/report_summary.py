@@ -206,6 +206,11 @@ def not_run_lines(ctx):
     lines += [f"- peer {p.get('peer', '?')} on `{p.get('config', '?')}`: {p.get('state', '?')}"
               + (f": {p['why']}" if p.get("why") else "")
               for p in ctx.manifest.get("peers", []) if p.get("state") not in ("ran", "reused")]
+    configs = dict.fromkeys(p.get("config") for p in ctx.manifest.get("peers", []))
+    lines += [f"- peer {r.label or common.short_variant(r)} on `{config}` at {r.point}: "
+              + common.with_reason(r.status, r, 160)
+              for config in configs for results in ctx.peer_results(config)
+              for r in results.runs if r.status in ("incorrect", "failed")]
     reasons = {}
     for c in ctx.manifest.get("configs", []):
         for r in ctx.runs(c.get("name", "")):

@@ -456,12 +456,25 @@ class Reproduction {
         write_file_atomically((dir_ / file).string(), results.dump(2) + "\n");
         entry["results"] = file;
       }
-      entry["state"] = incomplete.empty() && rc == 0 ? "ran" : "failed";
-      if (rc != 0) entry["why"] = fmt::format("{} exited with status {}", peer.script, rc);
+      // A whole file whose script exited non-zero because some of its runs did not validate
+      // ran: those runs are findings about the peer, kept and reported as they are.
+      const int not_passed = incomplete.empty() ? runs_not_passed(results) : 0;
+      const bool ran = incomplete.empty() && (rc == 0 || not_passed > 0);
+      entry["state"] = ran ? "ran" : "failed";
+      if (ran && rc != 0) entry["why"] = fmt::format("{} run(s) did not pass validation", not_passed);
+      else if (rc != 0) entry["why"] = fmt::format("{} exited with status {}", peer.script, rc);
       else if (!incomplete.empty()) entry["why"] = "its results file: " + incomplete;
       entry["elapsed_s"] = seconds_since(t0);
     }
     manifest_["peers"].push_back(entry);
+  }
+
+  // Runs that validated wrong or failed (not those the plan marks unsupported or skipped).
+  static int runs_not_passed(const json& results) {
+    int n = 0;
+    for (const json& r : results.value("runs", json::array()))
+      if (const std::string s = r.value("status", ""); s == "incorrect" || s == "failed") ++n;
+    return n;
   }
 
   static std::string first_line(const fs::path& f) {

@@ -11,7 +11,9 @@ over the outputs of ladder's own seq_tworow (dumped once per peer run, which it 
 1. a first `ladder reproduce` runs the peer once ("ran") and writes its results;
 2. a second reuses them ("reusing", state "reused") and does not call the peer;
 3. after the results file is made to name another commit, the peer runs again: results
-   validated by another build are not this reproduction's.
+   validated by another build are not this reproduction's;
+4. a peer whose outputs are wrong (the fake adds 1 to the first of each) still "ran": its
+   results are whole, the manifest says how many runs did not pass, and REPORT.md names them.
 """
 import json
 import os
@@ -47,6 +49,12 @@ def setup(args):
     subprocess.run([args.ladder, "run", args.config, "--scale", args.scale, "--filter",
                     "seq_tworow", "--dump-outputs", dump, "--quiet", "--out",
                     os.path.join(dump, "r.json")], check=True, capture_output=True)
+    if os.environ.get("LADDER_TEST_PEER_WRONG"):
+        import numpy as np
+        for f in Path(dump).glob("*.npy"):
+            a = np.load(f)
+            a.flat[0] += 1
+            np.save(f, a)
     return dump, {"version": "0"}
 
 def variants(args, lib):
@@ -72,8 +80,10 @@ def make_project(root, configs, plots):
     (root / "peers" / "dtw" / "fake.py").write_text(FAKE)
 
 
-def reproduce(ladder, root, problems, want_state, want_calls):
+def reproduce(ladder, root, problems, want_state, want_calls, wrong=False):
     env = dict(os.environ, LADDER_TEST_PEERS=str(PEERS))
+    if wrong:
+        env["LADDER_TEST_PEER_WRONG"] = "1"
     proc = run_ladder([ladder, "reproduce", "--configs", "configs", "--scale", "quick",
                        "--out", "out"], cwd=root, env=env, text=True)
     if proc.returncode != 0:
@@ -88,6 +98,13 @@ def reproduce(ladder, root, problems, want_state, want_calls):
     calls = (root / "peers" / "dtw" / "calls.txt").read_text().count("setup")
     if calls != want_calls:
         problems.append(f"the peer ran {calls} time(s), want {want_calls} ({want_state})")
+    if wrong:
+        why = manifest["peers"][0].get("why", "")
+        if "did not pass validation" not in why:
+            problems.append(f"a peer with wrong outputs: manifest why {why!r}")
+        report = (root / "out" / "REPORT.md").read_text()
+        if "on `repro-fast` at" not in report or "incorrect" not in report:
+            problems.append("REPORT.md does not name the peer's incorrect runs")
 
 
 def main():
@@ -102,12 +119,14 @@ def main():
         reproduce(ladder, root, problems, "ran", 1)
         if not problems:
             reproduce(ladder, root, problems, "reused", 1)
-        if not problems:
+        for calls, wrong in ((2, False), (3, True)):
+            if problems:
+                break
             peer_file = root / "out" / "repro-fast-fake.json"
             r = json.loads(peer_file.read_text())
             r["ladder"]["git_commit"] = "0000000"
             peer_file.write_text(json.dumps(r))
-            reproduce(ladder, root, problems, "ran", 2)
+            reproduce(ladder, root, problems, "ran", calls, wrong)
     finish(problems)
 
 
