@@ -10,7 +10,8 @@
 # OUTDIR/timing.txt (one line per stage: name and wall seconds). A stage that finished is
 # skipped when the script runs again with the same OUTDIR, so a run cut short resumes where it
 # stopped (the reproduction reuses whole results files of the same commit and device).
-# BUILD (default build) is the build folder; CMAKE_ARGS go to its configuration.
+# BUILD (default build) is the build folder; CMAKE_ARGS go to its configuration. PROFILES=0
+# leaves out the last stage (profiles and peers), for a node whose one-GPU reference exists.
 set -euo pipefail
 out=${1:?usage: scripts/scaling_reference.sh OUTDIR [COSTS_DIR]}
 costs=${2:-}
@@ -51,5 +52,6 @@ for f in "$one"/*.json; do
   [ "$name" = reproduction.json ] || [ ! -f "$many/$name" ] && continue
   "$ladder" compare "$f" "$many/$name" >"$out/compare/${name%.json}.txt" 2>&1 || true
 done
-stage profiles-and-peers "$ladder" reproduce --scale paper --gpus all --profile --out "$one"
+[ "${PROFILES:-1}" = 0 ] ||
+  stage profiles-and-peers "$ladder" reproduce --scale paper --gpus all --profile --out "$one"
 cat "$timing"
