@@ -210,7 +210,7 @@ def not_run_lines(ctx):
     lines += [f"- peer {r.label or common.short_variant(r)} on `{config}` at {r.point}: "
               + common.with_reason(r.status, r, 160)
               for config in configs for results in ctx.peer_results(config)
-              for r in results.runs if r.status in ("incorrect", "failed")]
+              for r in results.runs if r.status in ("incorrect", "error")]
     reasons = {}
     for c in ctx.manifest.get("configs", []):
         for r in ctx.runs(c.get("name", "")):

@@ -469,11 +469,11 @@ class Reproduction {
     manifest_["peers"].push_back(entry);
   }
 
-  // Runs that validated wrong or failed (not those the plan marks unsupported or skipped).
+  // Runs that validated wrong or stopped with an error (not those unsupported or skipped).
   static int runs_not_passed(const json& results) {
     int n = 0;
     for (const json& r : results.value("runs", json::array()))
-      if (const std::string s = r.value("status", ""); s == "incorrect" || s == "failed") ++n;
+      if (const std::string s = r.value("status", ""); s == "incorrect" || s == "error") ++n;
     return n;
   }
 
