@@ -8,10 +8,12 @@ EXPECTED = NOTES["expected_skyline_size"]
 EXPECTED_SIZES = {int(d): size for d, size in EXPECTED["sizes"].items()}
 NAMES = {"seq_bnl": "BNL", "seq_sfs": "SFS", "openmp": "OpenMP", "naive": "naive",
          "apc": "APC", "dwe": "DWE", "alr": "ALR", "warp_vote": "warp vote",
-         "sort_filter": "sort-filter", "partition": "partition masks"}
+         "sort_filter": "sort-filter", "partition": "partition masks",
+         "prefilter": "pre-filter"}
 # Our steps past the seed's, each against the one before, and the GPU ladder overall.
 LATER_GAINS = [("alr", "warp_vote"), ("warp_vote", "sort_filter"),
-               ("sort_filter", "partition"), ("naive", "partition")]
+               ("sort_filter", "partition"), ("partition", "prefilter"),
+               ("naive", "prefilter")]
 # The seed's Fig. 11 panels first, in its order.
 DISTRIBUTIONS = ("independent", "anticorrelated", "correlated")
 DIST_TEXT = {"independent": "independent", "anticorrelated": "anti-correlated",

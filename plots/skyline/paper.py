@@ -15,7 +15,7 @@ STYLES = {"seq_bnl": ("#7f7f7f", "x", ":"), "seq_sfs": ("#a0a0a0", "+", ":"),
           "naive": ("#d62728", "s", "-"), "apc": ("#ff7f0e", "^", "-"),
           "dwe": ("#9467bd", "v", "-"), "alr": ("#8c564b", "D", "-"),
           "warp_vote": ("#17becf", "P", "--"), "sort_filter": ("#2ca02c", "X", "--"),
-          "partition": ("#e377c2", "*", "--")}
+          "partition": ("#e377c2", "*", "--"), "prefilter": ("#bcbd22", "h", "--")}
 OTHER_COLOURS = ["#393b79", "#637939", "#bcbd22", "#7b4173"]
 SEED_STEPS = ("naive", "apc", "dwe", "alr")
 DIST_STYLES = {"independent": ("#1f77b4", "o"), "anticorrelated": ("#d62728", "^"),

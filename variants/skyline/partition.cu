@@ -1,9 +1,12 @@
-// Step 10, partition masks (after SkyAlign, Bogh et al. 2015): every point gets a bit per
-// attribute, set when it lies above that attribute's mean, so the space is cut into 2^d
-// cells. A point can only dominate points in cells whose bits include its own; the sort-filter
-// passes of step 9 take each block's candidates in cell order, so a warp's lanes share a cell,
-// and skip whole 32-point slices of the skyline, or single points, that cannot dominate any
-// lane: most pairs are never compared.
+// Step 10, partition masks (after SkyAlign, Bogh et al. 2015): every point gets a grid cell,
+// its level per attribute among up to three thresholds (the low mean, the mean, the high mean:
+// SkyAlign's median and quartile levels, estimated from a sample), written as thermometer
+// bits, so a point can only dominate points whose bits include its own. The sort-filter passes
+// of step 9 take each block's candidates in cell order, so a warp's lanes share a cell, and
+// skip whole 32-point slices of the skyline, or single points, that cannot dominate any lane:
+// most pairs are never compared. Three levels where 32 bits hold them (d <= 10) prune more
+// pairs than one bit per attribute: a random pair passes an attribute's level test with
+// probability 5/8 rather than 3/4.
 #include "sort_filter.cuh"
 
 namespace ladder::skyline {
@@ -13,8 +16,9 @@ const Registrar registrar{gpu_step(
     sort_filter_step<true>({.name = "partition",
                             .step = 10,
                             .label = "partition masks",
-                            .change = "median-style cell bits per point; candidates in cell "
-                                      "order; slices whose cells cannot dominate are skipped"}),
+                            .change = "grid cells (thermometer bits of up to 3 levels per "
+                                      "attribute); candidates in cell order; slices whose cells "
+                                      "cannot dominate are skipped"}),
     false)};
 
 }  // namespace

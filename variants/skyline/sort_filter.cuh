@@ -9,10 +9,14 @@
 // Any point it compares with is sound evidence; completeness: a dominated point has a skyline
 // dominator with a sum no larger, either in an earlier block (so in the skyline so far) or in
 // its own block's range or tie, where nothing skips it.
-// With `kMasks` (step 10) every point also gets a bit per attribute (above that attribute's
-// mean or not): p can dominate q only if p's bits are a subset of q's. Candidates of a block
-// are taken in mask order, so a warp's lanes share masks, and a 32-point slice of the skyline
-// whose common bits miss every lane's mask is skipped whole: most pairs are never compared.
+// With `kMasks` (steps 10-11) every point also gets a grid cell: per attribute, its level among
+// up to three thresholds (below the low mean, the mean, the high mean), written as thermometer
+// bits (bit j of an attribute set when the value is above threshold j). p can dominate q only
+// if p is at no higher level anywhere, that is only if p's bits are a subset of q's. Candidates
+// of a block are taken in mask order, so a warp's lanes share masks, and a 32-point slice of
+// the skyline whose common bits miss every lane's mask is skipped whole: most pairs are never
+// compared. With pruners (step 11), every point is first tested against the P points of
+// lowest sum, and only the survivors, compacted, enter the passes.
 #pragma once
 #include <cub/cub.cuh>
 
@@ -50,42 +54,109 @@ static __global__ void sum_keys_kernel(Points pts, float* key, std::int32_t* id)
 
 // One thread per padded element: neighbours read one point's attributes and write one row.
 template <int D>
-__global__ void gather_kernel(Points pts, const std::int32_t* id, float* rows) {
+__global__ void gather_kernel(Points pts, std::int64_t count, const std::int32_t* id, float* rows) {
   const std::int64_t e = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (e >= pts.n * D) return;
+  if (e >= count * D) return;
   const std::int64_t r = e / D;
   const int k = int(e % D);
   rows[e] = k < pts.d ? pts.rows[std::int64_t(id[r]) * pts.d + k] : INFINITY;
 }
 
-// The mean of every attribute, each by one block in a fixed order (deterministic).
-static __global__ void column_means_kernel(Points pts, float* mean) {
-  __shared__ double part[kThreads];
-  double sum = 0;
-  for (std::int64_t i = threadIdx.x; i < pts.n; i += blockDim.x)
-    sum += pts.rows[i * pts.d + blockIdx.x];
-  part[threadIdx.x] = sum;
+// Thresholds per attribute for the cell levels: as many as fit 32 bits of mask (three up to
+// d = 10, two up to 16, else one over the first 32 attributes).
+constexpr int kMaskBits = 32;
+constexpr std::int64_t kThresholdSample = 65536;  // points the thresholds are estimated from
+__host__ __device__ constexpr int levels_for(int d) { return d <= 10 ? 3 : d <= 16 ? 2 : 1; }
+__host__ __device__ constexpr int masked_attributes(int d) {
+  return d < kMaskBits / levels_for(d) ? d : kMaskBits / levels_for(d);
+}
+
+// Sum of `value` over this block's threads, in a fixed order (deterministic).
+static __device__ double block_sum(double value, double* part) {
+  part[threadIdx.x] = value;
   __syncthreads();
   for (int w = blockDim.x / 2; w > 0; w /= 2) {
     if (threadIdx.x < w) part[threadIdx.x] += part[threadIdx.x + w];
     __syncthreads();
   }
-  if (threadIdx.x == 0) mean[blockIdx.x] = float(part[0] / double(pts.n));
+  const double total = part[0];
+  __syncthreads();
+  return total;
 }
 
-// Bit k: attribute k above its mean (the first 32 attributes; fewer bits only prune less).
-// The processing key puts block b's candidates together, in mask order.
+// One block per attribute, over an evenly strided sample: the mean, then the means of the
+// values at or below it and above it. Any thresholds keep the test sound (a dominator is at
+// no higher level anywhere); good ones make the cells even.
+static __global__ void thresholds_kernel(Points pts, std::int64_t stride, float* thr) {
+  __shared__ double part[kThreads];
+  const int k = blockIdx.x;
+  const int levels = levels_for(pts.d);
+  const auto value = [&](std::int64_t i) { return double(pts.rows[i * stride * pts.d + k]); };
+  const std::int64_t m = (pts.n + stride - 1) / stride;
+  double sum = 0;
+  for (std::int64_t i = threadIdx.x; i < m; i += blockDim.x) sum += value(i);
+  const double mean = block_sum(sum, part) / double(m);
+  double lo = 0, lo_n = 0, hi = 0;
+  for (std::int64_t i = threadIdx.x; i < m; i += blockDim.x) {
+    const double v = value(i);
+    if (v <= mean) lo += v, lo_n += 1;
+    else hi += v;
+  }
+  lo = block_sum(lo, part), lo_n = block_sum(lo_n, part), hi = block_sum(hi, part);
+  if (threadIdx.x != 0) return;
+  const double lo_mean = lo_n > 0 ? lo / lo_n : mean, hi_mean = m > lo_n ? hi / (m - lo_n) : mean;
+  const double t[3] = {lo_mean, hi_mean, mean};  // the mean last: its bits are the mask's top
+  const int first = levels == 3 ? 0 : levels == 2 ? 0 : 2;
+  for (int j = 0; j < levels; ++j) thr[j * pts.d + k] = float(t[first + j]);
+}
+
+// The cell bits of each sorted point: threshold j of attribute k is bit j * a + k, a the
+// attributes masked. The processing key puts block b's candidates together, in mask order.
 template <int D>
-__global__ void mask_kernel(const float* rows, std::int64_t n, int d, const float* mean,
+__global__ void mask_kernel(const float* rows, std::int64_t n, int d, const float* thr,
                             std::int64_t block_points, unsigned* mask, unsigned long long* key,
                             std::int32_t* position) {
   const std::int64_t r = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (r >= n) return;
+  const int levels = levels_for(d), a = masked_attributes(d);
   unsigned m = 0;
-  for (int k = 0; k < d && k < 32; ++k) m |= unsigned(rows[r * D + k] > mean[k]) << k;
+  for (int j = 0; j < levels; ++j)
+    for (int k = 0; k < a; ++k) m |= unsigned(rows[r * D + k] > thr[j * d + k]) << (j * a + k);
   mask[r] = m;
   key[r] = (static_cast<unsigned long long>(r / block_points) << 32) | m;
   position[r] = std::int32_t(r);
+}
+
+// Step 11's pre-filter: sorted point r (r >= P) against the P points of lowest sum, which are
+// strong dominators on most data, a tile at a time from shared memory. flag[r] = 1 keeps it.
+// Any dominator is sound evidence; the pruners themselves are kept (the passes judge them).
+template <int D>
+__global__ void __launch_bounds__(kThreads) prefilter_kernel(Points pts, const std::int32_t* id,
+                                                             std::int64_t pruners,
+                                                             unsigned char* flag) {
+  constexpr int kTile = 4096 / D > 32 ? 4096 / D : 32;
+  __shared__ __align__(16) float tile[kTile * D];
+  const std::int64_t r = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  float q[D];
+  const auto load_point = [&](std::int64_t pos, float* out) {
+    const float* src = pts.rows + std::int64_t(id[pos]) * pts.d;
+    for (int k = 0; k < D; ++k) out[k] = k < pts.d ? src[k] : INFINITY;
+  };
+  if (r < pts.n) load_point(r, q);
+  bool done = r >= pts.n || r < pruners, dominated = false;
+  for (std::int64_t t0 = 0; t0 < pruners; t0 += kTile) {
+    if (__syncthreads_and(done)) break;
+    const int count = int(min(std::int64_t(kTile), pruners - t0));
+    for (int e = threadIdx.x; e < count; e += blockDim.x) load_point(t0 + e, tile + e * D);
+    __syncthreads();
+    for (int j = 0; j < count && !__all_sync(kFullWarp, done); ++j) {
+      float p[D];
+      load_row(tile + j * D, p);
+      dominated |= !done && dominates_padded(p, q);
+      done |= dominated;
+    }
+  }
+  if (r < pts.n) flag[r] = !dominated;
 }
 
 // Whether a slice of 32 skyline points (masks m, one per lane) can be skipped by this warp:
@@ -229,17 +300,24 @@ inline double sort_filter_scratch(const SkylineProblem& p, bool masks) {
 }
 
 inline ParamSpec block_points_param() {
-  return {"block_points", "16384", "sorted points filtered per pass", ParamSpec::Kind::integer,
+  return {"block_points", "65536", "sorted points filtered per pass", ParamSpec::Kind::integer,
           32, 1 << 24};
 }
 
-// Everything is allocated here, outside the timed window; the run sorts, then filters the
-// blocks in turn, reading the skyline's size back after each to size the next grid.
+inline ParamSpec pruners_param() {
+  return {"pruners", "1024", "lowest-sum points every point is tested against first",
+          ParamSpec::Kind::integer, 1, 1 << 16};
+}
+
+// Everything is allocated here, outside the timed window; the run sorts, (step 11) drops what
+// the pruners dominate and reads back how many points are left, then filters the blocks in
+// turn, reading the skyline's size back after each to size the next grid.
 template <int D, bool kMasks>
-GpuSetup<Points> sort_filter_setup(const SkylineProblem& p, const Params& params) {
+GpuSetup<Points> sort_filter_setup(const SkylineProblem& p, const Params& params,
+                                   std::int64_t pruners) {
   const std::int64_t n = p.n(), block = params.integer("block_points");
   struct Buffers {
-    DeviceBuffer<float> key, key_sorted, rows, sky, mean;
+    DeviceBuffer<float> key, key_sorted, rows, sky, thr;
     DeviceBuffer<std::int32_t> id, id_sorted, count, position, order;
     DeviceBuffer<unsigned char> alive;
     DeviceBuffer<unsigned> mask, sky_mask;
@@ -253,25 +331,35 @@ GpuSetup<Points> sort_filter_setup(const SkylineProblem& p, const Params& params
   b->id = DeviceBuffer<std::int32_t>(un), b->id_sorted = DeviceBuffer<std::int32_t>(un);
   b->rows = DeviceBuffer<float>(un * D), b->sky = DeviceBuffer<float>(un * D);
   b->alive = DeviceBuffer<unsigned char>(un), b->count = DeviceBuffer<std::int32_t>(1);
-  std::size_t temp = 0, temp2 = 0;
+  std::size_t temp = 0, temp2 = 0, temp3 = 0;
   LADDER_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, temp, b->key.get(), b->key_sorted.get(),
                                               b->id.get(), b->id_sorted.get(), int(n)));
   if constexpr (kMasks) {
-    b->mean = DeviceBuffer<float>(std::size_t(p.d()));
+    b->thr = DeviceBuffer<float>(std::size_t(p.d()) * 3);
     b->mask = DeviceBuffer<unsigned>(un), b->sky_mask = DeviceBuffer<unsigned>(un);
     b->mkey = DeviceBuffer<unsigned long long>(un), b->mkey_sorted = DeviceBuffer<unsigned long long>(un);
     b->position = DeviceBuffer<std::int32_t>(un), b->order = DeviceBuffer<std::int32_t>(un);
     LADDER_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, temp2, b->mkey.get(), b->mkey_sorted.get(),
                                                 b->position.get(), b->order.get(), int(n)));
   }
-  b->temp = DeviceBuffer<char>(std::max<std::size_t>({temp, temp2, 1}));
+  if (pruners > 0)
+    LADDER_CUDA(cub::DeviceSelect::Flagged(nullptr, temp3, b->id_sorted.get(), b->alive.get(),
+                                           b->id.get(), b->count.get(), int(n)));
+  b->temp = DeviceBuffer<char>(std::max<std::size_t>({temp, temp2, temp3, 1}));
   const Sorted view{b->rows.get(),     b->key_sorted.get(), b->id_sorted.get(),
                     b->mask.get(),     b->order.get(),      b->sky.get(),
                     b->sky_mask.get(), b->alive.get(),      b->count.get(),
                     n};
   const int d = p.d();
-  auto enqueue = [b, view, n, d, block](const Points& pts, cudaStream_t stream) {
+  auto enqueue = [b, view, n, d, block, pruners](const Points& pts, cudaStream_t stream) {
     const auto grid = [](std::int64_t items) { return unsigned(ceil_div(items, kThreads)); };
+    // One number from the device, for the host to size what follows.
+    const auto read_count = [&] {
+      LADDER_CUDA(cudaMemcpyAsync(b->host_count.get(), b->count.get(), sizeof(std::int32_t),
+                                  cudaMemcpyDeviceToHost, stream));
+      LADDER_CUDA(cudaStreamSynchronize(stream));
+      return std::int64_t(b->host_count.get()[0]);
+    };
     sum_keys_kernel<<<grid(n), kThreads, 0, stream>>>(pts, b->key.get(), b->id.get());
     LADDER_CUDA_LAUNCH("sum_keys_kernel");
     std::size_t temp = b->temp.size();
@@ -279,56 +367,78 @@ GpuSetup<Points> sort_filter_setup(const SkylineProblem& p, const Params& params
                                                 b->key_sorted.get(), b->id.get(),
                                                 b->id_sorted.get(), int(n), 0,
                                                 int(sizeof(float) * 8), stream));
+    Sorted s = view;  // its n: the points that enter the passes
+    if (pruners > 0 && n > pruners) {
+      prefilter_kernel<D><<<grid(n), kThreads, 0, stream>>>(pts, b->id_sorted.get(), pruners,
+                                                            b->alive.get());
+      LADDER_CUDA_LAUNCH("prefilter_kernel");
+      // Order-preserving compaction of ids and sums (into the unsorted buffers, then back).
+      LADDER_CUDA(cub::DeviceSelect::Flagged(b->temp.get(), temp, b->id_sorted.get(),
+                                             b->alive.get(), b->id.get(), b->count.get(), int(n),
+                                             stream));
+      LADDER_CUDA(cub::DeviceSelect::Flagged(b->temp.get(), temp, b->key_sorted.get(),
+                                             b->alive.get(), b->key.get(), b->count.get(), int(n),
+                                             stream));
+      s.n = read_count();
+      LADDER_CUDA(cudaMemcpyAsync(b->id_sorted.get(), b->id.get(), std::size_t(s.n) * 4,
+                                  cudaMemcpyDeviceToDevice, stream));
+      LADDER_CUDA(cudaMemcpyAsync(b->key_sorted.get(), b->key.get(), std::size_t(s.n) * 4,
+                                  cudaMemcpyDeviceToDevice, stream));
+    }
+    const std::int64_t m = s.n;
     gather_kernel<D>
-        <<<grid(n * D), kThreads, 0, stream>>>(pts, b->id_sorted.get(), b->rows.get());
+        <<<grid(m * D), kThreads, 0, stream>>>(pts, m, b->id_sorted.get(), b->rows.get());
     LADDER_CUDA_LAUNCH("gather_kernel");
     if constexpr (kMasks) {
-      column_means_kernel<<<d, kThreads, 0, stream>>>(pts, b->mean.get());
-      LADDER_CUDA_LAUNCH("column_means_kernel");
-      mask_kernel<D><<<grid(n), kThreads, 0, stream>>>(b->rows.get(), n, d, b->mean.get(), block,
+      thresholds_kernel<<<d, kThreads, 0, stream>>>(
+          pts, std::max<std::int64_t>(1, n / kThresholdSample), b->thr.get());
+      LADDER_CUDA_LAUNCH("thresholds_kernel");
+      mask_kernel<D><<<grid(m), kThreads, 0, stream>>>(b->rows.get(), m, d, b->thr.get(), block,
                                                        b->mask.get(), b->mkey.get(),
                                                        b->position.get());
       LADDER_CUDA_LAUNCH("mask_kernel");
       LADDER_CUDA(cub::DeviceRadixSort::SortPairs(b->temp.get(), temp, b->mkey.get(),
                                                   b->mkey_sorted.get(), b->position.get(),
-                                                  b->order.get(), int(n), 0,
+                                                  b->order.get(), int(m), 0,
                                                   int(sizeof(unsigned long long) * 8), stream));
     }
     LADDER_CUDA(cudaMemsetAsync(pts.member, 0, std::size_t(n) * sizeof(std::int32_t), stream));
-    LADDER_CUDA(cudaMemsetAsync(b->alive.get(), 1, std::size_t(n), stream));
+    LADDER_CUDA(cudaMemsetAsync(b->alive.get(), 1, std::size_t(m), stream));
     LADDER_CUDA(cudaMemsetAsync(b->count.get(), 0, sizeof(std::int32_t), stream));
     std::int64_t count = 0;
-    for (std::int64_t c0 = 0; c0 < n; c0 += block) {
-      const std::int64_t len = std::min(block, n - c0);
+    for (std::int64_t c0 = 0; c0 < m; c0 += block) {
+      const std::int64_t len = std::min(block, m - c0);
       if (count > 0) {
         // Slices of at least 2048 skyline points, at most 65535 of them (the grid's y limit).
         const std::int64_t slice = std::max<std::int64_t>(2048, ceil_div(count, 65535));
         const dim3 g(grid(len), unsigned(ceil_div(count, slice)));
         against_skyline_kernel<D, kMasks>
-            <<<g, kThreads, 0, stream>>>(view, c0, len, int(count), int(slice));
+            <<<g, kThreads, 0, stream>>>(s, c0, len, int(count), int(slice));
         LADDER_CUDA_LAUNCH("against_skyline_kernel");
       }
-      within_block_kernel<D, kMasks><<<grid(len), kThreads, 0, stream>>>(view, c0, len);
+      within_block_kernel<D, kMasks><<<grid(len), kThreads, 0, stream>>>(s, c0, len);
       LADDER_CUDA_LAUNCH("within_block_kernel");
-      append_kernel<D, kMasks><<<grid(len), kThreads, 0, stream>>>(view, c0, len, pts.member);
+      append_kernel<D, kMasks><<<grid(len), kThreads, 0, stream>>>(s, c0, len, pts.member);
       LADDER_CUDA_LAUNCH("append_kernel");
-      LADDER_CUDA(cudaMemcpyAsync(b->host_count.get(), b->count.get(), sizeof(std::int32_t),
-                                  cudaMemcpyDeviceToHost, stream));
-      LADDER_CUDA(cudaStreamSynchronize(stream));
-      count = b->host_count.get()[0];
+      count = read_count();
     }
   };
-  return GpuSetup<Points>{enqueue, {{"width", double(D)}, {"block_points", double(block)}}};
+  std::map<std::string, double> facts{{"width", double(D)}, {"block_points", double(block)}};
+  if (pruners > 0) facts["pruners"] = double(pruners);
+  return GpuSetup<Points>{enqueue, facts};
 }
 
-// A sort-filter step with or without masks.
-template <bool kMasks>
+// A sort-filter step: step 9 without masks, step 10 with them, step 11 pre-filtered too.
+template <bool kMasks, bool kPrefilter = false>
 GpuStep sort_filter_step(GpuStep s) {
+  static_assert(kMasks || !kPrefilter, "the pre-filtered step is the masked one");
   s.params = {block_points_param()};
+  if (kPrefilter) s.params.push_back(pruners_param());
   s.impl = [](const SkylineProblem& p, const Params& params, const DeviceCaps&) {
     GpuSetup<Points> out;
+    const std::int64_t pruners = kPrefilter ? params.integer("pruners") : 0;
     with_width(p.d(), [&](auto width) {
-      out = sort_filter_setup<decltype(width)::value, kMasks>(p, params);
+      out = sort_filter_setup<decltype(width)::value, kMasks>(p, params, pruners);
     }, "sort_filter");
     return out;
   };
