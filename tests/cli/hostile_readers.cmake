@@ -100,6 +100,11 @@ if(Python3_Interpreter_FOUND)
                      ${case})
     set_tests_properties(cli.hostile_readers.${case} PROPERTIES TIMEOUT 120 LABELS cli)
   endforeach()
+  # The same file through every GPU step: skipped (77) without a device.
+  add_test(NAME cli.hostile_readers.skybench_gpu
+           COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/hostile_readers.py ${LADDER} ${SCRATCH} skybench_gpu)
+  set_tests_properties(cli.hostile_readers.skybench_gpu PROPERTIES TIMEOUT 120 LABELS "cli;gpu"
+                       SKIP_RETURN_CODE 77)
 endif()
 add_test(NAME cli.hostile_readers.list_eed_format COMMAND ${LADDER} list --json)
 set_tests_properties(cli.hostile_readers.list_eed_format PROPERTIES TIMEOUT 60 LABELS cli

@@ -8,6 +8,8 @@ CASE is one of
                 `0.12, 0.55, 0.97,`): the CPU steps run and pass with n = 8, d = 3, and dump
                 the skyline computed here;
   skybench_ids  the same points with an id column 0..n-1 before them;
+  skybench_gpu  the file of `skybench` through every GPU step; exits 77 (skipped) where no run
+                could use a GPU;
   eed_tsv       fixtures/hr_eed_bel.txt (`abc<TAB>abd`, `xy<BEL>z<TAB>qq`) with format tsv: two
                 pairs, distances 1 and 4;
   eed_tsv_name  the same bytes named hr_eed_bel.tsv, format left to auto: two pairs as well;
@@ -107,12 +109,16 @@ def main():
     ladder, scratch, case = case_args("hostile_readers.py")
     problems = []
     with tempfile.TemporaryDirectory(prefix="hostile_readers.", dir=scratch) as work:
-        if case in ("skybench", "skybench_ids"):
-            rows = csv_rows(os.path.join(FIX, "hr_%s.csv" % case), case == "skybench_ids")
+        if case in ("skybench", "skybench_ids", "skybench_gpu"):
+            rows = csv_rows(os.path.join(FIX, "hr_%s.csv" % case.replace("_gpu", "")),
+                            case == "skybench_ids")
             want = skyline(rows)
             print("skyline computed here: %s" % want)
             config = os.path.join(FIX, "hr_%s_file.json" % case)
             runs, dumps, err = run(ladder, config, work, case)
+            if not err and runs and all(r.status == "skipped" for r in runs):
+                print("skipped: no run could use a GPU (%s)" % runs[0].reason)
+                sys.exit(77)
             checked = 0 if err else check_runs(runs, "skyline", {"n": len(rows), "d": len(rows[0])},
                                                want, {"<i8": "q"}, dumps, problems)
             if err:
