@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The skyline study's peer (peers/skyline/skybench.py) end to end on a tiny config, through
-`ladder ingest`.
+"""The skyline study's peers (peers/skyline/skybench.py, skyalign.py) end to end on a tiny
+config, through `ladder ingest`.
 
     peers_skyline.py LADDER SCRATCH_ROOT CASE
 
@@ -22,16 +22,29 @@ CASE is one of
                    SkyBench's files) it is built from DIR into a scratch cache; otherwise the
                    project's cache is used, --offline, and the case is skipped (77) when
                    `skybench.py --ready` says it is not ready.
+  skyalign_replay  skyalign.py --replay DIR with an empty cache, no nvcc and no nvidia-smi: the
+                   same checks as skybench_replay for its one variant (the empty set and d = 30
+                   unsupported with their reasons, nothing fetched or built); `--ready` says why
+                   it is not ready (no source, no nvcc, no CUDA device), --build-only asks for
+                   --arch, values SkyAlign cannot run (non-finite, no point <= 10000) are named,
+                   bad values of its own options exit 2 with one line and write nothing.
+  skyalign_real    SkyAlign itself on the GPU: every run validated by ingest, its skyline the
+                   size ladder's own step finds. With LADDER_SKYALIGN_SOURCE=DIR (a copy of
+                   SkyAlign's files) it is built from DIR into a scratch cache; otherwise the
+                   project's cache is used, --offline. Skipped (77) without a GPU in nvidia-smi,
+                   or when `skyalign.py --ready` says it is not ready and LADDER_SKYALIGN_SOURCE
+                   is not set.
 """
 import json
 import os
 import shutil
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import clitest  # noqa: E402
 import peer_tests  # noqa: E402
-from peer_tests import ROOT, ladder_keeper, pinned_source, run, run_case  # noqa: E402
+from peer_tests import ROOT, SKIP, ladder_keeper, pinned_source, run, run_case  # noqa: E402
 import numpy as np  # noqa: E402  (the peer needs it too)
 
 SCRIPT = os.path.join(ROOT, "peers", "skyline", "skybench.py")
@@ -51,6 +64,8 @@ CONFIG = {"name": "skyline-peer-tiny", "study": "skyline",
               {"label": "too_wide", "params": {"n": 10, "d": 30}, "variants": ["skyline/openmp"]}]}
 UNSUPPORTED = {"empty": "empty", "too_wide": "32 bits"}  # sweep: a word of the reason
 VARIANTS = ["peer_skybench_hybrid", "peer_skybench_bskytree"]
+SKYALIGN = os.path.join(ROOT, "peers", "skyline", "skyalign.py")
+SKYALIGN_UNSUPPORTED = {"empty": "empty", "too_wide": "d = 1 to 20"}
 
 
 
@@ -67,12 +82,12 @@ def setup(ladder, work):
     return config, {r.point: r for r in clitest.results(out).runs}
 
 
-def check_runs(results, ours, problems):
-    """Both variants at every point of ladder's, role peer, step 90, ladder's sweep and params,
-    unsupported as due, every other run passed with each point checked and the skyline size
-    ladder's step found."""
+def check_runs(results, ours, problems, variants=VARIANTS, unsupported=UNSUPPORTED):
+    """The VARIANTS (SkyBench's two by default) at every point of ladder's, role peer, step 90,
+    ladder's sweep and params, unsupported as due (a word of the reason in UNSUPPORTED), every
+    other run passed with each point checked and the skyline size ladder's step found."""
     runs = results.runs
-    want = [(p, v) for p in ours for v in VARIANTS]
+    want = [(p, v) for p in ours for v in variants]
     if [(r.point, r.variant) for r in runs] != want:
         problems.append(f"runs {[(r.point, r.variant) for r in runs]}, want {want}")
     for r in runs:
@@ -82,7 +97,7 @@ def check_runs(results, ours, problems):
         if (r.role, r.step, r.sweep, r.params) != ("peer", 90, mine.sweep, mine.params):
             problems.append(f"{where}: role/step/sweep/params {r.role} {r.step} {r.sweep} "
                             f"{r.params}, ladder's {mine.sweep} {mine.params}")
-        word = UNSUPPORTED.get(r.sweep)
+        word = unsupported.get(r.sweep)
         if word:
             if r.status != "unsupported" or word not in r.reason:
                 problems.append(f"{where}: {r.status} ({r.reason}), want unsupported "
@@ -197,8 +212,102 @@ def skybench_real(ladder, work):
                              "3 corruptions found")
 
 
+def no_gpu_env(work):
+    """PATH without nvcc or nvidia-smi, CUDA_HOME nowhere: no toolkit and no GPU to be seen."""
+    keep = [d for d in os.environ.get("PATH", "").split(os.pathsep) if d and not any(
+        os.path.exists(os.path.join(d, tool)) for tool in ("nvcc", "nvidia-smi"))]
+    return dict(os.environ, PATH=os.pathsep.join(keep), CUDA_HOME=os.path.join(work, "none"))
+
+
+# SkyAlign's own reasons for values it cannot run (skyalign.unsupported_values), asked in a
+# child: importing the script here would change this process's sys.path.
+VALUES = """import sys, numpy as np
+sys.path.insert(0, "peers/skyline")
+import skyalign
+for pts in (np.array([[0.5, np.nan]]), np.array([[1.0, 2e4], [3e4, 5.0]]),
+            np.array([[1.0, 2e4], [1e4, 5.0]])):
+    print(repr(skyalign.unsupported_values(pts.astype(np.float32))))
+"""
+
+
+def skyalign_no_gpu(ladder, config, work, env, problems):
+    """--ready and --build-only where no GPU and no nvcc are seen; the values it refuses."""
+    proc = run([sys.executable, SKYALIGN, "--ready", "--cache", os.path.join(work, "none")], env)
+    line = proc.stdout.strip()
+    if proc.returncode != 1 or not all(w in line for w in ("not ready", "no SkyAlign",
+                                                             "nvcc not found", "no CUDA device")):
+        problems.append(f"--ready without a GPU: exit {proc.returncode}, {line!r}; want 1 and "
+                        "the source, nvcc and the GPU named")
+    # nvcc where it is (not beside nvidia-smi): what stops the build is the missing GPU.
+    no_smi = [d for d in os.environ.get("PATH", "").split(os.pathsep)
+              if d and not os.path.exists(os.path.join(d, "nvidia-smi"))]
+    proc = run([sys.executable, SKYALIGN, "--build-only", "--cache", os.path.join(work, "none")],
+               dict(os.environ, PATH=os.pathsep.join(no_smi)))
+    lines = proc.stderr.strip().splitlines()
+    if proc.returncode != 2 or len(lines) != 1 or not ("--arch" in lines[0] or "nvcc" in lines[0]):
+        problems.append(f"--build-only without a GPU: exit {proc.returncode}, {lines}; want 2 "
+                        "and one line asking for --arch (or nvcc)")
+    got = subprocess.run([sys.executable, "-c", VALUES], cwd=ROOT, capture_output=True,
+                         text=True).stdout.splitlines()
+    if len(got) != 3 or "non-finite" not in got[0] or "10000" not in got[1] or got[2] != "''":
+        problems.append(f"unsupported values: {got}; want non-finite, no point <= 10000, ''")
+    bad = [["--arch", "x"], ["--arch", "sm_9;ls"], ["--source", os.path.join(work, "none")]]
+    peer_tests.bad_options(SKYALIGN, ladder, config, work, problems, bad)
+
+
+def skyalign_replay(ladder, work):
+    problems = []
+    config, ours = setup(ladder, work)
+    dumps, empty = os.path.join(work, "dumps"), os.path.join(work, "empty-cache")
+    os.makedirs(empty)
+    env = no_gpu_env(work)
+    out = os.path.join(work, "peer.json")
+    proc = run([sys.executable, SKYALIGN, config, "--out", out, "--ladder", ladder, "--replay",
+                dumps, "--cache", empty, "--quiet"], env)
+    if proc.returncode != 0:
+        clitest.finish([f"skyalign.py --replay: exit {proc.returncode}: {proc.stderr[-2000:]}"])
+    results = clitest.results(out)
+    check_runs(results, ours, problems, ["peer_skyalign"], SKYALIGN_UNSUPPORTED)
+    if "replay" not in (results.peer or {}) or not all(
+            "replayed" in r.label for r in results.runs):
+        problems.append("the results do not say the outputs were replayed")
+    if os.listdir(empty):
+        problems.append(f"the replay put {os.listdir(empty)} into the cache")
+    skyalign_no_gpu(ladder, config, work, env, problems)
+    clitest.finish(problems, f"ok: {len(results.runs)} runs handed over and ingested")
+
+
+def gpu_listed():
+    try:
+        return "GPU" in subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True,
+                                       timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+def skyalign_real(ladder, work):
+    if not gpu_listed():
+        print("skipped: no GPU in nvidia-smi (SkyAlign runs on the GPU)")
+        sys.exit(SKIP)
+    how = pinned_source(SKYALIGN, "LADDER_SKYALIGN_SOURCE", "SkyAlign", work)
+    problems = []
+    config, ours = setup(ladder, work)
+    out = os.path.join(work, "peer.json")
+    proc = run([sys.executable, SKYALIGN, config, "--out", out, "--ladder", ladder, "--quiet",
+                *how])
+    if proc.returncode != 0:
+        clitest.finish([f"skyalign.py: exit {proc.returncode}: {proc.stderr[-3000:]}"])
+    results = clitest.results(out)
+    check_runs(results, ours, problems, ["peer_skyalign"], SKYALIGN_UNSUPPORTED)
+    if not (results.peer or {}).get("version", "").startswith("git "):
+        problems.append(f"the results' peer has no version: {results.peer}")
+    clitest.finish(problems, f"ok: {len(results.runs)} SkyAlign runs validated by ingest")
+
+
 def main():
-    run_case("peers_skyline.py", {"skybench_replay": skybench_replay, "skybench_real": skybench_real})
+    run_case("peers_skyline.py", {
+        "skybench_replay": skybench_replay, "skybench_real": skybench_real,
+        "skyalign_replay": skyalign_replay, "skyalign_real": skyalign_real})
 
 
 if __name__ == "__main__":

@@ -1,0 +1,320 @@
+#!/usr/bin/env python3
+"""SkyAlign (Bøgh, Chester, Šidlauskas and Assent; the GPU skyline of
+sean-chester/skycube-templates, MIT) as a peer of the skyline study: its run_skyalign() on the
+points `ladder gen` writes, called by a small driver of ladder's built with nvcc against the
+fetched source (peers/README.md). SkyAlign is never vendored: its source is fetched (or taken
+from --source) into peers/cache/ at benchmark time."""
+import argparse
+import concurrent.futures
+import hashlib
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path[0] = str(Path(__file__).resolve().parents[1])  # peers/, for common.py
+import numpy as np  # noqa: E402
+
+import common  # noqa: E402
+from common import PeerError  # noqa: E402
+
+# master since Dec 2018 ("Remove extra text from license file"), the repository's last commit
+COMMIT = "3cbfd67205cd76bcb7e2f5a1012f8cfa71a464a0"
+SHORT = COMMIT[:7]
+STUDY = "skyline"  # as common.main sets it from the folder
+LABEL = "SkyAlign"
+DATA_SUFFIX = ".npy"
+# What is used of the repository: the plain skyline and what it includes (not the skycube
+# algorithms, main.cu, the workloads/ data sets). Their digest: sha256 of the lines
+# "PATH GIT_BLOB_ID\n" sorted by path, as `git ls-tree -r COMMIT -- FILES` lists them: any copy
+# of COMMIT's files gives it.
+FILES = ["LICENSE.md", "src/sdsc/skyAlign.cu", "src/sdsc/skyAlign.cuh",
+         "src/utilities/kernels.cu", "src/utilities/kernels.cuh",
+         "src/utilities/gpu_utilities.cpp", "src/utilities/gpu_utilities.h",
+         "src/utilities/gpu_struct.h", "src/utilities/instrumentation.h"]
+SOURCE_DIGEST = "61837b3c88e72164eb427d771ab8ac617e5c49aa0f01085563222320e4e844b3"
+SOURCE = common.PinnedSource(LABEL, "sean-chester/skycube-templates", COMMIT, SOURCE_DIGEST,
+                             FILES, [])
+UNITS = ["src/sdsc/skyAlign.cu", "src/utilities/kernels.cu", "src/utilities/gpu_utilities.cpp"]
+DRIVER = Path(__file__).with_name("skyalign_driver.cu")
+PREPARE = {"--build-only": ("fetch SkyAlign's source (or copy --source) into the cache and "
+                            "build the driver for the local GPU (or --arch), print it, stop",
+                            lambda args: prepare(args))}
+# Release/src/sdsc/subdir.mk: nvcc -O3 -std=c++11 --relocatable-device-code=true (kernels.cu
+# defines the __constant__ const_dimensions that the templates in skyAlign.cu read). C++17: the
+# Thrust of current CUDA needs it. The architecture is the GPU's at hand; its host flags
+# (-fopenmp -march=native -mavx2) served the CPU skycube algorithms, which are not built.
+NVCC_FLAGS = ["-O3", "-std=c++17", "-rdc=true"]
+VARIANT = "peer_skyalign"
+MAX_D = 20  # run_skyalign() dispatches skyalign<1> .. skyalign<20>
+# skyAlign.cuh's first pruning pass starts thrust::reduce of every point's largest attribute
+# from 10000: unless some point has every attribute <= 10000, points are pruned that may be
+# skyline points.
+PRUNE_START = 10000.0
+TIMING_METHOD = ("one run_skyalign() call (SkyAlign's whole skyline: its pruning pass, "
+                 "per-attribute sorts for the pivots, partitioning, and the rounds of dominance "
+                 "kernels with the host work between them, its cudaMalloc/cudaFree of the "
+                 "partition arrays) on std::chrono::steady_clock in the driver, ended by a "
+                 "cudaDeviceSynchronize(); the points are on the device in SkyAlign's pitched "
+                 "layout, and its buffers made as SDSC::initializeGpu makes them, before the "
+                 "clock starts; the ids are copied out of its result vector after it stops")
+
+
+def options(p):
+    SOURCE.add_options(p)
+    p.add_argument("--arch", type=arch_text, help="build for sm_ARCH (90 or sm_90) instead of "
+                   "the local GPU's")
+
+
+def arch_text(text):
+    got = re.fullmatch(r"(?:sm_)?(\d{2,3}a?)", text)
+    if not got:
+        raise argparse.ArgumentTypeError(f"want a compute capability like 90 or sm_90, got "
+                                         f"{text!r}")
+    return got.group(1)
+
+
+# --- the source and the build ---------------------------------------------------------------
+
+def home(args):
+    return Path(args.cache) / f"skyalign-{COMMIT[:12]}"
+
+
+def source(args):
+    """The cache's copy of SkyAlign's files at COMMIT: from --source, the cache, or the
+    network."""
+    return SOURCE.get(args, home(args) / "source")
+
+
+def arch_of(args):
+    """--arch, else GPU 0's compute capability, else '' (nothing to build for)."""
+    return args.arch or common.compute_capability().replace(".", "")
+
+
+def build_plan(args, nvcc, arch):
+    """(the driver's place, its build record)."""
+    release = re.search(r"release ([\d.]+)", subprocess.run(
+        [nvcc, "--version"], capture_output=True, text=True).stdout)
+    flags = NVCC_FLAGS + [f"-gencode=arch=compute_{arch},code=sm_{arch}"]
+    info = {"commit": COMMIT, "source_digest": SOURCE_DIGEST, "arch": f"sm_{arch}",
+            "nvcc": release.group(1) if release else "unknown", "flags": flags,
+            "driver_sha256": hashlib.sha256(DRIVER.read_bytes()).hexdigest()}
+    exe = home(args) / f"build-sm{arch}-{common.build_key(info)}" / "skyalign-ladder"
+    return exe, dict(info, executable=common.shown(exe))
+
+
+def compile_all(nvcc, flags, src, tmp):
+    """SkyAlign's three units and the driver compiled in parallel (skyAlign.cu's twenty
+    instantiations take the longest), then device-linked; the executable's path."""
+    def compile_one(unit):
+        obj = Path(tmp) / f"{unit.stem}{unit.suffix.replace('.', '-')}.o"
+        done = subprocess.run([nvcc, *flags, f"-I{src / 'src'}", "-c", str(unit),
+                               "-o", str(obj)], capture_output=True, text=True)
+        if done.returncode != 0:
+            raise PeerError(f"nvcc failed on {unit.name}: {common.one_line(done.stderr)[-300:]}")
+        return obj
+    units = [src / u for u in UNITS] + [DRIVER]
+    with concurrent.futures.ThreadPoolExecutor(len(units)) as pool:
+        objects = list(pool.map(compile_one, units))
+    out = Path(tmp) / "skyalign-ladder"
+    done = subprocess.run([nvcc, *flags, *map(str, objects), "-o", str(out)],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        raise PeerError(f"linking SkyAlign failed: {common.one_line(done.stderr)[-300:]}")
+    return out
+
+
+def build(args):
+    """ladder's driver and SkyAlign's units, once per (source, arch, nvcc, flags, driver); the
+    check on known points needs a GPU and is made before any point runs (setup)."""
+    nvcc = common.nvcc(needed_by="SkyAlign")
+    arch = arch_of(args)
+    if not arch:
+        raise PeerError("cannot tell the GPU's compute capability (nvidia-smi lists no GPU): "
+                        "give --arch, e.g. --arch sm_90")
+    exe, info = build_plan(args, nvcc, arch)
+    if exe.is_file():
+        return exe, info
+    src = source(args)
+    common.note(args, f"building SkyAlign {SHORT} for {info['arch']} into "
+                      f"{common.shown(exe.parent)}")
+    with tempfile.TemporaryDirectory(dir=home(args)) as tmp:
+        out = compile_all(nvcc, info["flags"], src, tmp)
+        common.install_build(out, exe, src / "LICENSE.md", info)
+    return exe, info
+
+
+def prepare(args):
+    """--build-only: the driver built for the GPU at hand or --arch, checked where a GPU is."""
+    exe, info = build(args)  # what it needs first (nvcc, an architecture), then the source
+    checked = "checked on known points"
+    if common.gpu_missing():
+        checked = "not checked: no GPU here (checked on known points before a run's first point)"
+    else:
+        check(exe)
+    return (f"SkyAlign {SHORT} source: {common.shown(source(args))}\n"
+            f"{info['arch']}: {common.shown(exe)} ({checked})")
+
+
+# --- the driver and its check ---------------------------------------------------------------
+
+class Unsupported(Exception):
+    """The driver cannot run these points (its reason)."""
+
+
+class Driver(common.DriverProcess):
+    """The driver on one set of points, in a child process: one `run` line per call."""
+
+    def __init__(self, exe, pts):
+        super().__init__(LABEL, "skyalign-")
+        try:
+            np.ascontiguousarray(pts, np.float32).tofile(self.folder / "points.f32")
+            self.ids = self.folder / "ids.i32"
+            self.start([exe, self.folder / "points.f32", pts.shape[0], pts.shape[1]])
+            first = self.proc.stdout.readline().split(maxsplit=1)
+            (self.folder / "points.f32").unlink()  # on the device by now
+            if first[:1] == ["unsupported"]:
+                raise Unsupported(first[1].strip())
+            if first[:1] != ["ready"]:
+                self.fail("starting")
+        except BaseException:
+            self.close()
+            raise
+
+    def call(self):
+        """(wall ms, extended-only count, ids) of one run_skyalign()."""
+        ms, count, extended = self.ask(f"run {self.ids}", 3, "during run_skyalign()")
+        ids = np.fromfile(self.ids, np.int32)
+        if len(ids) != int(count):
+            raise RuntimeError(f"the driver says {count} ids but wrote {len(ids)}")
+        return float(ms), int(extended), ids
+
+
+def known(d):
+    """Points of d attributes in [0, 1] and their skyline by brute force: a seeded set with ties
+    and exact duplicates (values on a grid of 0.25) mixed in with continuous ones (as
+    skybench.py's)."""
+    rng = np.random.default_rng(20151)
+    pts = rng.random((300, d), dtype=np.float32)
+    pts[::3] = np.round(pts[::3] * 4) / 4
+    pts[1::7] = pts[::7][:len(pts[1::7])]
+    le = (pts[:, None, :] <= pts[None, :, :]).all(axis=2)
+    lt = (pts[:, None, :] < pts[None, :, :]).any(axis=2)
+    return pts, np.flatnonzero(~(le & lt).any(axis=0))
+
+
+def check(exe):
+    """run_skyalign() through the driver gives the brute-force skyline of known points at
+    d = 1, 2, 3, 8, 16 and 20 (its scalar path, both halves of its dominance test, and the
+    widest templates), or a RuntimeError (the build, the driver or SkyAlign here is wrong)."""
+    for d in (1, 2, 3, 8, 16, MAX_D):
+        pts, want = known(d)
+        with Driver(exe, pts) as driver:
+            ids = driver.call()[2]
+        got = np.unique(ids)
+        if len(got) != len(ids) or not np.array_equal(got, want):
+            raise RuntimeError(f"SkyAlign (d = {d}) gives {len(ids)} skyline ids on the known "
+                               f"points, want {len(want)} (those of a brute force): the build or "
+                               "the driver is wrong")
+
+
+# --- the peer -------------------------------------------------------------------------------
+
+def ready(args):
+    src = home(args) / "source"
+    has_source = (src / "src" / "sdsc" / "skyAlign.cuh").is_file()  # digest checked when used
+    nvcc = common.nvcc()
+    common.require("" if has_source else f"no SkyAlign {SHORT} source in {common.shown(src)} "
+                                         f"({common.fetch_hint(args)}, or give --source DIR)",
+                   "" if nvcc else "nvcc not found (put the CUDA toolkit's bin/ on PATH)",
+                   common.gpu_missing())
+    exe, info = build_plan(args, nvcc, arch_of(args) or "90")
+    built = (f"built {common.shown(exe)}" if exe.is_file() else
+             f"built on the first run for {info['arch']} with nvcc {info['nvcc']}")
+    return f"SkyAlign {SHORT} from {common.shown(src)}, {built}"
+
+
+def setup(args):
+    if args.source:  # checked (and copied into the cache) even where the build is made
+        source(args)
+    common.require(common.gpu_missing(), error=PeerError)
+    exe, info = build(args)
+    check(exe)  # before any point: the build and the driver on known points
+    return {"exe": exe}, {
+        "version": f"git {COMMIT}", "repository": "github.com/sean-chester/skycube-templates",
+        "license": "MIT", "source_digest": SOURCE_DIGEST, "build": info,
+        "driver": common.shown(DRIVER), "timing_method": TIMING_METHOD}
+
+
+def variants(args, lib):
+    return [{"name": VARIANT, "label": LABEL, "backend": "gpu", "precision": "fp32",
+             "change": f"peer: SkyAlign {SHORT} run_skyalign() (median/quartile partitioning, "
+                       "level-wise dominance rounds on the GPU) on the full space"}]
+
+
+def unsupported(point):
+    params = point["params"]
+    if "n" in params and int(params["n"]) < 1:
+        return "an empty set: SkyAlign's partitioning reads its first partition"
+    if "d" in params and not 1 <= int(params["d"]) <= MAX_D:
+        return f"d = {params['d']}: SkyAlign's run_skyalign() has templates for d = 1 to {MAX_D}"
+    return ""
+
+
+def unsupported_values(pts):
+    """'' when SkyAlign can run these values, else why not."""
+    if not np.isfinite(pts).all():
+        return "non-finite values: SkyAlign's comparisons assume ordered values"
+    if pts.max(axis=1).min() > PRUNE_START:
+        return (f"no point has every attribute <= {PRUNE_START:g}: SkyAlign's first pruning "
+                f"pass starts its minimum from {PRUNE_START:g} and would drop skyline points")
+    return ""
+
+
+def from_dump(point, ids):
+    """`ladder run --dump-outputs` writes a skyline as its sorted int64 ids; the study's output
+    (what ingest validates) is one int32 flag per point."""
+    return flags_of(ids, int(point["data_facts"]["n"]))
+
+
+def flags_of(ids, n):
+    out = np.zeros(n, np.int32)
+    ids = np.asarray(ids, np.int64)
+    if len(ids) and (ids.min() < 0 or ids.max() >= n):
+        raise RuntimeError(f"SkyAlign returned id {ids.min() if ids.min() < 0 else ids.max()}, "
+                           f"outside 0..{n - 1}")
+    out[ids] = 1
+    if int(out.sum()) != len(ids):
+        raise RuntimeError(f"SkyAlign returned {len(ids) - int(out.sum())} ids twice")
+    return out
+
+
+def run(point, path, args, lib):
+    pts = np.load(path, allow_pickle=False)
+    pts = pts.reshape(len(pts), -1) if pts.ndim == 1 else pts
+    n, d = pts.shape
+    why = unsupported({"params": {"n": n, "d": d}}) or unsupported_values(pts)
+    if why:
+        return [{"variant": VARIANT, "unsupported": why}]
+    walls, extended = [], []
+
+    def call():
+        ms, ext, ids = driver.call()
+        walls.append(ms)
+        extended.append(ext)
+        return ids
+    try:
+        with Driver(lib["exe"], pts) as driver:
+            del pts
+            timing, ids, _ = common.timed(call, point, "gpu")
+    except Unsupported as err:
+        return [{"variant": VARIANT, "unsupported": common.one_line(err)}]
+    kept = len(timing["samples_ms"])  # the driver's own times of the timed calls
+    timing["samples_ms"] = [max(w, 1e-6) for w in walls[-kept:]]
+    return [dict(timing, variant=VARIANT, outputs=flags_of(ids, n),
+                 facts={"extended_only": extended[-1]})]
+
+
+if __name__ == "__main__":
+    sys.exit(common.main(sys.modules[__name__]))
