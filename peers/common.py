@@ -4,6 +4,7 @@ import argparse
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -503,6 +504,53 @@ def compute_capability():
     """GPU 0's compute capability as nvidia-smi reports it ('9.0'), '' when it cannot tell."""
     out = nvidia_smi("--query-gpu=compute_cap", "--format=csv,noheader").split()
     return out[0] if out and out[0].replace(".", "").isdigit() else ""
+
+
+def arch_text(text):
+    """--arch's value: a compute capability like 90, 90a or sm_90, as the digits nvcc wants."""
+    got = re.fullmatch(r"(?:sm_)?(\d{2,3}a?)", text)
+    if not got:
+        raise argparse.ArgumentTypeError(f"want a compute capability like 90 or sm_90, got "
+                                         f"{text!r}")
+    return got.group(1)
+
+
+def add_arch_option(p):
+    """--arch, for a GPU peer built with nvcc on a machine whose GPU is not the target."""
+    p.add_argument("--arch", type=arch_text, help="build for sm_ARCH (90 or sm_90) instead of "
+                   "the local GPU's")
+
+
+def arch_of(args):
+    """--arch, else GPU 0's compute capability, else '' (nothing to build for)."""
+    return args.arch or compute_capability().replace(".", "")
+
+
+def nvcc_build_plan(folder, name, nvcc_path, arch, flags, source, driver):
+    """(the executable's place under FOLDER, its build record) for a driver NAME built with
+    nvcc for sm_ARCH: the key covers the pinned SOURCE, nvcc's release, FLAGS and DRIVER."""
+    release = re.search(r"release ([\d.]+)", subprocess.run(
+        [nvcc_path, "--version"], capture_output=True, text=True).stdout)
+    info = {"commit": source.commit, "source_digest": source.digest, "arch": f"sm_{arch}",
+            "nvcc": release.group(1) if release else "unknown",
+            "flags": list(flags) + [f"-gencode=arch=compute_{arch},code=sm_{arch}"],
+            "driver_sha256": hashlib.sha256(Path(driver).read_bytes()).hexdigest()}
+    exe = Path(folder) / f"build-sm{arch}-{build_key(info)}" / name
+    return exe, dict(info, executable=shown(exe))
+
+
+def skyline_flags(label, ids, n):
+    """A skyline given as point ids, as the study's output: one int32 flag per point; an id
+    outside 0..n-1 or given twice is LABEL's error (RuntimeError)."""
+    out = np.zeros(n, np.int32)
+    ids = np.asarray(ids, np.int64)
+    if len(ids) and (ids.min() < 0 or ids.max() >= n):
+        raise RuntimeError(f"{label} returned id {ids.min() if ids.min() < 0 else ids.max()}, "
+                           f"outside 0..{n - 1}")
+    out[ids] = 1
+    if int(out.sum()) != len(ids):
+        raise RuntimeError(f"{label} returned {len(ids) - int(out.sum())} ids twice")
+    return out
 
 
 def loaded_cudart():

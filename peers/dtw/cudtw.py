@@ -4,10 +4,7 @@ study: its full-warp and sub-warp kernels, called through its own dist() by a sm
 ladder's built with nvcc against the fetched source, on the CBF series `ladder gen` writes
 (peers/README.md). cuDTW++ is never vendored: its source is fetched (or taken from --source)
 into peers/cache/ at benchmark time."""
-import argparse
-import hashlib
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -81,20 +78,11 @@ PADDING = {"mode": "auto"}  # --padding, for unsupported() (which sees only the 
 
 def options(p):
     SOURCE.add_options(p)
-    p.add_argument("--arch", type=arch_text, help="build for sm_ARCH (90 or sm_90) instead of "
-                   "the local GPU's")
+    common.add_arch_option(p)
     p.add_argument("--padding", choices=("auto", "off"), default="auto",
                    help="auto (default): a length cuDTW++ has no kernel for runs at the next "
                         "one, between sentinel values (exact distances, more cells); off: only "
                         "n = 127, 255, 511, 1023, 2047")
-
-
-def arch_text(text):
-    got = re.fullmatch(r"(?:sm_)?(\d{2,3}a?)", text)
-    if not got:
-        raise argparse.ArgumentTypeError(f"want a compute capability like 90 or sm_90, got "
-                                         f"{text!r}")
-    return got.group(1)
 
 
 # --- the source: pinned commit, from --source, the cache or GitHub --------------------------
@@ -109,29 +97,16 @@ def source(args):
     return SOURCE.get(args, home(args) / "source")
 
 
-def arch_of(args):
-    """--arch, else GPU 0's compute capability, else '' (nothing to build for)."""
-    return args.arch or common.compute_capability().replace(".", "")
-
-
 def build_plan(args, nvcc, arch):
     """(the driver's place, its build record)."""
-    release = re.search(r"release ([\d.]+)", subprocess.run(
-        [nvcc, "--version"], capture_output=True, text=True).stdout)
-    flags = NVCC_FLAGS + [f"-gencode=arch=compute_{arch},code=sm_{arch}"]
-    info = {"commit": COMMIT, "source_digest": SOURCE_DIGEST, "arch": f"sm_{arch}",
-            "nvcc": release.group(1) if release else "unknown", "flags": flags,
-            "driver_sha256": hashlib.sha256(DRIVER.read_bytes()).hexdigest()}
-    key = common.build_key(info)
-    exe = home(args) / f"build-sm{arch}-{key}" / "cudtw-ladder"
-    return exe, dict(info, executable=common.shown(exe))
+    return common.nvcc_build_plan(home(args), "cudtw-ladder", nvcc, arch, NVCC_FLAGS, SOURCE, DRIVER)
 
 
 def build(args):
     """ladder's driver compiled against cuDTW++'s src/include/, once per (source, arch, nvcc,
     flags, driver)."""
     nvcc = common.nvcc(needed_by="cuDTW++")
-    arch = arch_of(args)
+    arch = common.arch_of(args)
     if not arch:
         raise PeerError("cannot tell the GPU's compute capability (nvidia-smi lists no GPU): "
                         "give --arch, e.g. --arch sm_90")
@@ -295,7 +270,7 @@ def ready(args):
                                          f"({common.fetch_hint(args)}, or give --source DIR)",
                    "" if nvcc else "nvcc not found (put the CUDA toolkit's bin/ on PATH)",
                    common.gpu_missing())
-    exe, info = build_plan(args, nvcc, arch_of(args) or "90")
+    exe, info = build_plan(args, nvcc, common.arch_of(args) or "90")
     built = (f"built {common.shown(exe)}" if exe.is_file() else
              f"built on the first run for {info['arch']} with nvcc {info['nvcc']}")
     return f"cuDTW++ {SHORT} from {common.shown(src)}, {built}"

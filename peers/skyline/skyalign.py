@@ -4,10 +4,7 @@ sean-chester/skycube-templates, MIT) as a peer of the skyline study: its run_sky
 points `ladder gen` writes, called by a small driver of ladder's built with nvcc against the
 fetched source (peers/README.md). SkyAlign is never vendored: its source is fetched (or taken
 from --source) into peers/cache/ at benchmark time."""
-import argparse
 import concurrent.futures
-import hashlib
-import re
 import subprocess
 import sys
 import tempfile
@@ -63,16 +60,7 @@ TIMING_METHOD = ("one run_skyalign() call (SkyAlign's whole skyline: its pruning
 
 def options(p):
     SOURCE.add_options(p)
-    p.add_argument("--arch", type=arch_text, help="build for sm_ARCH (90 or sm_90) instead of "
-                   "the local GPU's")
-
-
-def arch_text(text):
-    got = re.fullmatch(r"(?:sm_)?(\d{2,3}a?)", text)
-    if not got:
-        raise argparse.ArgumentTypeError(f"want a compute capability like 90 or sm_90, got "
-                                         f"{text!r}")
-    return got.group(1)
+    common.add_arch_option(p)
 
 
 # --- the source and the build ---------------------------------------------------------------
@@ -87,21 +75,9 @@ def source(args):
     return SOURCE.get(args, home(args) / "source")
 
 
-def arch_of(args):
-    """--arch, else GPU 0's compute capability, else '' (nothing to build for)."""
-    return args.arch or common.compute_capability().replace(".", "")
-
-
 def build_plan(args, nvcc, arch):
     """(the driver's place, its build record)."""
-    release = re.search(r"release ([\d.]+)", subprocess.run(
-        [nvcc, "--version"], capture_output=True, text=True).stdout)
-    flags = NVCC_FLAGS + [f"-gencode=arch=compute_{arch},code=sm_{arch}"]
-    info = {"commit": COMMIT, "source_digest": SOURCE_DIGEST, "arch": f"sm_{arch}",
-            "nvcc": release.group(1) if release else "unknown", "flags": flags,
-            "driver_sha256": hashlib.sha256(DRIVER.read_bytes()).hexdigest()}
-    exe = home(args) / f"build-sm{arch}-{common.build_key(info)}" / "skyalign-ladder"
-    return exe, dict(info, executable=common.shown(exe))
+    return common.nvcc_build_plan(home(args), "skyalign-ladder", nvcc, arch, NVCC_FLAGS, SOURCE, DRIVER)
 
 
 def compile_all(nvcc, flags, src, tmp):
@@ -129,7 +105,7 @@ def build(args):
     """ladder's driver and SkyAlign's units, once per (source, arch, nvcc, flags, driver); the
     check on known points needs a GPU and is made before any point runs (setup)."""
     nvcc = common.nvcc(needed_by="SkyAlign")
-    arch = arch_of(args)
+    arch = common.arch_of(args)
     if not arch:
         raise PeerError("cannot tell the GPU's compute capability (nvidia-smi lists no GPU): "
                         "give --arch, e.g. --arch sm_90")
@@ -229,7 +205,7 @@ def ready(args):
                                          f"({common.fetch_hint(args)}, or give --source DIR)",
                    "" if nvcc else "nvcc not found (put the CUDA toolkit's bin/ on PATH)",
                    common.gpu_missing())
-    exe, info = build_plan(args, nvcc, arch_of(args) or "90")
+    exe, info = build_plan(args, nvcc, common.arch_of(args) or "90")
     built = (f"built {common.shown(exe)}" if exe.is_file() else
              f"built on the first run for {info['arch']} with nvcc {info['nvcc']}")
     return f"SkyAlign {SHORT} from {common.shown(src)}, {built}"
@@ -275,19 +251,7 @@ def unsupported_values(pts):
 def from_dump(point, ids):
     """`ladder run --dump-outputs` writes a skyline as its sorted int64 ids; the study's output
     (what ingest validates) is one int32 flag per point."""
-    return flags_of(ids, int(point["data_facts"]["n"]))
-
-
-def flags_of(ids, n):
-    out = np.zeros(n, np.int32)
-    ids = np.asarray(ids, np.int64)
-    if len(ids) and (ids.min() < 0 or ids.max() >= n):
-        raise RuntimeError(f"SkyAlign returned id {ids.min() if ids.min() < 0 else ids.max()}, "
-                           f"outside 0..{n - 1}")
-    out[ids] = 1
-    if int(out.sum()) != len(ids):
-        raise RuntimeError(f"SkyAlign returned {len(ids) - int(out.sum())} ids twice")
-    return out
+    return common.skyline_flags(LABEL, ids, int(point["data_facts"]["n"]))
 
 
 def run(point, path, args, lib):
@@ -312,7 +276,7 @@ def run(point, path, args, lib):
         return [{"variant": VARIANT, "unsupported": common.one_line(err)}]
     kept = len(timing["samples_ms"])  # the driver's own times of the timed calls
     timing["samples_ms"] = [max(w, 1e-6) for w in walls[-kept:]]
-    return [dict(timing, variant=VARIANT, outputs=flags_of(ids, n),
+    return [dict(timing, variant=VARIANT, outputs=common.skyline_flags(LABEL, ids, n),
                  facts={"extended_only": extended[-1]})]
 
 

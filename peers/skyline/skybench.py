@@ -281,19 +281,8 @@ def unsupported(point):
 def from_dump(point, ids):
     """`ladder run --dump-outputs` writes a skyline as its sorted int64 ids; the study's output
     (what ingest validates) is one int32 flag per point."""
-    return flags_of(ids, int(point["data_facts"]["n"]))
+    return common.skyline_flags(LABEL, ids, int(point["data_facts"]["n"]))
 
-
-def flags_of(ids, n):
-    out = np.zeros(n, np.int32)
-    ids = np.asarray(ids, np.int64)
-    if len(ids) and (ids.min() < 0 or ids.max() >= n):
-        raise RuntimeError(f"SkyBench returned id {ids.min() if ids.min() < 0 else ids.max()}, "
-                           f"outside 0..{n - 1}")
-    out[ids] = 1
-    if int(out.sum()) != len(ids):
-        raise RuntimeError(f"SkyBench returned {len(ids) - int(out.sum())} ids twice")
-    return out
 
 
 def run(point, path, args, lib):
@@ -319,7 +308,7 @@ def run(point, path, args, lib):
         try:
             with Driver(exe, pts) as driver:
                 timing, ids, _ = common.timed(call, point, "cpu")
-            outputs = flags_of(ids, n)
+            outputs = common.skyline_flags(LABEL, ids, n)
         except RuntimeError as err:
             runs.append({"variant": name, "error": common.one_line(err)})
             continue
