@@ -539,6 +539,27 @@ def nvcc_build_plan(folder, name, nvcc_path, arch, flags, source, driver):
     return exe, dict(info, executable=shown(exe))
 
 
+def nvcc_ready(args, label, src, marker, plan):
+    """--ready of a GPU peer built with nvcc: its pinned source in SRC (the file MARKER stands
+    for it; the digest is checked when used), nvcc and a GPU; PLAN(nvcc, arch) names the build.
+    LABEL names the library and its commit."""
+    found = nvcc()
+    require("" if (src / marker).is_file() else f"no {label} source in {shown(src)} "
+                                               f"({fetch_hint(args)}, or give --source DIR)",
+            "" if found else "nvcc not found (put the CUDA toolkit's bin/ on PATH)",
+            gpu_missing())
+    exe, info = plan(found, arch_of(args) or "90")
+    built = (f"built {shown(exe)}" if exe.is_file() else
+             f"built on the first run for {info['arch']} with nvcc {info['nvcc']}")
+    return f"{label} from {shown(src)}, {built}"
+
+
+def skyline_from_dump(label):
+    """A skyline peer's from_dump: `ladder run --dump-outputs` writes a skyline as its sorted
+    int64 ids; the study's output (what ingest validates) is one int32 flag per point."""
+    return lambda point, ids: skyline_flags(label, ids, int(point["data_facts"]["n"]))
+
+
 def skyline_flags(label, ids, n):
     """A skyline given as point ids, as the study's output: one int32 flag per point; an id
     outside 0..n-1 or given twice is LABEL's error (RuntimeError)."""

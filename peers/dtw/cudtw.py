@@ -263,17 +263,8 @@ def check(exe):
 # --- the peer ------------------------------------------------------------------------------
 
 def ready(args):
-    src = home(args) / "source"
-    has_source = (src / "src" / "include" / "DTW.hpp").is_file()  # digest checked when used
-    nvcc = common.nvcc()
-    common.require("" if has_source else f"no cuDTW++ {SHORT} source in {common.shown(src)} "
-                                         f"({common.fetch_hint(args)}, or give --source DIR)",
-                   "" if nvcc else "nvcc not found (put the CUDA toolkit's bin/ on PATH)",
-                   common.gpu_missing())
-    exe, info = build_plan(args, nvcc, common.arch_of(args) or "90")
-    built = (f"built {common.shown(exe)}" if exe.is_file() else
-             f"built on the first run for {info['arch']} with nvcc {info['nvcc']}")
-    return f"cuDTW++ {SHORT} from {common.shown(src)}, {built}"
+    return common.nvcc_ready(args, f"cuDTW++ {SHORT}", home(args) / "source", "src/include/DTW.hpp",
+                             lambda nvcc, arch: build_plan(args, nvcc, arch))
 
 
 def setup(args):

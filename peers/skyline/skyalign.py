@@ -198,17 +198,8 @@ def check(exe):
 # --- the peer -------------------------------------------------------------------------------
 
 def ready(args):
-    src = home(args) / "source"
-    has_source = (src / "src" / "sdsc" / "skyAlign.cuh").is_file()  # digest checked when used
-    nvcc = common.nvcc()
-    common.require("" if has_source else f"no SkyAlign {SHORT} source in {common.shown(src)} "
-                                         f"({common.fetch_hint(args)}, or give --source DIR)",
-                   "" if nvcc else "nvcc not found (put the CUDA toolkit's bin/ on PATH)",
-                   common.gpu_missing())
-    exe, info = build_plan(args, nvcc, common.arch_of(args) or "90")
-    built = (f"built {common.shown(exe)}" if exe.is_file() else
-             f"built on the first run for {info['arch']} with nvcc {info['nvcc']}")
-    return f"SkyAlign {SHORT} from {common.shown(src)}, {built}"
+    return common.nvcc_ready(args, f"SkyAlign {SHORT}", home(args) / "source", "src/sdsc/skyAlign.cuh",
+                             lambda nvcc, arch: build_plan(args, nvcc, arch))
 
 
 def setup(args):
@@ -248,10 +239,7 @@ def unsupported_values(pts):
     return ""
 
 
-def from_dump(point, ids):
-    """`ladder run --dump-outputs` writes a skyline as its sorted int64 ids; the study's output
-    (what ingest validates) is one int32 flag per point."""
-    return common.skyline_flags(LABEL, ids, int(point["data_facts"]["n"]))
+from_dump = common.skyline_from_dump(LABEL)
 
 
 def run(point, path, args, lib):

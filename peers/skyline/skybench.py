@@ -278,11 +278,7 @@ def unsupported(point):
     return ""
 
 
-def from_dump(point, ids):
-    """`ladder run --dump-outputs` writes a skyline as its sorted int64 ids; the study's output
-    (what ingest validates) is one int32 flag per point."""
-    return common.skyline_flags(LABEL, ids, int(point["data_facts"]["n"]))
-
+from_dump = common.skyline_from_dump(LABEL)
 
 
 def run(point, path, args, lib):
