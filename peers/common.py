@@ -554,6 +554,12 @@ def nvcc_ready(args, label, src, marker, plan):
     return f"{label} from {shown(src)}, {built}"
 
 
+def skyline_points(path):
+    """The n x d float32 points of `ladder gen`'s .npy (a 1-D file is n points of d = 1)."""
+    pts = np.load(path, allow_pickle=False)
+    return pts.reshape(len(pts), -1) if pts.ndim == 1 else pts
+
+
 def skyline_from_dump(label):
     """A skyline peer's from_dump: `ladder run --dump-outputs` writes a skyline as its sorted
     int64 ids; the study's output (what ingest validates) is one int32 flag per point."""

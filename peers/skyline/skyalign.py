@@ -243,8 +243,7 @@ from_dump = common.skyline_from_dump(LABEL)
 
 
 def run(point, path, args, lib):
-    pts = np.load(path, allow_pickle=False)
-    pts = pts.reshape(len(pts), -1) if pts.ndim == 1 else pts
+    pts = common.skyline_points(path)
     n, d = pts.shape
     why = unsupported({"params": {"n": n, "d": d}}) or unsupported_values(pts)
     if why:

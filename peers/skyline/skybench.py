@@ -282,8 +282,7 @@ from_dump = common.skyline_from_dump(LABEL)
 
 
 def run(point, path, args, lib):
-    pts = np.load(path, allow_pickle=False)
-    pts = pts.reshape(len(pts), -1) if pts.ndim == 1 else pts
+    pts = common.skyline_points(path)
     n, d = pts.shape
     if n < 1 or d > MAX_D:
         why = unsupported({"params": {"n": n, "d": d}})

@@ -72,3 +72,34 @@ def bad_options(script, ladder, config, work, problems, extras):
         if proc.returncode != 2 or len(lines) != 1 or os.path.exists(out):
             problems.append(f"{extra}: exit {proc.returncode}, stderr {lines}; want 2, one "
                             "line and no results")
+
+
+def replay_command(script, ladder, config, work):
+    """SCRIPT replaying WORK/dumps (what `ladder run --dump-outputs` wrote) with an empty cache,
+    WORK/empty-cache (made here); --out FILE still to add."""
+    empty = os.path.join(work, "empty-cache")
+    os.makedirs(empty, exist_ok=True)
+    return [sys.executable, script, config, "--ladder", ladder, "--replay",
+            os.path.join(work, "dumps"), "--cache", empty, "--quiet"]
+
+
+def replayed(script, ladder, config, work, env, problems):
+    """The results of SCRIPT's replay into WORK/peer.json (the test ends if it fails), checked
+    to say they were replayed and to have put nothing into the cache."""
+    out = os.path.join(work, "peer.json")
+    proc = run(replay_command(script, ladder, config, work) + ["--out", out], env)
+    if proc.returncode != 0:
+        clitest.finish([f"{os.path.basename(script)} --replay: exit {proc.returncode}: "
+                        f"{proc.stderr[-2000:]}"])
+    results = clitest.results(out)
+    if "replay" not in (results.peer or {}) or not all(
+            "replayed" in r.label for r in results.runs):
+        problems.append("the results do not say the outputs were replayed")
+    return results
+
+
+def cache_untouched(work, problems):
+    """The replays put nothing into WORK/empty-cache."""
+    empty = os.path.join(work, "empty-cache")
+    if os.listdir(empty):
+        problems.append(f"the replay put {os.listdir(empty)} into the cache")

@@ -142,20 +142,11 @@ def bad_options(ladder, config, work, problems):
 def cudtw_replay(ladder, work):
     problems = []
     config, ours = setup(ladder, work)
-    dumps, empty = os.path.join(work, "dumps"), os.path.join(work, "empty-cache")
-    os.makedirs(empty)
+    dumps = os.path.join(work, "dumps")
     env = no_nvcc_env(work)
-    out = os.path.join(work, "peer.json")
-    replay = [sys.executable, SCRIPT, config, "--ladder", ladder, "--replay", dumps, "--cache",
-              empty, "--quiet"]
-    proc = run(replay + ["--out", out], env)
-    if proc.returncode != 0:
-        clitest.finish([f"cudtw.py --replay: exit {proc.returncode}: {proc.stderr[-2000:]}"])
-    results = clitest.results(out)
+    replay = peer_tests.replay_command(SCRIPT, ladder, config, work)
+    results = peer_tests.replayed(SCRIPT, ladder, config, work, env, problems)
     check_runs(results, ours, problems)
-    if "replay" not in (results.peer or {}) or not all(
-            "replayed" in r.label for r in results.runs):
-        problems.append("the results do not say the outputs were replayed")
     # --padding off: only cuDTW++'s own lengths run.
     off = os.path.join(work, "off.json")
     proc = run(replay + ["--out", off, "--padding", "off"], env)
@@ -163,8 +154,7 @@ def cudtw_replay(ladder, work):
         problems.append(f"--padding off: exit {proc.returncode}: {proc.stderr[-1000:]}")
     else:
         check_runs(clitest.results(off), ours, problems, padding="off")
-    if os.listdir(empty):
-        problems.append(f"the replay put {os.listdir(empty)} into the cache")
+    peer_tests.cache_untouched(work, problems)
     # One distance of the multi-query point made 0.1% larger: both variants replay it, both
     # are found, nothing else changes.
     victim = next(f for f in sorted(os.listdir(dumps)) if "queries_5" in f)

@@ -121,28 +121,17 @@ def bad_options(ladder, config, work, problems):
 def skybench_replay(ladder, work):
     problems = []
     config, ours = setup(ladder, work)
-    dumps, empty = os.path.join(work, "dumps"), os.path.join(work, "empty-cache")
-    os.makedirs(empty)
+    dumps = os.path.join(work, "dumps")
     env = dict(os.environ, CXX=os.path.join(work, "no-such-compiler"))  # a replay builds nothing
-    out = os.path.join(work, "peer.json")
-    proc = run([sys.executable, SCRIPT, config, "--out", out, "--ladder", ladder, "--replay",
-                dumps, "--cache", empty, "--quiet"], env)
-    if proc.returncode != 0:
-        clitest.finish([f"skybench.py --replay: exit {proc.returncode}: {proc.stderr[-2000:]}"])
-    results = clitest.results(out)
+    results = peer_tests.replayed(SCRIPT, ladder, config, work, env, problems)
     check_runs(results, ours, problems)
-    if "replay" not in (results.peer or {}) or not all(
-            "replayed" in r.label for r in results.runs):
-        problems.append("the results do not say the outputs were replayed")
-    if os.listdir(empty):
-        problems.append(f"the replay put {os.listdir(empty)} into the cache")
+    peer_tests.cache_untouched(work, problems)
     # One id dropped from the d = 8 point's dump: both variants replay it, both are found.
     victim = next(f for f in sorted(os.listdir(dumps)) if "d_8_" in f)
     ids = np.load(os.path.join(dumps, victim))
     np.save(os.path.join(dumps, victim), np.delete(ids, len(ids) // 2))
     wrong = os.path.join(work, "wrong.json")
-    proc = run([sys.executable, SCRIPT, config, "--out", wrong, "--quiet", "--ladder", ladder,
-                "--replay", dumps, "--cache", empty], env)
+    proc = run(peer_tests.replay_command(SCRIPT, ladder, config, work) + ["--out", wrong], env)
     bad = [r for r in clitest.results(wrong).runs if r.status == "incorrect"] \
         if os.path.exists(wrong) else []
     if proc.returncode != 1 or len(bad) != 2 or not all(
@@ -258,21 +247,10 @@ def skyalign_no_gpu(ladder, config, work, env, problems):
 def skyalign_replay(ladder, work):
     problems = []
     config, ours = setup(ladder, work)
-    dumps, empty = os.path.join(work, "dumps"), os.path.join(work, "empty-cache")
-    os.makedirs(empty)
     env = no_gpu_env(work)
-    out = os.path.join(work, "peer.json")
-    proc = run([sys.executable, SKYALIGN, config, "--out", out, "--ladder", ladder, "--replay",
-                dumps, "--cache", empty, "--quiet"], env)
-    if proc.returncode != 0:
-        clitest.finish([f"skyalign.py --replay: exit {proc.returncode}: {proc.stderr[-2000:]}"])
-    results = clitest.results(out)
+    results = peer_tests.replayed(SKYALIGN, ladder, config, work, env, problems)
     check_runs(results, ours, problems, ["peer_skyalign"], SKYALIGN_UNSUPPORTED)
-    if "replay" not in (results.peer or {}) or not all(
-            "replayed" in r.label for r in results.runs):
-        problems.append("the results do not say the outputs were replayed")
-    if os.listdir(empty):
-        problems.append(f"the replay put {os.listdir(empty)} into the cache")
+    peer_tests.cache_untouched(work, problems)
     skyalign_no_gpu(ladder, config, work, env, problems)
     clitest.finish(problems, f"ok: {len(results.runs)} runs handed over and ingested")
 
