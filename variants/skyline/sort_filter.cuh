@@ -37,6 +37,7 @@ struct Sorted {
   unsigned char* alive;     // per sorted position: not (yet) known to be dominated
   std::int32_t* sky_count;
   std::int64_t n;
+  int lane_groups;          // groups a warp's candidates form for the per-point cell check (kMasks)
 };
 
 constexpr int kThreads = 256;
@@ -165,6 +166,25 @@ __device__ __forceinline__ bool slice_skipped(unsigned m, unsigned lanes_or) {
   return (__reduce_and_sync(kFullWarp, m) & ~lanes_or) != 0;
 }
 
+// The union of `open` over each aligned group of `size` lanes (a power of two), in every lane.
+__device__ __forceinline__ unsigned group_or(unsigned open, int size) {
+  if (size == 32) return __reduce_or_sync(kFullWarp, open);
+  for (int offset = 1; offset < size; offset *= 2)
+    open |= __shfl_xor_sync(kFullWarp, open, offset);
+  return open;
+}
+
+// Which of a slice's skyline points (mask m in its lane) may dominate a lane of some group: a
+// point whose bits are not within a group's union dominates none of that group's lanes. One
+// vote per slice thins the per-point loop when slices are rarely skipped whole (high d, where
+// the lanes' cells differ and the union covers most of a slice's common bits).
+__device__ __forceinline__ unsigned may_dominate(unsigned m, unsigned mine, int groups) {
+  const int size = 32 / groups;
+  bool may = false;
+  for (int g = 0; g < groups; ++g) may |= (m & ~__shfl_sync(kFullWarp, mine, g * size)) == 0;
+  return __ballot_sync(kFullWarp, may);
+}
+
 template <int D, bool kMasks>
 __device__ __forceinline__ void test_slice(const Sorted& s, const float* rows, const unsigned* masks,
                                            std::int64_t t0, int count, const float (&q)[D],
@@ -176,8 +196,11 @@ __device__ __forceinline__ void test_slice(const Sorted& s, const float* rows, c
   if (within) live &= __ballot_sync(kFullWarp, lane < count && s.alive[t0 + lane]);
   if constexpr (kMasks) {
     if (lane < count) m = masks[t0 + lane];
-    if (slice_skipped(live >> lane & 1 ? m : ~0u, __reduce_or_sync(kFullWarp, dominated ? 0 : mq)))
-      return;
+    const int groups = s.lane_groups;
+    const unsigned mine = group_or(dominated ? 0 : mq, groups > 1 ? 32 / groups : 32);
+    const unsigned lanes_or = groups > 1 ? __reduce_or_sync(kFullWarp, mine) : mine;
+    if (slice_skipped(live >> lane & 1 ? m : ~0u, lanes_or)) return;
+    if (groups > 0) live &= may_dominate(m, mine, groups);
   }
   while (live) {
     const int j = __ffs(live) - 1;
@@ -304,6 +327,17 @@ inline ParamSpec block_points_param() {
           32, 1 << 24};
 }
 
+inline ParamSpec lane_groups_param() {
+  return {"lane_groups",
+          "4",
+          "groups of a warp's candidates whose cells each skyline point is checked against "
+          "before it is compared (0: only whole 32-point slices are skipped)",
+          ParamSpec::Kind::integer,
+          0,
+          8,
+          {"0", "1", "2", "4", "8"}};
+}
+
 inline ParamSpec pruners_param() {
   return {"pruners", "1024", "lowest-sum points every point is tested against first",
           ParamSpec::Kind::integer, 1, 1 << 16};
@@ -316,6 +350,7 @@ template <int D, bool kMasks>
 GpuSetup<Points> sort_filter_setup(const SkylineProblem& p, const Params& params,
                                    std::int64_t pruners) {
   const std::int64_t n = p.n(), block = params.integer("block_points");
+  const int lane_groups = kMasks ? int(params.integer("lane_groups")) : 0;
   struct Buffers {
     DeviceBuffer<float> key, key_sorted, rows, sky, thr;
     DeviceBuffer<std::int32_t> id, id_sorted, count, position, order;
@@ -349,7 +384,7 @@ GpuSetup<Points> sort_filter_setup(const SkylineProblem& p, const Params& params
   const Sorted view{b->rows.get(),     b->key_sorted.get(), b->id_sorted.get(),
                     b->mask.get(),     b->order.get(),      b->sky.get(),
                     b->sky_mask.get(), b->alive.get(),      b->count.get(),
-                    n};
+                    n,                 lane_groups};
   const int d = p.d();
   auto enqueue = [b, view, n, d, block, pruners](const Points& pts, cudaStream_t stream) {
     const auto grid = [](std::int64_t items) { return unsigned(ceil_div(items, kThreads)); };
@@ -424,6 +459,7 @@ GpuSetup<Points> sort_filter_setup(const SkylineProblem& p, const Params& params
     }
   };
   std::map<std::string, double> facts{{"width", double(D)}, {"block_points", double(block)}};
+  if (kMasks) facts["lane_groups"] = double(lane_groups);
   if (pruners > 0) facts["pruners"] = double(pruners);
   return GpuSetup<Points>{enqueue, facts};
 }
@@ -433,6 +469,7 @@ template <bool kMasks, bool kPrefilter = false>
 GpuStep sort_filter_step(GpuStep s) {
   static_assert(kMasks || !kPrefilter, "the pre-filtered step is the masked one");
   s.params = {block_points_param()};
+  if (kMasks) s.params.push_back(lane_groups_param());
   if (kPrefilter) s.params.push_back(pruners_param());
   s.impl = [](const SkylineProblem& p, const Params& params, const DeviceCaps&) {
     GpuSetup<Points> out;
