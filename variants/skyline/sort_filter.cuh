@@ -329,13 +329,13 @@ inline ParamSpec block_points_param() {
 
 inline ParamSpec lane_groups_param() {
   return {"lane_groups",
-          "4",
+          "8",
           "groups of a warp's candidates whose cells each skyline point is checked against "
           "before it is compared (0: only whole 32-point slices are skipped)",
           ParamSpec::Kind::integer,
           0,
-          8,
-          {"0", "1", "2", "4", "8"}};
+          32,
+          {"0", "1", "2", "4", "8", "16", "32"}};
 }
 
 inline ParamSpec pruners_param() {
