@@ -329,7 +329,7 @@ inline ParamSpec block_points_param() {
 
 inline ParamSpec lane_groups_param() {
   return {"lane_groups",
-          "8",
+          "16",
           "groups of a warp's candidates whose cells each skyline point is checked against "
           "before it is compared (0: only whole 32-point slices are skipped)",
           ParamSpec::Kind::integer,
