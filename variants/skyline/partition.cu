@@ -6,7 +6,10 @@
 // skip whole 32-point slices of the skyline, or single points, that cannot dominate any lane:
 // most pairs are never compared. Three levels where 32 bits hold them (d <= 10) prune more
 // pairs than one bit per attribute: a random pair passes an attribute's level test with
-// probability 5/8 rather than 3/4.
+// probability 5/8 rather than 3/4. Before a slice's per-point loop, one vote drops every
+// skyline point whose bits lie outside each group's union of lane bits (`lane_groups`, 16
+// groups of two lanes by default): at high d the lanes' cells differ, slices are rarely
+// skipped whole, and the loop would otherwise visit every point of the slice.
 #include "sort_filter.cuh"
 
 namespace ladder::skyline {
@@ -17,8 +20,8 @@ const Registrar registrar{gpu_step(
                             .step = 10,
                             .label = "partition masks",
                             .change = "grid cells (thermometer bits of up to 3 levels per "
-                                      "attribute); candidates in cell order; slices whose cells "
-                                      "cannot dominate are skipped"}),
+                                      "attribute); candidates in cell order; slices and points "
+                                      "whose cells cannot dominate are skipped"}),
     false)};
 
 }  // namespace
