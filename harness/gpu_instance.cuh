@@ -21,11 +21,20 @@ namespace ladder {
 // What a GPU step's set-up function (GpuSetupFn) returns once it has done the set-up
 // (attributes, handles, occupancy queries, choosing an instantiation): the launch of the timed
 // work, given the study's device data `D` and the stream to launch on, and facts about it
-// recorded with the run.
+// recorded with the run: those known at set-up, and those only the run itself learns (how
+// many points a filter kept, how many passes it took), read after the last call.
 template <class D>
 struct GpuSetup {
   std::function<void(const D&, cudaStream_t)> enqueue;
   std::map<std::string, double> facts = {};
+  std::function<std::map<std::string, double>()> learned = {};
+
+  std::map<std::string, double> all_facts() const {
+    auto out = facts;
+    if (learned)
+      for (const auto& [name, value] : learned()) out[name] = value;
+    return out;
+  }
 };
 template <class P, class D>
 using GpuSetupFn = std::function<GpuSetup<D>(const P&, const Params&, const DeviceCaps&)>;

@@ -14,7 +14,11 @@ CASE is one of
                  to X.npy: the two files hold the same float32 values (the CSV reads back bit
                  for bit), a config reading each runs the CPU steps with exit 0, and every
                  run of both has the same skyline_size and dumps the same ids as the skyline
-                 computed here from the files' values.
+                 computed here from the files' values;
+  gpu_facts      steps 9-11 on 20,011 generated anticorrelated points (d = 3, passes of 4,096,
+                 64 pruners): every run passed, records `passes` = ceil(points in the passes
+                 / 4,096), and step 11 records `survivors` (the points its pruners left) with
+                 skyline_size <= survivors < n; exits 77 (skipped) where no run could use a GPU.
 NumPy is not needed: the .npy files are parsed here.
 """
 import glob
@@ -109,6 +113,48 @@ def check_run(who, config, work, want_ids, want_n, want_d, problems):
     return checked
 
 
+def check_gpu_facts(work, problems):
+    """The passes and survivors steps 9-11 learn as they run. Returns the checked runs."""
+    n, block = 20011, 4096
+    config = os.path.join(work, "facts.json")
+    with open(config, "w") as f:
+        json.dump({"name": "cli-skyline-facts", "study": "skyline",
+                   "data": {"generator": "bks", "seed": 7, "n": n, "d": 3,
+                            "distribution": "anticorrelated"},
+                   "params": {"block_points": block, "pruners": 64},
+                   "variants": ["skyline/sort_filter", "skyline/partition", "skyline/prefilter"],
+                   "repetitions": 1, "warmup": 0, "validation": "full"}, f)
+    out = os.path.join(work, "facts.res.json")
+    proc = run_ladder([ladder_bin, "run", config, "--out", out, "--quiet"], work, timeout=100)
+    runs = results(out).runs if proc.returncode == 0 else []
+    if runs and all(r.status == "skipped" for r in runs):
+        print("skipped: no run could use a GPU (%s)" % runs[0].reason)
+        sys.exit(77)
+    if proc.returncode != 0 or len(runs) != 3:
+        problems.append("the run exited %d with %d runs, expected 0 and 3\n%s"
+                        % (proc.returncode, len(runs), show(proc)))
+        return []
+    checked = []
+    for r in runs:
+        facts, size = r.facts, r.extras.get("skyline_size")
+        if not r.passed:
+            problems.append("%s: status %r (%s)" % (r.variant, r.status, r.reason))
+            continue
+        entered = facts.get("survivors", n) if r.variant == "prefilter" else n
+        if r.variant == "prefilter" and not (
+                "survivors" in facts and size is not None and size <= entered < n):
+            problems.append("prefilter: survivors %r, expected skyline_size (%r) <= it < %d"
+                            % (facts.get("survivors"), size, n))
+        if r.variant != "prefilter" and "survivors" in facts:
+            problems.append("%s records survivors, which only step 11 has" % r.variant)
+        if facts.get("passes") != -(-entered // block):
+            problems.append("%s: passes %r, expected ceil(%d / %d) = %d"
+                            % (r.variant, facts.get("passes"), entered, block,
+                               -(-entered // block)))
+        checked.append(r.variant)
+    return checked
+
+
 def main():
     global ladder_bin
     ladder_bin, scratch, case = case_args("skyline_files.py")
@@ -154,6 +200,8 @@ def main():
                                "variants": ["skyline/" + s for s in CPU_STEPS],
                                "repetitions": 1, "warmup": 0, "validation": "full"}, f)
                 checked += check_run(ext, config, work, want, 100, 3, problems)
+        elif case == "gpu_facts":
+            checked = check_gpu_facts(work, problems)
         else:
             sys.exit("unknown case %r" % case)
         if not checked:

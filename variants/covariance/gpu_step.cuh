@@ -84,7 +84,7 @@ class Pipeline : public GpuInstance<float> {
         sums_(p.n),
         x_(std::size_t(copy_floats(p, layout))),
         x_lo_(layout == Layout::transposed_split ? std::size_t(copy_floats(p, layout)) : 0) {}
-  std::map<std::string, double> facts() const override { return setup_.facts; }
+  std::map<std::string, double> facts() const override { return setup_.all_facts(); }
 
  protected:
   void enqueue(cudaStream_t stream) override {

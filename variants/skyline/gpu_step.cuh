@@ -41,7 +41,7 @@ class SkylineGpu : public GpuInstance<std::int32_t> {
         cols_(columns ? transposed(p.points) : std::vector<float>{}),
         n_(p.n()),
         d_(p.d()) {}
-  std::map<std::string, double> facts() const override { return setup_.facts; }
+  std::map<std::string, double> facts() const override { return setup_.all_facts(); }
 
  protected:
   void enqueue(cudaStream_t stream) override {

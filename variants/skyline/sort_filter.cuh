@@ -359,6 +359,7 @@ GpuSetup<Points> sort_filter_setup(const SkylineProblem& p, const Params& params
     DeviceBuffer<unsigned long long> mkey, mkey_sorted;
     DeviceBuffer<char> temp;
     PinnedBuffer<std::int32_t> host_count{1};
+    std::int64_t survivors = 0, passes = 0;  // of the last call
   };
   auto b = std::make_shared<Buffers>();
   const auto un = std::size_t(n);
@@ -421,6 +422,7 @@ GpuSetup<Points> sort_filter_setup(const SkylineProblem& p, const Params& params
                                   cudaMemcpyDeviceToDevice, stream));
     }
     const std::int64_t m = s.n;
+    b->survivors = m, b->passes = ceil_div(m, block);
     gather_kernel<D>
         <<<grid(m * D), kThreads, 0, stream>>>(pts, m, b->id_sorted.get(), b->rows.get());
     LADDER_CUDA_LAUNCH("gather_kernel");
@@ -461,7 +463,13 @@ GpuSetup<Points> sort_filter_setup(const SkylineProblem& p, const Params& params
   std::map<std::string, double> facts{{"width", double(D)}, {"block_points", double(block)}};
   if (kMasks) facts["lane_groups"] = double(lane_groups);
   if (pruners > 0) facts["pruners"] = double(pruners);
-  return GpuSetup<Points>{enqueue, facts};
+  // How many points entered the passes (step 11: those the pruners left) and how many passes.
+  auto learned = [b, pruners] {
+    std::map<std::string, double> out{{"passes", double(b->passes)}};
+    if (pruners > 0) out["survivors"] = double(b->survivors);
+    return out;
+  };
+  return GpuSetup<Points>{enqueue, facts, learned};
 }
 
 // A sort-filter step: step 9 without masks, step 10 with them, step 11 pre-filtered too.

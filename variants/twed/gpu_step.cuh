@@ -74,7 +74,7 @@ class TwedGpu : public GpuInstance<T> {
         scratch_(ceil_div(scratch, sizeof(T))) {
     if (p.mode != Mode::triangle) b_.upload(converted<T>(p.b.values)), tb_.upload(converted<T>(p.b.times));
   }
-  std::map<std::string, double> facts() const override { return setup_.facts; }
+  std::map<std::string, double> facts() const override { return setup_.all_facts(); }
 
  protected:
   void enqueue(cudaStream_t stream) override {
