@@ -130,7 +130,19 @@ __global__ void __launch_bounds__(256)
                               float* __restrict__ dist, std::int64_t entries, int n, int band,
                               float scale) {
   using K = Cells<V>;
+  constexpr int kQ = C <= 8 ? 8 : 4;  // query values per load
   const int lane = threadIdx.x % G;
+  // The half2 kernels take the query scaled and converted once per block, from shared memory:
+  // converting it per series group cost three instructions a step (scale, convert, pack), 5%
+  // of the step's work at 16 cells per lane. It is zero past n, where reads may run.
+  constexpr bool kHalfQuery = K::kSeries == 2;
+  __shared__ __align__(16) V q_half[kHalfQuery ? G * C + 2 * kQ : 1];
+  if constexpr (kHalfQuery) {
+    static_assert(sizeof(V) == 4 && kQ % 4 == 0, "query loads are 16 bytes");
+    for (int i = threadIdx.x; i < G * C + 2 * kQ; i += blockDim.x)
+      q_half[i] = K::query(i < n ? query[i] : 0.f, scale);
+    __syncthreads();
+  }
   // Every group of a warp runs the same number of series iterations (a group past the end
   // computes on zeros and stores nothing), so shuffles may name the whole warp: a constant
   // full mask compiles to a plain SHFL, a computed one adds convergence checks to each step.
@@ -152,14 +164,14 @@ __global__ void __launch_bounds__(256)
     V last = K::inf();                              // this lane's rightmost cell, last row
     V q = K::zero();
     // One wavefront step: lane l computes its C cells of row r = t - l; lane 0 takes the
-    // query value q_t of its new row.
-    auto step = [&](int t, float q_t, bool update) {
+    // query value q_t (converted) of its new row.
+    auto step = [&](int t, V q_t, bool update) {
       const V from_left = shuffle_up(last, G);
       const V q_from_left = shuffle_up(q, G);
       // Lane 0 starts a new row: column 0 is a wall of +inf below D[0][0]. Selects rather
       // than a branch keep the group converged.
       const V left = lane == 0 ? K::inf() : from_left;
-      q = lane == 0 ? K::query(q_t, scale) : q_from_left;
+      q = lane == 0 ? q_t : q_from_left;
       if (!update) return;
       const int r = t - lane;
       V diag = up_left;
@@ -181,13 +193,20 @@ __global__ void __launch_bounds__(256)
     // Query values come kQ at a time from one warp-uniform address, loaded a block ahead, so
     // a step spends no instructions on addressing. The query buffer is padded (see
     // kQueryPadding), so reading up to kQ values past its end is safe; they are never used.
-    constexpr int kQ = C <= 8 ? 8 : 4;
     static_assert(kQ <= kQueryPadding, "query reads may run past the padding");
-    auto load_query = [&](float (&dst)[kQ], int t) {
+    auto load_query = [&](V (&dst)[kQ], int t) {
+      if constexpr (kHalfQuery) {
 #pragma unroll
-      for (int k = 0; k < kQ; ++k) dst[k] = query[t + k];
+        for (int k = 0; k < kQ; k += 4) {
+          const uint4 w = *reinterpret_cast<const uint4*>(q_half + t + k);
+          memcpy(dst + k, &w, sizeof w);
+        }
+      } else {
+#pragma unroll
+        for (int k = 0; k < kQ; ++k) dst[k] = K::query(query[t + k], scale);
+      }
     };
-    float q_now[kQ], q_ahead[kQ];
+    V q_now[kQ], q_ahead[kQ];
     load_query(q_now, 0);
     // Steps 0..n-1 need no test: a lane that has not reached row 0 yet (r < 0) sees only
     // +inf inputs and keeps computing +inf, exactly the row-0 state it must start from.
@@ -206,7 +225,7 @@ __global__ void __launch_bounds__(256)
       if (t + k < n) step(t + k, q_now[k], true);
     t = n;
     // The last G - 1 steps drain the wavefront: lanes past row n - 1 must keep their cells.
-    for (; t < n + G - 1; ++t) step(t, 0.f, t - lane < n);
+    for (; t < n + G - 1; ++t) step(t, K::zero(), t - lane < n);
     // D[n][n] sits in column n - 1 (0-based): lane (n-1)/C, register (n-1)%C.
     if (valid && lane == (n - 1) / C) {
       V result = prev[0];
