@@ -15,7 +15,8 @@
 // if p is at no higher level anywhere, that is only if p's bits are a subset of q's. Candidates
 // of a block are taken in mask order, so a warp's lanes share masks, and a 32-point slice of
 // the skyline whose common bits miss every lane's mask is skipped whole, and in the others
-// one vote drops the points whose bits no group of lanes holds: most pairs are never compared. With pruners (step 11), every point is first tested against the P points of
+// one vote drops the points whose bits no group of lanes holds: most pairs are never
+// compared. With pruners (step 11), every point is first tested against the P points of
 // lowest sum, and only the survivors, compacted, enter the passes.
 #pragma once
 #include <cub/cub.cuh>
