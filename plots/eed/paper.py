@@ -11,7 +11,7 @@ from .data import (DEFAULT_PREP, NOTES, ONE_PAIR, PAIRS_100, PAPER_COLUMNS, PAPE
 STYLES = {"seq": ("#2f4f7f", "x"), "openmp": ("#4c72b0", "+"), "openmp_linear": ("#8fa8d6", "1"),
           "ph_cuda": ("#8c564b", "s"), "h_cuda": ("#9467bd", "^"), "sh_cuda": ("#2ca02c", "v"),
           "linear": ("#17becf", "P"), "warp_rows": ("#e377c2", "X"),
-          "warp_offsets": ("#d62728", "8"), "packed_columns": ("#ff7f0e", "d")}
+          "warp_offsets": ("#d62728", "8")}
 SERIAL_STYLE = ("#bcbd22", "<")
 PEER_STYLES = [("#d9773a", "*"), ("#a0522d", "h"), ("#f0a86c", "p")]
 OTHER_STYLES = [("#7f7f7f", "d"), ("#393b79", ">"), ("#637939", "H")]
