@@ -124,8 +124,13 @@ __device__ inline Half2Bits shuffle_up(Half2Bits v, int width) {
   return {__shfl_up_sync(kFullWarp, v.bits, 1, width)};
 }
 
+// Blocks of 256 that must fit an SM at once: four (64 registers a thread) while a lane holds at
+// most 16 cells, so that 8 warps per scheduler hide the cells' dependent chain.
+template <int C>
+constexpr int kWavefrontBlocks = C <= 16 ? 4 : 1;
+
 template <class V, int G, int C, bool Banded>
-__global__ void __launch_bounds__(256)
+__global__ void __launch_bounds__(256, kWavefrontBlocks<C>)
     dtw_warp_wavefront_kernel(const float* __restrict__ query, const float* __restrict__ series,
                               float* __restrict__ dist, std::int64_t entries, int n, int band,
                               float scale) {
