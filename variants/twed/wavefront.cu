@@ -466,15 +466,8 @@ struct Band {
   }
 };
 
-// Registers a thread may hold: at eight fp64 rows a lane the kernel wants about 200, which
-// leaves two blocks of four warps per SM, two warps per scheduler to hide each step's chain of
-// dependent adds and minima; capped at 168, three blocks fit.
-template <class T, int R>
-constexpr int kRegisters = sizeof(T) == 8 && R == 8 ? 168 : 255;
-
 template <class T, int R, bool Fast, bool Prefix>
-__global__ void __launch_bounds__(kLanes* kMaxWarps) __maxnreg__((kRegisters<T, R>))
-    twed_wavefront_kernel(const Args<T> g) {
+__global__ void __launch_bounds__(kLanes* kMaxWarps) twed_wavefront_kernel(const Args<T> g) {
   __shared__ Pair<T> stage[kMaxWarps][kChunk], outbox[kMaxWarps][kHalf];
   const int lane = int(threadIdx.x % kLanes), warp = int(threadIdx.x / kLanes);
   const Word epoch = load_word(g.counters + 2);
