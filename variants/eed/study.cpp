@@ -231,9 +231,8 @@ std::vector<Params> EedStudy::test_points() const {
   add(40, 60, 61, 20).set("spread", "1");
   // The next three sit at the 16-bit edge of the warp steps' saved rows: 62 w_del + 63 w_ins
   // just fits (w = 259), with a small and a large swap constant, and w = 263 just does not.
-  // The last two come within 0.1% and 3% of keeping every term of a cell (the row's value
-  // with each cost added) inside 16 bits, with a large negative and a large positive swap
-  // constant.
+  // The last two are near that edge too (31,250 and 23,000 of 32,767), with a large negative
+  // and a large positive swap constant (w_swap - 2 w_del - 2 w_ins = -750 and 8,400).
   for (const char* costs : {"2,3,4,3", "1,1,3,1", "5,1,2,3", "0,4,1,2", "3,3,7,3",
                             "259,259,1,259", "259,259,30000,30000", "263,263,300,263",
                             "250,250,250,250", "200,100,100,9000"}) {

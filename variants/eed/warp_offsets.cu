@@ -13,7 +13,6 @@
 // The rows no symbol has saved yet are one read-only row for the whole block.
 #include <climits>
 
-#include "offset_rows.cuh"
 #include "row_scan.cuh"
 #include "warp_setup.cuh"
 
@@ -33,10 +32,56 @@ struct Big<std::int32_t> {
   static constexpr int value = kNoSwap;
 };
 
+// A saved row, laid out so that the 32 lanes touching their own columns always hit 32
+// different banks, whichever symbol's row each reads: column base + t + 1 of lane L is at
+// byte (t / P) * 128 + 4 L + (t % P) * sizeof(Store), P = 4 / sizeof(Store) columns per word,
+// and rows start on 128-byte boundaries. After the 32 W columns, a 128-byte tail holds
+// column 0 (G = 0) and the entry for "no earlier column holds the symbol" (Big).
+template <class Store>
+struct Layout {
+  static constexpr int kPer = 4 / int(sizeof(Store));
+  __host__ __device__ static constexpr int row_bytes(int W) {
+    return ceil_div(W, kPer) * 128 + 128;
+  }
+  __host__ __device__ static constexpr int column_zero(int W) { return row_bytes(W) - 128; }
+  __host__ __device__ static constexpr int none(int W) { return row_bytes(W) - 124; }
+  // Lane `owner`'s column t, from the start of the row.
+  __host__ __device__ static constexpr int at(int owner, int t) {
+    return t / kPer * 128 + 4 * owner + t % kPer * int(sizeof(Store));
+  }
+  // Column c (-1 .. 32 W) with columns of W per lane.
+  __device__ static int column(int c, int W) {
+    if (c < 0) return none(W);
+    if (c == 0) return column_zero(W);
+    return at((c - 1) / W, (c - 1) % W);
+  }
+};
+
+// Per warp: alphabet + 1 rows (the saved ones and the spare being filled), where each symbol's
+// saved row starts (alphabet ints), for each symbol and lane the bit mask of the lane's columns
+// that hold the symbol (alphabet x 32 words), and for each symbol and lane where the symbol
+// last occurs in B before the lane's columns (alphabet x 32 shorts). Lane-minor, so a row's
+// look-ups by the 32 lanes fall in different banks.
+template <class Store>
+__host__ __device__ int warp_bytes(int W, int S) {
+  return ceil_div((S + 1) * Layout<Store>::row_bytes(W) + 4 * S + 4 * 32 * S + 2 * 32 * S, 128) *
+         128;
+}
+// The block's one "never saved" row (Big throughout), then its warps.
+template <class Store>
+std::size_t block_bytes(int W, int S, int warps) {
+  return std::size_t(Layout<Store>::row_bytes(W)) +
+         std::size_t(warps) * std::size_t(warp_bytes<Store>(W, S));
+}
+
 template <class Store>
 __device__ __forceinline__ int look(const unsigned char* smem, int byte) {
   return int(*reinterpret_cast<const Store*>(smem + byte));
 }
+
+// `yes` where `all` is all ones, else `no`: one three-input logic op. Selects on a compare
+// would keep 32 predicates live across the row, more than the hardware has.
+__device__ __forceinline__ int pick(int all, int yes, int no) { return (all & yes) | (~all & no); }
 
 template <int W, class Store>
 __global__ void offset_kernel(Pairs v, int warps_per_block) {
@@ -46,7 +91,9 @@ __global__ void offset_kernel(Pairs v, int warps_per_block) {
   constexpr int kC = W < kChain ? W : kChain;
   const int S = v.alphabet, lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int mine = kRow + warp * warp_bytes<Store>(W, S);  // this warp's first row
-  WarpTables<Store> t(smem, mine, W, S);
+  int* saved = reinterpret_cast<int*>(smem + mine + (S + 1) * kRow);
+  unsigned* masks = reinterpret_cast<unsigned*>(saved + S);
+  std::int16_t* before = reinterpret_cast<std::int16_t*>(masks + 32 * S);
   const Costs c = v.costs;
   const int match = -(c.del + c.ins), mismatch = c.sub - c.del - c.ins;
   const int swap_cost = c.swap - 2 * c.del - 2 * c.ins;
@@ -70,19 +117,36 @@ __global__ void offset_kernel(Pairs v, int warps_per_block) {
     const int n = int(v.n(k)), m = int(v.m(k)), base = lane * W;
     const std::uint8_t *a = v.a(k), *b = v.b(k);
     int h[W], at[W];
+    for (int s = 0; s < S; ++s) before[s * 32 + lane] = 0, masks[s * 32 + lane] = 0;
 #pragma unroll
     for (int q = 0; q < W; ++q) {
+      const int j = base + q + 1;
       h[q] = 0;          // G[0][j]
       at[q] = 4 * lane;  // the never-saved row
+      if (j <= m) {
+        const int s = b[j - 1];
+        before[s * 32 + lane] = std::int16_t(j);
+        masks[s * 32 + lane] |= 0x80000000u >> q;
+      }
     }
-    t.template fill<W>(b, m, S, [](int q) { return 0x80000000u >> q; });
+    for (int s = lane; s < S; s += 32) saved[s] = 0;
+    __syncwarp();
+    for (int s = lane; s < S; s += 32) {
+      int seen = 0;
+      for (int t = 0; t < 32; ++t) {
+        const int here = before[s * 32 + t];
+        before[s * 32 + t] = std::int16_t(seen);
+        seen = max(seen, here);
+      }
+    }
+    __syncwarp();
     int spare = mine, fresh = 1;
     // The row's symbol, the next one and the one after are loaded ahead of their rows.
     int x = n > 0 ? a[0] : 0, x_next = n > 1 ? a[1] : 0;
     for (int i = 1; i <= n; ++i) {
       const int x_after = i + 1 < n ? a[i + 1] : 0;
-      const int l = t.before[x * 32 + lane];
-      const unsigned mask = t.masks[x * 32 + lane];  // bit 31 - q: column base + q + 1 holds x
+      const int l = before[x * 32 + lane];
+      const unsigned mask = masks[x * 32 + lane];  // bit 31 - q: column base + q + 1 holds x
       int lp = L::column(l - 1, W) - 4 * lane;     // column l - 1, from this lane's offset
       const int to = spare + 4 * lane;             // this lane's part of the spare row
       Store* fill = reinterpret_cast<Store*>(smem + to);
@@ -114,7 +178,11 @@ __global__ void offset_kernel(Pairs v, int warps_per_block) {
         if (q % kC == 0 && q > 0) carry = min(carry, h[q - 1]);
         h[q] = min(h[q], carry);
       }
-      t.rotate(x, spare, fresh, mine, kRow);
+      const int old = saved[x];
+      __syncwarp();
+      if (lane == 0) saved[x] = spare;
+      spare = old != 0 ? old : mine + kRow * fresh++;
+      __syncwarp();
       x = x_next, x_next = x_after;
     }
     int result = 0;  // G[n][0] when m == 0
