@@ -72,10 +72,10 @@ class Fields {
 
 Precision parse_precision(const std::string& t, const std::string& where) {
   for (Precision p : {Precision::fp64, Precision::fp32, Precision::tf32, Precision::tf32x3,
-                      Precision::fp16x2, Precision::int32})
+                      Precision::fp16, Precision::fp16x3, Precision::fp16x2, Precision::int32})
     if (t == to_string(p)) return p;
   throw InputError(where + " '" + printable(t, 40) +
-                   "' is not fp64, fp32, tf32, tf32x3, fp16x2 or int32");
+                   "' is not fp64, fp32, tf32, tf32x3, fp16, fp16x3, fp16x2 or int32");
 }
 
 Backend parse_backend(const std::string& t, const std::string& where) {

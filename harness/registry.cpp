@@ -24,6 +24,8 @@ const char* to_string(Precision p) {
     case Precision::fp32: return "fp32";
     case Precision::tf32: return "tf32";
     case Precision::tf32x3: return "tf32x3";
+    case Precision::fp16: return "fp16";
+    case Precision::fp16x3: return "fp16x3";
     case Precision::fp16x2: return "fp16x2";
     case Precision::int32: return "int32";
   }

@@ -22,7 +22,9 @@ enum class Backend { cpu, gpu };
 enum class Role { baseline, step, peer };
 // What a variant computes in; each study's tolerance and hardware limit depend on it.
 // tf32x3: FP32-accurate products from three TF32 tensor-core products (hi*hi + hi*lo + lo*hi).
-enum class Precision { fp64, fp32, tf32, tf32x3, fp16x2, int32 };
+// fp16: FP16 tensor-core products of operands scaled by powers of two into FP16's range (the
+// same 10-bit mantissa as TF32); fp16x3: three of them per product, as tf32x3.
+enum class Precision { fp64, fp32, tf32, tf32x3, fp16, fp16x3, fp16x2, int32 };
 enum class Status { passed, incorrect, unsupported, skipped, error };
 const char* to_string(Backend b);
 const char* to_string(Role r);

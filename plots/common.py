@@ -420,12 +420,13 @@ def rate(run):
 
 
 # A precision whose results are as accurate as another's is held against that one's peers:
-# tf32x3 (three TF32 tensor-core products) is FP32-accurate, as cuBLAS SGEMM and SSYRK are.
-PEER_PRECISION = {"tf32x3": "fp32"}
+# tf32x3 (three TF32 tensor-core products) is FP32-accurate, as cuBLAS SGEMM and SSYRK are;
+# fp16 of scaled operands keeps TF32's 10-bit mantissa, and fp16x3 is FP32-accurate too.
+PEER_PRECISION = {"tf32x3": "fp32", "fp16": "tf32", "fp16x3": "fp32"}
 
 
 def peer_precision(run):
-    """The precision of the peers a run is compared with: its own, but tf32x3 -> fp32."""
+    """The precision of the peers a run is compared with: its own, or PEER_PRECISION's."""
     return PEER_PRECISION.get(run.precision, run.precision)
 
 

@@ -4,12 +4,16 @@
 // registers. Without a CUDA device each test exits 77, which ctest reports as skipped.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <functional>
 #include <map>
 #include <set>
 
+#include "datagen/npy.hpp"
 #include "gpu_test_support.hpp"
 #include "harness/study.hpp"
 #include "harness/validation.hpp"
+#include "variants/covariance/problem.hpp"
 
 namespace ladder {
 namespace {
@@ -194,6 +198,44 @@ TEST(GpuLimits, CovarianceMeanBeyondTheGridsYDimension) {
   const auto r = cov.compare(*prob, inst->fetch(), idx, cov.reference(*prob, idx),
                              cov.tolerance(*prob, v));
   EXPECT_TRUE(r.ok) << r.first_failure;
+}
+
+// Every covariance GPU step on features far from the generator's scale: all tiny, all huge, and
+// spread over 2^+-20 within one matrix. FP16 holds values only between about 6e-5 and 65504,
+// so the FP16 steps (17-18) must scale each feature by its own power of two and back; the
+// others must hold up too. The data is the generator's, rescaled per feature, through a .npy.
+TEST(GpuLimits, CovarianceFeaturesOfAnyScale) {
+  const Study& cov = *registry().study("covariance");
+  Params gen;
+  gen.set("m", "1000");
+  gen.set("n", "131");
+  gen.set("seed", std::to_string(fresh_seed()));
+  const auto base = cov.make_problem(DataSource{"components", ""}, resolve(cov, nullptr, gen));
+  const auto& b = problem_as<covariance::CovProblem>(*base);
+  const std::map<std::string, std::function<double(std::int64_t)>> scales = {
+      {"tiny", [](std::int64_t) { return 1e-12; }},
+      {"huge", [](std::int64_t) { return 1e15; }},
+      {"spread", [](std::int64_t j) { return std::ldexp(1.0, int(j % 41) - 20); }}};
+  for (const auto& [name, scale] : scales) {
+    std::vector<float> values(b.data.size());
+    for (std::size_t e = 0; e < values.size(); ++e)
+      values[e] = float(double(b.data[e]) * scale(std::int64_t(e % std::size_t(b.n))));
+    const std::string path = testing::TempDir() + "/scaled_" + name + ".npy";
+    write_npy(path, Output{values, {std::size_t(b.m), std::size_t(b.n)}});
+    const auto prob = cov.make_problem(DataSource{"", path}, resolve(cov, nullptr, Params{}));
+    const auto idx = validation_indices(Validation{}, cov.output_size(*prob), 0);
+    const auto want = cov.reference(*prob, idx);
+    for (const VariantSpec* v : registry().variants()) {
+      if (v->study != "covariance" || v->backend != Backend::gpu) continue;
+      const Params params = resolve(cov, v, Params{});
+      if (!v->supports(*prob, params, caps()).empty()) continue;
+      auto inst = v->prepare(*prob, params, caps());
+      inst->poison();
+      inst->run_ms();
+      const auto r = cov.compare(*prob, inst->fetch(), idx, want, cov.tolerance(*prob, *v));
+      EXPECT_TRUE(r.ok) << name << " " << v->id() << ": " << r.first_failure;
+    }
+  }
 }
 
 // A DTW step either honours a Sakoe-Chiba band (checked by TestPointsEverySetting) or says

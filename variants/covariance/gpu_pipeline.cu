@@ -1,4 +1,6 @@
 // The mean and centring stages every covariance GPU step runs first (see gpu_step.cuh).
+#include <cuda_fp16.h>
+
 #include "gpu_step.cuh"
 
 namespace ladder::covariance {
@@ -15,17 +17,26 @@ __device__ __forceinline__ float round_tf32(float v) {
 }
 
 // Block (x, y) sums chunks y, y + gridDim.y, ... of kMeanRows rows for its 256 columns, so any
-// m fits the y dimension's limit.
-__global__ void column_sums_kernel(const float* data, float* sums, std::int64_t m, int n) {
+// m fits the y dimension's limit. kBounds: also the largest |D[r][j] - D[0][j]| of the chunks,
+// combined by an integer max on its bits (non-negative floats order as their bits do).
+template <bool kBounds>
+__global__ void column_sums_kernel(const float* data, float* sums, float* bounds,
+                                   std::int64_t m, int n) {
   const int j = blockIdx.x * blockDim.x + threadIdx.x;
   if (j >= n) return;
-  float s = 0.f;
+  const float first = kBounds ? data[j] : 0.f;
+  float s = 0.f, far = 0.f;
   for (std::int64_t r0 = std::int64_t(blockIdx.y) * kMeanRows; r0 < m;
        r0 += std::int64_t(gridDim.y) * kMeanRows) {
     const std::int64_t r1 = r0 + kMeanRows < m ? r0 + kMeanRows : m;
-    for (std::int64_t r = r0; r < r1; ++r) s += data[r * n + j];  // a warp reads 32 adjacent words
+    for (std::int64_t r = r0; r < r1; ++r) {
+      const float v = data[r * n + j];  // a warp reads 32 adjacent words
+      s += v;
+      if (kBounds) far = fmaxf(far, fabsf(v - first));
+    }
   }
   atomicAdd(sums + j, s);
+  if (kBounds) atomicMax(reinterpret_cast<int*>(bounds) + j, __float_as_int(far));
 }
 
 // Thread per element in memory order: a warp reads and writes 32 adjacent words.
@@ -92,7 +103,65 @@ __global__ void centre_transposed_kernel(const float* data, const float* sums, f
   }
 }
 
+// The FP16 layouts' scale of a feature: 2^e with every |X[r][j]| * 2^e below 2^14, a quarter
+// of FP16's range (|X[r][j]| <= |D[r][j] - D[0][j]| + |D[0][j] - mean| <= 2 bound). The
+// exponent is held where 2^e and 2^-e stay normal floats.
+__device__ __forceinline__ int f16_exponent(float bound) {
+  int e = 0;
+  frexpf(2.f * bound, &e);  // 2 bound < 2^e; e = 0 for 0
+  if (!(2.f * bound < INFINITY)) e = 128;
+  return 14 - max(-110, min(e, 128));
+}
+
+// As centre_transposed_kernel, into halves: a block moves 64 rows x 32 columns of D at a time,
+// and a thread writes two neighbouring rows of X^T as one half2 (a warp 128 bytes).
+__global__ void centre_transposed_f16_kernel(const float* data, const float* sums,
+                                             const float* bounds, __half2* xt, __half2* xt_lo,
+                                             float* unscale, std::int64_t m, int n,
+                                             std::int64_t ld, float inv_m) {
+  __shared__ float tile[64][33];
+  const int c0 = blockIdx.x * 32, tx = threadIdx.x, ty = threadIdx.y;
+  const bool column = c0 + tx < n;
+  const float mean = column ? sums[c0 + tx] * inv_m : 0.f;
+  const int e = column ? f16_exponent(bounds[c0 + tx]) : 0;
+  const float scale = ldexpf(1.f, e);
+  if (column && blockIdx.y == 0 && ty == 0) unscale[c0 + tx] = ldexpf(1.f, -e);
+  for (std::int64_t r0 = std::int64_t(blockIdx.y) * 64; r0 < ld;
+       r0 += std::int64_t(gridDim.y) * 64) {
+    for (int k = ty; k < 64; k += 8) {
+      const std::int64_t r = r0 + k;
+      tile[k][tx] = r < m && column ? (data[r * n + c0 + tx] - mean) * scale : 0.f;
+    }
+    __syncthreads();
+    for (int k = ty; k < 32; k += 8) {
+      const std::int64_t c = c0 + k, r = r0 + 2 * tx;
+      if (c >= n || r >= ld) continue;  // ld is even: both rows or neither
+      const float2 v = make_float2(tile[2 * tx][k], tile[2 * tx + 1][k]);
+      const __half2 hi = __float22half2_rn(v);
+      xt[(c * ld + r) / 2] = hi;
+      if (xt_lo) {  // v - hi is exact in FP32
+        const float2 h = __half22float2(hi);
+        xt_lo[(c * ld + r) / 2] = __float22half2_rn(make_float2(v.x - h.x, v.y - h.y));
+      }
+    }
+    __syncthreads();
+  }
+}
+
 }  // namespace
+
+void launch_centre_transposed_f16(const float* data, const float* sums, const float* bounds,
+                                  void* xt, void* xt_lo, float* unscale, std::int64_t m,
+                                  std::int64_t n, std::int64_t ld, cudaStream_t stream) {
+  const float inv_m = static_cast<float>(1.0 / double(m));
+  const std::int64_t row_tiles = ceil_div(ld, 64);
+  const dim3 grid(unsigned(ceil_div(n, 32)),
+                  unsigned(row_tiles < std::int64_t(kMaxGridY) ? row_tiles : kMaxGridY));
+  centre_transposed_f16_kernel<<<grid, dim3(32, 8), 0, stream>>>(
+      data, sums, bounds, static_cast<__half2*>(xt), static_cast<__half2*>(xt_lo), unscale, m,
+      int(n), ld, inv_m);
+  LADDER_CUDA_LAUNCH("centre_transposed_f16_kernel");
+}
 
 void launch_centre_transposed(const float* data, const float* sums, float* xt, float* xt_lo,
                               std::int64_t m, std::int64_t n, std::int64_t ld,
@@ -118,13 +187,16 @@ void launch_centre_padded(const float* data, const float* sums, float* x, std::i
   LADDER_CUDA_LAUNCH("centre_padded_kernel");
 }
 
-void launch_column_sums(const float* data, float* sums, std::int64_t m, std::int64_t n,
-                        cudaStream_t stream) {
+void launch_column_sums(const float* data, float* sums, float* bounds, std::int64_t m,
+                        std::int64_t n, cudaStream_t stream) {
   const int threads = 256;
   const std::int64_t chunks = ceil_div(m, kMeanRows);
   const dim3 grid(unsigned(ceil_div(n, threads)),
                   unsigned(chunks < kMaxGridY ? chunks : kMaxGridY));
-  column_sums_kernel<<<grid, threads, 0, stream>>>(data, sums, m, int(n));
+  if (bounds)
+    column_sums_kernel<true><<<grid, threads, 0, stream>>>(data, sums, bounds, m, int(n));
+  else
+    column_sums_kernel<false><<<grid, threads, 0, stream>>>(data, sums, bounds, m, int(n));
   LADDER_CUDA_LAUNCH("column_sums_kernel");
 }
 

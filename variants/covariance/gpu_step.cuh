@@ -11,6 +11,12 @@
 // m values, each row padded with zeros to a multiple of 4 floats), rounded to TF32, for
 // tensor-core instructions that read both operands with k contiguous (Hopper's wgmma on TF32);
 // Layout::transposed_split also writes the TF32 of each value's rounding error, X^T_lo.
+// The FP16 layouts write X^T as halves (rows padded to a multiple of 8, 16 bytes), each feature
+// scaled by a power of two that puts its largest value just under 2^14: FP16 then keeps TF32's
+// 10-bit mantissa with no overflow, and the power of two comes back out exactly. They need each
+// feature's largest distance from its first value, which the mean stage finds as it sums
+// (twice it bounds the distance from the mean); Layout::transposed_f16_split also writes the
+// FP16 of each scaled value's rounding error.
 // The run's time is the whole pipeline; each stage's median is recorded as well. A step's set-up
 // function does its set-up (handles, occupancy queries) once, before anything is timed; every
 // stage launches on the run's stream.
@@ -30,36 +36,56 @@ namespace ladder::covariance {
 // What a covariance launch sees: the centred data X (m x n, row-major, or X^T for the
 // transposed layouts) and the output.
 struct DeviceData {
-  const float* x;
+  const float* x;  // the FP16 layouts: halves, in a buffer of floats
   float* cov;  // n x n, every entry must be written
   std::int64_t m, n;
-  std::int64_t ld;  // the row stride of x: n, or n (m when transposed) rounded up to 4
-  const float* x_lo = nullptr;  // Layout::transposed_split: X^T's rounding errors, stride ld
+  std::int64_t ld;  // the row stride of x in its values: n, or n (m when transposed) rounded
+                    // up to 4 (to 8 for halves)
+  const float* x_lo = nullptr;     // the split layouts: X^T's rounding errors, stride ld
+  const float* unscale = nullptr;  // the FP16 layouts: feature j's values are X * 1/unscale[j]
 };
 
-enum class Layout { plain, padded, padded_tf32, transposed, transposed_split };
+enum class Layout {
+  plain,
+  padded,
+  padded_tf32,
+  transposed,
+  transposed_split,
+  transposed_f16,
+  transposed_f16_split
+};
 
+inline bool half(Layout layout) {
+  return layout == Layout::transposed_f16 || layout == Layout::transposed_f16_split;
+}
+inline bool split(Layout layout) {
+  return layout == Layout::transposed_split || layout == Layout::transposed_f16_split;
+}
 inline bool transposed(Layout layout) {
-  return layout == Layout::transposed || layout == Layout::transposed_split;
+  return layout == Layout::transposed || split(layout) || half(layout);
 }
 
-// The row stride of the centred copy, and how many floats the copy (each of its arrays) holds.
+// The row stride of the centred copy (in values), and how many floats hold the copy (each of
+// its arrays).
 inline std::int64_t row_stride(const CovProblem& p, Layout layout) {
   if (layout == Layout::plain) return p.n;
-  return ceil_div(transposed(layout) ? p.m : p.n, 4) * 4;
+  const int quantum = half(layout) ? 8 : 4;  // 16 bytes
+  return ceil_div(transposed(layout) ? p.m : p.n, quantum) * quantum;
 }
 inline std::int64_t copy_floats(const CovProblem& p, Layout layout) {
-  return (transposed(layout) ? p.n : p.m) * row_stride(p, layout);
+  const std::int64_t values = (transposed(layout) ? p.n : p.m) * row_stride(p, layout);
+  return half(layout) ? values / 2 : values;  // ld is even for halves
 }
 
 using Setup = GpuSetup<DeviceData>;
 using SetupFn = GpuSetupFn<CovProblem, DeviceData>;
 using GpuStep = Step<CovProblem, SetupFn>;
 
-// The first two stages (gpu_pipeline.cu), on `stream`: column sums of the data, then the
-// centred data X from them, with the coalesced or the strided thread mapping.
-void launch_column_sums(const float* data, float* sums, std::int64_t m, std::int64_t n,
-                        cudaStream_t stream);
+// The first two stages (gpu_pipeline.cu), on `stream`: column sums of the data (with `bounds`
+// set, zeroed, also each feature's largest |D[r][j] - D[0][j]|, for the FP16 layouts), then
+// the centred data X from them, with the coalesced or the strided thread mapping.
+void launch_column_sums(const float* data, float* sums, float* bounds, std::int64_t m,
+                        std::int64_t n, cudaStream_t stream);
 void launch_centre(const float* data, const float* sums, float* x, std::int64_t m,
                    std::int64_t n, bool strided, cudaStream_t stream);
 // The padded layouts: X with row stride ld, zeros past n, optionally rounded to TF32.
@@ -70,6 +96,12 @@ void launch_centre_padded(const float* data, const float* sums, float* x, std::i
 void launch_centre_transposed(const float* data, const float* sums, float* xt, float* xt_lo,
                               std::int64_t m, std::int64_t n, std::int64_t ld,
                               cudaStream_t stream);
+// The FP16 layouts: X^T as halves scaled by 2^e_j (see above; rows of ld halves, zeros past
+// m), unscale[j] = 2^-e_j, and when xt_lo is set the FP16 of each scaled value's rounding
+// error there.
+void launch_centre_transposed_f16(const float* data, const float* sums, const float* bounds,
+                                  void* xt, void* xt_lo, float* unscale, std::int64_t m,
+                                  std::int64_t n, std::int64_t ld, cudaStream_t stream);
 
 class Pipeline : public GpuInstance<float> {
  public:
@@ -83,16 +115,22 @@ class Pipeline : public GpuInstance<float> {
         data_(p.data),
         sums_(p.n),
         x_(std::size_t(copy_floats(p, layout))),
-        x_lo_(layout == Layout::transposed_split ? std::size_t(copy_floats(p, layout)) : 0) {}
+        x_lo_(split(layout) ? std::size_t(copy_floats(p, layout)) : 0),
+        bounds_(half(layout) ? std::size_t(p.n) : 0),
+        unscale_(half(layout) ? std::size_t(p.n) : 0) {}
   std::map<std::string, double> facts() const override { return setup_.all_facts(); }
 
  protected:
   void enqueue(cudaStream_t stream) override {
     stage("mean");
     sums_.fill_bytes(0, stream);
-    launch_column_sums(data_.get(), sums_.get(), p_.m, p_.n, stream);
+    if (half(layout_)) bounds_.fill_bytes(0, stream);
+    launch_column_sums(data_.get(), sums_.get(), bounds_.get(), p_.m, p_.n, stream);
     stage("centre");
-    if (layout_ == Layout::plain)
+    if (half(layout_))
+      launch_centre_transposed_f16(data_.get(), sums_.get(), bounds_.get(), x_.get(),
+                                   x_lo_.get(), unscale_.get(), p_.m, p_.n, ld_, stream);
+    else if (layout_ == Layout::plain)
       launch_centre(data_.get(), sums_.get(), x_.get(), p_.m, p_.n, strided_, stream);
     else if (transposed(layout_))
       launch_centre_transposed(data_.get(), sums_.get(), x_.get(), x_lo_.get(), p_.m, p_.n, ld_,
@@ -101,7 +139,7 @@ class Pipeline : public GpuInstance<float> {
       launch_centre_padded(data_.get(), sums_.get(), x_.get(), p_.m, p_.n, ld_,
                            layout_ == Layout::padded_tf32, stream);
     stage("covariance");
-    setup_.enqueue({x_.get(), out(), p_.m, p_.n, ld_, x_lo_.get()}, stream);
+    setup_.enqueue({x_.get(), out(), p_.m, p_.n, ld_, x_lo_.get(), unscale_.get()}, stream);
   }
 
  private:
@@ -110,14 +148,15 @@ class Pipeline : public GpuInstance<float> {
   bool strided_;
   Layout layout_;
   std::int64_t ld_;
-  DeviceBuffer<float> data_, sums_, x_, x_lo_;
+  DeviceBuffer<float> data_, sums_, x_, x_lo_, bounds_, unscale_;
 };
 
-// Data, centred copy (or copies), output and column sums.
+// Data, centred copy (or copies), output, column sums (and the FP16 layouts' bounds and scales).
 inline double device_bytes(const CovProblem& p, Layout layout) {
-  const double copies = layout == Layout::transposed_split ? 2 : 1;
+  const double copies = split(layout) ? 2 : 1;
+  const double per_feature = half(layout) ? 3 : 1;
   return 4.0 * (double(p.m) * double(p.n) + copies * double(copy_floats(p, layout)) +
-                double(p.n) * double(p.n) + double(p.n));
+                double(p.n) * double(p.n) + per_feature * double(p.n));
 }
 
 // A padded layout has no strided centring: its `centring` offers the coalesced mapping only.

@@ -170,15 +170,16 @@ class CovStudy : public Study {
   // (random walk), so allow 16 sqrt(m) ulps relative; TF32 rounds every input to 10 bits.
   Tolerance tolerance(const Problem& problem, const VariantSpec& v) const override {
     const auto& p = problem_as<CovProblem>(problem);
-    if (v.precision == Precision::tf32)
-      return {5e-3 * p.max_variance, 1e-2, "tf32: rel 1e-2, abs 5e-3 * max variance"};
+    if (v.precision == Precision::tf32 || v.precision == Precision::fp16)
+      return {5e-3 * p.max_variance, 1e-2,
+              std::string(to_string(v.precision)) + ": rel 1e-2, abs 5e-3 * max variance"};
     const double rel = std::max(1e-5, 16.0 * std::sqrt(double(p.m)) * 0x1.0p-24);
     return {rel * p.max_variance, rel,
             "fp32: rel max(1e-5, 16 sqrt(m) 2^-24), abs rel * max variance"};
   }
 
-  // Each step against the pipe its products run on: FP32 FMA lanes, TF32 tensor cores, or
-  // the tensor cores three times over (3xTF32: three TF32 products per FP32-accurate one).
+  // Each step against the pipe its products run on: FP32 FMA lanes, TF32 or FP16 tensor cores,
+  // or the tensor cores three times over (three products per FP32-accurate one).
   Work work(const Problem& problem, const VariantSpec& v, const DeviceCaps& d) const override {
     Work w{"gflops", "GFLOP/s", triangle_flops(problem_as<CovProblem>(problem)), 1e9};
     if (v.backend == Backend::gpu) {
@@ -187,6 +188,10 @@ class CovStudy : public Study {
         w.set_limit({unit, {{Pipe::tensor_tf32, 1}}, 2, "FMA", "TF32 tensor"}, d);
       else if (v.precision == Precision::tf32x3)
         w.set_limit({unit, {{Pipe::tensor_tf32, 3}}, 2, "FMA", "3xTF32 tensor"}, d);
+      else if (v.precision == Precision::fp16)
+        w.set_limit({unit, {{Pipe::tensor_fp16, 1}}, 2, "FMA", "FP16 tensor"}, d);
+      else if (v.precision == Precision::fp16x3)
+        w.set_limit({unit, {{Pipe::tensor_fp16, 3}}, 2, "FMA", "3xFP16 tensor"}, d);
       else
         w.set_limit({unit, {{Pipe::fp32, 1}}, 2, "FMA", "FP32"}, d);
     }

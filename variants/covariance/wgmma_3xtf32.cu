@@ -21,7 +21,7 @@ const Registrar registrar{gpu_step(
                "k-tile's three products summed on the tensor cores, then added in FP32",
      .precision = Precision::tf32x3,
      .params = wgmma::params(true, "2"),
-     .impl = wgmma::setup<true>,
+     .impl = wgmma::setup<float, true>,
      .limit = wgmma::limit<true>,
      .needs = {Feature::wgmma_tma}},
     Layout::transposed_split)};

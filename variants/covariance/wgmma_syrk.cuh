@@ -25,6 +25,12 @@
 // rounds (the tensor cores' own additions truncate: over a slice's thousands of k-steps that
 // bias would be TF32-sized; steps 9-10 found the same).
 //
+// FP16 (steps 17-18, Layout::transposed_f16*): the same kernel on halves. A k-tile is still
+// 128 bytes a feature, now 64 rows of X, and each wgmma (k = 16) still reads 32 bytes of it, so
+// the strips, swizzle and descriptors are unchanged; the tensor cores do twice the products
+// per byte, at twice TF32's rate. The stored sums are scaled back by each feature's power of
+// two (DeviceData::unscale).
+//
 // The m rows are split into slices (split-K); a unit of work is a (tile, slice), and slices
 // add their partial sums into a zeroed C with atomics. Every tile reads the same 2 GB of X^T,
 // each strip shared by the ~20 tiles of its row and column, so whether a strip comes from L2
@@ -37,6 +43,7 @@
 #pragma once
 #include <cuda.h>
 #include <cudaTypedefs.h>
+#include <cuda_fp16.h>
 
 #include <array>
 #include <cstdint>
@@ -54,8 +61,12 @@
 namespace ladder::covariance::wgmma {
 
 constexpr int kTile = 128;                       // C tile edge; 64 rows per warpgroup
-constexpr int kK = 32;                           // rows of X per k-tile: 128 bytes a feature
-constexpr int kStripBytes = kTile * kK * 4;      // one strip of a stage, 16 KiB
+constexpr int kRowBytes = 128;                   // a feature's bytes per k-tile
+constexpr int kStripBytes = kTile * kRowBytes;   // one strip of a stage, 16 KiB
+constexpr int kSteps = kRowBytes / 32;           // wgmmas per k-tile, 32 bytes of k each
+// Rows of X per k-tile: 32 floats (TF32) or 64 halves.
+template <class T>
+constexpr int kK = kRowBytes / int(sizeof(T));
 constexpr int kConsumers = 256;                  // two warpgroups
 constexpr int kThreads = kConsumers + 32;        // and the producer warp
 constexpr int kMinSliceRows = 2048, kMaxSplit = 32;
@@ -139,70 +150,85 @@ __device__ __forceinline__ void mma_wait() {
   asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(kPending) : "memory");
 }
 
-// D (64 x 128 or 64 x 256, FP32, this warpgroup's registers) = A B + (scale_d ? D : 0), k = 8;
-// A: 64 features x 8 rows of X, B: 128 or 256 features x 8 rows, both from shared memory.
-__device__ __forceinline__ void mma(float (&d)[64], std::uint64_t a, std::uint64_t b,
-                                    int scale_d) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {"
-      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
-      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
-      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
-      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
-      "}, %64, %65, p, 1, 1;\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
-        "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),
-        "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]),
-        "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]),
-        "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]),
-        "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
-        "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]),
-        "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]),
-        "+f"(d[63])
-      : "l"(a), "l"(b), "r"(scale_d));
-}
+// D (64 x 128 or 64 x 256, FP32, this warpgroup's registers) = A B + (scale_d ? D : 0); A: 64
+// features x 32 bytes of k, B: 128 or 256 features x 32 bytes of k, both from shared memory:
+// k = 8 in TF32 or k = 16 in FP16 (whose form also names the operands' majorness: both K-major).
+// The accumulator operand lists are spelled out once each, below.
+#define LADDER_WGMMA_D64 \
+  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
+  "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
+  "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}"
+#define LADDER_WGMMA_OUT64(d) \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), \
+  "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), \
+  "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), \
+  "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), \
+  "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), \
+  "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), \
+  "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), \
+  "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
+  "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), \
+  "+f"(d[63])
+#define LADDER_WGMMA_D128 \
+  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
+  "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
+  "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, " \
+  "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " \
+  "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, " \
+  "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, " \
+  "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}"
+#define LADDER_WGMMA_OUT128(d) \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), \
+  "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), \
+  "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), \
+  "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), \
+  "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), \
+  "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), \
+  "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), \
+  "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
+  "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), \
+  "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), \
+  "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), \
+  "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), \
+  "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), \
+  "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]), \
+  "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), \
+  "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), \
+  "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), \
+  "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), "+f"(d[121]), \
+  "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
 
-__device__ __forceinline__ void mma(float (&d)[128], std::uint64_t a, std::uint64_t b,
+template <class T, int kAcc>
+__device__ __forceinline__ void mma(float (&d)[kAcc], std::uint64_t a, std::uint64_t b,
                                     int scale_d) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 {"
-      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
-      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
-      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
-      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "
-      "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "
-      "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "
-      "%96, %97, %98, %99, %100, %101, %102, %103, "
-      "%104, %105, %106, %107, %108, %109, %110, %111, "
-      "%112, %113, %114, %115, %116, %117, %118, %119, "
-      "%120, %121, %122, %123, %124, %125, %126, %127"
-      "}, %128, %129, p, 1, 1;\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
-        "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
-        "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
-        "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
-        "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
-        "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
-        "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
-        "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
-        "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
-        "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
-        "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]),
-        "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
-        "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]),
-        "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
-        "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]),
-        "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]),
-        "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]),
-        "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
-        "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]),
-        "+f"(d[126]), "+f"(d[127])
-      : "l"(a), "l"(b), "r"(scale_d));
+  static_assert(kAcc == 64 || kAcc == 128, "64 x 128 or 64 x 256 accumulators");
+  constexpr bool kHalf = sizeof(T) == 2;
+  if constexpr (kAcc == 64 && !kHalf)
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 " LADDER_WGMMA_D64
+                 ", %64, %65, p, 1, 1;\n}\n"
+                 : LADDER_WGMMA_OUT64(d)
+                 : "l"(a), "l"(b), "r"(scale_d));
+  else if constexpr (kAcc == 64)
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 " LADDER_WGMMA_D64
+                 ", %64, %65, p, 1, 1, 0, 0;\n}\n"
+                 : LADDER_WGMMA_OUT64(d)
+                 : "l"(a), "l"(b), "r"(scale_d));
+  else if constexpr (!kHalf)
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 " LADDER_WGMMA_D128
+                 ", %128, %129, p, 1, 1;\n}\n"
+                 : LADDER_WGMMA_OUT128(d)
+                 : "l"(a), "l"(b), "r"(scale_d));
+  else
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 " LADDER_WGMMA_D128
+                 ", %128, %129, p, 1, 1, 0, 0;\n}\n"
+                 : LADDER_WGMMA_OUT128(d)
+                 : "l"(a), "l"(b), "r"(scale_d));
 }
 
 // Keeps the compiler from moving accumulator reads or writes across an asynchronous wgmma.
@@ -216,7 +242,7 @@ __device__ __forceinline__ void pin(float (&d)[kAcc]) {
 // ring position (k-tiles through it so far) at the unit's start. A j strip of 256 features is
 // two 128-feature boxes, one after the other (the swizzle repeats every 8 rows). A diagonal
 // unit (j0 = i0) copies its i strip only.
-template <bool kSplit, int kStages, int kN>
+template <class T, bool kSplit, int kStages, int kN>
 __device__ void produce(const CUtensorMap* hi, const CUtensorMap* lo, unsigned char* smem,
                         std::uint64_t* full, std::uint64_t* empty, int g0, int k_tiles,
                         std::int64_t r_begin, int i0, int j0) {
@@ -227,7 +253,7 @@ __device__ void produce(const CUtensorMap* hi, const CUtensorMap* lo, unsigned c
     const int g = g0 + kt, s = g % kStages;
     if (g >= kStages) bar_wait(&empty[s], (g / kStages + 1) & 1);
     unsigned char* st = smem + s * S::stage_bytes;
-    const int r = int(r_begin + std::int64_t(kt) * kK);
+    const int r = int(r_begin + std::int64_t(kt) * kK<T>);
     bar_expect(&full[s], bytes);
 #pragma unroll
     for (int h = 0; h < (kSplit ? 2 : 1); ++h) {  // hi, then lo
@@ -252,7 +278,7 @@ __device__ void produce(const CUtensorMap* hi, const CUtensorMap* lo, unsigned c
 // queued), except at a chunk's or the unit's end, where all are waited for. A warpgroup whose
 // rows all lie past n (the last tile row) skips the products but still takes part in the
 // barriers. g0: the ring position at the unit's start.
-template <bool kSplit, int kStages, int kChunk, int kN>
+template <class T, bool kSplit, int kStages, int kChunk, int kN>
 __device__ void consume(unsigned char* smem, std::uint64_t* full, std::uint64_t* empty, int g0,
                         int k_tiles, int wg, bool diagonal, bool idle, float (&sum)[kN / 2]) {
   using S = Shape<kSplit, kStages, kN>;
@@ -280,14 +306,14 @@ __device__ void consume(unsigned char* smem, std::uint64_t* full, std::uint64_t*
       const std::uint64_t b_lo = descriptor(st + S::half_bytes + (diagonal ? 0 : kStripBytes));
       const bool fresh = kChunk > 0 && kt % kChunk == 0;  // part starts over
 #pragma unroll
-      for (int k = 0; k < kK / 8; ++k) {  // small terms first
-        mma(acc, a_lo + 2 * k, b_hi + 2 * k, !(fresh && k == 0));
-        mma(acc, a_hi + 2 * k, b_lo + 2 * k, 1);
-        mma(acc, a_hi + 2 * k, b_hi + 2 * k, 1);
+      for (int k = 0; k < kSteps; ++k) {  // small terms first
+        mma<T>(acc, a_lo + 2 * k, b_hi + 2 * k, !(fresh && k == 0));
+        mma<T>(acc, a_hi + 2 * k, b_lo + 2 * k, 1);
+        mma<T>(acc, a_hi + 2 * k, b_hi + 2 * k, 1);
       }
     } else {
 #pragma unroll
-      for (int k = 0; k < kK / 8; ++k) mma(acc, a_hi + 2 * k, b_hi + 2 * k, 1);
+      for (int k = 0; k < kSteps; ++k) mma<T>(acc, a_hi + 2 * k, b_hi + 2 * k, 1);
     }
     mma_commit();
     // The wait depth is chosen at run time, so ptxas serialises the wgmmas (its C7518 note).
@@ -329,13 +355,13 @@ struct Unit {
   int i0, j0, k_tiles;
   std::int64_t r_begin;
   __device__ Unit(int u, const int2* table, int tiles, std::int64_t m,
-                  std::int64_t rows_per_slice) {
+                  std::int64_t rows_per_slice, int k_rows) {
     const int2 t = table[u % tiles];
     i0 = t.x * kTile;
     j0 = t.y * kTile;
     r_begin = std::int64_t(u / tiles) * rows_per_slice;
     const std::int64_t r_end = m < r_begin + rows_per_slice ? m : r_begin + rows_per_slice;
-    k_tiles = int(ceil_div(r_end - r_begin, kK));
+    k_tiles = int(ceil_div(r_end - r_begin, k_rows));
   }
 };
 
@@ -345,12 +371,13 @@ struct Unit {
 // producer starts round r's copies only once every producer has issued rounds < r: all blocks
 // then read the same rows of X^T at about the same time, and the strips they share are read
 // from DRAM once, not once per tile.
-template <bool kSplit, int kStages, int kChunk, int kN>
+template <class T, bool kSplit, int kStages, int kChunk, int kN>
 __global__ void __launch_bounds__(kThreads, (Shape<kSplit, kStages, kN>::blocks_per_sm))
     syrk_wgmma_kernel(const __grid_constant__ CUtensorMap hi,
                       const __grid_constant__ CUtensorMap lo, float* __restrict__ cov,
                       std::int64_t m, int n, const int2* table, int tiles, int units,
-                      std::int64_t rows_per_slice, float inv_m, bool accumulate, int* progress) {
+                      std::int64_t rows_per_slice, float inv_m, const float* unscale,
+                      bool accumulate, int* progress) {
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
   __trap();  // built for sm_90a only; the step's limit keeps other devices from launching it
 #else
@@ -371,9 +398,9 @@ __global__ void __launch_bounds__(kThreads, (Shape<kSplit, kStages, kN>::blocks_
   if (tid >= kConsumers) {  // the producer warp: one thread issues every copy
     if (tid != kConsumers) return;
     for (int u = blockIdx.x; u < units; u += gridDim.x) {
-      const Unit unit(u, table, tiles, m, rows_per_slice);
+      const Unit unit(u, table, tiles, m, rows_per_slice, kK<T>);
       if (progress) wait_for(progress, u - int(blockIdx.x));
-      produce<kSplit, kStages, kN>(&hi, &lo, smem, full, empty, g, unit.k_tiles, unit.r_begin,
+      produce<T, kSplit, kStages, kN>(&hi, &lo, smem, full, empty, g, unit.k_tiles, unit.r_begin,
                                unit.i0, unit.j0);
       if (progress) atomicAdd(progress, 1);
       g += unit.k_tiles;
@@ -382,27 +409,31 @@ __global__ void __launch_bounds__(kThreads, (Shape<kSplit, kStages, kN>::blocks_
   }
   const int wg = tid / 128, warp = (tid % 128) / 32, lane = tid % 32;
   for (int u = blockIdx.x; u < units; u += gridDim.x) {
-    const Unit unit(u, table, tiles, m, rows_per_slice);
+    const Unit unit(u, table, tiles, m, rows_per_slice, kK<T>);
     float sum[kN / 2];
-    consume<kSplit, kStages, kChunk, kN>(smem, full, empty, g, unit.k_tiles, wg,
+    consume<T, kSplit, kStages, kChunk, kN>(smem, full, empty, g, unit.k_tiles, wg,
                                          unit.i0 == unit.j0, unit.i0 + 64 * wg >= n, sum);
     g += unit.k_tiles;
     // Accumulator q: row 16 warp + lane / 4 (+ 8 when q % 4 >= 2), column 8 (q / 4) + 2
-    // (lane % 4) + q % 2 of the warpgroup's 64 x kN.
+    // (lane % 4) + q % 2 of the warpgroup's 64 x kN. FP16 sums come back by the features'
+    // powers of two: exact products.
 #pragma unroll
     for (int q = 0; q < kN / 2; ++q) {
       const int i = unit.i0 + 64 * wg + 16 * warp + lane / 4 + 8 * ((q >> 1) & 1);
       const int j = unit.j0 + 8 * (q >> 2) + 2 * (lane % 4) + (q & 1);
-      put(cov, n, i, j, sum[q] * inv_m, accumulate);
+      float v = sum[q] * inv_m;
+      if (unscale && i < n && j < n) v = v * unscale[i] * unscale[j];
+      put(cov, n, i, j, v, accumulate);
     }
   }
 #endif
 }
 
-// X^T (m values a row, row stride ld floats, n rows) as TMA sees it: boxes of 32 values x 128
-// rows, 128-byte swizzle, zeros outside. The driver's encoder is reached through the runtime,
-// so nothing links libcuda.
-inline CUtensorMap tensor_map(const float* xt, std::int64_t m, std::int64_t n, std::int64_t ld) {
+// X^T (m values a row, row stride ld values, n rows) as TMA sees it: boxes of 128 bytes (32
+// floats or 64 halves) x 128 rows, 128-byte swizzle, zeros outside. The driver's encoder is
+// reached through the runtime, so nothing links libcuda.
+template <class T>
+CUtensorMap tensor_map(const float* xt, std::int64_t m, std::int64_t n, std::int64_t ld) {
   static const auto encode = [] {
     void* fn = nullptr;
     cudaDriverEntryPointQueryResult found{};
@@ -414,9 +445,11 @@ inline CUtensorMap tensor_map(const float* xt, std::int64_t m, std::int64_t n, s
   }();
   CUtensorMap map;
   const cuuint64_t dims[2] = {cuuint64_t(m), cuuint64_t(n)};
-  const cuuint64_t strides[1] = {cuuint64_t(ld) * sizeof(float)};
-  const cuuint32_t box[2] = {kK, kTile}, unit[2] = {1, 1};
-  const CUresult r = encode(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(xt),
+  const cuuint64_t strides[1] = {cuuint64_t(ld) * sizeof(T)};
+  const cuuint32_t box[2] = {kK<T>, kTile}, unit[2] = {1, 1};
+  const CUtensorMapDataType type =
+      sizeof(T) == 2 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  const CUresult r = encode(&map, type, 2, const_cast<float*>(xt),
                             dims, strides, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE,
                             CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
@@ -429,13 +462,14 @@ inline CUtensorMap tensor_map(const float* xt, std::int64_t m, std::int64_t n, s
 // The tensor maps of a copy of X^T (and of its rounding errors), encoded on a step's first call
 // and kept while the copy stays where it is: the encoding is host work, and a driver call inside
 // a profiler's replayed range is one range replay may refuse.
+template <class T>
 class TensorMaps {
  public:
   std::pair<CUtensorMap, CUtensorMap> of(const DeviceData& d, bool split) {
     const std::array<std::int64_t, 5> key = {std::int64_t(d.x), std::int64_t(d.x_lo), d.m, d.n, d.ld};
     if (!maps_ || key != key_) {
-      const CUtensorMap hi = tensor_map(d.x, d.m, d.n, d.ld);
-      maps_ = {hi, split ? tensor_map(d.x_lo, d.m, d.n, d.ld) : hi};
+      const CUtensorMap hi = tensor_map<T>(d.x, d.m, d.n, d.ld);
+      maps_ = {hi, split ? tensor_map<T>(d.x_lo, d.m, d.n, d.ld) : hi};
       key_ = key;
     }
     return *maps_;
@@ -459,10 +493,10 @@ inline std::vector<int2> unit_table(std::int64_t n, int columns) {
 
 // The step's set-up: shared-memory opt-in, occupancy, split and the unit table, all before
 // anything is timed.
-template <bool kSplit, int kStages, int kChunk, int kN>
+template <class T, bool kSplit, int kStages, int kChunk, int kN>
 Setup setup_for(const CovProblem& prob, const Params& p, const DeviceCaps& caps) {
   using S = Shape<kSplit, kStages, kN>;
-  constexpr auto kernel = syrk_wgmma_kernel<kSplit, kStages, kChunk, kN>;
+  constexpr auto kernel = syrk_wgmma_kernel<T, kSplit, kStages, kChunk, kN>;
   allow_shared_memory(kernel, S::smem_bytes);
   int bps = 0;
   LADDER_CUDA(
@@ -474,7 +508,7 @@ Setup setup_for(const CovProblem& prob, const Params& p, const DeviceCaps& caps)
   // Rounds of the lockstep schedule wait for each other, so a last round part-full costs its
   // share of the time: at the paper size, 99% fill (5 slices, 8 rounds) ran 5% faster than 95%
   // (3 slices, 4.8 rounds).
-  const std::int64_t rows = slice_rows(m, tiles, p.integer("split"), caps.sm_count * bps, kK,
+  const std::int64_t rows = slice_rows(m, tiles, p.integer("split"), caps.sm_count * bps, kK<T>,
                                        kMinSliceRows, kMaxSplit, 0.99);
   const std::int64_t slices = ceil_div(m, rows);
   const std::int64_t units = tiles * slices;
@@ -483,7 +517,7 @@ Setup setup_for(const CovProblem& prob, const Params& p, const DeviceCaps& caps)
   Setup out;
   out.facts = {{"tile", kTile},
                {"columns_per_block", kN},
-               {"k_tile", kK},
+               {"k_tile", kK<T>},
                {"stages", kStages},
                {"threads_per_block", kThreads},
                {"smem_bytes_per_block", double(S::smem_bytes)},
@@ -495,7 +529,7 @@ Setup setup_for(const CovProblem& prob, const Params& p, const DeviceCaps& caps)
   if (kSplit) out.facts["chunk"] = kChunk;
   auto progress = std::make_shared<DeviceBuffer<int>>(lockstep ? 1 : 0);
   auto units_of_slice = std::make_shared<DeviceBuffer<int2>>(table);
-  auto maps = std::make_shared<TensorMaps>();
+  auto maps = std::make_shared<TensorMaps<T>>();
   out.enqueue = [rows, slices, tiles, units, blocks, kernel, progress, units_of_slice,
                  maps](const DeviceData& d, cudaStream_t stream) {
     const auto& [hi, lo] = maps->of(d, kSplit);
@@ -518,23 +552,25 @@ Setup setup_for(const CovProblem& prob, const Params& p, const DeviceCaps& caps)
     config.stream = stream;
     LADDER_CUDA(cudaLaunchKernelEx(&config, kernel, hi, lo, d.cov, d.m, int(d.n),
                                    static_cast<const int2*>(units_of_slice->get()), int(tiles),
-                                   int(units), rows, inv_m, accumulate, progress->get()));
+                                   int(units), rows, inv_m, d.unscale, accumulate,
+                                   progress->get()));
     LADDER_CUDA_LAUNCH("syrk_wgmma_kernel");
   };
   return out;
 }
 
-template <bool kSplit>
+// T: float (TF32) or __half (FP16, on the FP16 layouts).
+template <class T, bool kSplit>
 Setup setup(const CovProblem& prob, const Params& p, const DeviceCaps& caps) {
   Setup out;
   if constexpr (kSplit)
     ChunkSet::exactly(p.integer("chunk"), [&](auto c) {
-      out = setup_for<true, kSplitStages, decltype(c)::value, kTile>(prob, p, caps);
+      out = setup_for<T, true, kSplitStages, decltype(c)::value, kTile>(prob, p, caps);
     }, "chunk");
   else
     StageSet::exactly(p.integer("stages"), [&](auto st) {
       ColumnSet::exactly(p.integer("columns"), [&](auto c) {
-        out = setup_for<false, decltype(st)::value, 0, decltype(c)::value>(prob, p, caps);
+        out = setup_for<T, false, decltype(st)::value, 0, decltype(c)::value>(prob, p, caps);
       }, "columns");
     }, "stages");
   return out;

@@ -21,7 +21,7 @@ const Registrar registrar{gpu_step(
                "ring); the centring stage writes X^T",
      .precision = Precision::tf32,
      .params = wgmma::params(false, "4"),
-     .impl = wgmma::setup<false>,
+     .impl = wgmma::setup<float, false>,
      .limit = wgmma::limit<false>,
      .needs = {Feature::wgmma_tma}},
     Layout::transposed)};
