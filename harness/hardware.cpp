@@ -166,6 +166,7 @@ nlohmann::json ceilings_json(const DeviceCaps& d) {
   put("fp32_flops_per_s", row->fp32, 2);
   put("fp64_flops_per_s", row->fp64, 2);
   put("tf32_tensor_flops_per_s", row->tensor_tf32, 2);
+  put("fp16_tensor_flops_per_s", row->tensor_fp16, 2);
   put("int32_per_s", row->int32, 1);
   put("minmax_per_s", row->minmax, 1);
   put("shared_bytes_per_s", row->smem_bytes_per_clock, 1);

@@ -20,7 +20,7 @@ Beside it, where some step has its bytes and duration counted, a roofline of the
 each step a colour, at three markers on one height: its intensity at L1, L2 and DRAM (a marker
 shape per level; a level that moved no bytes is left out):
 
-  - work counted in FLOPs (covariance): a hierarchical FP32/TF32 roofline, x FLOPs per byte,
+  - work counted in FLOPs (covariance): a hierarchical FP32/TF32/FP16 roofline, x FLOPs per byte,
     y FLOP/s (the run's FLOPs over the duration ncu measured);
   - other work (cells of dtw, twed, eed; skyline's points): an instruction roofline (Ding &
     Williams), x warp instructions per byte, y warp instructions per second (per work unit
@@ -196,13 +196,14 @@ LEVELS = (("l1", "L1", "o"), ("l2", "L2", "s"), ("dram", "DRAM", "^"))
 # Keys of device.ceilings, by kind of roofline: the numbers are the GPU's hardware table's,
 # as the harness wrote them, never typed here. The table has no L2 bandwidth: no L2 ceiling.
 ROOFS = {"instructions": (("warp_instructions_per_s", "warp-instruction issue"),),
-         "flops": (("fp32_flops_per_s", "FP32 (FMA)"), ("tf32_tensor_flops_per_s", "TF32 tensor"))}
+         "flops": (("fp32_flops_per_s", "FP32 (FMA)"), ("tf32_tensor_flops_per_s", "TF32 tensor"),
+                   ("fp16_tensor_flops_per_s", "FP16 tensor"))}
 BANDWIDTHS = (("shared_bytes_per_s", "L1/shared"), ("dram_bytes_per_s", "DRAM"))
 # kind -> (title, x label, y label, unit of a compute ceiling)
 ROOF_TEXT = {"instructions": ("instruction roofline",
                               "warp instructions per byte moved at the level",
                               "warp instructions per second", "/s"),
-             "flops": ("FP32/TF32 roofline", "FLOPs per byte moved at the level", "FLOP/s",
+             "flops": ("FP32/TF32/FP16 roofline", "FLOPs per byte moved at the level", "FLOP/s",
                        "FLOP/s")}
 
 

@@ -9,7 +9,7 @@ a file that is not JSON, a file with only skipped profiles and a missing matplot
 against one H200 run's counters by hand), at L1, L2 and DRAM intensity where that level moved
 bytes, under the ceilings of the file's device.ceilings; without them (null or missing, as in
 files from before them) the points are drawn and the footer says why there is no roof; work
-in FLOPs gives an FP32/TF32 roofline.
+in FLOPs gives an FP32/TF32/FP16 roofline.
 
 Run: python3 tests/plots/test_profile_figure.py   (needs matplotlib; exits non-zero on failure)
 """
@@ -338,7 +338,7 @@ class ProfileFigure(unittest.TestCase):
         self.assertEqual(legend_labels(fig.axes[0])[-4:],
                          ["FP32 (FMA): 66.9 TFLOP/s", "TF32 tensor: 268 TFLOP/s",
                           "L1/shared: 33.5 TB/s", "DRAM: 3.35 TB/s"])
-        self.assertIn("FP32/TF32 roofline", " ".join(t.get_text() for t in fig.texts))
+        self.assertIn("FP32/TF32/FP16 roofline", " ".join(t.get_text() for t in fig.texts))
 
     def test_roofline_fonts_legible(self):
         self.assertGreaterEqual(min(common.font_sizes(self.roofline)), common.MIN_FONT_PT)

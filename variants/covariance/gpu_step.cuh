@@ -8,10 +8,10 @@
 // a multiple of 4 floats, so that every row starts 16-byte aligned whatever n is, and
 // (Layout::padded_tf32) its values are rounded to TF32 as they are written, for a step that
 // feeds them to tensor cores as they are. The transposed layouts write X^T instead (n rows of
-// m values, each row padded with zeros to a multiple of 4 floats), rounded to TF32, for
+// m values, each row padded with zeros to a multiple of 128 bytes), rounded to TF32, for
 // tensor-core instructions that read both operands with k contiguous (Hopper's wgmma on TF32);
 // Layout::transposed_split also writes the TF32 of each value's rounding error, X^T_lo.
-// The FP16 layouts write X^T as halves (rows padded to a multiple of 8, 16 bytes), each feature
+// The FP16 layouts write X^T as halves (rows padded the same way), each feature
 // scaled by a power of two that puts its largest value just under 2^14: FP16 then keeps TF32's
 // 10-bit mantissa with no overflow, and the power of two comes back out exactly. They need each
 // feature's largest distance from its first value, which the mean stage finds as it sums
@@ -39,8 +39,8 @@ struct DeviceData {
   const float* x;  // the FP16 layouts: halves, in a buffer of floats
   float* cov;  // n x n, every entry must be written
   std::int64_t m, n;
-  std::int64_t ld;  // the row stride of x in its values: n, or n (m when transposed) rounded
-                    // up to 4 (to 8 for halves)
+  std::int64_t ld;  // the row stride of x in its values: n, n rounded up to 4, or (X^T) m
+                    // rounded up to 128 bytes
   const float* x_lo = nullptr;     // the split layouts: X^T's rounding errors, stride ld
   const float* unscale = nullptr;  // the FP16 layouts: feature j's values are X * 1/unscale[j]
 };
@@ -66,11 +66,13 @@ inline bool transposed(Layout layout) {
 }
 
 // The row stride of the centred copy (in values), and how many floats hold the copy (each of
-// its arrays).
+// its arrays). Padded rows start 16 bytes apart for cp.async; rows of X^T 128 bytes apart, so
+// that each 128-byte row of a TMA box is one aligned line of L2, not parts of two.
 inline std::int64_t row_stride(const CovProblem& p, Layout layout) {
   if (layout == Layout::plain) return p.n;
-  const int quantum = half(layout) ? 8 : 4;  // 16 bytes
-  return ceil_div(transposed(layout) ? p.m : p.n, quantum) * quantum;
+  if (!transposed(layout)) return ceil_div(p.n, 4) * 4;
+  const int quantum = half(layout) ? 64 : 32;
+  return ceil_div(p.m, quantum) * quantum;
 }
 inline std::int64_t copy_floats(const CovProblem& p, Layout layout) {
   const std::int64_t values = (transposed(layout) ? p.n : p.m) * row_stride(p, layout);
