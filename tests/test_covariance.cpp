@@ -150,7 +150,8 @@ TEST(CovWgmmaSteps, NeedComputeCapability90) {
   caps.sm_count = 132;
   caps.smem_per_block_optin = 227 * 1024;
   caps.global_mem_free = std::size_t(80) << 30;
-  for (const char* id : {"covariance/wgmma_tf32", "covariance/wgmma_3xtf32"}) {
+  for (const char* id : {"covariance/wgmma_tf32", "covariance/wgmma_3xtf32",
+                         "covariance/wgmma_fp16", "covariance/wgmma_3xfp16"}) {
     const VariantSpec& v = *registry().variant(id);
     const Params params = resolve(*registry().study("covariance"), &v, Params{});
     for (auto [major, minor] : {std::pair{8, 0}, {8, 9}, {10, 0}, {12, 0}}) {

@@ -126,6 +126,9 @@ TEST(Hardware, CovarianceLimitsFollowEachStepsPipe) {
   expect_limits(*p, "covariance/mma_3xtf32",
                 {{"A100", 1024 / 3.0}, {"RTX 4090", 256 / 3.0}, {"H100", 2048 / 3.0}});
   expect_limits(*p, "covariance/wgmma_3xtf32", {{"H100", 2048 / 3.0}});
+  // FP16 on the tensor cores: twice TF32's rate; 3xFP16 a third of that.
+  expect_limits(*p, "covariance/wgmma_fp16", {{"H100", 4096}, {"H200", 4096}});
+  expect_limits(*p, "covariance/wgmma_3xfp16", {{"H100", 4096 / 3.0}});
 }
 
 TEST(Hardware, DtwLimitsAndDpx) {
@@ -233,7 +236,8 @@ std::pair<std::set<std::string>, std::set<std::string>> feature_verdicts(const D
 }
 
 TEST(Hardware, StepsUnsupportedOrEmulatedPerGpu) {
-  const std::set<std::string> wgmma{"covariance/wgmma_3xtf32", "covariance/wgmma_tf32"};
+  const std::set<std::string> wgmma{"covariance/wgmma_3xfp16", "covariance/wgmma_3xtf32",
+                                    "covariance/wgmma_fp16", "covariance/wgmma_tf32"};
   const std::set<std::string> dpx{"dtw/all_pairs", "dtw/dpx_min3", "dtw/fp16x2_dpx", "dtw/subject_stream"};
   for (const auto& [name, d] : gpus()) {
     const auto [unsupported, emulated] = feature_verdicts(d);
