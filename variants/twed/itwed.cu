@@ -15,14 +15,14 @@ constexpr double kMaxLaunches = double(1 << 22);
 
 template <class T>
 Setup<T> setup(const TwedProblem& p, const Params& params, const DeviceCaps&) {
-  const std::int64_t total = std::int64_t(p.pairs());
+  const std::int64_t total = p.pairs();
   if (p.mode == Mode::triangle)
     return sweep_setup<T>(p, params, TrianglePairs{p.rows()}, total, 1);
   return sweep_setup<T>(p, params, RowMajorPairs{p.cols()}, total, 1);
 }
 
 std::string limit(const TwedProblem& p, const Params&, const DeviceCaps&) {
-  if (p.pairs() * double(p.n() + p.m() + 1) > kMaxLaunches)
+  if (double(p.pairs()) * double(p.n() + p.m() + 1) > kMaxLaunches)
     return "more than 2^22 (4.2 million) kernel launches, one per diagonal of each pair: "
            "use the batch step";
   return "";

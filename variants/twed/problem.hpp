@@ -67,9 +67,8 @@ struct TwedProblem : Problem {
     return {std::size_t(rows()), std::size_t(cols())};
   }
   // Pairs a step computes: the triangle mode skips i >= j.
-  double pairs() const {
-    return mode == Mode::triangle ? double(rows()) * double(rows() - 1) / 2
-                                  : double(rows()) * double(cols());
+  std::int64_t pairs() const {
+    return mode == Mode::triangle ? rows() * (rows() - 1) / 2 : rows() * cols();
   }
 };
 

@@ -288,7 +288,7 @@ class TwedStudy : public Study {
             // peer takes the point's very series without knowing the selection rules.
             {"a_first", double(p.a.first)},
             {"b_first", double(p.cols_list().first)},
-            {"pairs", p.pairs()},
+            {"pairs", double(p.pairs())},
             {"nu", p.costs.nu},
             {"lambda", p.costs.lambda},
             {"degree", double(p.costs.degree)}};
@@ -466,7 +466,7 @@ Tolerance TwedStudy::tolerance(const Problem& problem, const VariantSpec& v) con
 // dimensions cost more per cell; no limit is claimed for them.
 Work TwedStudy::work(const Problem& problem, const VariantSpec& v, const DeviceCaps& d) const {
   const auto& p = problem_as<TwedProblem>(problem);
-  Work w{"gcups", "GCUPS", p.pairs() * double(p.n()) * double(p.m()), 1e9};
+  Work w{"gcups", "GCUPS", double(p.pairs()) * double(p.n()) * double(p.m()), 1e9};
   if (v.backend == Backend::gpu && p.dim() == 1 && p.costs.root) {
     if (v.precision == Precision::fp64)
       w.set_limit({"fp64 cells (R^1)", {{Pipe::fp64, 9}}, 1, "cell", "FP64"}, d);

@@ -8,16 +8,14 @@
 namespace ladder::twed {
 namespace {
 
-std::int64_t upper_pairs(const TwedProblem& p) { return p.rows() * (p.rows() - 1) / 2; }
-
 template <class T>
 std::int64_t chunk(const TwedProblem& p) {
-  return pairs_per_chunk(p, sizeof(T), upper_pairs(p));
+  return pairs_per_chunk(p, sizeof(T), p.pairs());
 }
 
 template <class T>
 Setup<T> setup(const TwedProblem& p, const Params& params, const DeviceCaps&) {
-  return sweep_setup<T>(p, params, TrianglePairs{p.rows()}, upper_pairs(p), chunk<T>(p));
+  return sweep_setup<T>(p, params, TrianglePairs{p.rows()}, p.pairs(), chunk<T>(p));
 }
 
 std::string limit(const TwedProblem& p, const Params&, const DeviceCaps&) {

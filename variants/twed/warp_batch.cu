@@ -61,11 +61,6 @@ struct Shape {
 
 bool r1_path(const TwedProblem& p) { return p.dim() == 1 && p.costs.root; }
 
-std::int64_t pair_count(const TwedProblem& p) {
-  if (p.mode == Mode::triangle) return p.rows() * (p.rows() - 1) / 2;
-  return p.rows() * p.cols();
-}
-
 int strips_for(const TwedProblem& p, int lanes, int rows) {
   const std::int64_t h = std::int64_t(lanes) * rows;
   return int(ceil_div(p.n(), h));
@@ -91,7 +86,7 @@ double shared_per_warp(const TwedProblem& p, int lanes, int rows, std::size_t wo
 // rows_per_lane: the choice is within 8% of the best measured (G, R) on Synthetic Control and
 // MNIST-like data, both precisions.
 double modelled_cost(const TwedProblem& p, int lanes, int rows) {
-  const double waves = std::max(1.0, double(pair_count(p)) * lanes / kResidentLanes);
+  const double waves = std::max(1.0, double(p.pairs()) * lanes / kResidentLanes);
   const int strips = strips_for(p, lanes, rows);
   const bool r1 = r1_path(p);
   const double per_step = rows + (r1 ? 1.0 : 1.5);
@@ -122,7 +117,7 @@ Shape choose(const TwedProblem& p, const Params& params, std::size_t word) {
 // pair sets warp, warp + warps, ...).
 std::int64_t warps_in_flight(const TwedProblem& p, const Shape& s, std::size_t word) {
   const std::int64_t per_warp = 32 / s.lanes;
-  const std::int64_t sets = ceil_div(pair_count(p), per_warp);
+  const std::int64_t sets = ceil_div(p.pairs(), per_warp);
   std::int64_t cap = std::int64_t(1) << 30;
   if (s.strips > 1) {
     const double per = double(per_warp) * 2.0 * double(p.m() + 1) * double(word);
@@ -464,7 +459,7 @@ template <class T>
 Setup<T> setup(const TwedProblem& p, const Params& params, const DeviceCaps&) {
   const Shape s = choose(p, params, sizeof(T));
   const int warps_per_block = int(params.integer("warps"));
-  const Launch k{pair_count(p), warps_in_flight(p, s, sizeof(T)), s.lanes, s.strips};
+  const Launch k{p.pairs(), warps_in_flight(p, s, sizeof(T)), s.lanes, s.strips};
   const std::size_t shared =
       std::size_t(shared_per_warp(p, s.lanes, s.rows, sizeof(T))) * warps_per_block;
   void (*kernel)(const Lists<T>, const Launch) = nullptr;

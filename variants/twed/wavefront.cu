@@ -500,10 +500,6 @@ struct Layout {
   double bytes;
 };
 
-std::int64_t pair_count(const TwedProblem& p) {
-  return p.mode == Mode::triangle ? p.rows() * (p.rows() - 1) / 2 : p.rows() * p.cols();
-}
-
 // Eight rows a lane spread each step's shuffles, mailbox records and column loads over twice
 // the cells and give each warp more independent work, but halve the bands, and a band's warp
 // waits on the band above: they pay once there are bands enough to fill the GPU. On an H100, R^1
@@ -517,13 +513,13 @@ int rows_per_lane(const TwedProblem& p, const Params& params) {
   if (v != "auto") return std::stoi(v);
   if (p.n() <= 64) return p.n() <= 32 ? 1 : 2;
   const bool fast = p.dim() == 1 && p.costs.root;
-  return fast && pair_count(p) * ceil_div(p.n(), kLanes * 8) >= kBandsForEight ? 8 : 4;
+  return fast && p.pairs() * ceil_div(p.n(), kLanes * 8) >= kBandsForEight ? 8 : 4;
 }
 
 Layout layout(const TwedProblem& p, const Params& params, std::size_t word) {
   Layout L{};
   L.rows_per_lane = rows_per_lane(p, params);
-  L.pairs = pair_count(p);
+  L.pairs = p.pairs();
   L.bands = ceil_div(p.n(), kLanes * L.rows_per_lane);
   L.tickets = L.pairs * L.bands;
   const double record = 4.0 * double(word);
