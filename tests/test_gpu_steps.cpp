@@ -91,6 +91,17 @@ std::vector<std::string> gpu_variants() {
   return out;
 }
 
+// Runs `v` once into a poisoned output and compares what it wrote with `want` at `idx`, at the
+// study's tolerance for it.
+ValidationResult run_checked(const Study& study, const VariantSpec& v, const Problem& prob,
+                             const Params& params, const std::vector<std::size_t>& idx,
+                             const std::vector<double>& want) {
+  auto inst = v.prepare(prob, params, caps());
+  inst->poison();
+  inst->run_ms();
+  return study.compare(prob, inst->fetch(), idx, want, study.tolerance(prob, v));
+}
+
 class GpuStep : public testing::TestWithParam<std::string> {
  protected:
   const VariantSpec& spec() const { return *registry().variant(GetParam()); }
@@ -106,12 +117,7 @@ TEST_P(GpuStep, TestPointsEverySetting) {
       const Params params = resolve(study(), &spec(), setting);
       const std::string why = spec().supports(*pt.problem, params, caps());
       if (!why.empty()) continue;  // a clear refusal; limits have their own tests
-      auto inst = spec().prepare(*pt.problem, params, caps());
-      inst->poison();
-      inst->run_ms();
-      const Output out = inst->fetch();
-      const auto r = study().compare(*pt.problem, out, pt.indices, pt.want,
-                                     study().tolerance(*pt.problem, spec()));
+      const auto r = run_checked(study(), spec(), *pt.problem, params, pt.indices, pt.want);
       EXPECT_TRUE(r.ok) << pt.label << " " << setting.key() << ": " << r.first_failure;
       EXPECT_EQ(r.checked, study().output_size(*pt.problem)) << pt.label;
       ++ran;
@@ -191,12 +197,8 @@ TEST(GpuLimits, CovarianceMeanBeyondTheGridsYDimension) {
   split.set("split", "32");
   const Params params = resolve(cov, &v, split);
   ASSERT_EQ(v.supports(*prob, params, caps()), "");
-  auto inst = v.prepare(*prob, params, caps());
-  inst->poison();
-  inst->run_ms();
   const std::vector<std::size_t> idx{0};
-  const auto r = cov.compare(*prob, inst->fetch(), idx, cov.reference(*prob, idx),
-                             cov.tolerance(*prob, v));
+  const auto r = run_checked(cov, v, *prob, params, idx, cov.reference(*prob, idx));
   EXPECT_TRUE(r.ok) << r.first_failure;
 }
 
@@ -229,10 +231,7 @@ TEST(GpuLimits, CovarianceFeaturesOfAnyScale) {
       if (v->study != "covariance" || v->backend != Backend::gpu) continue;
       const Params params = resolve(cov, v, Params{});
       if (!v->supports(*prob, params, caps()).empty()) continue;
-      auto inst = v->prepare(*prob, params, caps());
-      inst->poison();
-      inst->run_ms();
-      const auto r = cov.compare(*prob, inst->fetch(), idx, want, cov.tolerance(*prob, *v));
+      const auto r = run_checked(cov, *v, *prob, params, idx, want);
       EXPECT_TRUE(r.ok) << name << " " << v->id() << ": " << r.first_failure;
     }
   }
