@@ -162,10 +162,11 @@ def study_rows(ctx, study, configs):
 
 def alike(ours, peer):
     """Ours may stand beside a peer's run: the same unit and, where both are floating point,
-    the same precision (an fp32 step against an fp64 library would flatter ours). Integer
-    outputs are exact at any width."""
+    the same accuracy (an fp32 step against an fp64 library would flatter ours; a tf32x3 step
+    is FP32-accurate: common.peer_precision). Integer outputs are exact at any width."""
     floating = [p is not None and p[:2] in ("fp", "tf", "bf") for p in (ours.precision, peer.precision)]
-    return ours.unit == peer.unit and (not all(floating) or ours.precision == peer.precision)
+    return ours.unit == peer.unit and (not all(floating)
+                                       or common.peer_precision(ours) == peer.precision)
 
 
 def peer_name(run):
