@@ -202,10 +202,11 @@ TEST(GpuLimits, CovarianceMeanBeyondTheGridsYDimension) {
   EXPECT_TRUE(r.ok) << r.first_failure;
 }
 
-// Every covariance GPU step on features far from the generator's scale: all tiny, all huge, and
-// spread over 2^+-20 within one matrix. FP16 holds values only between about 6e-5 and 65504,
-// so the FP16 steps (17-18) must scale each feature by its own power of two and back; the
-// others must hold up too. The data is the generator's, rescaled per feature, through a .npy.
+// Every covariance GPU step on features far from the generator's scale: all tiny, all huge,
+// spread over 2^+-20 within one matrix, and every third one constant (its centred values are
+// the mean's rounding alone). FP16 holds values only between about 6e-5 and 65504, so the FP16
+// steps (17-18) must scale each feature by its own power of two and back; the others must hold
+// up too. The data is the generator's, changed per feature, through a .npy.
 TEST(GpuLimits, CovarianceFeaturesOfAnyScale) {
   const Study& cov = *registry().study("covariance");
   Params gen;
@@ -214,14 +215,16 @@ TEST(GpuLimits, CovarianceFeaturesOfAnyScale) {
   gen.set("seed", std::to_string(fresh_seed()));
   const auto base = cov.make_problem(DataSource{"components", ""}, resolve(cov, nullptr, gen));
   const auto& b = problem_as<covariance::CovProblem>(*base);
-  const std::map<std::string, std::function<double(std::int64_t)>> scales = {
-      {"tiny", [](std::int64_t) { return 1e-12; }},
-      {"huge", [](std::int64_t) { return 1e12; }},
-      {"spread", [](std::int64_t j) { return std::ldexp(1.0, int(j % 41) - 20); }}};
-  for (const auto& [name, scale] : scales) {
+  // value, feature -> the value written
+  const std::map<std::string, std::function<double(double, std::int64_t)>> changes = {
+      {"tiny", [](double v, std::int64_t) { return v * 1e-12; }},
+      {"huge", [](double v, std::int64_t) { return v * 1e12; }},
+      {"spread", [](double v, std::int64_t j) { return std::ldexp(v, int(j % 41) - 20); }},
+      {"constant", [](double v, std::int64_t j) { return j % 3 == 0 ? 0.1 * double(j + 1) : v; }}};
+  for (const auto& [name, change] : changes) {
     std::vector<float> values(b.data.size());
     for (std::size_t e = 0; e < values.size(); ++e)
-      values[e] = float(double(b.data[e]) * scale(std::int64_t(e % std::size_t(b.n))));
+      values[e] = float(change(double(b.data[e]), std::int64_t(e % std::size_t(b.n))));
     const std::string path = testing::TempDir() + "/scaled_" + name + ".npy";
     write_npy(path, Output{values, {std::size_t(b.m), std::size_t(b.n)}});
     const auto prob = cov.make_problem(DataSource{"", path}, resolve(cov, nullptr, Params{}));

@@ -119,12 +119,13 @@ __global__ void centre_transposed_kernel(const float* data, const float* sums, f
 }
 
 // The FP16 layouts' scale of a feature: 2^e with every |X[r][j]| * 2^e below 2^14, a quarter
-// of FP16's range (|X[r][j]| <= |D[r][j] - D[0][j]| + |D[0][j] - mean| <= 2 bound). The
-// exponent is held where 2^e and 2^-e stay normal floats.
+// of FP16's range, from a bound of |X[r][j]|: |D[r][j] - D[0][j]| + |D[0][j] - mean|. The
+// second term is taken with the mean as computed, so a rounded mean cannot push a value past
+// the bound. The exponent is held where 2^e and 2^-e stay normal floats.
 __device__ __forceinline__ int f16_exponent(float bound) {
   int e = 0;
-  frexpf(2.f * bound, &e);  // 2 bound < 2^e; e = 0 for 0
-  if (!(2.f * bound < INFINITY)) e = 128;
+  frexpf(bound, &e);  // bound < 2^e; e = 0 for 0
+  if (!(bound < INFINITY)) e = 128;
   return 14 - max(-110, min(e, 128));
 }
 
@@ -138,7 +139,7 @@ __global__ void centre_transposed_f16_kernel(const float* data, const float* sum
   const int c0 = blockIdx.x * 32, tx = threadIdx.x, ty = threadIdx.y;
   const bool column = c0 + tx < n;
   const float mean = column ? sums[c0 + tx] * inv_m : 0.f;
-  const int e = column ? f16_exponent(bounds[c0 + tx]) : 0;
+  const int e = column ? f16_exponent(bounds[c0 + tx] + fabsf(data[c0 + tx] - mean)) : 0;
   const float scale = ldexpf(1.f, e);
   if (column && blockIdx.y == 0 && ty == 0) unscale[c0 + tx] = ldexpf(1.f, -e);
   for (std::int64_t r0 = std::int64_t(blockIdx.y) * 64; r0 < ld;

@@ -11,12 +11,12 @@
 // m values, each row padded with zeros to a multiple of 128 bytes), rounded to TF32, for
 // tensor-core instructions that read both operands with k contiguous (Hopper's wgmma on TF32);
 // Layout::transposed_split also writes the TF32 of each value's rounding error, X^T_lo.
-// The FP16 layouts write X^T as halves (rows padded the same way), each feature
-// scaled by a power of two that puts its largest value just under 2^14: FP16 then keeps TF32's
-// 10-bit mantissa with no overflow, and the power of two comes back out exactly. They need each
-// feature's largest distance from its first value, which the mean stage finds as it sums
-// (twice it bounds the distance from the mean); Layout::transposed_f16_split also writes the
-// FP16 of each scaled value's rounding error.
+// The FP16 layouts write X^T as halves (rows padded the same way), each feature scaled by a
+// power of two that puts its largest value just under 2^14: FP16 then keeps TF32's 10-bit
+// mantissa with no overflow, and the power of two comes back out exactly. They need each
+// feature's largest distance from its first value, which the mean stage finds as it sums (with
+// the first value's distance from the mean it bounds every centred value);
+// Layout::transposed_f16_split also writes the FP16 of each scaled value's rounding error.
 // The run's time is the whole pipeline; each stage's median is recorded as well. A step's set-up
 // function does its set-up (handles, occupancy queries) once, before anything is timed; every
 // stage launches on the run's stream.
