@@ -1,0 +1,1 @@
+# Third hostile set (hostile3.cmake): cases of this area.
