@@ -161,24 +161,42 @@ void write_results(const std::string& path, const RunReport& report) {
   write_file_atomically(path, results_json(report).dump(2) + "\n");
 }
 
+namespace {
+
+// Why run `i` of a results file is not one every reader can take ("" when it is): it names its
+// study, variant and point (and its sweep, if any) as text, and a timed run (timing not null)
+// has a numeric median.
+std::string run_problem(const json& r, std::size_t i) {
+  const std::string run = "runs[" + std::to_string(i) + "]";
+  if (!r.is_object()) return run + " is not an object";
+  for (const char* key : {"study", "variant", "point"})
+    if (!r.contains(key) || !r[key].is_string()) return run + " has no '" + key + "' text";
+  if (r.contains("sweep") && !r["sweep"].is_string()) return run + "'s 'sweep' is not text";
+  const json* t = r.contains("timing") ? &r["timing"] : nullptr;
+  if (t && !t->is_null() && !(t->is_object() && t->contains("median") && (*t)["median"].is_number()))
+    return run + "'s 'timing' has no numeric median";
+  return "";
+}
+
+// The first field that keeps `j` from being a results file, named ("" when there is none).
+std::string schema_problem(const json& j) {
+  if (!j.is_object()) return "it is not a JSON object";
+  if (!j.contains("schema_version"))
+    return "it has no schema_version (this ladder reads " + std::to_string(kSchemaVersion) + ")";
+  if (j["schema_version"] != json(kSchemaVersion))
+    return "its schema_version is " + printable(j["schema_version"].dump(), 40) + ", and this ladder reads " +
+           std::to_string(kSchemaVersion);
+  if (!j.contains("runs") || !j["runs"].is_array()) return "its 'runs' is not a list";
+  for (std::size_t i = 0; i < j["runs"].size(); ++i)
+    if (std::string why = run_problem(j["runs"][i], i); !why.empty()) return why;
+  return "";
+}
+
+}  // namespace
+
 json check_results(const json& j, const std::string& what) {
-  // A run names its study, variant and point (and its sweep, if any, as text); a timed run
-  // (timing not null) has a numeric median.
-  auto is_run = [](const json& r) {
-    if (!r.is_object()) return false;
-    const json* timing = r.contains("timing") ? &r["timing"] : nullptr;
-    const json* sweep = r.contains("sweep") ? &r["sweep"] : nullptr;
-    return r.contains("study") && r["study"].is_string() && r.contains("variant") &&
-           r["variant"].is_string() && r.contains("point") && r["point"].is_string() &&
-           (!sweep || sweep->is_string()) &&
-           (!timing || timing->is_null() ||
-            (timing->is_object() && timing->contains("median") && (*timing)["median"].is_number()));
-  };
-  if (!j.is_object() || !j.contains("schema_version") || j["schema_version"] != json(kSchemaVersion) ||
-      !j.contains("runs") || !j["runs"].is_array() ||
-      !std::all_of(j["runs"].begin(), j["runs"].end(), is_run))
-    throw InputError(what + " is not a ladder results file (schema_version " +
-                     std::to_string(kSchemaVersion) + ")");
+  if (std::string why = schema_problem(j); !why.empty())
+    throw InputError(what + " is not a ladder results file: " + why);
   return j;
 }
 

@@ -26,8 +26,8 @@ bool is_text(const json& v, const std::string& want) { return v.is_string() && v
 std::string schema_problem(const json& r) {
   try {
     check_results(r, "it");
-  } catch (const InputError&) {
-    return "it is not a ladder results file";
+  } catch (const InputError& e) {
+    return e.what();  // "it is not a ladder results file: <the field amiss>"
   }
   return "";
 }
@@ -44,7 +44,7 @@ std::string count_statuses(const json& runs, std::map<std::string, std::size_t>&
 }
 
 // The summary must be the runs' own counts: a hand-edited one could hide a failure.
-std::string summary_problem(const json& summary, const std::map<std::string, std::size_t>& counts) {
+std::string summary_mismatch(const json& summary, const std::map<std::string, std::size_t>& counts) {
   if (!summary.is_object()) return "its summary is not an object";
   for (const auto& [status, n] : summary.items())
     if (!n.is_number_unsigned()) return "its summary count '" + status + "' is not a count";
@@ -60,10 +60,9 @@ std::string completeness_problem(const json& r, std::size_t planned, bool& all_o
   const json& runs = field(r, "runs");
   if (field(r, "runs_planned") != json(planned) || runs.size() != planned)
     return "it does not hold the " + std::to_string(planned) + " runs the config plans";
-  std::map<std::string, std::size_t> counts;
-  if (std::string why = count_statuses(runs, counts); !why.empty()) return why;
-  if (std::string why = summary_problem(field(r, "summary"), counts); !why.empty()) return why;
-  all_ok = counts.count("incorrect") == 0 && counts.count("error") == 0;
+  if (std::string why = summary_problem(r); !why.empty()) return why;
+  const json& summary = field(r, "summary");
+  all_ok = !summary.contains("incorrect") && !summary.contains("error");
   return "";
 }
 
@@ -113,6 +112,12 @@ ReuseVerdict judge_results(const json& r, const ReuseKey& want) {
   if (v.why_not.empty()) v.why_not = config_problem(r, want);
   if (v.why_not.empty()) v.elapsed_s = elapsed_of(r);
   return v;
+}
+
+std::string summary_problem(const json& r) {
+  std::map<std::string, std::size_t> counts;
+  if (std::string why = count_statuses(field(r, "runs"), counts); !why.empty()) return why;
+  return summary_mismatch(field(r, "summary"), counts);
 }
 
 std::string why_incomplete(const json& r) {

@@ -36,6 +36,11 @@ ReuseVerdict judge_results(const nlohmann::json& results, const ReuseKey& want);
 // Why `results` is not a valid, complete results file, whatever it ran ("" when it is one).
 std::string why_incomplete(const nlohmann::json& results);
 
+// Why the runs' statuses or the summary that counts them are not valid: a status ladder never
+// writes, or a summary that is not the runs' own counts ("" when they are). A hand-edited
+// summary could hide a failure.
+std::string summary_problem(const nlohmann::json& results);
+
 // A peer's results (written by `ladder ingest`): valid, complete, and of this commit (which
 // validated them), scale, config as a peer records it (`peer_resolved`) and device name. Its
 // runs' count is the peer's, so `want.planned` is not checked.
