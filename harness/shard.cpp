@@ -12,6 +12,7 @@
 #include "../datagen/base/printable.hpp"
 #include "../datagen/numbers.hpp"
 #include "results.hpp"
+#include "reuse.hpp"
 
 namespace ladder {
 namespace {
@@ -94,6 +95,39 @@ std::string plan_hash(const PlanToSplit& p, const std::vector<std::size_t>& owne
   return stable_hash(text);
 }
 
+// Each run of a shard is its own (an index below runs_total that owners gives this shard, once)
+// and the summary counts their statuses.
+void check_shard_runs(const ShardFile& f, const std::string& shard) {
+  std::vector<bool> seen(f.runs_total, false);
+  const json& runs = f.results["runs"];
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    const json i = runs[k].value("run_index", json());
+    if (!is_count(i)) throw InputError(fmt::format("{}runs[{}] has no run_index", shard, k));
+    const std::size_t r = i;
+    if (r >= f.runs_total)
+      throw InputError(fmt::format("{}runs[{}] has run_index {}, and the plan has {} runs (runs_total)", shard, k,
+                                   r, f.runs_total));
+    if (f.owners[r] != f.index)
+      throw InputError(fmt::format("{}it holds run {}, which its owners give to shard {}, not to shard {}", shard,
+                                   r, f.owners[r], f.index));
+    if (seen[r]) throw InputError(fmt::format("{}it holds run {} twice", shard, r));
+    seen[r] = true;
+  }
+  if (std::string why = summary_problem(f.results); !why.empty()) throw InputError(shard + why);
+}
+
+// A shard of `reproduce` names every paper experiment of the reproduction, each once.
+void check_reproduction(const json& names, const std::string& shard) {
+  if (names.is_null()) return;
+  if (!names.is_array()) throw InputError(shard + "its shard.reproduction is not a list of names");
+  std::set<std::string> seen;
+  for (const json& n : names) {
+    if (!n.is_string()) throw InputError(shard + "its shard.reproduction is not a list of names");
+    if (!seen.insert(n.get<std::string>()).second)
+      throw InputError(shard + "its shard.reproduction names '" + printable(n.get<std::string>(), 80) + "' twice");
+  }
+}
+
 // One data group of one plan: the unit shards get.
 struct Unit {
   std::size_t plan = 0, first = 0, end = 0;  // runs [first, end) of plans[plan]
@@ -114,7 +148,8 @@ ShardInfo parse_shard(const std::string& text, const std::string& option) {
   } catch (const InputError&) {
     throw InputError(shown + " is not K/N with whole numbers K and N (shard K of N, K from 0 to N-1)");
   }
-  if (n < 1 || n > 100000) throw InputError(shown + ": N must be 1 to 100000 shards");
+  if (n < 1 || n > std::int64_t(kMaxShards))
+    throw InputError(shown + ": N must be 1 to " + std::to_string(kMaxShards) + " shards");
   if (k < 0 || k >= n)
     throw InputError(shown + ": K must be 0 to " + std::to_string(n - 1) + " (shards are numbered from 0)");
   ShardInfo s;
@@ -127,32 +162,34 @@ ShardFile check_shard(json results, const std::string& shown) {
   ShardFile f;
   f.results = std::move(results);
   const json s = f.results.value("shard", json());
-  const std::string not_shard = shown + " is not a shard's results (written by --shard K/N or --gpus)";
-  if (!s.is_object() || !is_count(s.value("index", json())) || !is_count(s.value("count", json())) ||
-      !is_count(s.value("runs_total", json())) || !s.value("plan_hash", json()).is_string() ||
-      !s.value("owners", json()).is_array())
-    throw InputError(not_shard);
+  if (!s.is_object()) throw InputError(shown + " is not a shard's results (written by --shard K/N or --gpus)");
+  const std::string shard = "shard " + shown + ": ";
+  for (const char* key : {"index", "count", "runs_total"})
+    if (!is_count(s.value(key, json()))) throw InputError(shard + "its shard." + key + " is not a count");
+  if (!s.value("plan_hash", json()).is_string()) throw InputError(shard + "its shard.plan_hash is not text");
+  if (!s.value("owners", json()).is_array()) throw InputError(shard + "its shard.owners is not a list");
   f.index = s["index"], f.count = s["count"], f.runs_total = s["runs_total"];
   f.plan_hash = s["plan_hash"];
+  // Merge walks the shards of the count: a count no split can have is refused before.
+  if (f.count == 0 || f.count > kMaxShards)
+    throw InputError(shard + "its shard.count " + std::to_string(f.count) + " is not 1 to " +
+                     std::to_string(kMaxShards) + " shards");
+  if (f.index >= f.count)
+    throw InputError(fmt::format("{}its shard.index {} is not below its count {}", shard, f.index, f.count));
+  if (s["owners"].size() != f.runs_total)
+    throw InputError(fmt::format("{}its shard.owners names {} runs' shards, and runs_total is {}", shard,
+                                 s["owners"].size(), f.runs_total));
   for (const json& o : s["owners"]) {
-    if (!is_count(o) || o.get<std::size_t>() >= f.count) throw InputError(not_shard + ": a bad owner");
+    if (!is_count(o) || o.get<std::size_t>() >= f.count)
+      throw InputError(fmt::format("{}shard.owners[{}] is not a shard from 0 to {}", shard, f.owners.size(),
+                                   f.count - 1));
     f.owners.push_back(o);
   }
-  if (f.count == 0 || f.index >= f.count || f.owners.size() != f.runs_total)
-    throw InputError(not_shard + ": its index, count and owners disagree");
-  std::set<std::size_t> seen;
-  for (const json& run : f.results["runs"]) {
-    const json i = run.value("run_index", json());
-    if (!is_count(i) || i.get<std::size_t>() >= f.runs_total || f.owners[i.get<std::size_t>()] != f.index ||
-        !seen.insert(i.get<std::size_t>()).second || !run.value("status", json()).is_string())
-      throw InputError(not_shard + ": a run that is not the shard's");
-  }
+  check_shard_runs(f, shard);
   f.reproduction = s.value("reproduction", json());
-  const bool names = f.reproduction.is_array() &&
-                     std::all_of(f.reproduction.begin(), f.reproduction.end(), [](const json& n) { return n.is_string(); });
-  if (!f.reproduction.is_null() && !names) throw InputError(not_shard + ": its reproduction is not a list of names");
+  check_reproduction(f.reproduction, shard);
   f.config = config_name(f.results.value("config", json()));
-  if (f.config.empty()) throw InputError(not_shard + ": its config has no name");
+  if (f.config.empty()) throw InputError(shard + "its config has no name");
   return f;
 }
 

@@ -13,12 +13,16 @@
 
 namespace ladder {
 
+// The most shards a plan is split into: `--shard K/N` and every shard file merge reads.
+constexpr std::size_t kMaxShards = 100000;
+
 // "K/N" with K in 0..N-1 (0-based, as `sbatch --array=0-(N-1)` numbers tasks); throws
 // InputError naming `option`.
 ShardInfo parse_shard(const std::string& text, const std::string& option = "--shard");
 
 // A shard's results file as `ladder merge` needs it: its shard record checked against its
-// runs (owners, indices, each run the shard's own) and its config's name.
+// runs (owners, indices, each run the shard's own, statuses and the summary they add up to)
+// and its config's name. Whether shards agree with each other is merge's to check.
 struct ShardFile {
   std::string path;
   nlohmann::json results;
@@ -28,8 +32,8 @@ struct ShardFile {
   nlohmann::json reproduction;  // the reproduction's config names, or null for a shard of `run`
 };
 
-// `results` (already through check_results) as a shard's file; InputError, naming `shown`,
-// when it is not one.
+// `results` (already through check_results) as a shard's file; InputError, naming `shown` and
+// the field amiss, when it is not one.
 ShardFile check_shard(nlohmann::json results, const std::string& shown);
 
 // Seconds each run took in earlier results (`--costs FILE|DIR`): a run's wall_s, or for files

@@ -128,7 +128,7 @@ def main():
     for name, args, words in [
             ("two GPU models", [files[0], other_gpu, files[2]], ("one device",)),
             ("two commits", [files[0], other_commit, files[2]], ("commits",)),
-            ("fields of other types", [files[0], odd_types, files[2]], ("not a shard",)),
+            ("fields of other types", [files[0], odd_types, files[2]], ("config has no name",)),
             ("twice", [files[0], files[1], twin], ("twice",)),
             ("split", [files[0], other], ("split",)),
             ("not results", [files[0], not_results], ("not a ladder results file",)),
