@@ -193,21 +193,58 @@ ShardFile check_shard(json results, const std::string& shown) {
   return f;
 }
 
-void MeasuredCosts::add(const json& r) {
+namespace {
+
+// A time a costs file records: a finite number from 0 to `most`.
+bool in_range(const json& v, double most) {
+  return v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() >= 0 && v.get<double>() <= most;
+}
+
+[[noreturn]] void bad_cost(const json& v, double most, const char* unit, const std::string& what) {
+  throw InputError(fmt::format("{} is {}, not a number of {} from 0 to {:.0f}", what, printable(v.dump(), 40),
+                               unit, most));
+}
+
+double cost_value(const json& v, double most, const char* unit, const std::string& what) {
+  if (!in_range(v, most)) bad_cost(v, most, unit, what);
+  return v.get<double>();
+}
+
+// A run's seconds from its timing, for files written before runs recorded wall_s: its
+// samples and warm-up calls (at the median's pace), each checked.
+double timed_seconds(const json& t, const std::string& run) {
+  const double most_ms = MeasuredCosts::kMaxRunSeconds * 1e3;
+  const double median = cost_value(t["median"], most_ms, "ms", run + ".timing.median");
+  double ms = 0;
+  if (t.contains("samples")) {
+    const json& samples = t["samples"];
+    if (!samples.is_array()) throw InputError(run + ".timing.samples is not a list");
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+      if (!in_range(samples[i], most_ms))
+        bad_cost(samples[i], most_ms, "ms", fmt::format("{}.timing.samples[{}]", run, i));
+      ms += samples[i].get<double>();
+    }
+  }
+  const json warmup = t.contains("warmup") ? t["warmup"] : json(std::size_t{0});
+  if (!is_count(warmup) || warmup.get<std::size_t>() > 1000000)
+    throw InputError(run + ".timing.warmup is " + printable(warmup.dump(), 40) + ", not a count of calls");
+  ms += double(warmup.get<std::size_t>()) * median;
+  return cost_value(json(ms / 1e3), MeasuredCosts::kMaxRunSeconds, "seconds", run + "'s timed calls");
+}
+
+}  // namespace
+
+void MeasuredCosts::add(const json& r, const std::string& shown) {
   if (r.contains("peer")) return;  // a peer's runs are not ladder's to weigh
   const std::string config = config_name(r.value("config", json::object()));
-  for (const json& run : r["runs"]) {
+  const json& runs = r["runs"];
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const json& run = runs[i];
+    const std::string where = fmt::format("--costs {}: runs[{}]", shown, i);
     double s = -1;
-    if (run.contains("wall_s") && run["wall_s"].is_number()) {
-      s = run["wall_s"].get<double>();
-    } else if (run.contains("timing") && run["timing"].is_object()) {
-      const json& t = run["timing"];
-      double sum = 0;
-      for (const json& x : t.value("samples", json::array())) sum += x.is_number() ? x.get<double>() : 0;
-      const json warm = t.value("warmup", json(0));
-      s = (sum + (warm.is_number() ? warm.get<double>() : 0) * t["median"].get<double>()) / 1e3;
-    }
-    if (!std::isfinite(s) || s < 0) continue;
+    if (run.contains("wall_s")) s = cost_value(run["wall_s"], kMaxRunSeconds, "seconds", where + ".wall_s");
+    else if (run.contains("timing") && run["timing"].is_object()) s = timed_seconds(run["timing"], where);
+    if (s < 0) continue;  // an untimed run (unsupported, skipped) took no time to weigh
     seconds_[run_key(config, run["study"].get<std::string>() + "/" + run["variant"].get<std::string>(),
                      run["point"].get<std::string>())] = s;
   }
@@ -225,7 +262,7 @@ MeasuredCosts MeasuredCosts::read(const std::string& path) {
   } else {
     files.push_back(path);
   }
-  for (const fs::path& f : files) costs.add(read_results(f.string()));
+  for (const fs::path& f : files) costs.add(read_results(f.string()), "'" + printable(f.string(), 120) + "'");
   if (costs.empty())
     throw InputError("--costs '" + printable(path, 120) + "' holds no timed run of ladder's");
   return costs;

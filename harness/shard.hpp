@@ -37,7 +37,8 @@ struct ShardFile {
 ShardFile check_shard(nlohmann::json results, const std::string& shown);
 
 // Seconds each run took in earlier results (`--costs FILE|DIR`): a run's wall_s, or for files
-// written before runs recorded it, its timed samples and warm-up.
+// written before runs recorded it, its timed samples and warm-up. Each is a finite number of
+// seconds from 0 to kMaxRunSeconds, so that sums of them stay finite.
 class MeasuredCosts {
  public:
   MeasuredCosts() = default;
@@ -46,9 +47,10 @@ class MeasuredCosts {
   // -1 when the run is not among them.
   double seconds(const std::string& config, const std::string& variant_id, const std::string& point) const;
   bool empty() const { return seconds_.empty(); }
-  // The runs of one results file (already through check_results); fields of other types are
-  // skipped, never thrown on.
-  void add(const nlohmann::json& results);
+  // The runs of one results file (already through check_results); a time that is not a
+  // number of seconds in range throws InputError naming `shown` and the field.
+  void add(const nlohmann::json& results, const std::string& shown = "results");
+  static constexpr double kMaxRunSeconds = 1e6;  // some 11 days: longer is no run's time
 
  private:
   std::map<std::string, double> seconds_;

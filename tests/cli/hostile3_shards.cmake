@@ -13,12 +13,13 @@ ladder_bad(h3_results_timing_median "runs[0]'s 'timing' has no numeric median"
 # Shard files edited (run here, then changed): a plan's shards agree on runs_total, owners and
 # who holds each run, within a bounded count (cause 4); the OUT of a merge is not in a folder it
 # reads, two configs never share a file, and the exit status agrees with the file (cause 8); a
-# shard is refused for what is wrong with it (cause 10). hostile3_shards.py says what each case
-# edits.
+# shard is refused for what is wrong with it (cause 10); --costs holds times a run can take
+# (cause 12). hostile3_shards.py says what each case edits.
 if(Python3_Interpreter_FOUND)
   foreach(case runs_total_larger run_in_two_shards owners_differ count_huge bad_summary
                run_index_beyond out_inside_folder out_inside_reproduction safe_name_collision
-               incomplete_flag_all_runs runless_shard_absent)
+               incomplete_flag_all_runs runless_shard_absent costs_wall_huge costs_wall_negative
+               costs_wall_text costs_samples_huge)
     add_test(NAME cli.h3_shards.${case}
              COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/hostile3_shards.py ${LADDER} ${SCRATCH} ${case})
     set_tests_properties(cli.h3_shards.${case} PROPERTIES TIMEOUT 300 LABELS cli)

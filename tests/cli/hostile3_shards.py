@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Third hostile set: shard files edited as another tool or a careless hand would. Every
-refusal is one `ladder: error:` line, exit 2, nothing written; every merge that is not
-refused has an exit status its file agrees with.
+"""Third hostile set: shard files edited as another tool or a careless hand would, and --costs
+files with times no run takes. Every refusal is one `ladder: error:` line, exit 2, nothing
+written; every merge that is not refused has an exit status its file agrees with.
 
     hostile3_shards.py LADDER SCRATCH_ROOT CASE
 
@@ -28,6 +28,10 @@ three, run here; a case edits one and merges. CASE is one of
   runless_shard_absent  a split in five, where two shards own no run, merged without them:
                       complete, exit 0 (it exited 1, the file marked incomplete with every
                       run in);
+  costs_wall_huge, costs_wall_negative, costs_wall_text, costs_samples_huge: --costs
+                      results whose wall_s is 1e308, -5 or "x", or whose samples are 1e300 ms
+                      (no wall_s): `plan --shard` and `run --shard` refuse the file,
+                      naming the field (they printed "inf s", expected_s null).
 """
 import json
 import os
@@ -244,6 +248,41 @@ def case_runless_shard_absent(ladder, work):
     proc = ok_run(ladder, work, ["merge", merged] + with_runs)
     f = merged_agrees(proc, merged, "shards without runs left out")
     check(f.complete, "every run is in, yet the merged file is not complete")
+
+
+def costs_case(ladder, work, change, words):
+    full = os.path.join(work, "full.json")
+    ok_run(ladder, work, ["run", CONFIG, "--out", full, "--quiet"])
+    raw = load(full)
+    for run in raw["runs"]:
+        change(run)
+    costs = save(raw, os.path.join(work, "costs", "costs.json"))
+    refused(ladder, work, ["plan", CONFIG, "--shard", "0/2", "--costs", costs], words + ["costs.json"])
+    out = os.path.join(work, "out.json")
+    refused(ladder, work, ["run", CONFIG, "--shard", "0/2", "--costs", costs, "--out", out, "--quiet"],
+            words, out)
+
+
+def case_costs_wall_huge(ladder, work):
+    costs_case(ladder, work, lambda r: r.update(wall_s=1e308), ["wall_s"])
+
+
+def case_costs_wall_negative(ladder, work):
+    costs_case(ladder, work, lambda r: r.update(wall_s=-5), ["wall_s"])
+
+
+def case_costs_wall_text(ladder, work):
+    costs_case(ladder, work, lambda r: r.update(wall_s="x"), ["wall_s"])
+
+
+def huge_samples(run):
+    run.pop("wall_s", None)
+    if run.get("timing"):
+        run["timing"]["samples"] = [1e300, 1e300]
+
+
+def case_costs_samples_huge(ladder, work):
+    costs_case(ladder, work, huge_samples, ["samples"])
 
 
 def main():
