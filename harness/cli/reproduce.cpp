@@ -189,12 +189,31 @@ Stamp stamp(const fs::path& f) {
 
 std::string shown(const fs::path& p) { return "'" + printable(p.string(), 120) + "'"; }
 
+}  // namespace
+
+void check_outputs_in(const fs::path& folder, const std::vector<fs::path>& files,
+                      const std::vector<std::string>& inputs, const std::string& what) {
+  check_creatable(folder.string(), what);
+  std::error_code ec;
+  for (const fs::path& f : files) {
+    const fs::file_status st = fs::status(f, ec);
+    if (fs::exists(st) && !fs::is_regular_file(st))
+      throw InputError(shown(f) + " is in the way: reproduce writes a file there, and it is " +
+                       (fs::is_directory(st) ? "a directory" : "not a regular file"));
+    refuse_overwriting(f.string(), inputs, what);
+  }
+  const fs::path partial = folder / ".partial";
+  if (fs::exists(fs::symlink_status(partial, ec)) && !fs::is_directory(fs::symlink_status(partial, ec)))
+    throw InputError(shown(partial) + " is in the way: reproduce stages its runs in a folder of "
+                     "that name; remove it");
+}
+
+namespace {
+
 // What reproduce will write in DIR must be writable there before anything runs: each results
-// file, the manifest and the report absent or a regular file (a directory or a device in its
-// place cannot be replaced), the staging folder .partial absent or a folder, and none of them
-// one of the inputs.
+// file, the manifest and the report absent or a regular file, the staging folder .partial
+// absent or a folder, and none of them one of the inputs.
 void check_outputs(const fs::path& dir, const std::vector<Experiment>& exps, const fs::path& root) {
-  check_creatable(dir.string(), "--out");
   std::vector<fs::path> files = {dir / "reproduction.json", dir / "REPORT.md"};
   std::vector<std::string> inputs;
   for (const Experiment& e : exps) {
@@ -202,18 +221,7 @@ void check_outputs(const fs::path& dir, const std::vector<Experiment>& exps, con
     for (const Peer& peer : peers_of(root, e)) files.push_back(dir / peer_file(e, peer));
     inputs.insert(inputs.end(), e.inputs.begin(), e.inputs.end());
   }
-  std::error_code ec;
-  for (const fs::path& f : files) {
-    const fs::file_status st = fs::status(f, ec);
-    if (fs::exists(st) && !fs::is_regular_file(st))
-      throw InputError(shown(f) + " is in the way: reproduce writes a file there, and it is " +
-                       (fs::is_directory(st) ? "a directory" : "not a regular file"));
-    refuse_overwriting(f.string(), inputs, "--out");
-  }
-  const fs::path partial = dir / ".partial";
-  if (fs::exists(fs::symlink_status(partial, ec)) && !fs::is_directory(fs::symlink_status(partial, ec)))
-    throw InputError(shown(partial) + " is in the way: reproduce stages its runs in a folder of "
-                     "that name; remove it");
+  check_outputs_in(dir, files, inputs, "--out");
 }
 
 // Every config's points and data are checked before the first run, so bad data in the last
@@ -604,6 +612,8 @@ int reproduce(const Parsed& p) {
   check_outputs(dir, exps, root);
   costs_option(p);  // a bad --costs is refused before anything is created
   const ShardInfo shard = p.has("shard") ? parse_shard(p.get("shard")) : ShardInfo{};
+  if (shard.active()) check_shard_outputs(dir, exps, shard.index, shard.count, false);
+  for (std::size_t k = 0; k < gpus.size(); ++k) check_shard_outputs(dir, exps, k, gpus.size(), true);
   check_data(exps);
   if (shard.active()) return reproduce_shard(p, exps, shard.index, shard.count, scale, dir, device);
   if (!gpus.empty()) {

@@ -29,6 +29,18 @@ ReuseKey reuse_key(const Experiment& e, const std::string& scale, bool device_pr
 // (`why` says why).
 nlohmann::json read_found(const std::filesystem::path& file, std::string& why);
 
+// What reproduce writes in `folder`, refused (InputError) before anything is created when it
+// cannot be written: the folder itself (check_creatable, `what` begins the message), each of
+// `files` absent or a regular file and none of the `inputs`, and its staging folder .partial
+// absent or a folder.
+void check_outputs_in(const std::filesystem::path& folder, const std::vector<std::filesystem::path>& files,
+                      const std::vector<std::string>& inputs, const std::string& what);
+
+// check_outputs_in for shard K of N under DIR (DIR/shards/K-of-N/ and its config files) and,
+// with `log`, the log file --gpus writes beside that folder.
+void check_shard_outputs(const std::filesystem::path& dir, const std::vector<Experiment>& exps, std::size_t index,
+                         std::size_t count, bool log);
+
 // `reproduce --shard K/N`: shard K's runs of every paper experiment into DIR/shards/K-of-N/,
 // balanced by `p`'s --costs; exit status 0 or 1.
 int reproduce_shard(const Parsed& p, const std::vector<Experiment>& exps, std::size_t index, std::size_t count,

@@ -55,6 +55,19 @@ bool all_reusable(const std::vector<Experiment>& exps, const std::string& scale,
 
 }  // namespace
 
+void check_shard_outputs(const fs::path& dir, const std::vector<Experiment>& exps, std::size_t index,
+                         std::size_t count, bool log) {
+  const fs::path folder = shard_folder(dir.string(), index, count);
+  std::vector<fs::path> files;
+  std::vector<std::string> inputs;
+  for (const Experiment& e : exps) {
+    files.push_back(folder / e.file);
+    inputs.insert(inputs.end(), e.inputs.begin(), e.inputs.end());
+  }
+  if (log) files.push_back(folder.string() + ".log");
+  check_outputs_in(folder, files, inputs, fmt::format("reproduce: shard {}/{}", index, count));
+}
+
 // `reproduce --shard K/N`: shard K's runs of every paper experiment, one results file per
 // config in DIR/shards/K-of-N/ (an empty one where it has no run), staged in its .partial/;
 // no peers, figures or report: `ladder merge DIR DIR/shards` joins the shards, and a plain

@@ -25,3 +25,17 @@ if(Python3_Interpreter_FOUND)
     set_tests_properties(cli.h3_shards.${case} PROPERTIES TIMEOUT 300 LABELS cli)
   endforeach()
 endif()
+
+# --- reproduce --shard: DIR/shards/K-of-N/ is checked before anything is created --------------
+# A file where a folder goes, or a folder where a results file goes, ended in "internal error:
+# filesystem error" (exit 4) or after the runs (cause 8).
+ladder_bad(h3_reproduce_shards_is_file "not a directory" --mkdir repro --copy ${FIX}/ok.json repro/shards
+           -- reproduce --configs ${FIX}/reproduce --scale quick --shard 0/2 --out repro)
+ladder_bad(h3_reproduce_shard_folder_is_file "not a directory" --mkdir repro/shards
+           --copy ${FIX}/ok.json repro/shards/0-of-2
+           -- reproduce --configs ${FIX}/reproduce --scale quick --shard 0/2 --out repro)
+ladder_bad(h3_reproduce_shard_file_is_folder "in the way" --mkdir repro/shards/0-of-2/repro-fast.json
+           -- reproduce --configs ${FIX}/reproduce --scale quick --shard 0/2 --out repro)
+ladder_bad(h3_reproduce_shard_partial_is_file "in the way" --mkdir repro/shards/0-of-2
+           --copy ${FIX}/ok.json repro/shards/0-of-2/.partial
+           -- reproduce --configs ${FIX}/reproduce --scale quick --shard 0/2 --out repro)
