@@ -1,1 +1,29 @@
 # Third hostile set (hostile3.cmake): cases of this area.
+
+# --- `--OPTION=` with nothing after the '=' (cause 1) -----------------------------------------
+# CLI11 took the next word as the value: `--out= --quiet` wrote the results to a file named
+# "--quiet", `reproduce --out= --no-peers` wrote into a folder "--no-peers" and ran the peers.
+# Every option that takes a value, declared or open (gen's data parameters), is refused so.
+set(SMOKE ${CMAKE_SOURCE_DIR}/configs/dtw/smoke.json)
+ladder_bad(h3_run_out_empty_value       "option --out needs a value (FILE)"
+           -- run ${FIX}/ok.json --out= --quiet)
+ladder_bad(h3_run_filter_empty_value    "option --filter needs a value (RE)"
+           -- run ${FIX}/ok.json --filter= --quiet --out out.json)
+ladder_bad(h3_run_runs_empty_value      "option --runs needs a value (LIST)"
+           -- run ${FIX}/ok.json --runs= --quiet --out out.json)
+ladder_bad(h3_reproduce_out_empty_value "option --out needs a value (DIR)"
+           -- reproduce --configs ${FIX}/hc_repro_one --scale paper --out= --no-peers)
+ladder_bad(h3_export_out_empty_value    "option --out needs a value (FILE)"
+           -- export ${FIX}/hc_results.json --out= --csv)
+ladder_bad(h3_profile_into_empty_value  "option --into needs a value (RESULTS)"
+           -- profile ${SMOKE} --into= --quiet)
+ladder_bad(h3_gen_out_empty_value       "option --out needs a value (FILE)"
+           -- gen dtw --n 8 --out= --json)
+ladder_bad(h3_gen_param_empty_value     "option --n needs a value (VALUE)"
+           -- gen dtw --n= --entries 4 --out out.json)
+ladder_bad(h3_plan_costs_empty_value    "option --costs needs a value (FILE|DIR)"
+           -- plan ${FIX}/ok.json --costs= --json)
+ladder_bad(h3_ingest_out_empty_value    "option --out needs a value (FILE)"
+           -- ingest ${FIX}/ok.json ${FIX}/ok.json --out= --quiet)
+ladder_bad(h3_empty_value_last          "option --out needs a value (FILE)"
+           -- run ${FIX}/ok.json --quiet --out=)
