@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <regex>
 
@@ -59,6 +60,25 @@ std::vector<PlannedRun> plan_runs(const Config& c, const std::string& filter,
     }
   }
   if (plan.empty()) throw InputError("--filter '" + filter + "' selects no variant");
+  return plan;
+}
+
+std::vector<PlannedRun> keep_runs(std::vector<PlannedRun> plan, const std::vector<RunRange>& wanted) {
+  std::vector<RunRange> ranges = wanted;
+  std::sort(ranges.begin(), ranges.end(), [](const RunRange& a, const RunRange& b) { return a.first < b.first; });
+  const auto beyond = std::max_element(ranges.begin(), ranges.end(),
+                                       [](const RunRange& a, const RunRange& b) { return a.last < b.last; });
+  if (beyond != ranges.end() && beyond->last >= plan.size())
+    throw InputError(fmt::format("--runs: the plan has runs 0 to {}, not {} (`ladder plan` lists them)",
+                                 plan.size() - 1, beyond->last));
+  // Sorted by start, each range's end raised to the furthest end so far: index k is wanted when
+  // the last range starting at or before k reaches it.
+  for (std::size_t i = 1; i < ranges.size(); ++i) ranges[i].last = std::max(ranges[i].last, ranges[i - 1].last);
+  std::erase_if(plan, [&](const PlannedRun& r) {
+    const auto after = std::upper_bound(ranges.begin(), ranges.end(), r.index,
+                                        [](std::size_t k, const RunRange& x) { return k < x.first; });
+    return after == ranges.begin() || std::prev(after)->last < r.index;
+  });
   return plan;
 }
 

@@ -249,15 +249,10 @@ void put_profile(json& run, const std::vector<NcuResult>& got, const NcuCollecti
 // The runs this command profiles, by run key, each with its run_index in the plan (of CONFIG
 // and --filter) that the second pass numbers by: every run, or those --runs names.
 std::map<std::string, std::size_t> selected_runs(const Parsed& p, const Config& config) {
-  const std::vector<std::size_t> only = p.has("runs") ? run_list(p.get("runs")) : std::vector<std::size_t>();
-  const std::vector<PlannedRun> plan = plan_runs(config, p.get("filter"), std::nullopt);
+  std::vector<PlannedRun> plan = plan_runs(config, p.get("filter"), std::nullopt);
+  if (p.has("runs")) plan = keep_runs(std::move(plan), run_list(p.get("runs")));
   std::map<std::string, std::size_t> keys;
-  for (const std::size_t k : only)
-    if (k >= plan.size())
-      throw InputError(fmt::format("--runs: the plan has runs 0 to {}, not {} (`ladder plan` lists them)",
-                                   plan.size() - 1, k));
   for (const PlannedRun& planned : plan) {
-    if (!only.empty() && std::find(only.begin(), only.end(), planned.index) == only.end()) continue;
     const Point& pt = config.points[planned.point];
     keys[run_key({{"study", planned.variant->study}, {"variant", planned.variant->name},
                   {"sweep", pt.sweep}, {"point", pt.key()}})] = planned.index;

@@ -27,3 +27,22 @@ ladder_bad(h3_ingest_out_empty_value    "option --out needs a value (FILE)"
            -- ingest ${FIX}/ok.json ${FIX}/ok.json --out= --quiet)
 ladder_bad(h3_empty_value_last          "option --out needs a value (FILE)"
            -- run ${FIX}/ok.json --quiet --out=)
+
+# --- --runs on a range far beyond the plan (cause 5) -------------------------------------------
+# The range was expanded index by index (each looked up in a list): 0-1000000 spun for over 40 s
+# before saying the plan has no such run. Now refused at once, also by profile.
+ladder_bad(h3_runs_huge_range           "not 1000000" --time-limit 5
+           -- run ${FIX}/ok.json --runs 0-1000000 --out out.json)
+ladder_bad(h3_runs_widest_range         "not 999999999" --time-limit 5
+           -- run ${FIX}/ok.json --runs 0-999999999,3 --out out.json)
+ladder_bad(h3_profile_runs_huge_range   "not 1000000" --time-limit 5
+           -- profile ${SMOKE} --runs 5,0-1000000 --out out.json)
+
+# --- cases that need set-up (hostile3_usage.py) ------------------------------------------------
+if(Python3_Interpreter_FOUND)
+  foreach(case runs_ranges)
+    add_test(NAME cli.h3.usage.${case}
+             COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/hostile3_usage.py ${LADDER} ${SCRATCH} ${case})
+    set_tests_properties(cli.h3.usage.${case} PROPERTIES TIMEOUT 300 LABELS cli SKIP_RETURN_CODE 77)
+  endforeach()
+endif()
