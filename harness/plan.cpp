@@ -11,11 +11,13 @@
 namespace ladder {
 namespace {
 
-std::regex filter_regex(const std::string& filter) {
-  // std::regex compiles recursively: a bounded pattern keeps a hostile one from the stack.
+// std::regex compiles and matches recursively: a bounded pattern keeps a hostile one from the
+// stack, and the subjects it meets are variant ids, bounded too (a handover's names are).
+std::optional<std::regex> filter_regex(const std::string& filter) {
+  if (filter.empty()) return std::nullopt;  // every variant
   if (filter.size() > 256) throw InputError("--filter is longer than 256 characters");
   try {
-    return std::regex(filter.empty() ? ".*" : filter);
+    return std::regex(filter);
   } catch (const std::regex_error&) {
     throw InputError("--filter '" + filter + "' is not a valid regular expression");
   }
@@ -37,14 +39,14 @@ std::string data_source_key(const Study& study, const Point& point) {
 
 std::vector<PlannedRun> plan_runs(const Config& c, const std::string& filter,
                                   const std::optional<Validation>& validation) {
-  const std::regex re = filter_regex(filter);
+  const std::optional<std::regex> re = filter_regex(filter);
   std::vector<PlannedRun> plan;
   std::string last_source;
   for (std::size_t i = 0; i < c.points.size(); ++i) {
     const Point& pt = c.points[i];
     const std::string source = data_source_key(*c.study, pt);
     for (const VariantSpec* v : pt.variants) {
-      if (!std::regex_search(v->id(), re)) continue;
+      if (re && !std::regex_search(v->id(), *re)) continue;
       PlannedRun r;
       r.index = plan.size();
       r.point = i;

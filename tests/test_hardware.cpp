@@ -312,6 +312,12 @@ TEST(HostCpu, DriverReleaseFromTheKernelModuleLine) {
   EXPECT_EQ(parse_driver_release("NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54 Tue\n"), "550.54");
   EXPECT_EQ(parse_driver_release(""), "");
   EXPECT_EQ(parse_driver_release("GCC version: 13.3.0 \n"), "");
+  // Read by hand: a word of 2 or 3 numbers with white space on both sides, on that line only.
+  EXPECT_EQ(parse_driver_release("NVRM version: Module 1.2.3.4 550.54.15\n"), "550.54.15");
+  EXPECT_EQ(parse_driver_release("NVRM version:550.54 x\n"), "");
+  EXPECT_EQ(parse_driver_release("NVRM version: Module 550.54"), "");  // nothing after it
+  EXPECT_EQ(parse_driver_release("NVRM version: Module\n550.54 \n"), "");
+  EXPECT_EQ(parse_driver_release("NVRM version: " + std::string(1 << 20, '5') + " 1.2 \n"), "1.2");
 }
 
 }  // namespace

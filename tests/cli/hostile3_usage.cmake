@@ -28,6 +28,16 @@ ladder_bad(h3_ingest_out_empty_value    "option --out needs a value (FILE)"
 ladder_bad(h3_empty_value_last          "option --out needs a value (FILE)"
            -- run ${FIX}/ok.json --quiet --out=)
 
+# --- std::regex on user-controlled text (cause 3) ----------------------------------------------
+# std::regex matches recursively: a 100 KB --metrics name overflowed the stack (SIGSEGV). A name
+# that is no metric is refused, and so is one shaped like a metric but longer than any is.
+string(REPEAT "a" 100000 long_word)
+ladder_bad(h3_profile_metrics_100k      "not an ncu metric name"
+           -- profile ${SMOKE} --metrics "${long_word}" --out out.json)
+ladder_bad(h3_profile_metrics_100k_shaped "longer than 200 characters"
+           -- profile ${SMOKE} --metrics "sm__${long_word}" --out out.json)
+# (A handover's 50,000-byte variant name is in hostile3_usage.py: it needs a handover.)
+
 # --- --runs on a range far beyond the plan (cause 5) -------------------------------------------
 # The range was expanded index by index (each looked up in a list): 0-1000000 spun for over 40 s
 # before saying the plan has no such run. Now refused at once, also by profile.
@@ -40,7 +50,7 @@ ladder_bad(h3_profile_runs_huge_range   "not 1000000" --time-limit 5
 
 # --- cases that need set-up (hostile3_usage.py) ------------------------------------------------
 if(Python3_Interpreter_FOUND)
-  foreach(case runs_ranges)
+  foreach(case ingest_long_variant_name runs_ranges)
     add_test(NAME cli.h3.usage.${case}
              COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/hostile3_usage.py ${LADDER} ${SCRATCH} ${case})
     set_tests_properties(cli.h3.usage.${case} PROPERTIES TIMEOUT 300 LABELS cli SKIP_RETURN_CODE 77)
