@@ -434,7 +434,7 @@ RunReport run_config(const Config& config, const RunOptions& options) {
   report.validation = options.validation.value_or(config.validation);
   Runner runner(config, options, report);
   runner.check();
-  report.device = probe_device(options.device);
+  report.device = probe_device(options.device, options.device_given);
   if (options.on_checked) options.on_checked();
   report.clock_start_mhz = current_sm_clock_mhz(report.device);
   report.started_at = utc_timestamp();

@@ -157,6 +157,12 @@ void print_summary(const RunReport& rep) {
     if (r.status == Status::incorrect || r.status == Status::error)
       failures.push_back(r.variant->id() + " " + r.point + ": " + r.reason);
   }
+  // Each skipped GPU run says "no CUDA device"; what the runtime said about it, once.
+  if (!rep.device.runtime_said.empty() &&
+      std::any_of(rep.runs.begin(), rep.runs.end(), [&](const RunRecord& r) {
+        return r.status == Status::skipped && r.reason == rep.device.absent_reason;
+      }))
+    notes.push_back("GPU steps skipped: " + absence(rep.device));
   fmt::print("\n");
   print_table({"variant", "step", "point", "status", "median ms", "throughput", "% peak"}, rows,
               {false, true, false, false, true, true, true});
@@ -320,7 +326,10 @@ RunOptions run_options(const Parsed& p) {
   opt.dump_dir = p.get("dump-outputs");
   opt.profile = p.has("profile");
   opt.quiet = p.has("quiet");
-  if (p.has("device")) opt.device = integer_option(p, "device", 0);
+  if (p.has("device")) {
+    opt.device = integer_option(p, "device", 0);
+    opt.device_given = true;
+  }
   if (p.has("runs")) opt.only_runs = run_list(p.get("runs"));
   return opt;
 }
