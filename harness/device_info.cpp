@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <thread>
 
 #include "../datagen/base/errors.hpp"
@@ -18,6 +19,8 @@
 
 namespace ladder {
 namespace {
+
+namespace fs = std::filesystem;
 
 // The few NVML declarations used, from its stable C ABI; NVML is loaded with dlopen so that
 // the binary needs neither nvml.h to build nor the driver to start.
@@ -35,15 +38,45 @@ std::string uuid_text(const cudaUUID_t& id) {
   return "GPU-" + hex;
 }
 
+// A directory holding an entry whose name passes `wanted`.
+bool has_entry(const std::string& dir, bool (*wanted)(const std::string&)) {
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (wanted(it->path().filename().string())) return true;
+  return false;
+}
+
 }  // namespace
 
-DeviceReport probe_device(int index) {
+bool nvidia_gpu_shown(const std::string& proc_gpus, const std::string& dev) {
+  return has_entry(proc_gpus, [](const std::string&) { return true; }) ||
+         has_entry(dev, [](const std::string& name) {
+           return name.size() > 6 && name.rfind("nvidia", 0) == 0 &&
+                  name.find_first_not_of("0123456789", 6) == std::string::npos;
+         });
+}
+
+CudaDevices count_devices(bool required) {
+  CudaDevices d;
+  const cudaError_t err = cudaGetDeviceCount(&d.count);
+  if (err == cudaSuccess) return d;
+  cudaGetLastError();  // clear the sticky error so later queries are not confused
+  d.count = 0;
+  if (err == cudaErrorNoDevice) return d;
+  d.failure = std::string(cudaGetErrorName(err)) + " (" + cudaGetErrorString(err) + ")";
+  if (required || nvidia_gpu_shown())
+    throw CudaError("the CUDA runtime cannot start: " + d.failure +
+                    (required ? "" : ", and this machine has an NVIDIA GPU"));
+  return d;
+}
+
+DeviceReport probe_device(int index, bool required) {
   DeviceReport d;
-  int count = 0;
-  cudaError_t err = cudaGetDeviceCount(&count);
-  if (err != cudaSuccess || count == 0) {
-    cudaGetLastError();  // clear the sticky error so later queries are not confused
+  const CudaDevices found = count_devices(required);
+  const int count = found.count;
+  if (count == 0) {
     d.absent_reason = "no CUDA device";
+    d.runtime_said = found.failure;
     return d;
   }
   if (index < 0 || index >= count)
@@ -93,6 +126,10 @@ DeviceReport probe_device(int index) {
   return d;
 }
 
+std::string absence(const DeviceReport& d) {
+  return d.runtime_said.empty() ? d.absent_reason : d.absent_reason + ": " + d.runtime_said;
+}
+
 int current_sm_clock_mhz(const DeviceReport& d) {
   if (!d.caps.present || d.pci_bus_id.empty()) return -1;
   static void* lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -133,7 +170,7 @@ nlohmann::json row_text(const DeviceCaps& caps) {
 }  // namespace
 
 nlohmann::json device_json(const DeviceReport& d, int clock_start_mhz, int clock_end_mhz) {
-  if (!d.caps.present) return {{"present", false}, {"reason", d.absent_reason}};
+  if (!d.caps.present) return {{"present", false}, {"reason", absence(d)}};
   auto version = [](int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); };
   return {{"present", true},
           {"index", d.caps.index},
@@ -173,13 +210,9 @@ nlohmann::json host_json() {
   return host;
 }
 
-std::vector<std::string> device_names() {
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess) {
-    cudaGetLastError();
-    return {};
-  }
+std::vector<std::string> device_names(bool required) {
   std::vector<std::string> names;
+  const int count = count_devices(required).count;
   for (int i = 0; i < count; ++i) {
     cudaDeviceProp prop{};
     LADDER_CUDA(cudaGetDeviceProperties(&prop, i));

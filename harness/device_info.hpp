@@ -11,6 +11,9 @@ namespace ladder {
 struct DeviceReport {
   DeviceCaps caps;
   std::string absent_reason;  // why there is no usable device, when !caps.present
+  // When the CUDA runtime failed to start otherwise than with "no device" on a machine that
+  // shows no NVIDIA GPU (no driver at all, most often): the runtime's own words, said once.
+  std::string runtime_said;
   std::string name;
   std::string pci_bus_id;
   std::string uuid;  // GPU-..., as nvidia-smi prints it
@@ -20,9 +23,34 @@ struct DeviceReport {
   int code_binary = 0;  // the SASS version the device runs (caps.code_arch: its PTX)
 };
 
-// Selects device `index` when one exists. A missing device or driver is not an error (CPU
-// variants still run); an index beyond the devices present is an InputError.
-DeviceReport probe_device(int index);
+// The CUDA devices the runtime counts, or why it counts none.
+struct CudaDevices {
+  int count = 0;
+  // The runtime's words ("cudaErrorInsufficientDriver (CUDA driver version is insufficient for
+  // CUDA runtime version)") when it failed otherwise than "no device"; empty when it started.
+  std::string failure;
+};
+
+// Counts the CUDA devices. The runtime failing for any reason but "no device" (a driver older
+// than the runtime, a failed initialisation) is a CudaError in its own words when a device was
+// asked for (`required`: --device, --gpus) or the machine shows an NVIDIA GPU
+// (nvidia_gpu_shown()): a broken install must not look like a machine without a GPU.
+// Otherwise the count is 0 and `failure` says why.
+CudaDevices count_devices(bool required);
+
+// Whether the kernel shows an NVIDIA GPU: an entry in `proc_gpus` (the driver's
+// /proc/driver/nvidia/gpus) or a device file nvidia0, nvidia1, ... in `dev`.
+bool nvidia_gpu_shown(const std::string& proc_gpus = "/proc/driver/nvidia/gpus", const std::string& dev = "/dev");
+
+// Selects device `index` when one exists. A machine without a device or driver is not an
+// error (CPU variants still run; see count_devices for `required`); an index beyond the
+// devices present is an InputError.
+DeviceReport probe_device(int index, bool required = false);
+
+// Why there is no usable device, with the runtime's words when it failed to start ("no CUDA
+// device: cudaErrorInsufficientDriver (CUDA driver version is insufficient for CUDA runtime
+// version)"); what the results' device.reason and the summary say.
+std::string absence(const DeviceReport& d);
 
 // Current SM clock in MHz read through NVML (loaded at run time, so machines without the
 // driver still start); -1 when unknown.
@@ -30,9 +58,10 @@ int current_sm_clock_mhz(const DeviceReport& d);
 
 nlohmann::json device_json(const DeviceReport& d, int clock_start_mhz, int clock_end_mhz);
 nlohmann::json host_json();  // CPU model, cores, the cores and GPUs this process may use, host name
-// The name of every CUDA device present, by index (none without a driver or device); creates
-// no context, so a parent process leaves every GPU to its children.
-std::vector<std::string> device_names();
+// The name of every CUDA device present, by index (none without a driver or device, as
+// count_devices(required) says); creates no context, so a parent process leaves every GPU to
+// its children.
+std::vector<std::string> device_names(bool required = false);
 // The batch scheduler's job, array and task ids the process runs under (Slurm), or null.
 nlohmann::json scheduler_json();
 

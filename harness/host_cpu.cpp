@@ -1,9 +1,9 @@
 #include "host_cpu.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <sstream>
 #include <tuple>
 
@@ -94,11 +94,39 @@ CpuIdentity parse_cpuinfo(const std::string& text) {
   return c;
 }
 
+namespace {
+
+bool blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+// "580.95.05", "550.54": two or three numbers joined by dots.
+bool release_number(const std::string& word) {
+  int parts = 0;
+  for (std::size_t i = 0;; ++parts) {
+    const std::size_t end = word.find_first_not_of("0123456789", i);
+    if (end == i) return false;  // an empty part
+    if (end == std::string::npos) return parts + 1 == 2 || parts + 1 == 3;
+    if (word[end] != '.') return false;
+    i = end + 1;
+  }
+}
+
+}  // namespace
+
 std::string parse_driver_release(const std::string& text) {
-  // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.95.05  Tue ..."
-  static const std::regex release(R"(NVRM version:[^\n]*?\s(\d+\.\d+(?:\.\d+)?)\s)");
-  std::smatch m;
-  return std::regex_search(text, m, release) ? m[1].str() : "";
+  // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.95.05  Tue ...": the first word on a
+  // line after "NVRM version:" that is a release, with white space on both sides. Read by hand:
+  // the text is a file's, and std::regex matches recursively.
+  for (std::size_t at = text.find("NVRM version:"); at != std::string::npos; at = text.find("NVRM version:", at + 1)) {
+    const std::size_t stop = std::min(text.find('\n', at), text.size());
+    for (std::size_t i = at + 13; i < stop; ++i) {
+      if (blank(text[i]) || !blank(text[i - 1])) continue;  // not the start of a word
+      std::size_t end = i;
+      while (end < text.size() && !blank(text[end])) ++end;
+      if (end < text.size() && release_number(text.substr(i, end - i))) return text.substr(i, end - i);
+      i = end;
+    }
+  }
+  return "";
 }
 
 nlohmann::json cpu_json() {

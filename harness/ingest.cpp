@@ -15,6 +15,9 @@ namespace {
 using json = nlohmann::json;
 
 constexpr std::size_t kMaxHandoverDepth = 16;
+// A variant's name as results, figures and --filter meet it: bounded, so that nothing (the
+// filter's std::regex least of all, which matches recursively) meets an unbounded one.
+constexpr std::size_t kMaxVariantName = 100;
 constexpr int kPeerStep = 90;  // after every step of every ladder
 
 // Plays back what the peer measured: its warm-up calls, then its samples in order; the
@@ -92,6 +95,9 @@ void read_variant(const json& j, std::size_t i, const Config& c, Handover& h) {
   VariantSpec v;
   v.study = c.study->name();
   v.name = f.text("name");
+  if (v.name.size() > kMaxVariantName)
+    throw InputError(f.where() + ".name '" + printable(v.name, 40) + "' is longer than " +
+                     std::to_string(kMaxVariantName) + " characters");
   if (v.name.empty() || v.name.find_first_of("/ ,=") != std::string::npos)
     throw InputError(f.where() + ".name must be a word without '/', ' ', ',' or '='");
   if (registry().variant(v.id()))

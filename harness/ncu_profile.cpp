@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <regex>
 #include <set>
 
 #include "../datagen/base/errors.hpp"
@@ -298,12 +297,19 @@ std::vector<NcuResult> parse_ncu_csv(const std::string& text) {
 std::optional<std::size_t> nvtx_run_index(const std::string& nvtx) {
   // ncu prints each open range as "DOMAIN:MESSAGE:..." ("<default domain>:r12:none:..."); a
   // step's own range, "study.variant", never looks like "r" and digits.
-  static const std::regex run_range(R"(:r([0-9]{1,15}):)");
+  // Read by hand, as ":r", 1 to 15 digits, ":" (ncu's text is the file's; std::regex matches
+  // recursively and long text overflowed its stack).
   std::optional<std::size_t> found;
-  for (auto it = std::sregex_iterator(nvtx.begin(), nvtx.end(), run_range); it != std::sregex_iterator(); ++it) {
-    const std::size_t k = std::stoull((*it)[1].str());
+  for (std::size_t at = nvtx.find(":r"); at != std::string::npos;) {
+    const std::size_t from = at + 2, to = nvtx.find_first_not_of("0123456789", from);
+    if (to == std::string::npos || nvtx[to] != ':' || to == from || to - from > 15) {
+      at = nvtx.find(":r", at + 1);
+      continue;
+    }
+    const std::size_t k = std::stoull(nvtx.substr(from, to - from));
     if (found && *found != k) return std::nullopt;
     found = k;
+    at = nvtx.find(":r", to + 1);  // the next range after this one's closing ':'
   }
   return found;
 }

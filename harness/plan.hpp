@@ -42,6 +42,16 @@ struct ShardInfo {
 std::vector<PlannedRun> plan_runs(const Config& config, const std::string& filter,
                                   const std::optional<Validation>& validation = std::nullopt);
 
+// Run indices first to last, both included (`--runs 7-9`).
+struct RunRange {
+  std::size_t first = 0, last = 0;
+};
+
+// The runs of `plan` whose indices `wanted` names (`--runs`), in plan order: each check costs
+// a search among the ranges, never a walk over a range's indices. An index beyond the plan is
+// an InputError.
+std::vector<PlannedRun> keep_runs(std::vector<PlannedRun> plan, const std::vector<RunRange>& wanted);
+
 // FNV-1a (64 bits) of `text` as 16 hex digits: stable across builds and machines, for names
 // and hashes that must agree wherever they are computed (plan hashes, dump file names).
 std::string stable_hash(const std::string& text);

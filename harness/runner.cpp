@@ -169,7 +169,7 @@ class Runner {
       if (o_.shard.owners.size() != plan_.size()) throw std::logic_error("a shard of another plan");
       std::erase_if(plan_, [&](const PlannedRun& r) { return !o_.shard.owns(r.index); });
     }
-    if (!o_.only_runs.empty()) keep_only(o_.only_runs);
+    if (!o_.only_runs.empty()) plan_ = keep_runs(std::move(plan_), o_.only_runs);
     report_.planned = plan_.size();
     // A data file is read once, with the first point that names it; the following points
     // with the same file are checked against it.
@@ -185,17 +185,6 @@ class Runner {
                          given);
       check_memory(point, given);
     }
-  }
-
-  // --runs: the plan's runs of these indices; one the plan does not have is bad input.
-  void keep_only(const std::vector<std::size_t>& wanted) {
-    for (const std::size_t k : wanted)
-      if (k >= plan_.size())
-        throw InputError(fmt::format("--runs: the plan has runs 0 to {}, not {} (`ladder plan` lists them)",
-                                     plan_.size() - 1, k));
-    std::erase_if(plan_, [&](const PlannedRun& r) {
-      return std::find(wanted.begin(), wanted.end(), r.index) == wanted.end();
-    });
   }
 
   void run() {
@@ -445,7 +434,7 @@ RunReport run_config(const Config& config, const RunOptions& options) {
   report.validation = options.validation.value_or(config.validation);
   Runner runner(config, options, report);
   runner.check();
-  report.device = probe_device(options.device);
+  report.device = probe_device(options.device, options.device_given);
   if (options.on_checked) options.on_checked();
   report.clock_start_mhz = current_sm_clock_mhz(report.device);
   report.started_at = utc_timestamp();

@@ -24,9 +24,10 @@ struct RunOptions {
   std::string dump_dir;                   // write each output as .npy here when set
   bool profile = false;                   // warm-ups, then one call in an NVTX range: no timing
   int device = 0;
+  bool device_given = false;              // --device: a CUDA runtime that cannot start is an error
   bool quiet = false;                     // no progress lines
   ShardInfo shard;                        // when active, only the shard's runs (harness/shard.hpp)
-  std::vector<std::size_t> only_runs;     // when given (--runs), only these run indices of the plan
+  std::vector<RunRange> only_runs;        // when given (--runs), only these run indices of the plan
   // The runs replay measurements made elsewhere (`ladder ingest`): a GPU run is validated
   // and recorded even where no GPU is present (its limit is then unknown).
   bool replay = false;

@@ -3,12 +3,17 @@
 // A100, L40S, RTX 4090, H100, H200, B200 and RTX 5090 (and a compute capability no row knows).
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
 #include <string>
 
+#include "harness/device_info.hpp"
 #include "harness/hardware.hpp"
 #include "harness/host_cpu.hpp"
 #include "harness/study.hpp"
@@ -312,6 +317,33 @@ TEST(HostCpu, DriverReleaseFromTheKernelModuleLine) {
   EXPECT_EQ(parse_driver_release("NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54 Tue\n"), "550.54");
   EXPECT_EQ(parse_driver_release(""), "");
   EXPECT_EQ(parse_driver_release("GCC version: 13.3.0 \n"), "");
+  // Read by hand: a word of 2 or 3 numbers with white space on both sides, on that line only.
+  EXPECT_EQ(parse_driver_release("NVRM version: Module 1.2.3.4 550.54.15\n"), "550.54.15");
+  EXPECT_EQ(parse_driver_release("NVRM version:550.54 x\n"), "");
+  EXPECT_EQ(parse_driver_release("NVRM version: Module 550.54"), "");  // nothing after it
+  EXPECT_EQ(parse_driver_release("NVRM version: Module\n550.54 \n"), "");
+  EXPECT_EQ(parse_driver_release("NVRM version: " + std::string(1 << 20, '5') + " 1.2 \n"), "1.2");
+}
+
+// Whether the kernel shows an NVIDIA GPU, from folders made here: the driver's per-GPU folder
+// or a device file nvidia<N> (nvidiactl, nvidia-uvm and nvidia-caps exist without a GPU).
+TEST(Device, AnNvidiaGpuIsShownByTheDriverOrADeviceFile) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / ("ladder-gpu-shown-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::create_directories(root / "gpus");
+  fs::create_directories(root / "dev");
+  const std::string gpus = (root / "gpus").string(), dev = (root / "dev").string();
+  const auto touch = [](const fs::path& f) { std::ofstream{f}; };
+  for (const char* other : {"nvidiactl", "nvidia-uvm", "nvidia-caps", "nvidia", "null"}) touch(root / "dev" / other);
+  EXPECT_FALSE(nvidia_gpu_shown(gpus, dev));
+  EXPECT_FALSE(nvidia_gpu_shown((root / "absent").string(), (root / "absent").string()));
+  touch(root / "dev" / "nvidia0");
+  EXPECT_TRUE(nvidia_gpu_shown(gpus, dev));
+  fs::remove(root / "dev" / "nvidia0");
+  fs::create_directories(root / "gpus" / "0000:01:00.0");
+  EXPECT_TRUE(nvidia_gpu_shown(gpus, dev));
+  fs::remove_all(root);
 }
 
 }  // namespace

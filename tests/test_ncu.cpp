@@ -248,6 +248,11 @@ TEST(NcuSplit, TheRunARangeNames) {
             std::optional<std::size_t>(12));
   EXPECT_EQ(nvtx_run_index(R"("<default domain>:r1:none" "<default domain>:r2:none")"), std::nullopt);
   EXPECT_EQ(nvtx_run_index(""), std::nullopt);
+  // Read by hand: ranges run into each other, digits past 15, text of a megabyte.
+  EXPECT_EQ(nvtx_run_index(":r3:r4:"), std::optional<std::size_t>(3));  // "r4" has no ':' of its own
+  EXPECT_EQ(nvtx_run_index(":r1234567890123456:"), std::nullopt);
+  EXPECT_EQ(nvtx_run_index(":r:r5:"), std::optional<std::size_t>(5));
+  EXPECT_EQ(nvtx_run_index(std::string(1 << 20, 'r') + ":r7:" + std::string(1 << 20, '7')), std::optional<std::size_t>(7));
   // The renamed-range fixture carries the column (its one range is a step's, not a run's).
   const auto renamed = parse_ncu_csv(fixture("dtw_nvtx_range_renamed.csv"));
   ASSERT_FALSE(renamed.empty());

@@ -4,7 +4,9 @@
 // registered only in this test program.
 #include <gtest/gtest.h>
 
+#include "datagen/base/errors.hpp"
 #include "harness/config.hpp"
+#include "harness/plan.hpp"
 #include "harness/results.hpp"
 #include "harness/runner.hpp"
 #include "harness/step.hpp"
@@ -171,6 +173,27 @@ TEST(Runner, ResolveFillsEveryDefaultAndKeepsGivenValues) {
   EXPECT_EQ(p.text("noise"), "uniform");
   EXPECT_FALSE(p.has("band"));  // no default: unconstrained
   EXPECT_FALSE(resolve(dtw, nullptr, Params{}).has("block_size"));
+}
+
+// --runs: ranges in any order, overlapping or repeated, select each run once, in plan order; an
+// index beyond the plan is refused at once, whatever the range's length.
+TEST(Plan, KeepRunsSelectsByRangesWithoutWalkingThem) {
+  std::vector<PlannedRun> plan(10);
+  for (std::size_t i = 0; i < plan.size(); ++i) plan[i].index = i;
+  const auto kept = [&](const std::vector<RunRange>& wanted) {
+    std::vector<std::size_t> out;
+    for (const PlannedRun& r : keep_runs(plan, wanted)) out.push_back(r.index);
+    return out;
+  };
+  EXPECT_EQ(kept({{7, 7}, {0, 1}, {1, 1}}), (std::vector<std::size_t>{0, 1, 7}));
+  EXPECT_EQ(kept({{2, 8}, {3, 4}, {9, 9}}), (std::vector<std::size_t>{2, 3, 4, 5, 6, 7, 8, 9}));
+  EXPECT_EQ(kept({{0, 9}}).size(), 10u);
+  try {
+    keep_runs(plan, {{3, 3}, {0, 999999999}});
+    ADD_FAILURE() << "a range beyond the plan was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("runs 0 to 9, not 999999999"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

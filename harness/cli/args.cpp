@@ -68,6 +68,22 @@ bool open_name(const std::string& word) {
                      [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-'; });
 }
 
+// `--NAME=` with nothing after the '=', for an option that takes a value (a declared one or an
+// open command's): refused, as CLI11 would take the next word as the value (`--out= --quiet`
+// writing to a file named "--quiet"). A flag given so is left to CLI11 ("takes no value").
+void refuse_empty_values(const Command& c, const Args& args) {
+  for (const std::string& a : args) {
+    if (a == "--") return;  // only positionals follow
+    if (a.size() < 4 || a.rfind("--", 0) != 0 || a.back() != '=') continue;
+    const std::string name = a.substr(2, a.size() - 3);
+    const auto it = std::find_if(c.options.begin(), c.options.end(), [&](const OptionSpec& o) { return o.name == name; });
+    const bool open = it == c.options.end() && !c.open.name.empty() && open_name("--" + name);
+    if ((it != c.options.end() && !it->value.empty()) || open)
+      throw InputError("option --" + name + " needs a value (" + (open ? c.open.value : it->value) + ")" +
+                       see_help(c));
+  }
+}
+
 // The words CLI11 did not take, in order: positionals, unknown options, and an open command's
 // `--NAME VALUE` / `--NAME=VALUE`; after `--`, only positionals.
 void take_rest(const Command& c, const std::vector<std::string>& rest, Parsed& p) {
@@ -96,8 +112,9 @@ void take_rest(const Command& c, const std::vector<std::string>& rest, Parsed& p
 std::string mismatch(const Command& c, const Args& args, const std::string& fallback) {
   for (const OptionSpec& o : c.options) {
     const std::string opt = "--" + o.name;
-    // A missing value can only be at the end: CLI11 takes whatever word follows as the value.
-    if (!o.value.empty() && !args.empty() && (args.back() == opt || args.back() == opt + "="))
+    // A missing value can only be at the end: CLI11 takes whatever word follows as the value
+    // (`--NAME=` with an empty value is refused before CLI11 sees it).
+    if (!o.value.empty() && !args.empty() && args.back() == opt)
       return "option " + opt + " needs a value (" + o.value + ")";
     if (o.value.empty() &&
         std::any_of(args.begin(), args.end(), [&](const std::string& a) { return a.rfind(opt + "=", 0) == 0; }))
@@ -137,6 +154,7 @@ int execute(const Command& c, const Args& args) {
   CLI::App app{c.summary, "ladder " + c.name};
   app.allow_extras();  // take_rest() judges what CLI11 does not know
   const std::vector<CLI::Option*> declared = declare(app, c);
+  refuse_empty_values(c, args);
   try {
     app.parse(std::vector<std::string>(args.rbegin(), args.rend()));  // CLI11 pops from the back
   } catch (const CLI::CallForHelp&) {

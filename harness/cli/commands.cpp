@@ -7,7 +7,7 @@
 #include <ctime>
 #include <filesystem>
 #include <map>
-#include <regex>
+#include <optional>
 #include <sstream>
 #include <nlohmann/json.hpp>
 
@@ -157,6 +157,12 @@ void print_summary(const RunReport& rep) {
     if (r.status == Status::incorrect || r.status == Status::error)
       failures.push_back(r.variant->id() + " " + r.point + ": " + r.reason);
   }
+  // Each skipped GPU run says "no CUDA device"; what the runtime said about it, once.
+  if (!rep.device.runtime_said.empty() &&
+      std::any_of(rep.runs.begin(), rep.runs.end(), [&](const RunRecord& r) {
+        return r.status == Status::skipped && r.reason == rep.device.absent_reason;
+      }))
+    notes.push_back("GPU steps skipped: " + absence(rep.device));
   fmt::print("\n");
   print_table({"variant", "step", "point", "status", "median ms", "throughput", "% peak"}, rows,
               {false, true, false, false, true, true, true});
@@ -320,23 +326,40 @@ RunOptions run_options(const Parsed& p) {
   opt.dump_dir = p.get("dump-outputs");
   opt.profile = p.has("profile");
   opt.quiet = p.has("quiet");
-  if (p.has("device")) opt.device = integer_option(p, "device", 0);
+  if (p.has("device")) {
+    opt.device = integer_option(p, "device", 0);
+    opt.device_given = true;
+  }
   if (p.has("runs")) opt.only_runs = run_list(p.get("runs"));
   return opt;
 }
 
-std::vector<std::size_t> run_list(const std::string& text) {
-  static const std::regex item(R"(([0-9]{1,9})(?:-([0-9]{1,9}))?)");
-  std::vector<std::size_t> runs;
+namespace {
+
+// "7" or "7-9" (1 to 9 digits each, A <= B) as a range; nullopt for anything else.
+std::optional<RunRange> run_range(const std::string& part) {
+  const std::size_t dash = part.find('-');
+  const auto index = [](const std::string& digits) -> std::optional<std::size_t> {
+    if (digits.empty() || digits.size() > 9 ||
+        !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      return std::nullopt;
+    return std::stoul(digits);
+  };
+  const std::optional<std::size_t> lo = index(part.substr(0, dash));
+  const std::optional<std::size_t> hi = dash == std::string::npos ? lo : index(part.substr(dash + 1));
+  if (!lo || !hi || *hi < *lo) return std::nullopt;
+  return RunRange{*lo, *hi};
+}
+
+}  // namespace
+
+std::vector<RunRange> run_list(const std::string& text) {
+  std::vector<RunRange> runs;
   std::stringstream in(text);
   for (std::string part; std::getline(in, part, ',');) {
-    std::smatch m;
-    if (!std::regex_match(part, m, item) || (m[2].matched && std::stoul(m[2]) < std::stoul(m[1])))
-      throw InputError("--runs: '" + printable(part, 40) + "' is not a run index or a range A-B (A <= B)");
-    const std::size_t lo = std::stoul(m[1]), hi = m[2].matched ? std::stoul(m[2]) : lo;
-    if (hi - lo > 1000000) throw InputError("--runs: the range '" + printable(part, 40) + "' is too long");
-    for (std::size_t k = lo; k <= hi; ++k)
-      if (std::find(runs.begin(), runs.end(), k) == runs.end()) runs.push_back(k);
+    const std::optional<RunRange> r = run_range(part);
+    if (!r) throw InputError("--runs: '" + printable(part, 40) + "' is not a run index or a range A-B (A <= B)");
+    runs.push_back(*r);
   }
   if (runs.empty() || text.back() == ',') throw InputError("--runs: give run indices, e.g. 3,7-9");
   return runs;

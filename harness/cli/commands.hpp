@@ -39,8 +39,9 @@ int integer_option(const Parsed& p, const std::string& name, int lo);
 // `run`'s options (--filter, --validate, --dump-outputs, --profile, --quiet, --device) as the
 // runner takes them; `profile` times its runs with the same.
 RunOptions run_options(const Parsed& p);
-// --runs LIST: "3,7-9" as run indices, each once, in the order given; throws InputError.
-std::vector<std::size_t> run_list(const std::string& text);
+// --runs LIST: "3,7-9" as ranges of run indices (plan.hpp's keep_runs selects them); throws
+// InputError.
+std::vector<RunRange> run_list(const std::string& text);
 int export_results(const Parsed& p);
 // Nsight Compute's ncu: --ncu PATH when `p` has it, else ncu on PATH, else the CUDA Toolkit's;
 // "" when there is none (profile.cpp).

@@ -54,7 +54,10 @@ int ingest(const Parsed& p) {
   RunOptions opt;
   opt.replay = true;
   if (p.has("validate")) opt.validation = parse_validation(p.get("validate"));
-  if (p.has("device")) opt.device = integer_option(p, "device", 0);
+  if (p.has("device")) {
+    opt.device = integer_option(p, "device", 0);
+    opt.device_given = true;
+  }
   opt.quiet = p.has("quiet");
   const std::string out = results_target(p.get("out"));
   check_out_creatable(out);

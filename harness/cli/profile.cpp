@@ -13,13 +13,13 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <optional>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -86,15 +86,31 @@ struct MetricPlan {
   bool kernel_replay = false;        // sass counters need kernel replay
 };
 
+constexpr std::size_t kMaxMetricName = 200;  // ncu's own names are under 100 characters
+
+// An ncu metric name as ncu spells them: UNIT__COUNTER of ASCII letters, digits and '_' (the
+// counter also '.'). Checked by hand: std::regex matches recursively, and a long name given on
+// the command line overflowed the stack.
+bool metric_name(const std::string& m) {
+  const auto allowed = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
+  };
+  if (!std::all_of(m.begin(), m.end(), allowed)) return false;
+  const std::size_t sep = m.find("__", 1);  // the first that leaves a unit before it
+  return sep != std::string::npos && sep + 2 < m.size() && sep < m.find('.');
+}
+
 MetricPlan metric_plan(const std::string& text) {
   if (text.empty() || text == "sol") return {"sol", kSol, false};
   if (text == "why") return {"why", why_metrics(), false};
   if (text == "sass") return {"sass", kSass, true};
   MetricPlan p{"custom", {}, false};
-  static const std::regex name(R"([A-Za-z0-9_]+__[A-Za-z0-9_.]+)");
   std::stringstream in(text);
   for (std::string m; std::getline(in, m, ',');) {
-    if (!std::regex_match(m, name))
+    if (m.size() > kMaxMetricName)
+      throw InputError(fmt::format("--metrics: '{}' is longer than {} characters: not an ncu metric name",
+                                   printable(m, 40), kMaxMetricName));
+    if (!metric_name(m))
       throw InputError("--metrics: '" + printable(m, 80) + "' is not sol, why, sass or an ncu metric name");
     p.metrics.push_back(m);
     if (m.find("__sass_") != std::string::npos) p.kernel_replay = true;
@@ -115,9 +131,12 @@ std::string ncu_version(const std::string& ncu) {
   o.capture = true;
   o.quiet = true;
   const std::string out = run_child({ncu, "--version"}, o).out;
-  static const std::regex version(R"(Version ([0-9][0-9.]*))");
-  std::smatch m;
-  return std::regex_search(out, m, version) ? m[1].str() : "unknown";
+  // "... Version 2025.1.0.0 (build ...)": the first "Version " followed by a digit.
+  for (std::size_t at = out.find("Version "); at != std::string::npos; at = out.find("Version ", at + 1)) {
+    const std::size_t from = at + 8, to = out.find_first_not_of("0123456789.", from);
+    if (from < out.size() && out[from] >= '0' && out[from] <= '9') return out.substr(from, to - from);
+  }
+  return "unknown";
 }
 
 // Everything the second pass must run as the first did, each run's one call under --profile;
@@ -249,15 +268,10 @@ void put_profile(json& run, const std::vector<NcuResult>& got, const NcuCollecti
 // The runs this command profiles, by run key, each with its run_index in the plan (of CONFIG
 // and --filter) that the second pass numbers by: every run, or those --runs names.
 std::map<std::string, std::size_t> selected_runs(const Parsed& p, const Config& config) {
-  const std::vector<std::size_t> only = p.has("runs") ? run_list(p.get("runs")) : std::vector<std::size_t>();
-  const std::vector<PlannedRun> plan = plan_runs(config, p.get("filter"), std::nullopt);
+  std::vector<PlannedRun> plan = plan_runs(config, p.get("filter"), std::nullopt);
+  if (p.has("runs")) plan = keep_runs(std::move(plan), run_list(p.get("runs")));
   std::map<std::string, std::size_t> keys;
-  for (const std::size_t k : only)
-    if (k >= plan.size())
-      throw InputError(fmt::format("--runs: the plan has runs 0 to {}, not {} (`ladder plan` lists them)",
-                                   plan.size() - 1, k));
   for (const PlannedRun& planned : plan) {
-    if (!only.empty() && std::find(only.begin(), only.end(), planned.index) == only.end()) continue;
     const Point& pt = config.points[planned.point];
     keys[run_key({{"study", planned.variant->study}, {"variant", planned.variant->name},
                   {"sweep", pt.sweep}, {"point", pt.key()}})] = planned.index;

@@ -601,7 +601,8 @@ int reproduce(const Parsed& p) {
   const int device = p.has("device") ? integer_option(p, "device", 0) : gpus.empty() ? 0 : gpus[0];
   // --gpus leaves every GPU to its children until they are done: names only, no context.
   std::optional<DeviceReport> dev;
-  if (gpus.empty()) dev = probe_device(device);
+  const bool device_given = p.has("device") || !gpus.empty();  // a runtime that cannot start is an error
+  if (gpus.empty()) dev = probe_device(device, device_given);
   const std::string gpu_name = dev ? (dev->caps.present ? dev->name : "") : device_names()[gpus[0]];
   if (p.has("out") && p.get("out").empty()) throw InputError("--out needs a folder name");
   const fs::path dir = fs::absolute(p.has("out") ? fs::path(p.get("out"))
@@ -618,7 +619,7 @@ int reproduce(const Parsed& p) {
   if (shard.active()) return reproduce_shard(p, exps, shard.index, shard.count, scale, dir, device);
   if (!gpus.empty()) {
     if (!reproduce_on_gpus(p, exps, gpus, scale, dir)) return 1;
-    dev = probe_device(device);  // the shards are done: the peers, figures and report run here
+    dev = probe_device(device, device_given);  // the shards are done: the peers, figures and report run here
   }
   prepare_results_file((dir / "reproduction.json").string());
   Reproduction r(p, std::move(exps), root, std::move(*dev), scale, dir);

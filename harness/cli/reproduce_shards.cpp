@@ -78,7 +78,7 @@ int reproduce_shard(const Parsed& p, const std::vector<Experiment>& exps, std::s
   const Split split = split_experiments(exps, index, count, costs_option(p));
   const ShardInfo& first = split.shards.front();
   const fs::path folder = shard_folder(dir.string(), first.index, first.count), partial = folder / ".partial";
-  const DeviceReport dev = probe_device(device);
+  const DeviceReport dev = probe_device(device, p.has("device"));
   fs::remove_all(partial);
   fs::create_directories(partial);
   bool ok = true;

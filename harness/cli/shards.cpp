@@ -144,29 +144,34 @@ MeasuredCosts costs_option(const Parsed& p) {
 
 std::vector<int> gpus_option(const Parsed& p) {
   const std::string text = p.get("gpus");
-  const std::vector<std::string> names = device_names();
+  // The list's own mistakes first: bad input on any machine, before the CUDA runtime is asked.
+  std::vector<std::int64_t> listed;
+  std::set<std::int64_t> seen;
+  if (text != "all") {
+    std::string rest = text + ",";
+    for (std::size_t at; (at = rest.find(',')) != std::string::npos; rest.erase(0, at + 1)) {
+      std::int64_t g = -1;
+      try {
+        g = parse_int64(rest.substr(0, at), "--gpus");
+      } catch (const InputError&) {
+        throw InputError("--gpus '" + printable(text, 40) + "' is not all or a list of GPU indices like 0,2");
+      }
+      if (!seen.insert(g).second)
+        throw InputError("--gpus " + printable(text, 40) + " names GPU " + std::to_string(g) + " twice");
+      listed.push_back(g);
+    }
+  }
+  const std::vector<std::string> names = device_names(true);
   const std::string here = names.empty() ? "this machine has no CUDA device"
                                          : fmt::format("this machine has {} GPU{} (0 to {})", names.size(),
                                                        names.size() == 1 ? "" : "s", names.size() - 1);
   std::vector<int> gpus;
-  if (text == "all") {
+  if (text == "all")
     for (std::size_t i = 0; i < names.size(); ++i) gpus.push_back(int(i));
-  } else {
-    std::string rest = text + ",";
-    for (std::size_t at; (at = rest.find(',')) != std::string::npos; rest.erase(0, at + 1)) {
-      const std::string word = rest.substr(0, at);
-      std::int64_t g = -1;
-      try {
-        g = parse_int64(word, "--gpus");
-      } catch (const InputError&) {
-        throw InputError("--gpus '" + printable(text, 40) + "' is not all or a list of GPU indices like 0,2");
-      }
-      if (g < 0 || g >= std::int64_t(names.size()))
-        throw InputError("--gpus " + printable(text, 40) + ": GPU " + std::to_string(g) + " is not here: " + here);
-      if (std::find(gpus.begin(), gpus.end(), int(g)) != gpus.end())
-        throw InputError("--gpus " + printable(text, 40) + " names GPU " + std::to_string(g) + " twice");
-      gpus.push_back(int(g));
-    }
+  for (const std::int64_t g : listed) {
+    if (g < 0 || g >= std::int64_t(names.size()))
+      throw InputError("--gpus " + printable(text, 40) + ": GPU " + std::to_string(g) + " is not here: " + here);
+    gpus.push_back(int(g));
   }
   if (gpus.empty()) throw InputError("--gpus " + printable(text, 40) + ": " + here);
   for (int g : gpus)
