@@ -154,26 +154,41 @@ double smallest_p(std::size_t n, std::size_t m) {
   return std::min(1.0, 2 / c);
 }
 
+// U of `a` against `b` (pairs where a's sample is the larger, ties counting a half) from the
+// ranks of the pooled samples, sorted once: U = R_a - n(n+1)/2, equal values sharing their
+// average rank. Also the sum of t^3 - t over groups of t equal values (the tie correction).
+// Counting pairs instead takes n * m steps: minutes for two runs of 100,000 samples.
+struct RankSums {
+  double u = 0, ties = 0;
+};
+
+RankSums rank_sums(const std::vector<double>& a, const std::vector<double>& b) {
+  std::vector<std::pair<double, bool>> all;  // (sample, from a)
+  all.reserve(a.size() + b.size());
+  for (double x : a) all.emplace_back(x, true);
+  for (double y : b) all.emplace_back(y, false);
+  std::sort(all.begin(), all.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  RankSums s;
+  double rank_sum_a = 0;
+  for (std::size_t i = 0, j; i < all.size(); i = j) {
+    std::size_t from_a = 0;
+    for (j = i; j < all.size() && all[j].first == all[i].first; ++j) from_a += all[j].second;
+    const double t = double(j - i);
+    rank_sum_a += double(from_a) * double(i + j + 1) / 2;  // ranks i+1 .. j, averaged
+    s.ties += t * t * t - t;
+  }
+  const double n = double(a.size());
+  s.u = rank_sum_a - n * (n + 1) / 2;
+  return s;
+}
+
 // The two-sided p-value of the Mann-Whitney U test of `a` against `b`, as SciPy's
 // mannwhitneyu (which Google Benchmark's compare.py calls) computes it: the exact
 // distribution of U for small samples without ties, else the normal approximation with the
 // tie correction and a continuity correction.
 double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b) {
   const std::size_t n = a.size(), m = b.size();
-  // U of a: pairs where a's sample is the larger, ties counting a half.
-  double u = 0;
-  for (double x : a)
-    for (double y : b) u += x > y ? 1 : x == y ? 0.5 : 0;
-  std::vector<double> all(a);
-  all.insert(all.end(), b.begin(), b.end());
-  std::sort(all.begin(), all.end());
-  double ties = 0;  // sum of t^3 - t over groups of equal values
-  for (std::size_t i = 0, j; i < all.size(); i = j) {
-    for (j = i; j < all.size() && all[j] == all[i]; ++j) {
-    }
-    const double t = double(j - i);
-    ties += t * t * t - t;
-  }
+  const auto [u, ties] = rank_sums(a, b);
   if (ties == 0 && std::min(n, m) <= 8 && std::max(n, m) <= 400) {
     // count[k][s]: orderings of k of the smaller set's samples and j of the other's with U = s,
     // for j = 0, 1, ... in turn (the largest sample is the smaller set's, adding j to U, or
