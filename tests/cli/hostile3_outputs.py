@@ -10,6 +10,9 @@
 - compare_known_p: runs whose two-sided Mann-Whitney p-values SciPy's mannwhitneyu gave (exact
   for small samples without ties, else the normal approximation with the tie and continuity
   corrections): compare --csv reports each.
+- compare_csv_repeated_point: a sweep listing point "p" twice beside a real point "p #2", in
+  either order: compare --csv gives three distinct rows, none merged or dropped, each with its
+  occurrence and both files' medians.
 """
 import csv
 import io
@@ -124,7 +127,34 @@ def compare_known_p(ladder, work):
         check(close(p, want), "%s: p_value %r, SciPy's %r" % (k, got.get(k), want))
 
 
-CASES = {f.__name__: f for f in (compare_many_samples, compare_known_p)}
+# --- compare --csv: a repeated point beside "p #2" (cause 14) -----------------------------------
+
+def compare_csv_repeated_point(ladder, work):
+    for order in (["p", "p #2", "p"], ["p", "p", "p #2"], ["p #2", "p", "p"]):
+        pa, pb = os.path.join(work, "a.json"), os.path.join(work, "b.json")
+        a, b, want = [], [], []
+        seen = {}
+        for i, point in enumerate(order):
+            seen[point] = seen.get(point, 0) + 1
+            ma, mb = 1.0 + i, 10.0 + i
+            a.append(run_entry(point, [ma], sweep="s"))
+            b.append(run_entry(point, [mb], sweep="s"))
+            want.append((point, str(seen[point]), ma, mb))
+        write_results(pa, a)
+        write_results(pb, b)
+        proc = run_ladder([ladder, "compare", pa, pb, "--csv"], cwd=work)
+        if not check(proc.returncode == 0, "compare --csv %r: %s" % (order, show(proc))):
+            continue
+        rows = csv_rows(proc)
+        got = [(r["point"], r.get("occurrence"), float(r["a_median_ms"] or "nan"), float(r["b_median_ms"] or "nan"))
+               for r in rows]
+        check(sorted(got) == sorted(want), "compare --csv %r: rows %r, want %r" % (order, got, want))
+        keys = [(r["study"], r["variant"], r["sweep"], r["point"], r.get("occurrence")) for r in rows]
+        check(len(set(keys)) == len(keys) == 3, "compare --csv %r: keys %r are not 3 distinct" % (order, keys))
+
+
+CASES = {f.__name__: f for f in (compare_many_samples, compare_known_p,
+                                 compare_csv_repeated_point)}
 
 
 def main():
