@@ -61,7 +61,9 @@ constexpr const char* kExportAbout =
     "the run does not have (no timing for a skipped run).\n"
     "--format gbench writes Google Benchmark's JSON format instead, which its tools/compare.py\n"
     "reads: per timed run, one `iteration` entry per sample named study/variant[/sweep]/point\n"
-    "(cpu_time = real_time, ms), then its mean, median, stddev and cv aggregates.\n";
+    "(cpu_time = real_time, ms), then its mean, median, stddev and cv aggregates. A name another\n"
+    "run has (a point a sweep lists twice) gets #k, the first k from 2 that no run has. A sample\n"
+    "that is not a number is refused; a run with a median only is one iteration, said on stderr.\n";
 
 // ---- CSV -------------------------------------------------------------------------------------
 
@@ -405,11 +407,70 @@ std::string export_csv(const json& results) {
   return out;
 }
 
+// A run as error and warning lines name it: its place in the file and its identity.
+std::string run_shown(const json& run, std::size_t i) {
+  const std::string sweep = text(run, "sweep");
+  return fmt::format("runs[{}] ({}/{}{} {})", i, printable(text(run, "study")), printable(text(run, "variant")),
+                     sweep.empty() ? "" : " [" + printable(sweep) + "]", printable(text(run, "point")));
+}
+
+// The run's samples as Google Benchmark's iterations: every one a finite number, or the export
+// is refused (compare.py would fail on text, or silently compare nonsense).
+std::vector<json> gbench_samples(const json& samples, const json& run, std::size_t i) {
+  std::vector<json> out;
+  for (const json& x : samples.is_array() ? samples : json::array()) {
+    if (!x.is_number() || !std::isfinite(x.get<double>()))
+      throw InputError(run_shown(run, i) + " has a sample that is not a number of milliseconds: " +
+                       printable(x.dump(), 40));
+    out.push_back(x);
+  }
+  return out;
+}
+
+// Entry names no two runs share. A run is named study/variant[/sweep]/point and, when it has
+// aggregates, NAME_mean, NAME_median, NAME_stddev and NAME_cv. It keeps that name unless an
+// earlier run has it (a point a sweep lists twice) or one of its aggregates' names is another
+// run's name (point "p" beside a point "p_median"); then it is NAME#k for the first k from 2
+// whose names are neither taken nor any run's own name: a point literally named "p#2" keeps
+// its name, and compare.py, which groups entries by name, never mixes two runs.
+std::vector<std::string> gbench_names(const std::vector<std::string>& plain, const std::vector<bool>& aggregated) {
+  static const char* const kAggregates[] = {"mean", "median", "stddev", "cv"};
+  const std::set<std::string> reserved(plain.begin(), plain.end());
+  std::set<std::string> taken;  // every entry name given out, aggregates' included
+  const auto family = [](const std::string& name, bool with_aggregates) {
+    std::vector<std::string> f{name};
+    for (const char* agg : kAggregates)
+      if (with_aggregates) f.push_back(name + "_" + agg);
+    return f;
+  };
+  // Whether NAME's entries can go out: none taken, none another run's name (`own`: NAME
+  // itself is this run's own name).
+  const auto fits = [&](const std::string& name, bool with_aggregates, bool own) {
+    const std::vector<std::string> f = family(name, with_aggregates);
+    for (std::size_t i = 0; i < f.size(); ++i)
+      if (taken.contains(f[i]) || ((i > 0 || !own) && reserved.contains(f[i]))) return false;
+    return true;
+  };
+  std::map<std::string, std::size_t> seen;
+  std::vector<std::string> out;
+  for (std::size_t r = 0; r < plain.size(); ++r) {
+    std::string name = plain[r];
+    if (const std::size_t n = ++seen[name]; n > 1 || !fits(name, aggregated[r], true))
+      for (std::size_t k = std::max<std::size_t>(n, 2);; ++k)
+        if (name = plain[r] + "#" + std::to_string(k); fits(name, aggregated[r], false)) break;
+    for (const std::string& entry : family(name, aggregated[r])) taken.insert(entry);
+    out.push_back(name);
+  }
+  return out;
+}
+
 // Google Benchmark's JSON format (what its --benchmark_format=json writes and its
 // tools/compare.py reads): a `context`, then per timed run one `iteration` entry per sample,
 // all named alike (study/variant[/sweep]/point), and its aggregates named NAME_mean,
 // NAME_median, NAME_stddev and NAME_cv. ladder times wall clock only, so cpu_time repeats
 // real_time. The run's label, status and throughput ride along as fields compare.py ignores.
+// A run with a median but no samples (a hand-made or older file) is one iteration holding its
+// median, marked so, and said on stderr: never dropped without a word.
 json export_gbench(const json& results) {
   const json host = member(results, "host"), build = member(results, "ladder");
   json context = {{"date", member(results, "started_at")},
@@ -423,18 +484,38 @@ json export_gbench(const json& results) {
                   {"library_build_type", text(build, "build_type") == "Debug" ? "debug" : "release"},
                   {"ladder_commit", member(build, "git_commit")},
                   {"device", member(member(results, "device"), "name")}};
+  // The timed runs with what they export: their samples, or their median alone.
+  std::vector<const json*> timed;
+  std::vector<std::vector<json>> values;
+  std::vector<std::string> plain, median_only;
+  for (std::size_t i = 0; i < results["runs"].size(); ++i) {
+    const json& run = results["runs"][i];
+    const json timing = member(run, "timing");
+    if (!timing.is_object()) continue;  // not timed (read_results: a timing has a median)
+    std::vector<json> samples = gbench_samples(member(timing, "samples"), run, i);
+    if (samples.empty()) {
+      samples = {timing["median"]};
+      median_only.push_back(run_shown(run, i));
+    }
+    timed.push_back(&run);
+    values.push_back(std::move(samples));
+    plain.push_back(text(run, "study") + "/" + text(run, "variant") +
+                    (text(run, "sweep").empty() ? "" : "/" + text(run, "sweep")) + "/" + text(run, "point"));
+  }
+  std::vector<bool> aggregated;  // as below: aggregates only for repeated runs
+  for (const std::vector<json>& v : values) aggregated.push_back(v.size() >= 2);
+  const std::vector<std::string> names = gbench_names(plain, aggregated);
   json benchmarks = json::array();
-  std::map<std::string, int> seen;  // a point a sweep lists twice gets "#2"
-  std::size_t family = 0;
-  for (const json& run : results["runs"]) {
-    const json timing = member(run, "timing"), samples = member(timing, "samples");
-    if (!samples.is_array() || samples.empty()) continue;
-    std::string name = text(run, "study") + "/" + text(run, "variant") +
-                       (text(run, "sweep").empty() ? "" : "/" + text(run, "sweep")) + "/" + text(run, "point");
-    if (const int n = ++seen[name]; n > 1) name += "#" + std::to_string(n);
-    const json base = {{"name", name}, {"family_index", family++}, {"per_family_instance_index", 0},
-                       {"run_name", name}, {"repetitions", samples.size()}, {"threads", 1},
-                       {"time_unit", "ms"}, {"label", member(run, "label")}, {"status", member(run, "status")}};
+  for (std::size_t r = 0; r < timed.size(); ++r) {
+    const json& run = *timed[r];
+    const json timing = member(run, "timing");
+    const std::vector<json>& samples = values[r];
+    const std::string& name = names[r];
+    json base = {{"name", name}, {"family_index", r}, {"per_family_instance_index", 0},
+                 {"run_name", name}, {"repetitions", samples.size()}, {"threads", 1},
+                 {"time_unit", "ms"}, {"label", member(run, "label")}, {"status", member(run, "status")}};
+    if (!member(timing, "samples").is_array() || member(timing, "samples").empty())
+      base["ladder_note"] = "the results file has this run's median only, no samples";
     for (std::size_t i = 0; i < samples.size(); ++i) {
       json b = base;
       b.update({{"run_type", "iteration"}, {"repetition_index", i}, {"iterations", 1},
@@ -455,6 +536,10 @@ json export_gbench(const json& results) {
       benchmarks.push_back(b);
     }
   }
+  if (!median_only.empty())
+    fmt::print(stderr, "ladder: warning: {} run{} with a median but no samples (first: {}): each is exported "
+               "as one iteration holding its median, marked ladder_note\n", median_only.size(),
+               median_only.size() == 1 ? "" : "s", median_only.front());
   return {{"context", context}, {"benchmarks", benchmarks}};
 }
 

@@ -13,6 +13,13 @@
 - compare_csv_repeated_point: a sweep listing point "p" twice beside a real point "p #2", in
   either order: compare --csv gives three distinct rows, none merged or dropped, each with its
   occurrence and both files' medians.
+- gbench_sample_not_number: a sample "x" (or true) in a run: export --format gbench refuses
+  with one line naming the run, exit 2, and no --out file.
+- gbench_median_only: a run with a median but no samples is exported as one iteration holding
+  its median, marked, and stderr says so (exit 0); runs with samples are unchanged.
+- gbench_names_collide: point "p" listed twice beside a point literally named "p#2" (in both
+  orders), and a point "p_median" beside a repeated "p": every run's entries have names of
+  their own, so compare.py's grouping by name gives each run exactly its own samples.
 """
 import csv
 import io
@@ -22,7 +29,7 @@ import os
 import shutil
 import time
 
-from clitest import case_args, checker, finish, run_ladder, show
+from clitest import case_args, checker, error_problems, finish, run_ladder, show
 
 problems = []
 check = checker(problems)
@@ -153,8 +160,92 @@ def compare_csv_repeated_point(ladder, work):
         check(len(set(keys)) == len(keys) == 3, "compare --csv %r: keys %r are not 3 distinct" % (order, keys))
 
 
+# --- export --format gbench (cause 7) -------------------------------------------------------------
+
+def gbench_sample_not_number(ladder, work):
+    for bad in ("x", True, None, [1.0]):
+        path = os.path.join(work, "r.json")
+        runs = [run_entry("n=1", [1.0, 2.0, 3.0]), run_entry("n=2", [1.0, 2.0, 3.0])]
+        runs[1]["timing"]["samples"][1] = bad
+        write_results(path, runs)
+        out = os.path.join(work, "out.json")
+        for extra in ([], ["--out", out]):
+            proc = run_ladder([ladder, "export", path, "--format", "gbench"] + extra, cwd=work)
+            for p in error_problems(proc, match_any=("runs[1]",)):
+                problems.append("export --format gbench %s, sample %r: %s" % (extra, bad, p))
+            check(not os.path.exists(out), "export --out left %s behind for sample %r" % (out, bad))
+
+
+def gbench_export(ladder, work, runs):
+    path = os.path.join(work, "r.json")
+    write_results(path, runs)
+    proc = run_ladder([ladder, "export", path, "--format", "gbench"], cwd=work)
+    if not check(proc.returncode == 0, "export --format gbench: %s" % show(proc)):
+        return proc, None
+    return proc, json.loads(proc.stdout)
+
+
+def by_name(data):
+    """compare.py's grouping: entries by name."""
+    out = {}
+    for b in data["benchmarks"]:
+        out.setdefault(b["name"], []).append(b)
+    return out
+
+
+def gbench_median_only(ladder, work):
+    timed = run_entry("n=1", [1.0, 2.0, 3.0])
+    median_only = run_entry("n=2", [5.0], median=5.0)
+    del median_only["timing"]["samples"]
+    empty = run_entry("n=3", [7.0], median=7.0)
+    empty["timing"]["samples"] = []
+    proc, data = gbench_export(ladder, work, [timed, median_only, empty])
+    if data is None:
+        return
+    groups = by_name(data)
+    for point, median in (("n=2", 5.0), ("n=3", 7.0)):
+        entries = groups.get("dtw/seq_full/" + point, [])
+        check(len(entries) == 1 and entries[0]["run_type"] == "iteration" and
+              entries[0]["real_time"] == median and "ladder_note" in entries[0],
+              "the median-only run %s exports %r" % (point, entries))
+    check([b["real_time"] for b in groups.get("dtw/seq_full/n=1", []) if b["run_type"] == "iteration"]
+          == [1.0, 2.0, 3.0], "the timed run's samples changed")
+    err = text(proc.stderr)
+    check(err.count("\n") == 1 and "median" in err and "runs[1]" in err,
+          "stderr does not say (in one line) that runs have their median only: %r" % err)
+
+
+def gbench_names_collide(ladder, work):
+    layouts = (["p", "p", "p#2"], ["p", "p#2", "p"], ["p#2", "p", "p"], ["p", "p_median", "p"],
+               ["p_median", "p", "p"])
+    for points in layouts:
+        runs = [run_entry(pt, [1.0 + i, 1.5 + i, 2.0 + i]) for i, pt in enumerate(points)]
+        for r in runs:
+            r["timing"].update(mean=r["timing"]["median"], stddev=0.1, cv=0.01)
+        _, data = gbench_export(ladder, work, runs)
+        if data is None:
+            continue
+        groups = by_name(data)
+        for i, r in enumerate(runs):
+            want = r["timing"]["samples"]
+            owners = [n for n, e in groups.items()
+                      if [b["real_time"] for b in e if b["run_type"] == "iteration"] == want]
+            check(len(owners) == 1, "%r: run %d's samples are under %r" % (points, i, owners))
+        # compare.py groups by name: no name may hold entries of two runs.
+        for name, entries in groups.items():
+            families = {b["family_index"] for b in entries}
+            check(len(families) == 1, "%r: name %r holds entries of runs %s" % (points, name, sorted(families)))
+        # A point's own name stays its own: the one named p#2 (or p_median) is not renamed.
+        for real in ("p#2", "p_median"):
+            if real in points:
+                got = [b["real_time"] for b in groups.get("dtw/seq_full/" + real, []) if b["run_type"] == "iteration"]
+                check(got == runs[points.index(real)]["timing"]["samples"],
+                      "%r: the entries named %s hold %r" % (points, real, got))
+
+
 CASES = {f.__name__: f for f in (compare_many_samples, compare_known_p,
-                                 compare_csv_repeated_point)}
+                                 compare_csv_repeated_point, gbench_sample_not_number, gbench_median_only,
+                                 gbench_names_collide)}
 
 
 def main():
