@@ -20,16 +20,27 @@
 - gbench_names_collide: point "p" listed twice beside a point literally named "p#2" (in both
   orders), and a point "p_median" beside a repeated "p": every run's entries have names of
   their own, so compare.py's grouping by name gives each run exactly its own samples.
+- profile_no_report: an ncu that writes no report (tests/cli/fake_ncu.py, FAKE_NCU_NO_REPORT):
+  `profile --into` exits 1 with one stderr line, and every folder it names (on stderr and in
+  the runs' reasons) exists.
 """
 import csv
 import io
 import json
 import math
 import os
+import re
 import shutil
+import sys
 import time
 
 from clitest import case_args, checker, error_problems, finish, run_ladder, show
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from profile_fake_ncu import as_on_a_gpu, fake_ncu  # noqa: E402
+
+PROJECT = os.path.dirname(os.path.dirname(HERE))
 
 problems = []
 check = checker(problems)
@@ -243,9 +254,41 @@ def gbench_names_collide(ladder, work):
                       "%r: the entries named %s hold %r" % (points, real, got))
 
 
+# --- profile with an ncu that wrote no report (cause 9) -------------------------------------------
+
+def profile_no_report(ladder, work):
+    config = os.path.join(PROJECT, "configs", "dtw", "smoke.json")
+    base = os.path.join(work, "base.json")
+    tmp = os.path.join(work, "tmp")
+    os.makedirs(tmp)
+    env = dict(os.environ, CUDA_VISIBLE_DEVICES="", TMPDIR=tmp)
+    proc = run_ladder([ladder, "run", config, "--out", base, "--quiet"], cwd=work, env=env)
+    if not check(proc.returncode == 0, "run: %s" % show(proc)):
+        return
+    as_on_a_gpu(base)
+    env.update(FAKE_NCU_BASE=base, FAKE_NCU_LOG=os.path.join(work, "ncu.log"), FAKE_NCU_NO_REPORT="1")
+    ncu = fake_ncu(work)
+    for metrics in ("why", "sass"):
+        proc = run_ladder([ladder, "profile", config, "--into", base, "--ncu", ncu, "--metrics", metrics],
+                          cwd=work, env=env)
+        err = text(proc.stderr)
+        check(proc.returncode == 1, "profile %s with no ncu report: exit %d, want 1\n%s"
+              % (metrics, proc.returncode, show(proc)))
+        check(err.count("\n") == 1 and err.startswith("ladder: "),
+              "profile %s: stderr is not one line: %r" % (metrics, err))
+        with open(base, encoding="utf-8") as f:
+            reasons = [json.dumps(r.get("profile")) for r in json.load(f)["runs"] if r["backend"] == "gpu"]
+        check(reasons and all(metrics in json.loads(r).get("missing", {}) for r in reasons),
+              "profile %s: a GPU run does not say its counters are missing: %r" % (metrics, reasons[:2]))
+        named = set(re.findall(re.escape(tmp) + r"/ladder-profile-[0-9]+", err + "".join(reasons)))
+        check(named, "profile %s: names no folder of ncu's files: %r" % (metrics, err))
+        for folder in named:
+            check(os.path.isdir(folder), "profile %s names %s, which does not exist" % (metrics, folder))
+
+
 CASES = {f.__name__: f for f in (compare_many_samples, compare_known_p,
                                  compare_csv_repeated_point, gbench_sample_not_number, gbench_median_only,
-                                 gbench_names_collide)}
+                                 gbench_names_collide, profile_no_report)}
 
 
 def main():
