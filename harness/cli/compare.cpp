@@ -58,7 +58,8 @@ constexpr const char* kExportAbout =
     "samples (how many), metric, metric_value, metric_unit,\n"
     "pct_of_peak, validation_mode, checked, max_abs_error, max_rel_error, then param_NAME for\n"
     "every parameter any run has (sorted; empty where a run lacks it). Empty cells are values\n"
-    "the run does not have (no timing for a skipped run).\n"
+    "the run does not have (no timing for a skipped run). On stdout, control and bidirectional\n"
+    "characters in the file's text show as \\xNN (line breaks kept); --out FILE keeps them.\n"
     "--format gbench writes Google Benchmark's JSON format instead, which its tools/compare.py\n"
     "reads: per timed run, one `iteration` entry per sample named study/variant[/sweep]/point\n"
     "(cpu_time = real_time, ms), then its mean, median, stddev and cv aggregates. A name another\n"
@@ -75,10 +76,22 @@ std::string csv_field(const std::string& s) {
   return out + "\"";
 }
 
-// RFC 4180 ends records with CRLF; spreadsheets and csv readers expect it.
-std::string csv_line(const std::vector<std::string>& cells) {
+// A cell of CSV bound for stdout (a terminal, often): each of its lines escaped as names are
+// on a terminal (printable_all: ESC, BEL, CR, C1 and bidirectional controls as \xNN), its line
+// breaks kept, as a quoted field may hold them. A file written with --out keeps the text as is.
+std::string stdout_cell(const std::string& s) {
   std::string out;
-  for (std::size_t i = 0; i < cells.size(); ++i) out += (i ? "," : "") + csv_field(cells[i]);
+  std::size_t from = 0;
+  for (std::size_t nl; (nl = s.find('\n', from)) != std::string::npos; from = nl + 1)
+    out += printable_all(s.substr(from, nl - from)) + "\n";
+  return out + printable_all(s.substr(from));
+}
+
+// RFC 4180 ends records with CRLF; spreadsheets and csv readers expect it.
+std::string csv_line(const std::vector<std::string>& cells, bool to_stdout) {
+  std::string out;
+  for (std::size_t i = 0; i < cells.size(); ++i)
+    out += (i ? "," : "") + csv_field(to_stdout ? stdout_cell(cells[i]) : cells[i]);
   return out + "\r\n";
 }
 
@@ -326,7 +339,8 @@ void print_comparison(const std::vector<Row>& rows) {
 void print_comparison_csv(const std::vector<Row>& rows) {
   std::string out = csv_line({"study", "variant", "sweep", "point", "occurrence", "a_status", "a_median_ms",
                               "a_min_ms", "a_max_ms", "a_samples", "b_status", "b_median_ms",
-                              "b_min_ms", "b_max_ms", "b_samples", "speedup", "verdict", "p_value"});
+                              "b_min_ms", "b_max_ms", "b_samples", "speedup", "verdict", "p_value"},
+                             true);
   auto side = [](const std::optional<Side>& s) -> std::vector<std::string> {
     if (!s) return {"", "", "", "", ""};
     if (!s->timed) return {s->status, "", "", "", ""};
@@ -343,7 +357,7 @@ void print_comparison_csv(const std::vector<Row>& rows) {
     const Verdict v = verdict(r.a, r.b);
     cells.push_back(v.text);
     cells.push_back(v.p < 0 ? "" : full(v.p));
-    out += csv_line(cells);
+    out += csv_line(cells, true);
   }
   fmt::print("{}", out);
 }
@@ -394,7 +408,7 @@ std::vector<std::string> export_row(const json& run, const std::set<std::string>
   return cells;
 }
 
-std::string export_csv(const json& results) {
+std::string export_csv(const json& results, bool to_stdout) {
   // A column for every parameter any run has: sweeps vary different ones.
   std::set<std::string> params;
   for (const json& run : results["runs"])
@@ -402,8 +416,8 @@ std::string export_csv(const json& results) {
       for (const auto& [k, v] : values.items()) params.insert(k);
   std::vector<std::string> head = kExportColumns;
   for (const std::string& p : params) head.push_back("param_" + p);
-  std::string out = csv_line(head);
-  for (const json& run : results["runs"]) out += csv_line(export_row(run, params));
+  std::string out = csv_line(head, to_stdout);
+  for (const json& run : results["runs"]) out += csv_line(export_row(run, params), to_stdout);
   return out;
 }
 
@@ -591,7 +605,10 @@ int export_results(const Parsed& p) {
     refuse_overwriting(out, {p.positional[0]}, "--out");
   }
   const json results = read_results(p.positional[0]);
-  const std::string text = format == "csv" ? export_csv(results) : export_gbench(results).dump(2) + "\n";
+  // JSON as ASCII (\uXXXX escapes): the same text for a program, and no raw control or
+  // bidirectional character for a terminal.
+  const std::string text =
+      format == "csv" ? export_csv(results, out.empty()) : export_gbench(results).dump(2, ' ', true) + "\n";
   if (out.empty()) {
     fmt::print("{}", text);
     return 0;

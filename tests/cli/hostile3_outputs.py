@@ -23,6 +23,10 @@
 - profile_no_report: an ncu that writes no report (tests/cli/fake_ncu.py, FAKE_NCU_NO_REPORT):
   `profile --into` exits 1 with one stderr line, and every folder it names (on stderr and in
   the runs' reasons) exists.
+- terminal_names: a config whose name, sweep label, data file and b_file (so its point names)
+  hold ESC, BEL and U+202E, and an ingest handover whose variant, label and reasons do: plan,
+  run, run --shard and merge, ingest, compare, export and reproduce print none of those bytes
+  on stdout or stderr, while the results files keep the names as they are.
 """
 import csv
 import io
@@ -41,6 +45,8 @@ sys.path.insert(0, HERE)
 from profile_fake_ncu import as_on_a_gpu, fake_ncu  # noqa: E402
 
 PROJECT = os.path.dirname(os.path.dirname(HERE))
+BAD = "\x1b[31m\x07\u202e"   # recolours, rings and reverses what a terminal shows
+BAD_BYTES = (b"\x1b", b"\x07", "\u202e".encode())
 
 problems = []
 check = checker(problems)
@@ -286,9 +292,101 @@ def profile_no_report(ladder, work):
             check(os.path.isdir(folder), "profile %s names %s, which does not exist" % (metrics, folder))
 
 
-CASES = {f.__name__: f for f in (compare_many_samples, compare_known_p,
-                                 compare_csv_repeated_point, gbench_sample_not_number, gbench_median_only,
-                                 gbench_names_collide, profile_no_report)}
+# --- names from files on the terminal (cause 11) --------------------------------------------------
+
+def no_raw_controls(proc, what):
+    for stream, data in (("stdout", proc.stdout), ("stderr", proc.stderr)):
+        for b in BAD_BYTES:
+            check(b not in data, "%s prints %r raw on %s: %r" % (what, b, stream, data[:400]))
+
+
+def ucr(path, rows):
+    with open(path, "w", encoding="utf-8") as f:
+        for label, values in rows:
+            f.write("\t".join([str(label)] + ["%g" % v for v in values]) + "\n")
+
+
+def hostile_config(work, extra=None):
+    a, b = "a" + BAD + ".tsv", "b" + BAD + ".tsv"
+    ucr(os.path.join(work, a), [(1, [0, 1, 2, 1, 0]), (2, [1, 1, 0, 0, 2]), (1, [2, 0, 1, 1, 0])])
+    ucr(os.path.join(work, b), [(1, [0, 2, 1, 0, 1]), (2, [1, 0, 0, 2, 2])])
+    config = {"name": "cfg" + BAD, "study": "twed", "data": {"file": a}, "repetitions": 2, "warmup": 0,
+              "variants": ["seq_full", "seq_itwed"],
+              "sweeps": [{"label": "with_b" + BAD, "params": {"b_file": b, "mode": "batch"}},
+                         {"label": "triangle" + BAD, "params": {"mode": "triangle"}}]}
+    config.update(extra or {})
+    return config
+
+
+def write_json(path, value):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(value, f)
+
+
+def terminal_names(ladder, work):
+    c = os.path.join(work, "c.json")
+    write_json(c, hostile_config(work))
+
+    def ladder_ok(args, what, status=(0,)):
+        proc = run_ladder([ladder] + args, cwd=work, timeout=300)
+        check(proc.returncode in status, "%s: exit %d\n%s" % (what, proc.returncode, show(proc)))
+        no_raw_controls(proc, what)
+        return proc
+
+    ladder_ok(["plan", c], "plan")
+    ladder_ok(["plan", c, "--json"], "plan --json")
+    ladder_ok(["run", c, "--out", "r.json"], "run")
+    with open(os.path.join(work, "r.json"), encoding="utf-8") as f:
+        runs = json.load(f)["runs"]
+    check({r["sweep"] for r in runs} == {"with_b" + BAD, "triangle" + BAD},
+          "the results file does not keep the sweep labels as they are: %r" % {r["sweep"] for r in runs})
+    check(any(("b" + BAD + ".tsv") in r["point"] for r in runs),
+          "the results file does not keep the point names as they are")
+    ladder_ok(["compare", "r.json", "r.json"], "compare")
+    ladder_ok(["compare", "r.json", "r.json", "--csv"], "compare --csv")
+    ladder_ok(["export", "r.json", "--csv"], "export --csv")
+    ladder_ok(["export", "r.json", "--format", "gbench"], "export --format gbench")
+    # Shards, merged while one is missing: the missing shard's line names the config.
+    for k in (0, 1):
+        ladder_ok(["run", c, "--shard", "%d/2" % k, "--out", "s%d.json" % k], "run --shard %d/2" % k)
+    ladder_ok(["merge", "m0.json", "s0.json"], "merge of one shard of two", status=(0, 1))
+    ladder_ok(["merge", "m1.json", "s1.json"], "merge of the other shard", status=(0, 1))
+    ladder_ok(["merge", "m.json", "s0.json", "s1.json"], "merge")
+    # A peer's handover: its variant, label and reasons are the peer's words.
+    plan = json.loads(run_ladder([ladder, "plan", c, "--json"], cwd=work).stdout)
+    handover = {"peer": {"name": "peer" + BAD}, "variants": [
+        {"name": "peer" + BAD, "label": "Peer" + BAD, "change": "x" + BAD, "backend": "cpu", "precision": "fp64"}],
+        "runs": [{"point": p["point"], "variant": "peer" + BAD,
+                  ("unsupported" if p["point"] % 2 else "error"): "why" + BAD, "note": "note" + BAD}
+                 for p in plan["points"]]}
+    write_json(os.path.join(work, "h.json"), handover)
+    ladder_ok(["ingest", c, "h.json", "--out", "peer.json"], "ingest", status=(0, 1))
+    # Refusals that quote such a name: one line, escaped.
+    handover["variants"].append(dict(handover["variants"][0]))
+    write_json(os.path.join(work, "h2.json"), handover)
+    for args, what in ((["ingest", c, "h2.json", "--out", "peer2.json"], "ingest of a variant given twice"),
+                       (["run", "study.json", "--out", "x.json"], "run of an unknown study")):
+        write_json(os.path.join(work, "study.json"), {"study": "twed" + BAD, "data": {"generator": "x"}})
+        proc = run_ladder([ladder] + args, cwd=work)
+        for p in error_problems(proc):
+            problems.append("%s: %s" % (what, p))
+        no_raw_controls(proc, what)
+    ladder_ok(["compare", "r.json", "peer.json"], "compare with the peer")
+    # reproduce: a paper experiment named with the same bytes.
+    configs = os.path.join(work, "configs")
+    write_json(os.path.join(configs, "twed", "evil.json"),
+               hostile_config(work, {"reproduce": {}, "data": {"file": os.path.join(work, "a" + BAD + ".tsv")},
+                                     "sweeps": [{"label": "with_b" + BAD,
+                                                 "params": {"b_file": os.path.join(work, "b" + BAD + ".tsv"),
+                                                            "mode": "batch"}}]}))
+    ladder_ok(["reproduce", "--configs", configs, "--scale", "paper", "--no-peers", "--out", "repro"],
+              "reproduce")
+
+
+CASES = {f.__name__: f for f in (compare_many_samples, compare_known_p, compare_csv_repeated_point,
+                                 gbench_sample_not_number, gbench_median_only, gbench_names_collide,
+                                 profile_no_report, terminal_names)}
 
 
 def main():
