@@ -115,7 +115,7 @@ class Progress {
       : total_(total), quiet_(quiet), start_(Clock::now()), o_(o) {}
   bool quiet() const { return quiet_; }
   void note(const std::string& what) const {
-    if (!quiet_) fmt::print(stderr, "  {}\n", what);
+    if (!quiet_) fmt::print(stderr, "  {}\n", printable_all(what));
   }
   void done(const RunRecord& r) {
     ++done_;
@@ -131,8 +131,10 @@ class Progress {
     if (!r.reason.empty()) result += "  (" + r.reason + ")";
     const std::string label = o_ && !o_->progress_label.empty() ? o_->progress_label + " " : "";
     const std::string tail = o_ && o_->progress_tail ? o_->progress_tail(done_, total_) : "";
-    fmt::print(stderr, "{}[{}/{}] {} {}: {}  [elapsed {:.0f}s, ~{:.0f}s left{}]\n", label, done_,
-               total_, r.variant->id(), r.point, result, elapsed, left, tail);
+    // Names and reasons come from configs and handovers: escaped, as every name on a terminal.
+    fmt::print(stderr, "{}\n", printable_all(fmt::format("{}[{}/{}] {} {}: {}  [elapsed {:.0f}s, ~{:.0f}s left{}]",
+                                                        label, done_, total_, r.variant->id(), r.point, result,
+                                                        elapsed, left, tail)));
   }
 
  private:

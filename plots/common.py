@@ -12,6 +12,7 @@ import os
 import re
 import sys
 import textwrap
+import warnings
 from pathlib import Path
 
 import ladder_results
@@ -80,8 +81,27 @@ def require_matplotlib():
                           "or python3 -m pip install -r plots/requirements.txt")
 
 
+def printable(text):
+    """TEXT as a terminal may show it, as ladder's printable_all does: control, format
+    (bidirectional) and other invisible characters as \\xNN of their UTF-8 bytes, so that no
+    name in a results file can recolour or rewrite the terminal."""
+    return "".join(c if c.isprintable() else "".join("\\x%02x" % b for b in c.encode("utf-8", "surrogatepass"))
+                   for c in str(text))
+
+
 def warn(text):
-    print(f"{Path(sys.argv[0]).name}: {text}", file=sys.stderr)
+    print(f"{Path(sys.argv[0]).name}: {printable(text)}", file=sys.stderr)
+
+
+_formatwarning = warnings.formatwarning
+
+
+def _printable_warning(message, category, filename, lineno, line=None):
+    # matplotlib's warnings quote figure text ("Glyph 27 (\x1b) missing from font"): names.
+    return _formatwarning(printable(message), category, filename, lineno, line)
+
+
+warnings.formatwarning = _printable_warning
 
 
 def main(draws=None, argv=None):

@@ -119,6 +119,20 @@ TEST(Numbers, PrintableEscapesAndTruncates) {
   EXPECT_EQ(printable(once, 1000), once);
 }
 
+// Names from files on a terminal: every control that can recolour, move or reorder what it
+// shows is escaped, and nothing is cut (a long name stays whole).
+TEST(Numbers, PrintableAllEscapesTerminalControls) {
+  EXPECT_EQ(printable_all("\x1b[31mred\x07"), "\\x1b[31mred\\x07");      // ESC, BEL
+  EXPECT_EQ(printable_all("a\rb"), "a\\x0db");                             // carriage return
+  EXPECT_EQ(printable_all("\xC2\x9B" "2J"), "\\xc2\\x9b2J");               // C1 CSI
+  EXPECT_EQ(printable_all("\xC2\x85"), "\\xc2\\x85");                      // C1 next line
+  for (const char* bidi : {"\xE2\x80\xAA", "\xE2\x80\xAB", "\xE2\x80\xAC", "\xE2\x80\xAD", "\xE2\x80\xAE",
+                           "\xE2\x81\xA6", "\xE2\x81\xA7", "\xE2\x81\xA8", "\xE2\x81\xA9"})
+    EXPECT_EQ(printable_all(bidi).substr(0, 2), "\\x") << printable_all(bidi);
+  EXPECT_EQ(printable_all(std::string(500, 'a')), std::string(500, 'a'));
+  EXPECT_EQ(printable_all("n=8 \xC3\xA9"), "n=8 \xC3\xA9");
+}
+
 // --- JSON ----------------------------------------------------------------------------------
 
 TEST(JsonRead, ParsesText) {

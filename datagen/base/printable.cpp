@@ -72,4 +72,6 @@ std::string printable(const std::string& text, std::size_t max_chars) {
   return out;
 }
 
+std::string printable_all(const std::string& text) { return printable(text, std::string::npos); }
+
 }  // namespace ladder

@@ -13,4 +13,11 @@ namespace ladder {
 // its own output changes nothing (unless it truncates).
 std::string printable(const std::string& text, std::size_t max_chars = 40);
 
+// The whole text made safe as printable makes it, never shortened: every name read from a file
+// (variant, point, sweep, config, study, peer and file names) passes through it wherever ladder
+// prints one, so that no handover, config or results file can recolour, move or rewrite what
+// the user's terminal shows (ESC, BEL, C1 controls, bidirectional overrides and isolates).
+// Files ladder writes keep the text as it is.
+std::string printable_all(const std::string& text);
+
 }  // namespace ladder

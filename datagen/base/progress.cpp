@@ -5,6 +5,8 @@
 #include <chrono>
 #include <cstdio>
 
+#include "printable.hpp"
+
 namespace ladder {
 namespace {
 
@@ -19,7 +21,8 @@ void progress_start(std::int64_t total) {
 
 void progress_advance(std::int64_t units) { g_done.fetch_add(units, std::memory_order_relaxed); }
 
-ProgressTicker::ProgressTicker(std::string what, bool quiet) : what_(std::move(what)) {
+// `what` may name a point of a config (a file name among its parameters): escaped once here.
+ProgressTicker::ProgressTicker(std::string what, bool quiet) : what_(printable_all(what)) {
   g_total = 0;  // until the work says how much it is
   if (!quiet) thread_ = std::thread([this] { tick(); });
 }

@@ -38,9 +38,13 @@ std::size_t display_width(const std::string& s) {
 }  // namespace
 
 // Columns as wide as their longest cell, so long ids never push the others out of line;
-// columns named in `right` are right-aligned (numbers).
-void print_table(const std::vector<std::string>& head, const std::vector<std::vector<std::string>>& rows,
+// columns named in `right` are right-aligned (numbers). Cells hold names from configs,
+// handovers and results files: every one is escaped (printable_all) before it is measured.
+void print_table(const std::vector<std::string>& head, const std::vector<std::vector<std::string>>& raw_rows,
                  const std::vector<bool>& right) {
+  std::vector<std::vector<std::string>> rows = raw_rows;
+  for (auto& r : rows)
+    for (auto& cell : r) cell = printable_all(cell);
   std::vector<std::size_t> width(head.size());
   for (std::size_t c = 0; c < head.size(); ++c) {
     width[c] = display_width(head[c]);
@@ -166,8 +170,8 @@ void print_summary(const RunReport& rep) {
   fmt::print("\n");
   print_table({"variant", "step", "point", "status", "median ms", "throughput", "% peak"}, rows,
               {false, true, false, false, true, true, true});
-  for (const auto& f : failures) fmt::print("  {}\n", f);
-  for (const auto& n : notes) fmt::print("  note: {}\n", n);
+  for (const auto& f : failures) fmt::print("  {}\n", printable_all(f));
+  for (const auto& n : notes) fmt::print("  note: {}\n", printable_all(n));
 }
 
 int integer_option(const Parsed& p, const std::string& name, int lo) {
@@ -403,9 +407,9 @@ int run_on_gpus(const Parsed& p, const Config& config) {
       if (split[0].owners[i] == k) children[k].cost += run_cost[0][i], ++children[k].runs;
   }
   fs::create_directories(dir);
-  const std::vector<int> status = run_shard_children(children, "run " + config.name, run_cost, {config.name});
+  const std::vector<int> status = run_shard_children(children, "run " + printable_all(config.name), run_cost, {config.name});
   const MergeOutcome m = merge_shards(out, {dir.string()});
-  for (const std::string& line : m.missing) fmt::print(stderr, "ladder: {}\n", line);
+  for (const std::string& line : m.missing) fmt::print(stderr, "ladder: {}\n", printable_all(line));
   bool ok = m.complete;
   for (std::size_t k = 0; k < n; ++k)
     if (status[k] != 0) {

@@ -58,10 +58,13 @@ constexpr const char* kExportAbout =
     "samples (how many), metric, metric_value, metric_unit,\n"
     "pct_of_peak, validation_mode, checked, max_abs_error, max_rel_error, then param_NAME for\n"
     "every parameter any run has (sorted; empty where a run lacks it). Empty cells are values\n"
-    "the run does not have (no timing for a skipped run).\n"
+    "the run does not have (no timing for a skipped run). On stdout, control and bidirectional\n"
+    "characters in the file's text show as \\xNN (line breaks kept); --out FILE keeps them.\n"
     "--format gbench writes Google Benchmark's JSON format instead, which its tools/compare.py\n"
     "reads: per timed run, one `iteration` entry per sample named study/variant[/sweep]/point\n"
-    "(cpu_time = real_time, ms), then its mean, median, stddev and cv aggregates.\n";
+    "(cpu_time = real_time, ms), then its mean, median, stddev and cv aggregates. A name another\n"
+    "run has (a point a sweep lists twice) gets #k, the first k from 2 that no run has. A sample\n"
+    "that is not a number is refused; a run with a median only is one iteration, said on stderr.\n";
 
 // ---- CSV -------------------------------------------------------------------------------------
 
@@ -73,10 +76,22 @@ std::string csv_field(const std::string& s) {
   return out + "\"";
 }
 
-// RFC 4180 ends records with CRLF; spreadsheets and csv readers expect it.
-std::string csv_line(const std::vector<std::string>& cells) {
+// A cell of CSV bound for stdout (a terminal, often): each of its lines escaped as names are
+// on a terminal (printable_all: ESC, BEL, CR, C1 and bidirectional controls as \xNN), its line
+// breaks kept, as a quoted field may hold them. A file written with --out keeps the text as is.
+std::string stdout_cell(const std::string& s) {
   std::string out;
-  for (std::size_t i = 0; i < cells.size(); ++i) out += (i ? "," : "") + csv_field(cells[i]);
+  std::size_t from = 0;
+  for (std::size_t nl; (nl = s.find('\n', from)) != std::string::npos; from = nl + 1)
+    out += printable_all(s.substr(from, nl - from)) + "\n";
+  return out + printable_all(s.substr(from));
+}
+
+// RFC 4180 ends records with CRLF; spreadsheets and csv readers expect it.
+std::string csv_line(const std::vector<std::string>& cells, bool to_stdout) {
+  std::string out;
+  for (std::size_t i = 0; i < cells.size(); ++i)
+    out += (i ? "," : "") + csv_field(to_stdout ? stdout_cell(cells[i]) : cells[i]);
   return out + "\r\n";
 }
 
@@ -154,26 +169,41 @@ double smallest_p(std::size_t n, std::size_t m) {
   return std::min(1.0, 2 / c);
 }
 
+// U of `a` against `b` (pairs where a's sample is the larger, ties counting a half) from the
+// ranks of the pooled samples, sorted once: U = R_a - n(n+1)/2, equal values sharing their
+// average rank. Also the sum of t^3 - t over groups of t equal values (the tie correction).
+// Counting pairs instead takes n * m steps: minutes for two runs of 100,000 samples.
+struct RankSums {
+  double u = 0, ties = 0;
+};
+
+RankSums rank_sums(const std::vector<double>& a, const std::vector<double>& b) {
+  std::vector<std::pair<double, bool>> all;  // (sample, from a)
+  all.reserve(a.size() + b.size());
+  for (double x : a) all.emplace_back(x, true);
+  for (double y : b) all.emplace_back(y, false);
+  std::sort(all.begin(), all.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  RankSums s;
+  double rank_sum_a = 0;
+  for (std::size_t i = 0, j; i < all.size(); i = j) {
+    std::size_t from_a = 0;
+    for (j = i; j < all.size() && all[j].first == all[i].first; ++j) from_a += all[j].second;
+    const double t = double(j - i);
+    rank_sum_a += double(from_a) * double(i + j + 1) / 2;  // ranks i+1 .. j, averaged
+    s.ties += t * t * t - t;
+  }
+  const double n = double(a.size());
+  s.u = rank_sum_a - n * (n + 1) / 2;
+  return s;
+}
+
 // The two-sided p-value of the Mann-Whitney U test of `a` against `b`, as SciPy's
 // mannwhitneyu (which Google Benchmark's compare.py calls) computes it: the exact
 // distribution of U for small samples without ties, else the normal approximation with the
 // tie correction and a continuity correction.
 double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b) {
   const std::size_t n = a.size(), m = b.size();
-  // U of a: pairs where a's sample is the larger, ties counting a half.
-  double u = 0;
-  for (double x : a)
-    for (double y : b) u += x > y ? 1 : x == y ? 0.5 : 0;
-  std::vector<double> all(a);
-  all.insert(all.end(), b.begin(), b.end());
-  std::sort(all.begin(), all.end());
-  double ties = 0;  // sum of t^3 - t over groups of equal values
-  for (std::size_t i = 0, j; i < all.size(); i = j) {
-    for (j = i; j < all.size() && all[j] == all[i]; ++j) {
-    }
-    const double t = double(j - i);
-    ties += t * t * t - t;
-  }
+  const auto [u, ties] = rank_sums(a, b);
   if (ties == 0 && std::min(n, m) <= 8 && std::max(n, m) <= 400) {
     // count[k][s]: orderings of k of the smaller set's samples and j of the other's with U = s,
     // for j = 0, 1, ... in turn (the largest sample is the smaller set's, adding j to U, or
@@ -309,7 +339,8 @@ void print_comparison(const std::vector<Row>& rows) {
 void print_comparison_csv(const std::vector<Row>& rows) {
   std::string out = csv_line({"study", "variant", "sweep", "point", "occurrence", "a_status", "a_median_ms",
                               "a_min_ms", "a_max_ms", "a_samples", "b_status", "b_median_ms",
-                              "b_min_ms", "b_max_ms", "b_samples", "speedup", "verdict", "p_value"});
+                              "b_min_ms", "b_max_ms", "b_samples", "speedup", "verdict", "p_value"},
+                             true);
   auto side = [](const std::optional<Side>& s) -> std::vector<std::string> {
     if (!s) return {"", "", "", "", ""};
     if (!s->timed) return {s->status, "", "", "", ""};
@@ -326,7 +357,7 @@ void print_comparison_csv(const std::vector<Row>& rows) {
     const Verdict v = verdict(r.a, r.b);
     cells.push_back(v.text);
     cells.push_back(v.p < 0 ? "" : full(v.p));
-    out += csv_line(cells);
+    out += csv_line(cells, true);
   }
   fmt::print("{}", out);
 }
@@ -377,7 +408,7 @@ std::vector<std::string> export_row(const json& run, const std::set<std::string>
   return cells;
 }
 
-std::string export_csv(const json& results) {
+std::string export_csv(const json& results, bool to_stdout) {
   // A column for every parameter any run has: sweeps vary different ones.
   std::set<std::string> params;
   for (const json& run : results["runs"])
@@ -385,8 +416,65 @@ std::string export_csv(const json& results) {
       for (const auto& [k, v] : values.items()) params.insert(k);
   std::vector<std::string> head = kExportColumns;
   for (const std::string& p : params) head.push_back("param_" + p);
-  std::string out = csv_line(head);
-  for (const json& run : results["runs"]) out += csv_line(export_row(run, params));
+  std::string out = csv_line(head, to_stdout);
+  for (const json& run : results["runs"]) out += csv_line(export_row(run, params), to_stdout);
+  return out;
+}
+
+// A run as error and warning lines name it: its place in the file and its identity.
+std::string run_shown(const json& run, std::size_t i) {
+  const std::string sweep = text(run, "sweep");
+  return fmt::format("runs[{}] ({}/{}{} {})", i, printable(text(run, "study")), printable(text(run, "variant")),
+                     sweep.empty() ? "" : " [" + printable(sweep) + "]", printable(text(run, "point")));
+}
+
+// The run's samples as Google Benchmark's iterations: every one a finite number, or the export
+// is refused (compare.py would fail on text, or silently compare nonsense).
+std::vector<json> gbench_samples(const json& samples, const json& run, std::size_t i) {
+  std::vector<json> out;
+  for (const json& x : samples.is_array() ? samples : json::array()) {
+    if (!x.is_number() || !std::isfinite(x.get<double>()))
+      throw InputError(run_shown(run, i) + " has a sample that is not a number of milliseconds: " +
+                       printable(x.dump(), 40));
+    out.push_back(x);
+  }
+  return out;
+}
+
+// Entry names no two runs share. A run is named study/variant[/sweep]/point and, when it has
+// aggregates, NAME_mean, NAME_median, NAME_stddev and NAME_cv. It keeps that name unless an
+// earlier run has it (a point a sweep lists twice) or one of its aggregates' names is another
+// run's name (point "p" beside a point "p_median"); then it is NAME#k for the first k from 2
+// whose names are neither taken nor any run's own name: a point literally named "p#2" keeps
+// its name, and compare.py, which groups entries by name, never mixes two runs.
+std::vector<std::string> gbench_names(const std::vector<std::string>& plain, const std::vector<bool>& aggregated) {
+  static const char* const kAggregates[] = {"mean", "median", "stddev", "cv"};
+  const std::set<std::string> reserved(plain.begin(), plain.end());
+  std::set<std::string> taken;  // every entry name given out, aggregates' included
+  const auto family = [](const std::string& name, bool with_aggregates) {
+    std::vector<std::string> f{name};
+    for (const char* agg : kAggregates)
+      if (with_aggregates) f.push_back(name + "_" + agg);
+    return f;
+  };
+  // Whether NAME's entries can go out: none taken, none another run's name (`own`: NAME
+  // itself is this run's own name).
+  const auto fits = [&](const std::string& name, bool with_aggregates, bool own) {
+    const std::vector<std::string> f = family(name, with_aggregates);
+    for (std::size_t i = 0; i < f.size(); ++i)
+      if (taken.contains(f[i]) || ((i > 0 || !own) && reserved.contains(f[i]))) return false;
+    return true;
+  };
+  std::map<std::string, std::size_t> seen;
+  std::vector<std::string> out;
+  for (std::size_t r = 0; r < plain.size(); ++r) {
+    std::string name = plain[r];
+    if (const std::size_t n = ++seen[name]; n > 1 || !fits(name, aggregated[r], true))
+      for (std::size_t k = std::max<std::size_t>(n, 2);; ++k)
+        if (name = plain[r] + "#" + std::to_string(k); fits(name, aggregated[r], false)) break;
+    for (const std::string& entry : family(name, aggregated[r])) taken.insert(entry);
+    out.push_back(name);
+  }
   return out;
 }
 
@@ -395,6 +483,8 @@ std::string export_csv(const json& results) {
 // all named alike (study/variant[/sweep]/point), and its aggregates named NAME_mean,
 // NAME_median, NAME_stddev and NAME_cv. ladder times wall clock only, so cpu_time repeats
 // real_time. The run's label, status and throughput ride along as fields compare.py ignores.
+// A run with a median but no samples (a hand-made or older file) is one iteration holding its
+// median, marked so, and said on stderr: never dropped without a word.
 json export_gbench(const json& results) {
   const json host = member(results, "host"), build = member(results, "ladder");
   json context = {{"date", member(results, "started_at")},
@@ -408,18 +498,38 @@ json export_gbench(const json& results) {
                   {"library_build_type", text(build, "build_type") == "Debug" ? "debug" : "release"},
                   {"ladder_commit", member(build, "git_commit")},
                   {"device", member(member(results, "device"), "name")}};
+  // The timed runs with what they export: their samples, or their median alone.
+  std::vector<const json*> timed;
+  std::vector<std::vector<json>> values;
+  std::vector<std::string> plain, median_only;
+  for (std::size_t i = 0; i < results["runs"].size(); ++i) {
+    const json& run = results["runs"][i];
+    const json timing = member(run, "timing");
+    if (!timing.is_object()) continue;  // not timed (read_results: a timing has a median)
+    std::vector<json> samples = gbench_samples(member(timing, "samples"), run, i);
+    if (samples.empty()) {
+      samples = {timing["median"]};
+      median_only.push_back(run_shown(run, i));
+    }
+    timed.push_back(&run);
+    values.push_back(std::move(samples));
+    plain.push_back(text(run, "study") + "/" + text(run, "variant") +
+                    (text(run, "sweep").empty() ? "" : "/" + text(run, "sweep")) + "/" + text(run, "point"));
+  }
+  std::vector<bool> aggregated;  // as below: aggregates only for repeated runs
+  for (const std::vector<json>& v : values) aggregated.push_back(v.size() >= 2);
+  const std::vector<std::string> names = gbench_names(plain, aggregated);
   json benchmarks = json::array();
-  std::map<std::string, int> seen;  // a point a sweep lists twice gets "#2"
-  std::size_t family = 0;
-  for (const json& run : results["runs"]) {
-    const json timing = member(run, "timing"), samples = member(timing, "samples");
-    if (!samples.is_array() || samples.empty()) continue;
-    std::string name = text(run, "study") + "/" + text(run, "variant") +
-                       (text(run, "sweep").empty() ? "" : "/" + text(run, "sweep")) + "/" + text(run, "point");
-    if (const int n = ++seen[name]; n > 1) name += "#" + std::to_string(n);
-    const json base = {{"name", name}, {"family_index", family++}, {"per_family_instance_index", 0},
-                       {"run_name", name}, {"repetitions", samples.size()}, {"threads", 1},
-                       {"time_unit", "ms"}, {"label", member(run, "label")}, {"status", member(run, "status")}};
+  for (std::size_t r = 0; r < timed.size(); ++r) {
+    const json& run = *timed[r];
+    const json timing = member(run, "timing");
+    const std::vector<json>& samples = values[r];
+    const std::string& name = names[r];
+    json base = {{"name", name}, {"family_index", r}, {"per_family_instance_index", 0},
+                 {"run_name", name}, {"repetitions", samples.size()}, {"threads", 1},
+                 {"time_unit", "ms"}, {"label", member(run, "label")}, {"status", member(run, "status")}};
+    if (!member(timing, "samples").is_array() || member(timing, "samples").empty())
+      base["ladder_note"] = "the results file has this run's median only, no samples";
     for (std::size_t i = 0; i < samples.size(); ++i) {
       json b = base;
       b.update({{"run_type", "iteration"}, {"repetition_index", i}, {"iterations", 1},
@@ -440,6 +550,10 @@ json export_gbench(const json& results) {
       benchmarks.push_back(b);
     }
   }
+  if (!median_only.empty())
+    fmt::print(stderr, "ladder: warning: {} run{} with a median but no samples (first: {}): each is exported "
+               "as one iteration holding its median, marked ladder_note\n", median_only.size(),
+               median_only.size() == 1 ? "" : "s", median_only.front());
   return {{"context", context}, {"benchmarks", benchmarks}};
 }
 
@@ -491,7 +605,10 @@ int export_results(const Parsed& p) {
     refuse_overwriting(out, {p.positional[0]}, "--out");
   }
   const json results = read_results(p.positional[0]);
-  const std::string text = format == "csv" ? export_csv(results) : export_gbench(results).dump(2) + "\n";
+  // JSON as ASCII (\uXXXX escapes): the same text for a program, and no raw control or
+  // bidirectional character for a terminal.
+  const std::string text =
+      format == "csv" ? export_csv(results, out.empty()) : export_gbench(results).dump(2, ' ', true) + "\n";
   if (out.empty()) {
     fmt::print("{}", text);
     return 0;

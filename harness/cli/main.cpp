@@ -78,7 +78,8 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "ladder: CUDA error: {}\n", e.what());
     return 3;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "ladder: internal error: {}\n", e.what());
+    // It may quote a path or a name from a file (a filesystem error): escaped.
+    fmt::print(stderr, "ladder: internal error: {}\n", ladder::printable_all(e.what()));
     return 4;
   }
 }

@@ -274,9 +274,9 @@ int merge(const Parsed& p) {
   if (p.positional.size() < 2) throw InputError("merge needs OUT and at least one SHARD (a file or a folder)");
   const std::vector<std::string> inputs(p.positional.begin() + 1, p.positional.end());
   const MergeOutcome m = merge_shards(p.positional[0], inputs);
-  for (const std::string& f : m.written) fmt::print("merged {}\n", f);
+  for (const std::string& f : m.written) fmt::print("merged {}\n", printable_all(f));
   if (m.complete) return 0;
-  for (const std::string& line : m.missing) fmt::print(stderr, "ladder: {}\n", line);
+  for (const std::string& line : m.missing) fmt::print(stderr, "ladder: {}\n", printable_all(line));
   fmt::print(stderr, "ladder: the merge is incomplete: run the missing shards (the same command) and "
                      "merge again\n");
   return 1;

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "../../datagen/base/printable.hpp"
 #include "../plan.hpp"
 #include "commands.hpp"
 #include "shards.hpp"
@@ -89,7 +90,7 @@ void print_plan(const Config& c, const std::vector<PlannedRun>& plan) {
   std::set<std::size_t> distinct;  // a shard's groups are not numbered from 0
   for (const PlannedRun& r : plan) distinct.insert(r.data_group);
   const std::size_t groups = distinct.size();
-  fmt::print("{}: {} runs over {} data set{}{}\n", c.name.empty() ? c.path : c.name, plan.size(),
+  fmt::print("{}: {} runs over {} data set{}{}\n", printable_all(c.name.empty() ? c.path : c.name), plan.size(),
              groups, groups == 1 ? "" : "s", c.scale.empty() ? "" : " at the " + c.scale + " scale");
   print_table({"run", "variant", "sweep", "point", "data", "validation", "reps", "warmup"}, rows,
               {true, false, false, false, true, false, true, true});
@@ -117,7 +118,8 @@ int plan(const Parsed& p) {
   std::vector<PlannedRun> plan = plan_runs(config, p.get("filter"), validation);
   if (!p.has("shard")) {
     if (p.has("costs")) throw InputError("--costs balances shards: give it with --shard");
-    if (p.has("json")) fmt::print("{}\n", plan_json(config, plan, validation).dump(2));
+    // ASCII only (\uXXXX escapes): names with bidirectional or C1 controls reach no terminal raw.
+    if (p.has("json")) fmt::print("{}\n", plan_json(config, plan, validation).dump(2, ' ', true));
     else print_plan(config, plan);
     return 0;
   }
@@ -134,7 +136,7 @@ int plan(const Parsed& p) {
     for (json& run : j["runs"]) run["expected_s"] = cost[run["run_index"].get<std::size_t>()];
     j["shard"] = {{"index", s.index}, {"count", s.count}, {"plan_hash", s.plan_hash},
                   {"owners", s.owners}, {"expected_s", mine}, {"expected_total_s", all}};
-    fmt::print("{}\n", j.dump(2));
+    fmt::print("{}\n", j.dump(2, ' ', true));
     return 0;
   }
   fmt::print("shard {}/{}: {} of {} runs, expected {:.3g} s of {:.3g} s ({})\n", s.index, s.count, plan.size(),

@@ -461,7 +461,23 @@ json earlier_results(const Parsed& p, const Config& config) {
   return r;
 }
 
-// ncu's counters for every profilable run; on failure the runs say why and the status is 1.
+// The selected GPU runs, and how many of them this command left without SET's counters (each
+// says why under its profile's `missing`).
+std::pair<std::size_t, std::size_t> runs_without_counters(const std::map<std::string, std::size_t>& selected,
+                                                          const json& results, const std::string& set) {
+  std::size_t runs = 0, lacking = 0;
+  for (const json& r : results["runs"]) {
+    if (!profilable(r) || !selected.contains(run_key(r))) continue;
+    ++runs;
+    const json profile = r.value("profile", json::object());
+    const json missing = profile.is_object() ? profile.value("missing", json::object()) : json();
+    lacking += missing.is_object() && missing.contains(set);
+  }
+  return {runs, lacking};
+}
+
+// ncu's counters for every profilable run. When a run got none, the runs say why, one line says
+// how many, the status is 1, and ncu's files (whose logs the reasons name) are kept.
 int add_counters(const Parsed& p, const std::map<std::string, std::size_t>& selected, json& results,
                  Collection& c, bool quiet) {
   c.version = ncu_version(c.ncu);
@@ -469,18 +485,25 @@ int add_counters(const Parsed& p, const std::map<std::string, std::size_t>& sele
   fs::create_directories(dir);
   if (!quiet) fmt::print("profile: {} counters with ncu {} ({} replay)\n", c.plan.set, c.version,
                          c.plan.kernel_replay ? "kernel" : "range");
+  std::string why;
   try {
     if (c.plan.kernel_replay) profile_kernels(p, selected, results, c, dir);
     else profile_ranges(p, selected, results, c, dir);
   } catch (const InputError& e) {
     // The timings stand; the counters are missing, and say why.
-    fmt::print(stderr, "ladder: profile: {} (ncu's files are in {})\n", e.what(), dir.string());
+    why = e.what();
     for (json& r : results["runs"])
       if (profilable(r) && selected.contains(run_key(r))) skip_set(r, c.plan.set, e.what());
-    return 1;
   }
-  fs::remove_all(dir);
-  return 0;
+  const auto [runs, lacking] = runs_without_counters(selected, results, c.plan.set);
+  if (lacking == 0 && why.empty()) {
+    fs::remove_all(dir);
+    return 0;
+  }
+  fmt::print(stderr, "ladder: profile: ncu gave no {} counters for {} of {} GPU runs ({}; ncu's files are in {})\n",
+             c.plan.set, lacking, runs, why.empty() ? "each run's profile says why under `missing`" : why,
+             dir.string());
+  return 1;
 }
 
 int profile(const Parsed& p) {

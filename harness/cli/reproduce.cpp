@@ -384,17 +384,17 @@ class Reproduction {
       entry["state"] = "reused";
       entry["elapsed_s"] = found.elapsed_s;
       fmt::print("reproduce: [{}/{}] {}: reusing {} (complete, same commit, device and scale)\n",
-                 i + 1, exps_.size(), e.config.name, target.string());
+                 i + 1, exps_.size(), printable_all(e.config.name), printable_all(target.string()));
       done_runs_ += runs;
       reused_runs_ += runs;
       reused_[i] = true;
       manifest_["configs"].push_back(entry);
       return found.all_ok;
     }
-    fmt::print("reproduce: [{}/{}] {} ({} runs; {})\n", i + 1, exps_.size(), e.config.name, runs,
+    fmt::print("reproduce: [{}/{}] {} ({} runs; {})\n", i + 1, exps_.size(), printable_all(e.config.name), runs,
                found.why_not == "none yet"
                    ? "no results yet"
-                   : "not reusing " + target.filename().string() + ": " + found.why_not);
+                   : printable_all("not reusing " + target.filename().string() + ": " + found.why_not));
     RunOptions opt;
     opt.device = device_index_;
     opt.progress_label = e.config.name;
@@ -424,8 +424,8 @@ class Reproduction {
     for (const json& entry : profile_experiments(jobs, devices)) {
       if (entry.value("state", "") == "failed") {
         ok = false;
-        fmt::print(stderr, "ladder: profiling {}: {}\n", entry.value("config", std::string()),
-                   entry.value("why", std::string()));
+        fmt::print(stderr, "ladder: profiling {}: {}\n", printable_all(entry.value("config", std::string())),
+                   printable_all(entry.value("why", std::string())));
       }
       manifest_["profiles"].push_back(entry);
     }
@@ -443,14 +443,15 @@ class Reproduction {
     if (ready != 0) {
       entry["state"] = "not installed";
       entry["why"] = first_line(probe);
-      fmt::print("reproduce: peer {} on {}: not run ({})\n", peer.name, e.config.name,
-                 entry["why"].get<std::string>());
+      fmt::print("reproduce: peer {} on {}: not run ({})\n", printable_all(peer.name), printable_all(e.config.name),
+                 printable_all(entry["why"].get<std::string>()));
     } else if (judge_peer_results(read_found(dir_ / file, unread), peer_key(e)).why_not.empty()) {
       entry["state"] = "reused";
       entry["results"] = file;
-      fmt::print("reproduce: peer {} on {}: reusing {}\n", peer.name, e.config.name, file);
+      fmt::print("reproduce: peer {} on {}: reusing {}\n", printable_all(peer.name), printable_all(e.config.name),
+                 printable_all(file));
     } else {
-      fmt::print("reproduce: peer {} on {}\n", peer.name, e.config.name);
+      fmt::print("reproduce: peer {} on {}\n", printable_all(peer.name), printable_all(e.config.name));
       const int rc = run_script(root_, {python(), peer.script, e.config.path, "--out",
                                         (partial_ / file).string(), "--ladder", self_, "--quiet",
                                         "--offline", "--scale", scale_});

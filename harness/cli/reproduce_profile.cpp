@@ -11,6 +11,7 @@
 #include <map>
 #include <thread>
 
+#include "../../datagen/base/printable.hpp"
 #include "child.hpp"
 #include "reproduce.hpp"
 
@@ -112,7 +113,7 @@ json profile_experiment(const ProfileJob& job) {
   entry["runs"] = runs;
   if (runs.empty()) return entry.update({{"state", "none"}, {"why", "no GPU step passed"}}), entry;
   if (profiled(results, runs)) return entry.update({{"state", "reused"}}), entry;
-  fmt::print("reproduce: profiling {} ({} GPU steps, runs {})\n", job.experiment->config.name, runs.size(),
+  fmt::print("reproduce: profiling {} ({} GPU steps, runs {})\n", printable_all(job.experiment->config.name), runs.size(),
              run_text(runs));
   for (const char* set : {"why", "sass"}) {
     ChildOptions o;

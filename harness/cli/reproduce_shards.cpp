@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "../../datagen/base/printable.hpp"
 #include "../device_info.hpp"
 #include "../results.hpp"
 #include "../reuse.hpp"
@@ -93,10 +94,11 @@ int reproduce_shard(const Parsed& p, const std::vector<Experiment>& exps, std::s
                        e.config.resolved, runs};
     if (!found.is_null() && judge_results(found, key).why_not.empty() &&
         found.value("shard", json()).value("plan_hash", "") == shard.plan_hash) {
-      fmt::print("reproduce: shard {}/{}: {}: reusing {}\n", shard.index, shard.count, e.config.name, target.string());
+      fmt::print("reproduce: shard {}/{}: {}: reusing {}\n", shard.index, shard.count, printable_all(e.config.name),
+                 printable_all(target.string()));
       continue;
     }
-    fmt::print("reproduce: shard {}/{}: {} ({} of {} runs)\n", shard.index, shard.count, e.config.name, runs,
+    fmt::print("reproduce: shard {}/{}: {} ({} of {} runs)\n", shard.index, shard.count, printable_all(e.config.name), runs,
                shard.owners.size());
     RunOptions opt;
     opt.device = device;
@@ -144,7 +146,7 @@ bool reproduce_on_gpus(const Parsed& p, const std::vector<Experiment>& exps, con
       fmt::print(stderr, "ladder: shard {}/{} on GPU {} exited with status {} (log {})\n", k, n, gpus[k], status[k],
                  children[k].log);
   const MergeOutcome m = merge_shards(dir.string(), {(dir / "shards").string()});
-  for (const std::string& line : m.missing) fmt::print(stderr, "ladder: {}\n", line);
+  for (const std::string& line : m.missing) fmt::print(stderr, "ladder: {}\n", printable_all(line));
   fmt::print("reproduce: merged {} shards into {} files in {}\n", n, m.written.size(), dir.string());
   return m.complete;
 }

@@ -14,7 +14,9 @@ launches a run got. A run named in FAKE_NCU_FAIL_SHARED fails (status failed, ou
 in a pass of more than one run. At the run FAKE_NCU_STOP names, range replay stops the process
 as ncu does at an API it cannot replay: an ==ERROR== line, and only the runs before it in the
 results file; in a pass of more than one run, or in every pass with FAKE_NCU_STOP_ALONE=1
-(then that pass writes no results file). Each call appends its kind and runs to FAKE_NCU_LOG.
+(then that pass writes no results file). With FAKE_NCU_NO_REPORT=1 every profiling call fails
+as ncu does when it cannot start the application: an ==ERROR== line, exit status 1, no report
+and no results file. Each call appends its kind and runs to FAKE_NCU_LOG.
 """
 import json
 import os
@@ -42,6 +44,11 @@ def profile(args):
     o = args.index("-o")
     report, options, child = args[o + 1], args[:o], args[o + 2:]
     mode = option(options, "--replay-mode")
+    if os.environ.get("FAKE_NCU_NO_REPORT") == "1":
+        with open(os.environ["FAKE_NCU_LOG"], "a", encoding="utf-8") as f:
+            f.write(json.dumps({"mode": mode, "runs": None, "include": None}) + "\n")
+        print("==ERROR== Failed to profile the application: no report written")
+        sys.exit(1)
     cap = int(option(options, "--launch-count", 10 ** 9))
     include = option(options, "--nvtx-include")
     metrics = option(options, "--metrics").split(",")

@@ -12,13 +12,14 @@ replay, --launches 2) with the stand-in. Checked:
 - kernel replay: one process for all runs while no run's launches fill the cap, each launch
   counted for the run whose NVTX range it carries (2 kept of a run's 3: `all_launches` false);
   a run that failed or made no launch there is profiled alone, and one that makes none at all
-  says so under `missing`, beside its range counters;
+  says so under `missing`, beside its range counters, and that profile exits 1;
 - a run whose launches fill the cap early: it keeps its first 2, and every run after it is
   profiled in a process of its own;
 - every collection records its process's wall time and runs, and no set is `missing`;
 - ncu stopping the shared range-replay process at a run (an API range replay cannot replay):
   that run and those after it are profiled alone; if it stops the run's own process too, the
-  run's `missing` quotes ncu's error and the runs after it keep their counters.
+  run's `missing` quotes ncu's error, the profile exits 1 and the runs after it keep their
+  counters.
 """
 import json
 import os
@@ -67,8 +68,9 @@ def collection(run, metric_set):
     return None
 
 
-def scenario(ladder, config, tmp, check, launches, fail, stop=None, stop_alone=False):
-    """One profile (why, then sass) of a fresh copy; (the runs, the ncu calls' log, GPU runs)."""
+def scenario(ladder, config, tmp, check, launches, fail, stop=None, stop_alone=False, status=(0, 0)):
+    """One profile (why, then sass) of a fresh copy; (the runs, the ncu calls' log, GPU runs).
+    `status`: the exit status each profile must have (1 where a run is left without counters)."""
     base = os.path.join(tmp, "base.json")
     env = dict(os.environ, CUDA_VISIBLE_DEVICES="")
     proc = run_ladder([ladder, "run", config, "--out", base, "--quiet"], cwd=tmp, env=env)
@@ -81,10 +83,11 @@ def scenario(ladder, config, tmp, check, launches, fail, stop=None, stop_alone=F
                FAKE_NCU_LAUNCHES=",".join(f"{k}:{n}" for k, n in launches.items()),
                FAKE_NCU_STOP="-1" if stop is None else str(stop), FAKE_NCU_STOP_ALONE="1" if stop_alone else "0")
     ncu = fake_ncu(tmp)
-    for metrics in (["why"], ["sass", "--launches", "2"]):
+    for metrics, want in zip((["why"], ["sass", "--launches", "2"]), status):
         proc = run_ladder([ladder, "profile", config, "--into", base, "--ncu", ncu, "--metrics", *metrics],
                           cwd=tmp, env=env)
-        check(proc.returncode == 0, "profile %s: exit %d\n%s" % (metrics[0], proc.returncode, show(proc)))
+        check(proc.returncode == want, "profile %s: exit %d, want %d\n%s"
+              % (metrics[0], proc.returncode, want, show(proc)))
     with open(base, encoding="utf-8") as f:
         runs = {r["run_index"]: r for r in json.load(f)["runs"]}
     with open(log, encoding="utf-8") as f:
@@ -134,7 +137,8 @@ def main():
             finish(problems)
         launches = {gpu[1]: 3, gpu[3]: 0}
         fail = [gpu[2]]
-        runs, calls, _ = scenario(ladder, config, probe, check, launches, fail)
+        # The run that makes no launch has no sass counters: that profile exits 1.
+        runs, calls, _ = scenario(ladder, config, probe, check, launches, fail, status=(0, 1))
         check_counts(check, runs, gpu, launches)
         want = [("range", gpu), ("range", [gpu[2]]), ("kernel", gpu), ("kernel", [gpu[2]]),
                 ("kernel", [gpu[3]])]
@@ -166,7 +170,7 @@ def check_stops(ladder, config, tmp, check, gpu):
     got = [(c["mode"], c["runs"]) for c in calls if c["mode"] == "range"]
     want = [("range", gpu)] + [("range", [k]) for k in gpu[1:]]
     check(got == want, "range calls after a stop %r, want %r" % (got, want))
-    runs, calls, _ = scenario(ladder, config, tmp, check, {}, [], stop=stop, stop_alone=True)
+    runs, calls, _ = scenario(ladder, config, tmp, check, {}, [], stop=stop, stop_alone=True, status=(1, 0))
     lacks = runs[stop].get("profile", {}).get("missing", {}).get("why", "")
     check("==ERROR== Range replay" in lacks, "run %d stopped alone too: missing.why %r" % (stop, lacks))
     check(collection(runs[stop], "sass") is not None, "run %d: its sass counters %r" % (stop, runs[stop].get("profile")))
