@@ -285,7 +285,7 @@ def draw_file(results, draws, out_dir, override):
 
 def seed(module_file):
     """A study's published numbers: the seed.json beside its module."""
-    return json.loads(Path(module_file).with_name("seed.json").read_text(encoding="utf-8"))
+    return ladder_results.read_json(Path(module_file).with_name("seed.json"), "a seed.json")
 
 
 # ---- reading runs --------------------------------------------------------------------------

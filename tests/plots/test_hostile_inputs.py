@@ -162,6 +162,21 @@ class SpecialFiles(Case):
                                     given), "FIFO")
                 self.untouched(self.dir / "out")
 
+    def test_a_fifo_in_a_study_folder(self):
+        """A study folder on LADDER_STUDY_PATH: its seed.json a FIFO (reading it would block),
+        or a module (the import would not find it)."""
+        self.write("extra/data.py", "import common\nNOTES = common.seed(__file__)\n")
+        self.fifo("extra/seed.json")
+        env = {studies.PATH_VARIABLE: str(self.dir / "extra")}
+        self.refused(script("draw_all.py", self.toy, "--out-dir", self.dir / "figures", env=env),
+                     "seed.json", "FIFO")
+        for done in ("data.py", "seed.json"):
+            (self.dir / "extra" / done).unlink()
+        self.fifo("extra/figure.py")
+        self.refused(script("draw_all.py", self.toy, "--out-dir", self.dir / "figures", env=env),
+                     "figure.py", "not a regular file")
+        self.untouched(self.dir / "figures")
+
     def test_a_manifest_naming_a_fifo_as_results_reports_it_missing(self):
         """A reproduction folder whose config's results file is a FIFO: the report is written,
         that config without results (report_common.Context reads through the reader)."""
