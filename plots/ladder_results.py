@@ -26,13 +26,19 @@ class ResultsError(Exception):
     """A file that is not a ladder results file; the message is one line meant for the user."""
 
 
+# No measurement comes near these magnitudes; beyond them the figures' arithmetic (a ratio of
+# two values, an axis padded by a factor) leaves the floats, so such a value counts as none.
+LARGEST, SMALLEST = 1e30, 1e-30
+
+
 def number(value):
-    """Finite float of a number or numeric string, else None."""
+    """Finite float of a number or numeric string within LARGEST and SMALLEST in magnitude
+    (or 0), else None."""
     try:
         value = float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
-    return value if math.isfinite(value) else None
+    return value if value == 0 or SMALLEST <= abs(value) <= LARGEST else None
 
 
 def _dict(value):

@@ -6,9 +6,10 @@ valid (a long parameter), drawn.
   folder that is read, is refused without being opened for reading (it would block for ever);
 - wrong types: every field of a results file that the figures read, given another type, is
   refused by the reader (plots/ladder_results.py) or drawn, as is a manifest's;
-- results nested 100,000 deep, --out-dir naming a file, a parameter of 300 characters in a
-  figure's file name (cut to 255 bytes, a hash kept), report.py --from-results whose figures
-  fail (one line, exit 2, the folder it made removed).
+- results nested 100,000 deep, numbers no measurement comes near (1e308: no value), --out-dir
+  naming a file, a parameter of 300 characters in a figure's file name (cut to 255 bytes, a
+  hash kept), report.py --from-results whose figures fail (one line, exit 2, the folder it
+  made removed).
 
 Run: python3 tests/plots/test_hostile_inputs.py   (needs matplotlib; exits non-zero on failure)
 """
@@ -232,6 +233,18 @@ class WrongTypes(Case):
                     continue
                 with self.subTest(field=name, value=value):
                     self.check(raw, f"{name} = {value!r}")
+
+    def test_numbers_beyond_any_measurement_are_none(self):
+        """A time or a rate of 1e308 (or 1e-308) is a number, but a figure's arithmetic on it
+        (an axis padded by a factor, a ratio) overflows: the reader takes it as no value."""
+        for field in ("median", "max", "gbps"):
+            for value in (1e308, 1e29, 1e-29, 1e-308):
+                raw = toy_results()
+                raw["runs"] = raw["runs"][:7]
+                run = raw["runs"][1]
+                run["metrics" if field == "gbps" else "timing"][field] = value
+                with self.subTest(field=field, value=value):
+                    self.check(raw, f"{field} = {value}")
 
     def test_results_nested_100000_deep(self):
         deep = self.write("deep.json", '{"schema_version": 1, "runs": [], "x": '
