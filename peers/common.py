@@ -1,11 +1,13 @@
 """What every peer shares: arguments and --ready, the plan, `ladder gen`, the timing loop, the
 handover, `ladder ingest`, and helpers that fetch and build libraries (peers/README.md)."""
 import argparse
+import contextlib
 import hashlib
 import json
 import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
 import tarfile
@@ -56,6 +58,55 @@ def one_line(text):
     return " ".join(str(text).split())
 
 
+def open_regular(path, what=""):
+    """The regular file at PATH, open for reading in binary; PeerError (WHAT, e.g. '--sdist',
+    names it) for anything else or when it cannot be opened. A FIFO or a device is never
+    opened (stat first) and the open does not block (O_NONBLOCK), checked again on what was
+    opened, so that a FIFO swapped in meanwhile cannot block a read either."""
+    named = f"{what} {path}".strip()
+    try:
+        mode = os.stat(path).st_mode
+        if stat.S_ISREG(mode):
+            f = os.fdopen(os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC), "rb")
+            if stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                return f
+            f.close()
+    except OSError as err:
+        raise PeerError(f"{named}: cannot read: {err.strerror or err}") from err
+    raise PeerError(f"{named}: not a regular file")
+
+
+def read_regular(path, what=""):
+    """The bytes of the regular file at PATH (open_regular)."""
+    with open_regular(path, what) as f:
+        try:
+            data = f.read()
+        except OSError as err:  # a file of /proc that cannot be read, a disk error
+            data, why = None, err.strerror or err
+        else:  # None: a file of /proc with nothing to read yet, which would have blocked
+            why = "it would block"
+    if data is None:
+        raise PeerError(f"{what} {path}".strip() + f": cannot read: {why}")
+    return data
+
+
+@contextlib.contextmanager
+def removed_on_failure(folder):
+    """Whatever of FOLDER (and the folders above it) the block makes, removed again when the
+    block fails: a refused build or copy leaves no empty cache behind."""
+    missing = None
+    for f in [Path(folder), *Path(folder).parents]:
+        if f.exists():
+            break
+        missing = f
+    try:
+        yield
+    except BaseException:
+        if missing is not None:
+            shutil.rmtree(missing, ignore_errors=True)
+        raise
+
+
 def ladder(args, *argv, cwd=None):
     """(ladder's stdout, '') or (None, its error line)."""
     scale = ["--scale", args.scale] if args.scale else []
@@ -71,16 +122,39 @@ def ladder(args, *argv, cwd=None):
     return None, lines[-1].removeprefix("ladder: error: ")
 
 
+def ladder_json(args, out, command):
+    """The JSON object `ladder COMMAND --json` printed (OUT); PeerError when --ladder printed
+    anything else."""
+    try:
+        value = json.loads(out)
+    except (ValueError, RecursionError):
+        value = None
+    if not isinstance(value, dict):
+        raise PeerError(f"--ladder {args.ladder}: `ladder {command} --json` printed no JSON "
+                        f"object ({one_line(out)[:60] or 'nothing'}); is it ladder?")
+    return value
+
+
+# What each point of `ladder plan --json` holds that the peers read.
+PLAN_POINT = {"point": int, "key": str, "sweep": str, "params": dict, "warmup": dict,
+              "repetitions": dict}
+
+
 def plan_points(args, study):
     """The points of the config that this run hands over, as `ladder plan --json` lists them."""
     out, error = ladder(args, "plan", args.config, "--json")
     if error:
         raise PeerError(f"ladder plan: {error}")
-    plan = json.loads(out)
-    if plan["study"] != study:
+    plan = ladder_json(args, out, "plan")
+    points = plan.get("points")
+    if not isinstance(points, list) or not all(
+            isinstance(p, dict) and all(isinstance(p.get(k), t) for k, t in PLAN_POINT.items())
+            for p in points):
+        raise PeerError(f"--ladder {args.ladder}: `ladder plan --json` printed no plan of "
+                        "points; is it ladder?")
+    if plan.get("study") != study:
         raise PeerError(f"{args.prog} is a peer of the {study} study; {args.config} is a "
-                        f"{plan['study']} config")
-    points = plan["points"]
+                        f"{plan.get('study')} config")
     wanted = [s for s in (args.only_sweeps or "").split(",") if s]
     labels = list(dict.fromkeys(p["sweep"] for p in points))
     unknown = [s for s in wanted if s not in labels]
@@ -99,7 +173,11 @@ def generate(args, point, folder, suffix):
                         str(point["point"]), "--json", "--out", name, cwd=folder)
     if error:
         return None, None, f"`ladder gen` cannot write this point's data: {error}"
-    return Path(folder) / name, json.loads(out)["data"], ""
+    facts = ladder_json(args, out, "gen").get("data")
+    if not isinstance(facts, dict):
+        raise PeerError(f"--ladder {args.ladder}: `ladder gen --json` printed no data facts; "
+                        "is it ladder?")
+    return Path(folder) / name, facts, ""
 
 
 def timed(call, point, backend, fresh=None, sync=lambda: None):
@@ -140,19 +218,34 @@ def replayed(args, point, variants, study, from_dump=None):
     the study's output by FROM_DUMP(point, array) where the dumps hold another form (the
     peer's `from_dump`: a skyline is dumped as its ids, validated as a flag per point)."""
     safe = "".join(c if c.isalnum() or c in ".-" else "_" for c in point["key"])
-    found = sorted(f for f in Path(args.replay).glob(f"{study}__*.npy")
-                   if f.stem.split("__", 2)[2:] == [safe])
+    found = [f for f in replay_dumps(args.replay, study) if f.stem.split("__", 2)[2:] == [safe]]
     if not found:
         return [{"variant": v["name"], "error": f"no dumped output for this point in "
                                                 f"{args.replay}"} for v in variants]
     runs = []
     for v in variants:
-        load = (lambda: from_dump(point, np.load(found[0]))) if from_dump else \
-            (lambda: np.load(found[0]))
+        load = (lambda: from_dump(point, load_dump(found[0]))) if from_dump else \
+            (lambda: load_dump(found[0]))
         timing, out, _ = timed(load, point, v["backend"])
         runs.append(dict(timing, variant=v["name"], outputs=out,
                          note=f"replayed {found[0].name}: the library was not called"))
     return runs
+
+
+def replay_dumps(folder, study):
+    """--replay's dumps of STUDY, FOLDER/<study>__*.npy by name; PeerError when one is not a
+    regular file (a FIFO named like a dump would block its load for ever)."""
+    found = sorted(Path(folder).glob(f"{study}__*.npy"))
+    for f in found:
+        if not f.is_file():
+            raise PeerError(f"--replay {folder}: {f.name} is not a regular file")
+    return found
+
+
+def load_dump(path):
+    """The array of a dump (`ladder run --dump-outputs`), read only if it is a regular file."""
+    with open_regular(path, "--replay") as f:
+        return np.load(f, allow_pickle=False)
 
 
 def point_runs(peer, args, lib, point, variants, folder):
@@ -253,6 +346,10 @@ def main(peer):
             raise PeerError("give a CONFIG and --out FILE")
         if args.replay and not Path(args.replay).is_dir():
             raise PeerError(f"--replay {args.replay}: no such directory")
+        if args.replay:
+            replay_dumps(args.replay, peer.STUDY)  # before anything runs
+        if Path(args.cache).exists() and not Path(args.cache).is_dir():
+            raise PeerError(f"--cache {args.cache}: not a folder")
         points = plan_points(args, peer.STUDY)
         lib, info = (None, REPLAY) if args.replay else peer.setup(args)
         variants = peer.variants(args, lib)
@@ -262,6 +359,9 @@ def main(peer):
         info = {"name": peer.LABEL, "script": args.script, **info}
         return hand_over(peer, args, points, lib, info, variants)
     except PeerError as err:
+        print(f"{args.prog}: error: {one_line(err)}", file=sys.stderr)
+        return 2
+    except OSError as err:  # a path given that cannot be read or written, a full disk
         print(f"{args.prog}: error: {one_line(err)}", file=sys.stderr)
         return 2
     except RuntimeError as err:  # the library's self-check failed
@@ -315,18 +415,22 @@ class PinnedSource:
         return rel in self.files or any(rel.startswith(f + "/") for f in self.folders)
 
     def used_files(self, folder):
-        """{path in the repository: file} of the files under FOLDER that the peer takes."""
+        """{path in the repository: file} of the regular files under FOLDER that the peer
+        takes; PeerError when FOLDER cannot be listed."""
         folder = Path(folder)
         found = [folder / f for f in self.files]
-        for f in self.folders:
-            found += (folder / f).rglob("*")
-        return {p.relative_to(folder).as_posix(): p for p in found if p.is_file()}
+        try:
+            for f in self.folders:
+                found += (folder / f).rglob("*")
+            return {p.relative_to(folder).as_posix(): p for p in found if p.is_file()}
+        except OSError as err:
+            raise PeerError(f"{folder}: cannot read: {err.strerror or err}") from err
 
     def digest_of(self, folder):
         """The digest of the used files under FOLDER; None when there are none."""
         lines = []
         for rel, path in self.used_files(folder).items():
-            blob = path.read_bytes()
+            blob = read_regular(path)
             lines.append((rel, hashlib.sha1(b"blob %d\0" % len(blob) + blob).hexdigest()))
         if not lines:
             return None
@@ -349,10 +453,11 @@ class PinnedSource:
         tmp = target.with_name(target.name + ".partial")
         shutil.rmtree(tmp, ignore_errors=True)
         try:
-            for rel, blob in files.items():
-                (tmp / rel).parent.mkdir(parents=True, exist_ok=True)
-                (tmp / rel).write_bytes(blob)
-            self.check(tmp, "the fetched copy")
+            with removed_on_failure(tmp.parent):
+                for rel, blob in files.items():
+                    (tmp / rel).parent.mkdir(parents=True, exist_ok=True)
+                    (tmp / rel).write_bytes(blob)
+                self.check(tmp, "the fetched copy")
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
             raise
@@ -385,8 +490,8 @@ class PinnedSource:
             if self.digest_of(target) != self.digest:
                 note(args, f"copying {self.label} {self.short} from {args.source} into "
                            f"{shown(target)}")
-                self.install({rel: p.read_bytes() for rel, p in self.used_files(args.source).items()},
-                             target)
+                self.install({rel: read_regular(p)
+                              for rel, p in self.used_files(args.source).items()}, target)
             return target
         if self.digest_of(target) == self.digest:
             return target

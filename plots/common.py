@@ -4,6 +4,7 @@ matplotlib is reported in one place, after the results files are checked."""
 import argparse
 import contextlib
 import copy
+import hashlib
 import io
 import json
 import math
@@ -124,13 +125,28 @@ def main(draws=None, argv=None):
             return 0
         loaded = ladder_results.load_all(args.results)
         require_matplotlib()
+        problem = out_dir_problem(args.out_dir)
+        if problem:
+            raise ResultsError(problem)
     except (ResultsError, studies.StudyError, ImportError) as err:
         warn(err)
         return 2
-    sources, drew = {}, set()
     files = merge_peers(loaded)
     override = args.figures or (list(draws) if len(draws) == 1 else None)
-    for pool, written, said, note in draw_files(files, draws, args.out_dir, override):
+    try:
+        drawn = draw_files(files, draws, args.out_dir, override)
+    except OSError as err:  # checked above; what is left: a full disk, a folder made read-only
+        warn(f"cannot write figures into {args.out_dir}: {err.strerror or err}")
+        return 2
+    say_drawn(files, drawn)
+    return 0
+
+
+def say_drawn(files, drawn):
+    """What main prints of the figures drawn (draw_files' list): each path, the notes, the
+    files that gave none, and the figures that several pools wrote in turn."""
+    sources, drew = {}, set()
+    for pool, written, said, note in drawn:
         sys.stdout.write(said)
         drew.update(map(id, pool) if written else ())
         if note and written:
@@ -143,7 +159,6 @@ def main(draws=None, argv=None):
     for figure, paths in sources.items():
         if len(paths) > 1:  # pools of other GPUs or commits (pool_key): only the last is kept
             warn(f"warning: {figure} was drawn from {', '.join(paths)}; it now shows {paths[-1]}")
-    return 0
 
 
 _JOBS = []  # what draw_files' workers draw, inherited when they fork
@@ -290,7 +305,7 @@ def draw_file(results, draws, out_dir, override):
 
 def seed(module_file):
     """A study's published numbers: the seed.json beside its module."""
-    return json.loads(Path(module_file).with_name("seed.json").read_text(encoding="utf-8"))
+    return ladder_results.read_json(Path(module_file).with_name("seed.json"), "a seed.json")
 
 
 # ---- reading runs --------------------------------------------------------------------------
@@ -627,10 +642,41 @@ def font_sizes(fig):
     return [t.get_fontsize() for t in fig.findobj(Text) if t.get_visible() and t.get_text()]
 
 
+MAX_NAME_BYTES = 255  # the longest file name most file systems take (ext4, XFS, APFS)
+
+
+def file_name(name):
+    """`name` (NAME.png) as a file name no longer than MAX_NAME_BYTES: as it is when it fits,
+    else cut, with a hash of the whole name before the suffix, so that two long names that
+    share their start stay two files and the same name is always cut the same way."""
+    if len(name.encode()) <= MAX_NAME_BYTES:
+        return name
+    stem, suffix = os.path.splitext(name)
+    tag = "_" + hashlib.sha256(name.encode()).hexdigest()[:16] + suffix
+    keep = MAX_NAME_BYTES - len(tag.encode())
+    return stem.encode()[:keep].decode("utf-8", "ignore") + tag
+
+
+def out_dir_problem(out_dir, option="--out-dir"):
+    """Why figures or a report cannot be written into the folder `out_dir` (made when missing),
+    '' when they can: a file where it or a folder above it goes, or a folder not writable.
+    `option` names it in the line ('' for a positional argument)."""
+    named = f"{option} {out_dir}".strip()
+    for folder in [Path(out_dir), *Path(out_dir).parents]:
+        if folder.exists():
+            which = named if folder == Path(out_dir) else f"{named}: {folder}"
+            if not folder.is_dir():
+                return f"{which} is not a folder"
+            if not os.access(folder, os.W_OK | os.X_OK):
+                return f"{which} is not writable"
+            return ""
+    return ""
+
+
 def save(fig, out_dir, name):
-    """Write `fig` as out_dir/name (a .png) and, beside it, as a vector PDF of the same name;
-    print the PNG's path (one line per figure) and return it."""
-    path = Path(out_dir) / name
+    """Write `fig` as out_dir/name (a .png, cut to a file name's length) and, beside it, as a
+    vector PDF of the same name; print the PNG's path (one line per figure) and return it."""
+    path = Path(out_dir) / file_name(name)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=DPI)
     with matplotlib.rc_context(PDF_RC):

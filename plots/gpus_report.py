@@ -5,7 +5,7 @@ Usage: python3 plots/gpus_report.py --out OUT_DIR DIR1 DIR2 [...]
        (each DIR a reproduction directory, as `ladder reproduce` writes it, all of one scale)
 Exit status: 0 when OUT_DIR/REPORT.md is written; 2, with nothing written, for fewer than two
 directories, one without a readable reproduction.json, directories of different scales, or
-OUT_DIR one of them.
+OUT_DIR one of them or not a folder that can be written.
 """
 import argparse
 import functools
@@ -45,6 +45,8 @@ def load(folders, out_dir):
     """The Gpus of `folders`, each with a distinct name; Refused when they make no report."""
     if len(folders) < 2:
         raise Refused(f"needs at least two reproduction directories, got {len(folders)}")
+    if common.out_dir_problem(out_dir, "--out"):
+        raise Refused(common.out_dir_problem(out_dir, "--out"))
     out = Path(out_dir).resolve()
     if any(Path(f).resolve() == out for f in folders):
         raise Refused(f"--out {out_dir} is one of the reproduction directories")

@@ -4,12 +4,16 @@
     for run in files[0].runs:
         print(run.id, run.status, run.seconds, run.metric, run.unit)
 
-load() checks the layout once and raises ResultsError (one line) otherwise, so that callers
-take every run and field as given; the accessors settle old spellings in one place.
-Standard library only; pandas is needed by to_dataframe() alone.
+load() checks the layout and the type of every field the accessors and figures read once,
+and raises ResultsError (one line) otherwise, so that callers take every run and field as
+given; the accessors settle old spellings in one place. Every file a script is given is read
+through read_json() here: regular files only. Standard library only; pandas is needed by
+to_dataframe() alone.
 """
 import json
 import math
+import os
+import stat
 from pathlib import Path
 
 SCHEMA_VERSION = 1  # the only layout read here; a harness that changes it bumps it
@@ -22,13 +26,19 @@ class ResultsError(Exception):
     """A file that is not a ladder results file; the message is one line meant for the user."""
 
 
+# No measurement comes near these magnitudes; beyond them the figures' arithmetic (a ratio of
+# two values, an axis padded by a factor) leaves the floats, so such a value counts as none.
+LARGEST, SMALLEST = 1e30, 1e-30
+
+
 def number(value):
-    """Finite float of a number or numeric string, else None."""
+    """Finite float of a number or numeric string within LARGEST and SMALLEST in magnitude
+    (or 0), else None."""
     try:
         value = float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
-    return value if math.isfinite(value) else None
+    return value if value == 0 or SMALLEST <= abs(value) <= LARGEST else None
 
 
 def _dict(value):
@@ -161,34 +171,120 @@ class ResultsFile:
                                  for r in self.runs])
 
 
+# The type of each field the accessors and figures read, where present and not null (the
+# accessors take a missing field as empty): a field of another type is refused here once,
+# rather than failing deep in a figure. A type, NUMBER (int or float) or SCALAR (text, a number
+# or true/false); {key: type}: an object whose fields have these types, "*" standing for any
+# key; [type]: a list whose items all have that type.
+NUMBER, SCALAR = (int, float), (str, int, float, bool)
+TEXT_FIELDS = ("study", "variant", "label", "backend", "precision", "point", "sweep", "status",
+               "reason", "emulated", "role", "metric", "change")
+RUN_FIELDS = {**dict.fromkeys(TEXT_FIELDS, str), "step": int, "run_index": int,
+              "params": {"*": SCALAR}, "data": {"*": NUMBER}, "facts": {"*": NUMBER},
+              "extras": {"*": NUMBER}, "validation": dict, "device": {"name": str},
+              "timing": {"samples": list, "mode": str},
+              "metrics": {"unit": str, "limit": str, "peak_rule": str, "peak_reason": str}}
+FIGURES = [str]  # a config's or a sweep's figure names
+FILE_FIELDS = {"config": {"name": str, "study": str, "figures": FIGURES,
+                          "sweeps": [{"label": str, "figures": FIGURES}]},
+               "runs": [RUN_FIELDS], "device": {"name": str}, "host": dict,
+               "ladder": {"git_commit": str, "version": str}, "summary": {"*": NUMBER},
+               "shard": dict, "shards": list, "peer": dict, "scale": str, "started_at": str,
+               "finished_at": str, "config_path": str, "runs_planned": int}
+TYPE_NAMES = {str: "text", int: "an integer", NUMBER: "a number", SCALAR: "text or a number",
+              dict: "an object", list: "a list", bool: "true or false"}
+
+
+def _kind(value):
+    """What a JSON value is, in the words of TYPE_NAMES."""
+    for kind in (bool, str, int, NUMBER, dict, list):
+        if isinstance(value, kind):
+            return TYPE_NAMES[kind]
+    return "null"
+
+
+def _is(value, kind):
+    """Whether a JSON value has the type `kind` (true and false are no numbers)."""
+    return isinstance(value, kind) and (kind in (bool, SCALAR) or not isinstance(value, bool))
+
+
+def check_fields(where, raw, fields, name=""):
+    """ResultsError naming the first field of the object `raw` that is not of its type in
+    `fields` (a table in FILE_FIELDS' form), after `where` (the file), by its name in `raw`."""
+    for key, value in raw.items():
+        want = fields.get(key, fields.get("*"))
+        if want is not None and value is not None:
+            check_value(where, value, want, f"{name}{key}")
+
+
+def check_value(where, value, want, name):
+    """ResultsError when the value of field `name` is not of the type `want` (a null item of a
+    list included)."""
+    kind = {dict: dict, list: list}.get(type(want), want)
+    if not _is(value, kind):
+        raise ResultsError(f"{where}'{name}' is {_kind(value)}, expected {TYPE_NAMES[kind]}")
+    if isinstance(want, dict):
+        check_fields(where, value, want, f"{name}.")
+    elif isinstance(want, list):
+        for i, item in enumerate(value):
+            check_value(where, item, want[0], f"{name}[{i}]")
+
+
 def _check(path, raw):
     version = raw.get("schema_version") if isinstance(raw, dict) else None
-    if version != SCHEMA_VERSION:
+    if version != SCHEMA_VERSION or isinstance(version, bool):
         raise ResultsError(f"{path}: schema_version is {version!r}, expected {SCHEMA_VERSION}; "
                            "is it a ladder results file?")
-    config = raw.get("config")
-    sweeps = (config.get("sweeps") or []) if isinstance(config, dict) else []
-    if not all(isinstance(x, list) and all(isinstance(i, dict) for i in x)
-               for x in (raw.get("runs"), sweeps)):
-        raise ResultsError(f"{path}: 'runs' or 'config.sweeps' is not a list of objects")
-    for owner in [config or {}] + sweeps:
-        names = owner.get("figures", [])
-        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise ResultsError(f"{path}: a 'figures' field is not a list of names")
+    if not isinstance(raw.get("runs"), list):
+        raise ResultsError(f"{path}: 'runs' is {_kind(raw.get('runs'))}, expected a list")
+    check_fields(f"{path}: ", raw, FILE_FIELDS)
 
 
-def _read(path):
+def file_kind(mode):
+    """'a folder', 'a FIFO', 'a device', ... of a file that is not a regular one."""
+    for test, kind in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"),
+                       (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return kind
+    return "a special file"
+
+
+def read_regular(path):
+    """The bytes of the regular file at `path`; ResultsError (one line) for anything else. A
+    FIFO or a device is never opened (stat first), and the open does not block (O_NONBLOCK)
+    and is checked again, so that one swapped in meanwhile cannot block the read either."""
     try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
+        mode = os.stat(path).st_mode
+        if stat.S_ISREG(mode):
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+            with os.fdopen(fd, "rb") as f:
+                mode = os.fstat(f.fileno()).st_mode
+                data = f.read() if stat.S_ISREG(mode) else None
     except OSError as err:
         raise ResultsError(f"{path}: cannot read: {err.strerror or err}") from err
+    if not stat.S_ISREG(mode):
+        raise ResultsError(f"{path}: is {file_kind(mode)}, not a regular file")
+    if data is None:  # a file of /proc with nothing to read yet: it would have blocked
+        raise ResultsError(f"{path}: cannot read: it would block")
+    return data
+
+
+def read_json(path, what="a JSON results file"):
+    """The JSON value in the regular file at `path`; ResultsError (one line) when it is not
+    `what`, nested too deeply for the parser included."""
+    data = read_regular(path)
+    try:
+        return json.loads(data.decode("utf-8"))
+    except RecursionError as err:
+        raise ResultsError(f"{path}: not {what}: nested too deeply") from err
     except ValueError as err:  # JSON or UTF-8
-        raise ResultsError(f"{path}: not a JSON results file: {err}") from err
+        raise ResultsError(f"{path}: not {what}: {err}") from err
 
 
 def load(path):
     """The ResultsFile at `path`; ResultsError when it is not a ladder results file."""
-    raw = _read(path)
+    raw = read_json(path)
     _check(path, raw)
     return ResultsFile(path, raw)
 
@@ -207,7 +303,7 @@ def load_all(paths):
     out = []
     for path in map(Path, paths):
         for member in sorted(path.glob("*.json")) if path.is_dir() else [path]:
-            raw = _read(member)
+            raw = read_json(member)
             if not is_manifest(raw):
                 _check(member, raw)
                 out.append(ResultsFile(member, raw))

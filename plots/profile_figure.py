@@ -508,6 +508,9 @@ def main(argv=None):
         say(err)
         return 2
     out_dir = Path(args.out_dir) if args.out_dir else Path(args.results[0]).parent / "figures"
+    if common.out_dir_problem(out_dir):  # before anything is drawn
+        say(common.out_dir_problem(out_dir))
+        return 2
     try:
         draw(groups, out_dir)
     except OSError as err:

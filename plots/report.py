@@ -10,7 +10,9 @@ Usage: python3 plots/report.py DIR    (DIR/reproduction.json, as `ladder reprodu
            and then the Runs and Peers tables name each file's)
        --report FILE writes the report there instead of DIR/REPORT.md.
 Exit status: 0 when written, 2 when DIR, its manifest, a results file or LADDER_STUDY_PATH
-cannot be read, or the results files mix commits or devices (nothing is written then).
+cannot be read, the results files mix commits or devices, or DIR (its figures) or the report
+cannot be written there (all checked before anything is written; what --from-results wrote is
+removed again when its figures fail).
 """
 import argparse
 import collections
@@ -257,49 +259,91 @@ def build(ctx, draw_into=None):
 
 
 def write_atomically(path, text):
+    """`text` (str or bytes) as the file `path`, whole or not at all; whatever was there is
+    replaced, never opened (a FIFO there cannot block the write)."""
     path = Path(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(text.encode("utf-8") if isinstance(text, str) else text)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
 
 
+# The fields of a reproduction manifest that the report reads, by type (ladder_results'
+# RUN_FIELDS form): checked once when it is read, so that no section meets another type.
+ENTRY = {**dict.fromkeys(("name", "study", "path", "results", "state", "why", "peer", "config"),
+                         str), "elapsed_s": ladder_results.NUMBER,
+         "summary": {"*": ladder_results.NUMBER}}
+MANIFEST_FIELDS = {"scale": str, "ladder": dict, "device": dict, "host": dict,
+                   "started_at": str, "finished_at": str, "elapsed_s": ladder_results.NUMBER,
+                   "configs": [ENTRY], "peers": [ENTRY], "figures": [str], "profiles": list}
+
+
 def read_manifest(out_dir):
     path = Path(out_dir) / MANIFEST
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:
-        raise ladder_results.ResultsError(f"{path}: cannot read the reproduction manifest: "
-                                          f"{err}") from err
+    manifest = ladder_results.read_json(path, "a reproduction manifest")
     if not isinstance(manifest, dict):
         raise ladder_results.ResultsError(f"{path}: not a reproduction manifest")
+    ladder_results.check_fields(f"{path}: ", manifest, MANIFEST_FIELDS)
     return manifest
 
 
 def manifest_from_results(out_dir, files, scale, allow_mixed=False):
     """Copy results files into out_dir, draw their figures and describe them as `ladder
     reproduce` would (each ours file as a config, each peer-only file as a peer run).
-    Every file is read and checked before anything is written."""
+    Every file is read and checked before anything is written; what was written is removed
+    again when a copy or the figures fail (ResultsError)."""
     loaded = ladder_results.load_all(files)
     if not loaded:
         raise ladder_results.ResultsError(f"no results file among {' '.join(files)}")
     refusal = None if allow_mixed else mixed(loaded)
     if refusal:
         raise ladder_results.ResultsError(refusal)
-    out_dir = Path(out_dir)
+    names = [r.path.name for r in loaded]
+    twice = next((n for n in names if names.count(n) > 1), None)
+    if twice:  # copied into one folder, the second would replace the first
+        raise ladder_results.ResultsError(f"two results files named {twice}: " + ", ".join(
+            str(r.path) for r in loaded if r.path.name == twice))
+    made = []
+    try:
+        return assemble(Path(out_dir), loaded, scale, made)
+    except (OSError, ladder_results.ResultsError) as err:
+        for path in reversed(made):
+            shutil.rmtree(path) if path.is_dir() else path.unlink(missing_ok=True)
+        if isinstance(err, OSError):
+            raise ladder_results.ResultsError(f"cannot write into {out_dir}: "
+                                              f"{err.strerror or err}") from err
+        raise
+
+
+def made_by_mkdir(path):
+    """The outermost of `path` and the folders above it that do not exist: what
+    mkdir(parents=True) makes; None when `path` exists."""
+    missing = None
+    for folder in [path, *path.parents]:
+        if folder.exists():
+            break
+        missing = folder
+    return missing
+
+
+def assemble(out_dir, loaded, scale, made):
+    """manifest_from_results' writing: the copies, the figures and the manifest's contents;
+    every file and folder it makes is appended to `made` first."""
+    made += [p for p in (made_by_mkdir(out_dir),) if p]
     out_dir.mkdir(parents=True, exist_ok=True)
-    configs, peers, names, first = [], [], [], None
+    configs, peers, first = [], [], None
     for results in loaded:
         f = results.path
-        names.append(f.name)
         name = results.config.get("name", f.stem)
         target = out_dir / f.name
         if f.resolve() != target.resolve():
-            shutil.copyfile(f, target)
+            made += [] if target.exists() else [target]
+            # the bytes checked, not the path again: what is there now may be another file
+            write_atomically(target, ladder_results.read_regular(f))
         study = next((r.study for r in results.runs), "?")
         if common.only_peers(results):
             peers.append({"study": study, "peer": results.runs[0].variant, "config": name,
@@ -311,9 +355,8 @@ def manifest_from_results(out_dir, files, scale, allow_mixed=False):
                             "state": "ran", "elapsed_s": seconds_between(
                                 results.raw.get("started_at"), results.raw.get("finished_at"))})
     figures_dir = out_dir / "figures"
-    draw = [sys.executable, str(Path(__file__).with_name("draw_all.py"))]
-    draw += [str(out_dir / n) for n in names] + ["--out-dir", str(figures_dir)]
-    subprocess.run(draw, check=False, stdout=subprocess.DEVNULL)
+    made += [] if figures_dir.exists() else [figures_dir]
+    draw_figures([out_dir / r.path.name for r in loaded], figures_dir)
     figures = sorted(str(p.relative_to(out_dir)) for p in figures_dir.glob("*.png"))
     first = first or {}
     stamps = [(r.raw.get("started_at"), r.raw.get("finished_at")) for r in loaded]
@@ -323,6 +366,23 @@ def manifest_from_results(out_dir, files, scale, allow_mixed=False):
             "finished_at": max((f for _, f in stamps if f), default=None), "elapsed_s": None,
             "configs": configs, "peers": peers + peers_missing(configs, peers),
             "figures": figures}
+
+
+def draw_figures(files, figures_dir):
+    """draw_all.py on `files` into figures_dir, its warnings passed on; ResultsError with its
+    last line when it fails. Without matplotlib, said: the report is written without them."""
+    if common.matplotlib is None:
+        print("report.py: figures not drawn: matplotlib is not installed", file=sys.stderr)
+        return
+    draw = [sys.executable, str(Path(__file__).with_name("draw_all.py"))]
+    done = subprocess.run(draw + [str(f) for f in files] + ["--out-dir", str(figures_dir)],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                          errors="replace")
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["(no message)"])[-1]
+        raise ladder_results.ResultsError(f"the figures could not be drawn "
+                                          f"(exit status {done.returncode}): {last}")
+    sys.stderr.write(done.stderr)
 
 
 def peers_missing(configs, peers):
@@ -350,22 +410,45 @@ def main(argv=None):
                              "or devices (the Runs and Peers tables then name each file's)")
     parser.add_argument("--report", metavar="FILE", help="where to write REPORT.md")
     args = parser.parse_args(argv)
+    out = Path(args.report) if args.report else Path(args.dir) / "REPORT.md"
     try:
         studies.folders()  # LADDER_STUDY_PATH checked before anything is written
+        problem = outputs_problem(args, out)
+        if problem:
+            raise ladder_results.ResultsError(problem)
         if args.from_results:
             manifest = manifest_from_results(args.dir, args.from_results, args.scale,
                                              args.allow_mixed)
             write_atomically(Path(args.dir) / MANIFEST, json.dumps(manifest, indent=2) + "\n")
         else:
             manifest = read_manifest(args.dir)
+        write_atomically(out, build(rc.Context(args.dir, manifest, out.parent),
+                                    draw_into=Path(args.dir) / "figures"))
     except (ladder_results.ResultsError, studies.StudyError) as err:
         print(f"report.py: error: {err}", file=sys.stderr)
         return 2
-    out = Path(args.report) if args.report else Path(args.dir) / "REPORT.md"
-    write_atomically(out, build(rc.Context(args.dir, manifest, out.parent),
-                                draw_into=Path(args.dir) / "figures"))
+    except OSError as err:  # checked first; what is left: a full disk, a folder made read-only
+        print(f"report.py: error: cannot write {out}: {err.strerror or err}", file=sys.stderr)
+        return 2
     print(f"report: {out}")
     return 0
+
+
+def outputs_problem(args, out):
+    """Why the report (and, with --from-results, DIR and its figures) cannot be written where
+    the arguments say, '' when it can: checked before anything is written."""
+    if args.from_results:
+        problem = (common.out_dir_problem(args.dir, "")
+                   or common.out_dir_problem(Path(args.dir) / "figures", ""))
+        if problem:
+            return problem
+    elif not Path(args.dir).is_dir():
+        return ""  # read_manifest says so
+    if out.exists() and not out.is_file():
+        return f"{out} is not a regular file"
+    if args.report and not out.parent.is_dir():
+        return f"--report {out}: no folder {out.parent}"
+    return ""
 
 
 if __name__ == "__main__":

@@ -65,6 +65,8 @@ def modules(study):
     out = []
     for path in sorted(folders()[study].glob("*.py")):
         if not path.name.startswith("_"):
+            if not path.is_file():  # a FIFO would block the import for ever
+                raise StudyError(f"{path}: not a regular file")
             try:
                 out.append(module(study, path.stem))
             except Exception as err:  # one line: the study is not usable as it is

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import zlib
 from pathlib import Path
 
 sys.path[0] = str(Path(__file__).resolve().parents[1])  # peers/, for common.py
@@ -52,15 +53,16 @@ def arch_text(text):
 def sdist_path(args):
     """The sdist: --sdist, else the cache's, else `pip download` into the cache."""
     if args.sdist:
-        if not Path(args.sdist).is_file():
+        if not Path(args.sdist).exists():
             raise PeerError(f"--sdist {args.sdist}: no such file")
-        return Path(args.sdist)
+        return Path(args.sdist)  # read as a regular file only (sdist_files)
     path = Path(args.cache) / SDIST
     if not path.is_file():
         common.fetching(args, f"no {SDIST} in {common.shown(args.cache)}",
                         f"fetching {SDIST} with pip into {common.shown(args.cache)}")
-        common.pip(["download", f"cutwed=={VERSION}", "--no-binary", ":all:", "--no-deps", "-d",
-                    str(args.cache)], f"cutwed=={VERSION} (or give the file with --sdist)")
+        with common.removed_on_failure(args.cache):
+            common.pip(["download", f"cutwed=={VERSION}", "--no-binary", ":all:", "--no-deps",
+                        "-d", str(args.cache)], f"cutwed=={VERSION} (or give the file with --sdist)")
     return path
 
 
@@ -73,13 +75,28 @@ def build_plan(sdist, args):
     libdir = next((d for d in (home / "lib64", home / "lib") if d.is_dir()), home / "lib64")
     # --arch, else GPU 0's compute capability, else sm_90 (when nvidia-smi cannot tell).
     arch = args.arch or common.compute_capability().replace(".", "") or "90"
-    digest = hashlib.sha256(sdist.read_bytes()).hexdigest()
+    digest = hashlib.sha256(common.read_regular(sdist, "the sdist")).hexdigest()
     flags = NVCC_FLAGS + [f"-gencode=arch=compute_{arch},code=sm_{arch}"]
     info = {"sdist": sdist.name, "sdist_sha256": digest, "arch": f"sm_{arch}",
             "nvcc": release.group(1) if release else "unknown", "flags": flags}
     key = hashlib.sha256(json.dumps([digest, arch, info["nvcc"], flags]).encode()).hexdigest()
     lib = Path(args.cache) / f"build-{digest[:12]}-sm{arch}-{key[:12]}" / "libcutwed.so"
     return nvcc, libdir, lib, dict(info, library=common.shown(lib))
+
+
+def sdist_files(sdist):
+    """{path: bytes} of the files of the sdist that the build takes: src/'s and LICENSE (the
+    rest is never unpacked); PeerError when it is not cuTWED's sdist, a .tar.gz."""
+    top = f"cuTWED-{VERSION}/"
+    wanted = {top + f for f in ("src/cuTWED.cu", "src/cuTWED.h", "src/cuTWED_core.h", "LICENSE")}
+    try:
+        with common.open_regular(sdist, "the sdist") as f, tarfile.open(fileobj=f) as tar:
+            members = [m for m in tar.getmembers() if m.name in wanted and m.isfile()]
+            if len(members) != len(wanted):
+                raise PeerError(f"the sdist does not hold cuTWED {VERSION}'s src/ files")
+            return {m.name[len(top):]: tar.extractfile(m).read() for m in members}
+    except (tarfile.TarError, EOFError, zlib.error, OSError) as err:
+        raise PeerError(f"the sdist {sdist}: not a readable .tar.gz archive") from err
 
 
 def build(args):
@@ -89,17 +106,20 @@ def build(args):
     nvcc, libdir, lib, info = build_plan(sdist, args)
     if lib.is_file():
         return lib, info
-    Path(args.cache).mkdir(parents=True, exist_ok=True)
+    files = sdist_files(sdist)  # before the cache is touched: a bad sdist leaves nothing
     common.note(args, f"building {common.shown(lib)} ({info['arch']}, nvcc {info['nvcc']})")
-    top = f"cuTWED-{VERSION}/"
-    wanted = {top + f for f in ("src/cuTWED.cu", "src/cuTWED.h", "src/cuTWED_core.h", "LICENSE")}
-    with tempfile.TemporaryDirectory(dir=args.cache) as tmp, tarfile.open(sdist) as tar:
-        members = [m for m in tar.getmembers() if m.name in wanted and m.isfile()]
-        if len(members) != len(wanted):
-            raise PeerError(f"the sdist does not hold cuTWED {VERSION}'s src/ files")
-        for m in members:  # only these: the rest of the sdist is never unpacked
-            (Path(tmp) / m.name[len(top):]).parent.mkdir(parents=True, exist_ok=True)
-            (Path(tmp) / m.name[len(top):]).write_bytes(tar.extractfile(m).read())
+    with common.removed_on_failure(args.cache):
+        Path(args.cache).mkdir(parents=True, exist_ok=True)
+        return compile_lib(nvcc, libdir, lib, info, files, args.cache)
+
+
+def compile_lib(nvcc, libdir, lib, info, files, cache):
+    """libcutwed.so compiled from FILES (sdist_files) in a scratch folder of CACHE, and
+    installed as LIB with its LICENSE and build record (INFO)."""
+    with tempfile.TemporaryDirectory(dir=cache) as tmp:
+        for rel, blob in files.items():
+            (Path(tmp) / rel).parent.mkdir(parents=True, exist_ok=True)
+            (Path(tmp) / rel).write_bytes(blob)
         src, out = Path(tmp) / "src", Path(tmp) / "libcutwed.so"
         done = subprocess.run([nvcc, *info["flags"], f"-I{src}", str(src / "cuTWED.cu"), "-o",
                                str(out), "-lcublas", "-Xlinker", f"-rpath,{libdir}"],

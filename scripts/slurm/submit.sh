@@ -48,6 +48,9 @@ ladder=$(abs "$ladder")
 out=$(abs "${out:-$root/results/reproduction/slurm-$(date -u +%Y%m%dT%H%M%SZ)}")
 # --export's list is comma separated, with no quoting.
 for v in "$ladder" "$out" "$config"; do [[ $v != *,* ]] || die "paths must not hold a comma: '$v'"; done
+# The logs' paths are Slurm filename patterns: a % in the folder (res%j) would be expanded, a
+# backslash turns the patterns off, and the task could not open its log.
+[[ $out != *[%\\]* ]] || die "--out must not hold '%' or a backslash (Slurm expands them in the log path): '$out'"
 if [ -d "$out/shards" ] && [ -n "$(ls -A "$out/shards")" ]; then
   die "$out/shards already holds shards (another run's?); choose another --out"
 fi
