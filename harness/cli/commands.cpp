@@ -447,6 +447,7 @@ void write_data_set(const Study& study, const DataSource& src, const Params& res
   check_out_creatable(out);
   refuse_overwriting(out, inputs, "--out");
   study.check_point(src, resolved, nullptr);
+  study.check_writable(src, resolved);
   check_data_memory(study, src, resolved);
   std::unique_ptr<Problem> problem;
   {
