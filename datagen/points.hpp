@@ -36,15 +36,16 @@ struct PointGen {
 //   anticorrelated: the same with v = normal(0.5, 0.25) and h uniform in [-l, l];
 // where peak(a, b, k) is the mean of k uniforms scaled to [a, b] and normal(m, s) =
 // peak(m - s, m + s, 12). A correlated or anticorrelated vector with any attribute outside
-// [0, 1] is drawn again whole (from the same point's stream), as in the original.
-// Parallel over points (OpenMP); fast enough for 10^7 points at d = 16.
+// [0, 1] is drawn again whole (from the same point's stream), as in the original; that keeps
+// exponentially fewer tries as d grows (anticorrelated: about 3% at d = 16, 3e-7 at d = 64),
+// so anticorrelated points of 20 attributes or more are drawn by AnticorrelatedSampler
+// (anticorrelated.hpp) instead: the same distribution, exactly, in about three tries of d
+// steps whatever d is. Parallel over points (OpenMP); 10^6 points take seconds at any d.
 // Counts its progress for a ProgressTicker (base/progress.hpp).
 PointSet generate_points(const PointGen& g);
 
-// Correlated and anticorrelated points are drawn until every attribute lies in [0, 1], which
-// happens exponentially less often as d grows (anticorrelated: about 3% of tries at d = 16;
-// at d = 64 a point takes tens of milliseconds). Generation may take at most this many
-// seconds on this machine's threads; beyond it a request is refused before anything is made.
+// Generation may take at most this many seconds on this machine's threads; beyond it a
+// request is refused before anything is made.
 constexpr double kMaxGenerationSeconds = 600;
 
 struct GenerationEstimate {

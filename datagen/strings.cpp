@@ -4,12 +4,12 @@
 // times (what the file is, which format, then its strings) instead of keeping a table of lines:
 // for a 2 GiB file of short lines such a table would outweigh the text.
 //
-// Tabs: a generated alphabet of more than 94 symbols holds the tab byte as a symbol, so a line
-// of the line format may hold tabs, and a tab-separated file may hold control bytes as symbols.
-// The reader therefore takes the format it is told ('tsv' or 'lines'), or detects it only where
-// that cannot be wrong: no tab at all (lines), or one tab on every line and no control byte
-// (tab-separated, which is why the writer refuses tabs without a control byte). Anything else
-// is refused with the line that leaves the format open, asking for the format to be stated.
+// Tabs: a file of the line format may hold tabs in its strings, and a tab-separated file may
+// hold control bytes. The reader therefore takes the format it is told ('tsv' or 'lines'), or
+// detects it only where that cannot be wrong: no tab at all (lines), or one tab on every line
+// and no control byte (tab-separated). Anything else is refused with the line that leaves the
+// format open, asking for the format to be stated. The writer writes no tab at all, so what it
+// writes reads back without a format; generated alphabets it writes are printable bytes.
 #include "strings.hpp"
 
 #include <algorithm>
@@ -68,6 +68,8 @@ std::string symbol_pool(int alphabet) {
     add('0', '9');
   } else if (alphabet <= 94) {
     add('!', '~');
+  } else if (alphabet <= kMaxWrittenAlphabet) {
+    add(' ', '~');
   } else if (alphabet <= 254) {
     add(0, 9);
     add(11, 12);
@@ -446,21 +448,9 @@ bool every_string_ends_in_cr(const StringPairs& set) {
   return true;
 }
 
-bool holds_control_byte(const StringPairs& set) {
-  std::array<bool, 256> used{};
-  for (std::uint8_t c : set.codes) used[c] = true;
-  for (int c = 0; c < set.alphabet; ++c)
-    if (used[c] && control_byte(static_cast<unsigned char>(set.symbols[c]))) return true;
-  return false;
-}
-
-// The sets whose file would not read back as they are.
+// The sets whose file would not read back as they are, without a format stated.
 void check_writable(const StringPairs& set, const std::string& file) {
   const std::string cannot = "cannot write " + file + ": ";
-  if (set.alphabet >= 255 && set.symbols.find('\n') != std::string::npos)
-    throw InputError(cannot + "an alphabet of " + std::to_string(set.alphabet) +
-                     " symbols holds the newline byte, so it cannot be written as lines of "
-                     "text; use an alphabet of at most 254");
   const std::ptrdiff_t newline = first_string_holding(set, '\n');
   if (newline >= 0)
     throw InputError(cannot + string_name(newline) + " holds a newline byte, which would end "
@@ -469,9 +459,9 @@ void check_writable(const StringPairs& set, const std::string& file) {
     throw InputError(cannot + "every string ends in a carriage return (byte 13), which reading "
                               "the file back would take for CRLF line ends and drop");
   const std::ptrdiff_t tab = first_string_holding(set, '\t');
-  if (tab >= 0 && !holds_control_byte(set))
-    throw InputError(cannot + string_name(tab) + " holds a tab, and no string holds a control "
-                     "byte: such a file reads as tab-separated pairs (A<TAB>B), not as lines");
+  if (tab >= 0)
+    throw InputError(cannot + string_name(tab) + " holds a tab: a file of lines with tabs reads "
+                     "as tab-separated pairs (A<TAB>B) or only with its format stated");
 }
 
 }  // namespace
@@ -489,6 +479,15 @@ StringPairs generate_string_pairs(const StringGen& g) {
                    std::to_string(g.n) + " and " +
                    std::to_string(g.mutation >= 0 ? 2 * g.n : g.m) +
                    " do not fit in memory");
+}
+
+void check_written_alphabet(int alphabet) {
+  if (alphabet > kMaxWrittenAlphabet)
+    throw InputError("string pairs of an alphabet of " + std::to_string(alphabet) +
+                     " symbols cannot be written: a file holds at most " +
+                     std::to_string(kMaxWrittenAlphabet) +
+                     " (the printable bytes, which read back as they were); use an alphabet of " +
+                     "at most " + std::to_string(kMaxWrittenAlphabet));
 }
 
 PairsFormat pairs_format(const std::string& name) {

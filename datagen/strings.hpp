@@ -37,9 +37,17 @@ struct StringGen {
 // probability r, one edit chosen uniformly among substitution (by another symbol), insertion
 // (a random symbol before it), deletion, and swap with the next symbol (the last position
 // substitutes instead). symbols: 'a'.. for alphabets up to 26, then letters, then letters and
-// digits (62), then printable ASCII '!'..'~' (94), then every byte but '\n' and '\r' (254);
-// alphabets of 255 and 256 get every byte (such sets cannot be written as text).
+// digits (62), then printable ASCII '!'..'~' (94), then with the space ' '..'~' (95: every
+// printable byte). Wider alphabets, for runs in memory only, get every byte but '\n' and
+// '\r' (254), then every byte (256); their sets cannot be written.
 StringPairs generate_string_pairs(const StringGen& g);
+
+// The widest generated alphabet a file holds: its symbols are the printable bytes, so a
+// written set reads back as it was (no tab, newline or control byte among them).
+constexpr int kMaxWrittenAlphabet = 95;
+// Refuses (InputError, naming kMaxWrittenAlphabet) to write generated pairs of a wider
+// alphabet: `ladder gen` asks before anything is generated.
+void check_written_alphabet(int alphabet);
 
 // The layout of a file of pairs: A and B on consecutive lines (`lines`), "A<TAB>B" on every
 // line (`tsv`), or detected from the file (`automatic`, below).
@@ -64,11 +72,11 @@ StringPairs read_string_pairs(const std::string& path,
 StringPairs parse_string_pairs(const std::string& bytes, const std::string& name,
                                PairsFormat format = PairsFormat::automatic);
 
-// Consecutive-lines format, written atomically. Refuses (InputError) a string holding '\n', a
-// set whose every string ends in '\r' (reading it back would drop them), an empty set, one
-// with tabs but no other control byte (it could read back as tab-separated) and one whose file
-// would start with a byte-order mark or a compressed file's magic bytes. A file with tabs (an
-// alphabet over 94 symbols) reads back with format `lines`.
+// Consecutive-lines format, written atomically, so that reading it back (format `auto`, as a
+// config without one reads it) gives the same set. Refuses (InputError) a string holding '\n'
+// or a tab (a line with a tab reads as tab-separated or must have its format stated), a set
+// whose every string ends in '\r' (reading it back would drop them), an empty set, and one
+// whose file would start with a byte-order mark or a compressed file's magic bytes.
 void write_string_pairs(const std::string& path, const StringPairs& pairs);
 
 }  // namespace ladder

@@ -189,6 +189,9 @@ class Study {
   // Builds or loads the data (parameters with defaults filled in); throws InputError.
   virtual std::unique_ptr<Problem> make_problem(const DataSource& src, const Params& p) const = 0;
   virtual void write_data(const Problem& problem, const std::string& path) const = 0;
+  // Refuses (InputError), from the parameters alone, data write_data could not write so that
+  // it reads back as it was: `ladder gen` asks before anything is built or created.
+  virtual void check_writable(const DataSource&, const Params&) const {}
   virtual std::size_t output_size(const Problem& problem) const = 0;
   // The sequential baseline's values at the given flat output indices.
   virtual std::vector<double> reference(const Problem& problem,

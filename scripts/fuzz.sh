@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the libFuzzer targets of tests/fuzz/ for a bounded time each.
 # Usage: scripts/fuzz.sh SECONDS [TARGET...]
-#        (TARGET: config results reuse ucr npy idx strings points series_npy cpuinfo ncu_csv; default: all)
+#        (TARGET: config results reuse ucr npy idx strings points series_npy cpuinfo ncu_csv shards
+#         costs ingest export; default: all)
 #
 # Builds them in build-fuzz/ (clang++ with ASan and UBSan; CUDA still goes through nvcc), then
 # runs each for SECONDS on a copy of its seed corpus and regression inputs (the committed
@@ -15,7 +16,8 @@
 # Environment: BUILD_FUZZ (build directory, default build-fuzz), JOBS (build jobs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-all_targets=(config results reuse ucr npy idx strings points series_npy cpuinfo ncu_csv)
+all_targets=(config results reuse ucr npy idx strings points series_npy cpuinfo ncu_csv shards costs ingest
+             export)
 
 usage() {
   echo "usage: scripts/fuzz.sh SECONDS [TARGET...]   (TARGET: ${all_targets[*]})" >&2
@@ -97,7 +99,8 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 [ -n "$symbolizer" ] && export ASAN_SYMBOLIZER_PATH=$symbolizer
 
 declare -A extension=([config]=json [results]=json [reuse]=json [ucr]=tsv [npy]=npy [idx]=idx [strings]=txt
-                      [points]=csv [series_npy]=npy [cpuinfo]=txt [ncu_csv]=csv)
+                      [points]=csv [series_npy]=npy [cpuinfo]=txt [ncu_csv]=csv [shards]=bin [costs]=bin
+                      [ingest]=json [export]=json)
 
 # A short name for what went wrong, from the fuzzer's log.
 cause_of() {

@@ -207,6 +207,8 @@ TEST(EedGenerator, SymbolSetsIncreaseByByteValue) {
   for (int b = '!'; b <= '~'; ++b) printable += char(b);
   EXPECT_EQ(set(63), printable.substr(0, 63));  // '!' to '_'
   EXPECT_EQ(set(94), printable);
+  // Every printable byte: the widest alphabet a file holds.
+  EXPECT_EQ(set(kMaxWrittenAlphabet), " " + printable);
   std::string bytes;
   for (int b = 0; b < 256; ++b) bytes += char(b);
   std::string no_line_ends = bytes;
@@ -214,7 +216,7 @@ TEST(EedGenerator, SymbolSetsIncreaseByByteValue) {
   no_line_ends.erase(10, 1);
   EXPECT_EQ(set(254), no_line_ends);
   EXPECT_EQ(set(200), no_line_ends.substr(0, 200));
-  EXPECT_EQ(set(95), no_line_ends.substr(0, 95));
+  EXPECT_EQ(set(96), no_line_ends.substr(0, 96));
   EXPECT_EQ(set(255), bytes.substr(0, 255));
   EXPECT_EQ(set(256), bytes);
   for (int alphabet = 1; alphabet <= 256; ++alphabet) {
@@ -343,7 +345,7 @@ TEST(EedReader, CodesAreTheBytesThatOccurInIncreasingOrder) {
 }
 
 TEST(EedReader, ControlBytesAndTabsReadInTheLineFormatWhenStated) {
-  // What an alphabet over 94 symbols writes: tabs are symbols there.
+  // What a file of strings holding tabs and control bytes may hold.
   const StringPairs s =
       parse_string_pairs("\x01\t\t\n\t\n\x02\n\x03\tx\n", "f", PairsFormat::lines);
   EXPECT_EQ(texts(s), (std::vector<std::string>{"\x01\t\t", "\t", "\x02", "\x03\tx"}));
@@ -461,15 +463,14 @@ TEST(EedReader, RefusesFilesItCannotRead) {
 // --- writer ---------------------------------------------------------------------------------
 
 TEST(EedWriter, RoundTrip) {
-  for (int alphabet : {4, 10, 26, 94, 200}) {
+  // Every alphabet a file holds reads back without a format stated, as a config reads it.
+  for (int alphabet : {4, 10, 26, 94, kMaxWrittenAlphabet}) {
     StringGen g = gen(40, 600, 500, alphabet, std::uint64_t(alphabet));
     g.spread = 0.5;
     const StringPairs s = generate_string_pairs(g);
     const std::string path = temp_path("round" + std::to_string(alphabet) + ".txt");
     write_string_pairs(path, s);
-    // Wide alphabets hold the tab: their files read in the line format, stated.
-    const StringPairs back =
-        read_string_pairs(path, alphabet > 94 ? PairsFormat::lines : PairsFormat::automatic);
+    const StringPairs back = read_string_pairs(path);
     SCOPED_TRACE(alphabet);
     expect_same(back, s);
   }
@@ -495,11 +496,15 @@ TEST(EedWriter, WritesConsecutiveLines) {
 }
 
 TEST(EedWriter, RefusesWhatCannotBeReadBack) {
-  for (int alphabet : {255, 256}) {
-    const StringPairs s = generate_string_pairs(gen(2, 3, 3, alphabet));
-    EXPECT_INPUT_ERROR(write_string_pairs(temp_path("wide.txt"), s), "'", "wide.txt'",
-                       "cannot be written as lines of text", "at most 254");
-  }
+  // Generated alphabets beyond the printable bytes are refused before anything is generated.
+  EXPECT_NO_THROW(check_written_alphabet(kMaxWrittenAlphabet));
+  for (int alphabet : {kMaxWrittenAlphabet + 1, 200, 255, 256})
+    EXPECT_INPUT_ERROR(check_written_alphabet(alphabet), std::to_string(alphabet) + " symbols",
+                       "at most 95");
+  // A wide alphabet's set holds tabs and control bytes: such a file would be refused unless
+  // its format were stated.
+  const StringPairs wide = generate_string_pairs(gen(8, 100, 100, 200));
+  EXPECT_INPUT_ERROR(write_string_pairs(temp_path("wide.txt"), wide), "'", "wide.txt'", "tab");
   EXPECT_FALSE(std::filesystem::exists(temp_path("wide.txt")));
 
   StringPairs newline;
@@ -524,6 +529,13 @@ TEST(EedWriter, RefusesWhatCannotBeReadBack) {
   tab.codes = {1, 1, 0, 1};
   tab.offset = {0, 1, 4};
   EXPECT_INPUT_ERROR(write_string_pairs(temp_path("tab.txt"), tab), "pair 0's B", "tab");
+  // With a control byte too (which once made the file readable as lines, stated).
+  tab.alphabet = 3;
+  tab.symbols = "\x01\ta";
+  tab.codes = {2, 0, 1, 2};
+  tab.offset = {0, 1, 4};
+  EXPECT_INPUT_ERROR(write_string_pairs(temp_path("tab.txt"), tab), "pair 0's B", "tab");
+  EXPECT_FALSE(std::filesystem::exists(temp_path("tab.txt")));
 
   StringPairs bom;
   bom.alphabet = 4;

@@ -474,6 +474,7 @@ void write_data_set(const Study& study, const DataSource& src, const Params& res
   check_out_creatable(out);
   refuse_overwriting(out, inputs, "--out");
   study.check_point(src, resolved, nullptr);
+  study.check_writable(src, resolved);
   check_data_memory(study, src, resolved);
   std::unique_ptr<Problem> problem;
   {
@@ -531,7 +532,8 @@ int gen(const Parsed& p) {
   for (const auto& [k, v] : p.options) {
     if (k == "out" || k == "generator") continue;
     const auto specs = study->data_params();
-    auto it = std::find_if(specs.begin(), specs.end(), [&](const auto& s) { return s.name == k; });
+    // (A structured binding is named through an init-capture: clang before 16 cannot capture one.)
+    auto it = std::find_if(specs.begin(), specs.end(), [&name = k](const auto& s) { return s.name == name; });
     if (it == specs.end()) throw InputError("unknown option --" + k + " for study " + study->name());
     check_param(*it, v);
     params.set(k, v);

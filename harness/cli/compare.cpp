@@ -17,6 +17,7 @@
 #include "../results.hpp"
 #include "args.hpp"
 #include "commands.hpp"
+#include "export.hpp"
 #include "out_path.hpp"
 
 namespace ladder::cli {
@@ -558,6 +559,9 @@ json export_gbench(const json& results) {
 }
 
 }  // namespace
+
+std::string export_csv_text(const json& results) { return export_csv(results); }
+json export_gbench_json(const json& results) { return export_gbench(results); }
 
 const Command compare_command{
     .name = "compare",

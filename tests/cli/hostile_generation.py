@@ -32,9 +32,9 @@ import time
 from clitest import case_args, error_problems, finish, run_ladder, show, tree
 
 AS_LIMIT = 32 << 30  # bytes: half of it (or of the machine's memory) may be used
-# Anticorrelated points at d = 32: about 10^5 a second on two threads (the tests run the
-# binary on two), so 2 * 10^6 of them take about 20 s: long enough for progress lines (every
-# 3 s), far within the 10-minute limit on generation even on a loaded machine.
+# Anticorrelated points at d = 32: about 1.5 * 10^5 a second on two threads (the tests run
+# the binary on two), so 2 * 10^6 of them take about 14 s: long enough for progress lines
+# (every 3 s), far within the 10-minute limit on generation even on a loaded machine.
 LONG_POINTS = ["--n", "2000000", "--d", "32", "--distribution", "anticorrelated"]
 LONG_CONFIG = {"name": "hg-progress", "study": "skyline",
                "data": {"generator": "bks", "seed": 1, "n": 2000000, "d": 32,

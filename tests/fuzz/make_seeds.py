@@ -2,9 +2,12 @@
 """Writes the generated part of the seed corpus: the .npy seeds (corpus/npy/gen_*.npy), a
 small CBF-like UCR file (corpus/ucr/gen_series.tsv), the IDX image seeds
 (corpus/idx/gen_*.idx), the CSV point seeds (corpus/points/gen_*.csv) and TWED's .npy series
-seeds (corpus/series_npy/gen_*.npy). Deterministic, standard library only;
+seeds (corpus/series_npy/gen_*.npy), and the JSON seeds of the readers added with shards,
+costs, handovers and export (corpus/shards, costs, ingest, export: gen_*; a seed of several
+files holds them separated by NUL bytes). Deterministic, standard library only;
 run it again after changing it. The other seeds are hand-written or copied from configs/,
 tests/cli/fixtures/ and results/reference/."""
+import json
 import math
 import pathlib
 import struct
@@ -138,6 +141,217 @@ def series_npy_seeds():
     }
 
 
+# --- results, shards, costs, handovers ---------------------------------------------------------
+
+def run(index, point, variant="naive", study="dtw", status="passed", samples=(1.0, 1.1), **extra):
+    """A run as results record it (the fields the readers look at)."""
+    r = {"run_index": index, "study": study, "variant": variant, "point": point, "sweep": "",
+         "status": status, "label": variant, "role": "step", "wall_s": 0.25 * (index + 1)}
+    if samples is not None:
+        median = sorted(samples)[len(samples) // 2]
+        r["timing"] = {"median": median, "samples": list(samples), "warmup": 1, "unit": "ms",
+                       "mean": sum(samples) / len(samples), "stddev": 0.05, "cv": 0.01}
+    else:
+        r["timing"] = None
+    r.update(extra)
+    return r
+
+
+def results(config, runs, complete=True, commit="abc123", device="NVIDIA H100 80GB HBM3",
+            shard=None, **extra):
+    summary = {}
+    for r in runs:
+        summary[r["status"]] = summary.get(r["status"], 0) + 1
+    j = {"schema_version": 1, "ladder": {"git_commit": commit, "build_type": "Release"},
+         "config": config, "scale": "quick", "complete": complete,
+         "device": {"name": device, "pci_bus_id": "0000:01:00.0", "uuid": "GPU-1"},
+         "host": {"hostname": "node1", "cores": 16}, "started_at": "2026-01-02T03:04:05Z",
+         "finished_at": "2026-01-02T03:05:05Z" if complete else "", "runs": runs,
+         "runs_planned": len(runs), "summary": summary}
+    if shard is not None:
+        j["shard"] = shard
+    j.update(extra)
+    return j
+
+
+def as_text(j):
+    return json.dumps(j, indent=1) + "\n"
+
+
+def files(*docs):
+    """Several files in one seed, NUL-separated (tests/fuzz/fuzz_input.hpp input_files)."""
+    return b"\0".join((d if isinstance(d, str) else as_text(d)).encode("utf-8") for d in docs)
+
+
+def plan_shards(config, owners, count, plan_hash="1f2e3d4c5b6a7988", reproduction=None, **kw):
+    """Shard k of count of one plan: its runs are those whose owner is k."""
+    out = []
+    for k in range(count):
+        block = {"index": k, "count": count, "plan_hash": plan_hash, "runs_total": len(owners),
+                 "owners": owners}
+        if reproduction is not None:
+            block["reproduction"] = reproduction
+        runs = [run(i, "n=%d" % (8 * (i + 1))) for i, o in enumerate(owners) if o == k]
+        out.append(results(config, runs, shard=block, **kw))
+    return out
+
+
+def shards_seeds():
+    """Shards that merge, and the ways shards fail to (each passes today's merge)."""
+    c = {"name": "c", "study": "dtw"}
+    d = {"name": "d", "study": "dtw"}
+    a0, a1 = plan_shards(c, [0, 1, 0, 1], 2)
+    r = ["c", "d"]
+    rc0, rc1 = plan_shards(c, [0, 1, 1], 2, reproduction=r)
+    rd0, rd1 = plan_shards(d, [1, 0], 2, plan_hash="99aa", reproduction=r)
+    incomplete = dict(a1, complete=False)
+    other_commit = dict(a1, ladder={"git_commit": "def456"})
+    other_device = dict(a1, device={"name": "NVIDIA A100"})
+    other_count = plan_shards(c, [0, 1, 2, 0], 3)[1]
+    not_its_run = json.loads(json.dumps(a0))
+    not_its_run["runs"][0]["run_index"] = 1
+    bad_owner = json.loads(json.dumps(a0))
+    bad_owner["shard"]["owners"] = [0, 7, 0, 1]
+    return {
+        "two_of_two": files(a0, a1),
+        "two_of_two_reversed": files(a1, a0),
+        "one_of_two": files(a0),
+        "reproduction": files(rc0, rc1, rd0, rd1),
+        "reproduction_one_config": files(rc0, rc1),
+        "index_twice": files(a0, a0),
+        "incomplete_runs_missing": files(a0, dict(a1, complete=False, runs=[])),
+        "other_commit": files(a0, other_commit),
+        "other_device": files(a0, other_device),
+        "other_count": files(a0, other_count),
+        "not_its_run": files(not_its_run, a1),
+        "bad_owner": files(bad_owner, a1),
+        "not_a_shard": files(results(c, [run(0, "n=8")])),
+        "two_configs_not_reproduction": files(a0, plan_shards(d, [0, 1, 0, 1], 2)[1]),
+        "truncated": files(a0, as_text(a1)[:200]),
+        "empty_second": files(a0, ""),
+    }
+
+
+# The config fuzz_costs weighs (tests/fuzz/fuzz_costs.cpp) and its points as `ladder plan`
+# names them.
+COSTS_POINTS = ["mode=%s,n=%d,seed=1,series=3" % (mode, n)
+                for n in (8, 16) for mode in ("batch", "triangle")]
+
+
+def costs_seeds():
+    """Earlier results as --costs reads them: of the fuzz config's runs, in part or whole."""
+    config = {"name": "fuzz", "study": "twed"}
+    runs = []
+    for p, point in enumerate(COSTS_POINTS):
+        for v, variant in enumerate(["seq_full", "openmp"]):
+            runs.append(run(len(runs), point, variant=variant, study="twed",
+                            samples=(2.0 + p, 2.5 + p), wall_s=0.5 * (p + 1) / (v + 1)))
+    whole = results(config, runs)
+    older = json.loads(json.dumps(whole))
+    for r in older["runs"]:
+        del r["wall_s"]  # files written before runs recorded it: samples and warm-up
+    half = results(config, runs[:4])
+    other = results({"name": "other", "study": "twed"}, runs[4:])
+    peer = results(config, runs[:2], peer={"name": "Fuzz 1.0"})
+    untimed = results(config, [run(0, COSTS_POINTS[0], variant="seq_full", study="twed",
+                                   status="skipped", samples=None)])
+    huge = json.loads(json.dumps(half))
+    huge["runs"][0]["wall_s"] = 1e300
+    return {
+        "whole": files(whole),
+        "older_without_wall_s": files(older),
+        "half": files(half),
+        "half_and_other": files(half, other),
+        "folder_of_three": files(half, other, older),
+        "peer_only": files(peer),
+        "untimed": files(untimed),
+        "not_results": files('{"schema_version": 1}'),
+        "empty_and_whole": files("", whole),
+        "large_but_finite": files(huge),
+    }
+
+
+def ingest_seeds():
+    """Handovers against fuzz_ingest's twed config (2 points; p0.npy lies beside them)."""
+    variant = {"name": "peer_fuzz", "label": "Fuzz", "backend": "cpu", "precision": "fp64"}
+
+    def handover(runs, variants=(variant,), **extra):
+        h = {"peer": {"name": "Fuzz 1.0", "version": "1"}, "variants": list(variants), "runs": runs}
+        h.update(extra)
+        return h
+
+    ran = {"point": 0, "variant": "peer_fuzz", "outputs": "p0.npy", "samples_ms": [1.5, 2.0],
+           "warmup": 1, "facts": {"threads": 4}, "note": "a note"}
+    second = dict(variant, name="peer_gpu", backend="gpu", precision="fp32",
+                  params={"nu": 0.5, "lambda": 2})
+    return {
+        "ran": handover([ran]),
+        "ran_and_unsupported": handover([ran, {"point": 1, "variant": "peer_fuzz", "unsupported": "too big"}]),
+        "two_variants": handover([ran, dict(ran, variant="peer_gpu"), dict(ran, point=1)],
+                                 variants=(variant, second)),
+        "error": handover([{"point": 1, "variant": "peer_fuzz", "error": "out of memory"}]),
+        "params_unknown": handover([ran], variants=(dict(variant, params={"zeta": 1}),)),
+        "params_out_of_range": handover([ran], variants=(dict(variant, params={"nu": -1}),)),
+        "outputs_missing": handover([dict(ran, outputs="missing.npy")]),
+        "outputs_and_error": handover([dict(ran, error="x")]),
+        "samples_zero": handover([dict(ran, samples_ms=[0])]),
+        "samples_empty": handover([dict(ran, samples_ms=[])]),
+        "samples_text": handover([dict(ran, samples_ms=["1"])]),
+        "warmup_huge": handover([dict(ran, warmup=100001)]),
+        "facts_text": handover([dict(ran, facts={"threads": "4"})]),
+        "point_beyond": handover([dict(ran, point=2)]),
+        "run_twice": handover([ran, ran]),
+        "variant_unknown": handover([dict(ran, variant="nobody")]),
+        "variant_a_step": handover([dict(ran, variant="seq_full")],
+                                   variants=(dict(variant, name="seq_full"),)),
+        "variant_slash": handover([ran], variants=(dict(variant, name="a/b"),)),
+        "variant_twice": handover([ran], variants=(variant, variant)),
+        "precision_bad": handover([ran], variants=(dict(variant, precision="fp8"),)),
+        "label_two_lines": handover([ran], variants=(dict(variant, label="a\nb"),)),
+        "unknown_field": handover([ran], extra=1),
+        "peer_not_object": handover([ran], peer=[1]),
+        "no_runs": handover([]),
+        "not_object": [1, 2],
+    }
+
+
+def export_seeds():
+    """Results as `ladder export` reads them: repeated, single-sample and untimed runs, sweeps,
+    parameters, a point a sweep lists twice."""
+    config = {"name": "fuzz", "study": "dtw"}
+
+    def timed(i, point, samples, **kw):
+        kw.setdefault("params", {"n": point[2:], "seed": "42"})
+        return run(i, point, samples=samples, metric="gcups",
+                   metrics={"gcups": 12.5, "pct_of_peak": 3.5}, **kw)
+
+    runs = [timed(0, "n=8", (1.0, 1.2, 1.1)), timed(1, "n=16", (2.0,)),
+            run(2, "n=32", status="skipped", samples=None, reason="no CUDA device"),
+            timed(3, "n=8", (1.5, 1.6), sweep="second"), timed(4, "n=8", (1.4, 1.7), sweep="second")]
+    return {
+        "runs": results(config, runs),
+        "same_point_thrice": results(config, [timed(i, "n=8", (1.0, 1.5), sweep="s") for i in range(3)]),
+        "one_run": results(config, runs[:1]),
+        "no_runs": results(config, []),
+        "quoted_names": results(config, [timed(0, 'n=8,"a, b"', (1.0, 2.0), variant="v\r\nw")]),
+        "median_no_samples": results(config, [run(0, "n=8", samples=(1.0,), timing={"median": 1.0})]),
+        "params_not_object": results(config, [timed(0, "n=8", (1.0, 2.0), params=[1])]),
+        "aggregates_text": results(config, [run(0, "n=8", samples=(1.0, 2.0),
+                                                timing={"median": 1.5, "samples": [1.0, 2.0],
+                                                        "mean": "x", "stddev": None})]),
+    }
+
+
+def write_json_seeds():
+    for folder, seeds, ext in (("shards", shards_seeds(), "bin"), ("costs", costs_seeds(), "bin"),
+                               ("ingest", ingest_seeds(), "json"), ("export", export_seeds(), "json")):
+        out = HERE / "corpus" / folder
+        out.mkdir(exist_ok=True)
+        for name, data in seeds.items():
+            data = data if isinstance(data, bytes) else as_text(data).encode("utf-8")
+            (out / ("gen_" + name + "." + ext)).write_bytes(data)
+
+
 def main():
     out = HERE / "corpus" / "npy"
     six = [1.0, -2.5, 3.25, 0.0, 1e-3, 7.0]
@@ -199,6 +413,8 @@ def main():
     points.mkdir(exist_ok=True)
     for name, text in points_seeds().items():
         (points / ("gen_" + name + ".csv")).write_bytes(text.encode("utf-8"))
+
+    write_json_seeds()
 
 
 if __name__ == "__main__":

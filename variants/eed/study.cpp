@@ -156,6 +156,10 @@ class EedStudy : public Study {
     write_string_pairs(path, problem_as<EedProblem>(problem).data);
   }
 
+  void check_writable(const DataSource& src, const Params& p) const override {
+    if (src.file.empty()) check_written_alphabet(int(p.integer("alphabet")));
+  }
+
   std::size_t output_size(const Problem& problem) const override {
     return std::size_t(problem_as<EedProblem>(problem).pairs());
   }
