@@ -65,7 +65,12 @@ class Fields {
                        std::to_string(size) + " " + of);
     return j_[k].get<std::size_t>();
   }
-  const json& at(const char* k) const { return j_[k]; }
+  // A field absent reads as null (json's const operator[] on a missing key is undefined).
+  const json& at(const char* k) const {
+    static const json none;
+    const auto it = j_.find(k);
+    return it == j_.end() ? none : *it;
+  }
   const std::string& where() const { return where_; }
 
  private:

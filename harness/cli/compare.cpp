@@ -560,7 +560,7 @@ json export_gbench(const json& results) {
 
 }  // namespace
 
-std::string export_csv_text(const json& results) { return export_csv(results); }
+std::string export_csv_text(const json& results) { return export_csv(results, false); }
 json export_gbench_json(const json& results) { return export_gbench(results); }
 
 const Command compare_command{

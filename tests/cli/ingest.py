@@ -189,6 +189,7 @@ BAD_RUNS = {
     "malformed_outputs": ({"outputs": "handover.json"}, "npy"),
     "negative_sample": ({"samples_ms": [1.0, -1.0]}, "positive"),
     "no_samples": ({"samples_ms": []}, "non-empty"),
+    "samples_absent": ({"samples_ms": None}, "non-empty"),  # outputs without samples_ms
     "outputs_and_error": ({"error": "boom"}, "exactly one of"),
     "empty_reason": ({"outputs": None, "unsupported": ""}, "why"),
     "fractional_warmup": ({"warmup": 1.5}, "warmup"),
