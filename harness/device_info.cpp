@@ -74,6 +74,10 @@ DeviceReport probe_device(int index, bool required) {
   DeviceReport d;
   const CudaDevices found = count_devices(required);
   const int count = found.count;
+  // A device asked for by number must be there: skipping every GPU step instead would pass
+  // for success.
+  if (count == 0 && required)
+    throw InputError("--device " + std::to_string(index) + " is out of range: no CUDA device is visible");
   if (count == 0) {
     d.absent_reason = "no CUDA device";
     d.runtime_said = found.failure;

@@ -50,7 +50,7 @@ ladder_bad(h3_profile_runs_huge_range   "not 1000000" --time-limit 5
 
 # --- cases that need set-up (hostile3_usage.py) ------------------------------------------------
 if(Python3_Interpreter_FOUND)
-  foreach(case ingest_long_variant_name runs_ranges cuda_device_given cuda_reason_once gpus_beyond)
+  foreach(case ingest_long_variant_name runs_ranges cuda_device_given cuda_reason_once device_hidden gpus_beyond)
     add_test(NAME cli.h3.usage.${case}
              COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/hostile3_usage.py ${LADDER} ${SCRATCH} ${case})
     set_tests_properties(cli.h3.usage.${case} PROPERTIES TIMEOUT 300 LABELS cli SKIP_RETURN_CODE 77)

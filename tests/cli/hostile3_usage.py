@@ -16,6 +16,10 @@ Cases:
 - cuda_reason_once: there, a run without --device skips its GPU steps with "no CUDA device",
   exits 0, says the runtime's words once (not once per run) and records them in the results'
   device.reason. Skipped as cuda_device_given is.
+- device_hidden: where the runtime starts (a GPU machine) but every device is hidden
+  (CUDA_VISIBLE_DEVICES=-1), `run --device 0` is refused with exit 2 naming --device 0 and
+  creates nothing (it once skipped every GPU step and exited 0). Skipped (77) where the runtime
+  cannot start (cuda_device_given covers that machine).
 - gpus_beyond: `run --gpus 7` and `reproduce --gpus 7` (no machine here has 8 GPUs): exit 2
   naming GPU 7 where the runtime starts, exit 3 in its words where it cannot; nothing created
   (a list wrong in itself, `0,0`, is exit 2 on any machine: cli.bad.gpus_twice).
@@ -160,6 +164,18 @@ def case_cuda_reason_once():
           "device.reason %r does not give the runtime's words" % reason)
 
 
+def case_device_hidden():
+    if runtime_cannot_start():
+        print("skipped: the CUDA runtime cannot start here (cuda_device_given covers it)")
+        sys.exit(77)
+    work = work_dir()
+    env = dict(os.environ, CUDA_VISIBLE_DEVICES="-1")
+    before = tree(work)
+    proc = run_ladder([LADDER, "run", OK, "--device", "0", "--out", "out.json"], cwd=work, env=env)
+    problems.extend("run --device 0, every device hidden: %s" % p for p in error_problems(proc, ("--device 0",)))
+    check(tree(work) == before, "run --device 0, every device hidden: files were created")
+
+
 def case_gpus_beyond():
     work = work_dir()
     broken = runtime_cannot_start()
@@ -179,6 +195,7 @@ CASES = {"runs_ranges": case_runs_ranges,
          "ingest_long_variant_name": case_ingest_long_variant_name,
          "cuda_device_given": case_cuda_device_given,
          "cuda_reason_once": case_cuda_reason_once,
+         "device_hidden": case_device_hidden,
          "gpus_beyond": case_gpus_beyond}
 if CASE not in CASES:
     sys.exit("unknown case %r" % CASE)
