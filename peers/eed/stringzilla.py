@@ -54,7 +54,9 @@ def options(p):
     p.add_argument("--wheels-for", type=cpython_version, metavar="X.Y", help="5.x with --fetch-only: the wheels for "
                    "CPython X.Y, for a machine with another Python (default: this Python's)")
     p.add_argument("--target", choices=TARGETS, default="cuda", help="the GPU or the CPU")
-    p.add_argument("--gpu", dest="device", type=int, default=0, help="CUDA device (default 0)")
+    # None unless given: `ladder ingest` is then not told a device, which it would have to find
+    # even for --target cpus on a machine without one.
+    p.add_argument("--gpu", dest="device", type=int, default=None, help="CUDA device (default 0)")
     p.add_argument("--copies", choices=COPIES, default="in", help="the strings' copy to the "
                    "device in the timed window (as ladder's eed times) or out of it")
 
@@ -194,7 +196,7 @@ class Library:
                     ctypes.CDLL(str(lib), mode=ctypes.RTLD_GLOBAL)
             import stringzilla as sz
             import stringzillas as szs
-            self.scope = szs.DeviceScope(gpu_device=args.device) if args.target == "cuda" \
+            self.scope = szs.DeviceScope(gpu_device=args.device or 0) if args.target == "cuda" \
                 else szs.DeviceScope(cpu_cores=0)
             self.engine = szs.LevenshteinDistances(capabilities=self.scope)
             self.sz, self.szs, self.target = sz, szs, args.target
