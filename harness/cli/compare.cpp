@@ -44,9 +44,11 @@ constexpr const char* kCompareAbout =
     "  inconclusive (MDE x%)  neither;\n"
     "  too few processes   fewer than 5 a side (a one-process file) and no --calibration;\n"
     "  INCORRECT (A), (B) or (A, B)  a side failed validation (said first).\n"
-    "--calibration DIM.json (a K-process run of the same config on the same GPU model, by\n"
-    "`ladder run --processes K`) gives rows with fewer than 5 processes a side a z-test with\n"
-    "DIM's sd of log process medians for that run: SE = sd * sqrt(1/K_A + 1/K_B). Notes: drift\n"
+    "--calibration DIM.json (a K-process run of a config of the same study on the same GPU\n"
+    "model, by `ladder run --processes K`) gives rows with fewer than 5 processes a side a\n"
+    "z-test with DIM's sd of log process medians for that run: SE = sd * sqrt(1/K_A + 1/K_B);\n"
+    "a run DIM lacks (another scale) takes the largest sd of its variant's runs in DIM (test\n"
+    "`z by variant`); a variant DIM lacks stays too few processes. Notes: drift\n"
     "(both sides' process medians trend with the run order, p < 0.05 the same way; a warning\n"
     "when over 10% of rows do), heavy-tailed (U's p over 10x Welch's on a row Welch alone makes\n"
     "significant: U's p in its place would not pass BH). A run not timed shows its status; one\n"
@@ -56,8 +58,8 @@ constexpr const char* kCompareAbout =
     "study,variant,sweep,point,occurrence,a_status,a_median_ms,a_min_ms,a_max_ms,a_samples,\n"
     "b_status,b_median_ms,b_min_ms,b_max_ms,b_samples,speedup,verdict,p_value,a_processes,\n"
     "b_processes,ratio,ratio_ci_low,ratio_ci_high,q_value,mde80 (relative: 0.03 is 3%),icc_a,\n"
-    "icc_b,u_p_value,drift (1, 0, or empty: not checkable),heavy_tailed,test (welch, z or\n"
-    "empty)\n";
+    "icc_b,u_p_value,drift (1, 0, or empty: not checkable),heavy_tailed,test (welch, z, z by\n"
+    "variant or empty)\n";
 
 // ---- reading the sides ------------------------------------------------------------------------
 
@@ -153,7 +155,7 @@ double min_effect_option(const Parsed& p) {
   return pct / 100;
 }
 
-json config_name(const json& results) { return member(member(results, "config"), "name"); }
+json study_name(const json& results) { return member(member(results, "config"), "study"); }
 json gpu_model(const json& results) { return member(member(results, "device"), "name"); }
 
 // DIM's sd of log process medians by run: as it records it, else from its process medians.
@@ -185,15 +187,19 @@ void read_calibration(CompareOptions& o, const std::string& path, const json& a,
     throw InputError("--calibration " + shown + " is a one-process file: its sd comes from `ladder run CONFIG "
                      "--processes K`");
   for (const json* f : {&a, &b}) {
-    if (config_name(dim) != config_name(*f))
-      throw InputError("--calibration " + shown + " is of config " + printable(config_name(dim).dump(), 60) +
-                       ", the files compared of " + printable(config_name(*f).dump(), 60));
+    if (study_name(dim) != study_name(*f))
+      throw InputError("--calibration " + shown + " is of study " + printable(study_name(dim).dump(), 60) +
+                       ", the files compared of " + printable(study_name(*f).dump(), 60));
     if (gpu_model(dim) != gpu_model(*f))
       throw InputError("--calibration " + shown + " ran on " + printable(gpu_model(dim).dump(), 60) +
                        ", the files compared on " + printable(gpu_model(*f).dump(), 60));
   }
   o.calibration = path;
   o.sd = calibration_sds(dim);
+  for (const auto& [id, sd] : o.sd) {
+    double& v = o.variant_sd[{std::get<0>(id), std::get<1>(id)}];
+    v = std::max(v, sd);
+  }
 }
 
 // ---- the table --------------------------------------------------------------------------------
@@ -347,7 +353,7 @@ const Command compare_command{
     .options = {{"csv", "", "the same rows as CSV on stdout, numbers at full precision"},
                 {"q", "Q", "Benjamini-Hochberg's false discovery rate across the rows (default 0.01)"},
                 {"min-effect", "P", "the smallest change in percent called slower or faster (default 3)"},
-                {"calibration", "DIM.json", "a K-process run of the same config and GPU: z-tests for few processes"}},
+                {"calibration", "DIM.json", "a K-process run of the study on the same GPU model: z-tests for few processes"}},
     .about = kCompareAbout,
     .body = compare,
 };

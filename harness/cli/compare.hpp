@@ -53,6 +53,10 @@ struct CompareOptions {
   double min_effect = 0.03;     // the practical floor, relative
   std::string calibration;      // the dimensioning file named, or ""
   std::map<RunId, double> sd;   // its sd of log process medians by run
+  // By study and variant, the largest of those sds: for a run DIM lacks (a paper-scale file
+  // calibrated by the smoke dimensioning), the variant's noisiest row, so that a row's MDE is
+  // never made smaller than the variant has shown.
+  std::map<std::pair<std::string, std::string>, double> variant_sd;
 };
 
 // The fewest processes a side for Welch's test; the absolute floor of a verdict, in ms (4x

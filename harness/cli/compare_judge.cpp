@@ -71,6 +71,9 @@ Judgement test_row(const Row& r, const CompareOptions& o) {
   } else if (const auto sd = o.sd.find(r.id()); sd != o.sd.end()) {
     j.d = stats::z_test(logs(a.medians), logs(b.medians), sd->second);
     j.test = "z";
+  } else if (const auto vsd = o.variant_sd.find({r.study, r.variant}); vsd != o.variant_sd.end()) {
+    j.d = stats::z_test(logs(a.medians), logs(b.medians), vsd->second);
+    j.test = "z by variant";
   } else {
     j.verdict = "too few processes";
     return j;

@@ -458,8 +458,16 @@ def calibration(ladder, work):
         r = by_name["%s/%s [%s] %s" % (run["study"], run["variant"], run["sweep"], run["point"])]
         what = "calibration: %s" % row_name(r)
         if i == lacking:
-            check(r["verdict"] == "too few processes" and r["test"] == "",
-                  "%s (not in DIM) is %r" % (what, r["verdict"]))
+            # Not in DIM: the largest sd of its variant's runs there, or no test without any.
+            kin = [sd[n] for n in idx if n != lacking and base["runs"][n]["variant"] == run["variant"]]
+            if not kin:
+                check(r["verdict"] == "too few processes" and r["test"] == "",
+                      "%s (variant not in DIM) is %r" % (what, r["verdict"]))
+                continue
+            if not check(r["test"] == "z by variant", "%s: test %r, want z by variant" % (what, r["test"])):
+                continue
+            se = max(kin) * math.sqrt(2)
+            check(close(float(r["mde80"]), math.expm1((z975 + z80) * se), 1e-9), "%s: mde80 %s" % (what, r["mde80"]))
             continue
         if not check(r["test"] == "z", "%s: test %r, want z" % (what, r["test"])):
             continue
@@ -482,6 +490,15 @@ def calibration(ladder, work):
             check(r["verdict"] == r2["verdict"] and close(number(r["p_value"]), number(r2["p_value"]), 1e-9)
                   if r["p_value"] else r2["p_value"] == "",
                   "calibration from process medians: %s %r vs %r" % (row_name(r), r2["p_value"], r["p_value"]))
+    # A variant DIM lacks entirely: no sd to lend, too few processes.
+    gone = base["runs"][lacking]["variant"]
+    dim_novariant = copy.deepcopy(dim)
+    dim_novariant["runs"] = [r for r in dim["runs"] if r.get("variant") != gone]
+    rows4, _ = compare_csv(ladder, work, pa, pb, ["--calibration", write(work, "novariant.json", dim_novariant)])
+    for r in timed_rows(rows4 or []):
+        if r["variant"] == gone:
+            check(r["verdict"] == "too few processes" and r["test"] == "",
+                  "calibration without variant %s: %s is %r" % (gone, row_name(r), r["verdict"]))
     # Files of K >= 5 keep Welch with --calibration.
     pk = write(work, "k.json", k_process_file(base, drawn(10, 0.01, 52)))
     pk2 = write(work, "k2.json", k_process_file(base, drawn(10, 0.01, 53), seed=2))
@@ -492,7 +509,7 @@ def calibration(ladder, work):
     if out is not None:
         check("--calibration " + pd in out, "compare: the calibration file is not printed")
     # Refused: another config, another GPU model, a one-process DIM.
-    for name, change, match in (("config.json", lambda d: d["config"].update(name="dtw-smoke"), "config"),
+    for name, change, match in (("study.json", lambda d: d["config"].update(study="dtw"), "study"),
                                 ("gpu.json", lambda d: d["device"].update(name="NVIDIA H200"), "H200"),
                                 ("one.json", None, "--processes")):
         bad = copy.deepcopy(dim) if change else copy.deepcopy(base)
