@@ -333,25 +333,46 @@ def row_name(run):
 
 
 def time_range(run):
-    """(min, max) sample time in ms, or None."""
-    lo, hi = number(run.timing.get("min")), number(run.timing.get("max"))
-    return (lo, hi) if lo and hi and 0 < lo <= hi else None
+    """The run's 95% interval in ms where it has a spread (ladder_results.Run.interval_ms: over
+    its processes, or the min..max of one process's samples), else None."""
+    interval = run.interval_ms
+    return interval if interval and interval[0] < interval[1] else None
 
 
-# What a figure says wherever it draws sample ranges (log_y adds it to a line's axis label).
-RANGE_TEXT = "error bars: min..max sample"
+def range_words(spans):
+    """What drawn ranges are (Intervals, a plain (lo, hi) read as a sample range; None, a
+    point without one, is left out): '95% interval over 10 processes', 'min..max sample',
+    both where the runs differ; '' for none."""
+    spans = [s for s in spans if s]
+    counts = sorted({s.processes for s in spans if getattr(s, "confidence", False)})
+    words = []
+    if counts:
+        k = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
+        words.append(f"95% interval over {k} processes")
+    if any(not getattr(s, "confidence", False) for s in spans):
+        words.append("min..max sample" + (" where one process" if counts else ""))
+    return "; ".join(words)
+
+
+def range_text(spans, word="error bars"):
+    """'error bars: min..max sample', 'whiskers: 95% interval over 10 processes': what an axis
+    says of the ranges drawn on it (range_words); '' when none is."""
+    words = range_words(spans)
+    return f"{word}: {words}" if words else ""
 
 
 def sample_span(run, value, rate=False):
-    """The run's min..max sample on the scale of `value`, one of its numbers drawn: a time (its
-    median in any unit) or, rate=True, a rate (GCUPS, GFLOP/s: proportional to 1 / time, so
-    the fastest sample gives the highest rate); None for a run with no spread (one sample),
-    an untimed run or no value. Every whisker and error bar of a figure comes from here."""
+    """The run's interval (time_range) on the scale of `value`, one of its numbers drawn: a
+    time (its median in any unit) or, rate=True, a rate (GCUPS, GFLOP/s: proportional to
+    1 / time, so the fastest end gives the highest rate), an Interval of the run's kind; None
+    for a run with no spread (one sample), an untimed run or no value. Every whisker and
+    error bar of a figure comes from here or ratio_span."""
     span, ms = time_range(run), run.median_ms
-    if not span or not value or not ms or span[0] == span[1]:
+    if not span or not value or not ms:
         return None
     lo, hi = span
-    return (value * ms / hi, value * ms / lo) if rate else (value * lo / ms, value * hi / ms)
+    return span.like(*((value * ms / hi, value * ms / lo) if rate
+                       else (value * lo / ms, value * hi / ms)))
 
 
 def time_span(y_of):
@@ -365,13 +386,15 @@ def rate_span(y_of):
 
 
 def ratio_span(value, num, den):
-    """min..max of `value`, num's median time over den's (a speedup): num's fastest sample
-    over den's slowest .. num's slowest over den's fastest; None when neither has a spread."""
-    a, b = sample_span(num, 1.0), sample_span(den, 1.0)
-    if not value or not (a or b):
+    """The interval of `value`, num's median time over den's (a speedup), as
+    ladder_results.ratio_interval gives it (Welch's where both ran several processes, else
+    num's fastest sample over den's slowest .. its slowest over den's fastest); None when
+    it has no spread."""
+    interval = ladder_results.ratio_interval(num, den) if value else None
+    if not interval or interval[0] == interval[1]:
         return None
-    (a_lo, a_hi), (b_lo, b_hi) = a or (1.0, 1.0), b or (1.0, 1.0)
-    return value * a_lo / b_hi, value * a_hi / b_lo
+    scale = value * den.median_ms / num.median_ms
+    return interval.like(interval[0] * scale, interval[1] * scale)
 
 
 def limit_name(run):
@@ -855,8 +878,8 @@ def linear_x(ax, xs, text, empty_span, right=0.06):
 
 def log_y(ax, values, text, pad=2.0):
     """y on a log axis spanning `values` and the error bars drawn on ax (range_bars) with some
-    padding, labelled `text` and, under it, RANGE_TEXT where there are error bars; or empty
-    when there are no values."""
+    padding, labelled `text` and, under it, what the error bars are (range_text) where there
+    are some; or empty when there are no values."""
     if not values:
         ax.set_yticks([])
         ax.text(0.5, 0.5, "nothing here was timed", transform=ax.transAxes, ha="center",
@@ -867,21 +890,28 @@ def log_y(ax, values, text, pad=2.0):
     ax.set_yscale("log")
     ax.set_ylim(min(values) / pad, max(values) * pad)
     log_ticks(ax.yaxis, math.log10(max(values) / min(values) * pad * pad))
-    ax.set_ylabel(f"{text}\n{RANGE_TEXT}" if ends else text)
+    ax.set_ylabel(f"{text}\n{range_text(range_spans(ax))}" if ends else text)
 
 
 def range_bars(ax, points, colour):
     """Vertical error bars with caps, in `colour` (the line's), at [(x, y, (lo, hi) or None)]:
     a point without a range (one sample, or a value the results give no samples of) gets
-    none. One ErrorbarContainer per call, or none; returns how many bars were drawn."""
+    none. One ErrorbarContainer per call, or none, keeping its spans (range_spans); returns
+    how many bars were drawn."""
     kept = [(x, y, span) for x, y, span in points if span and y is not None]
     if kept:
         xs, ys, spans = zip(*kept)
-        ax.errorbar(xs, ys, yerr=[[max(y - lo, 0.0) for y, (lo, _) in zip(ys, spans)],
-                                  [max(hi - y, 0.0) for y, (_, hi) in zip(ys, spans)]],
-                    fmt="none", ecolor=colour, elinewidth=1.0, capsize=3, capthick=1.0,
-                    zorder=3)
+        container = ax.errorbar(
+            xs, ys, yerr=[[max(y - lo, 0.0) for y, (lo, _) in zip(ys, spans)],
+                          [max(hi - y, 0.0) for y, (_, hi) in zip(ys, spans)]],
+            fmt="none", ecolor=colour, elinewidth=1.0, capsize=3, capthick=1.0, zorder=3)
+        container.spans = spans  # what they are, for the axis label (range_text)
     return len(kept)
+
+
+def range_spans(ax):
+    """The spans of every error bar range_bars drew on ax."""
+    return [s for c in ax.containers for s in getattr(c, "spans", ())]
 
 
 def range_ends(ax):
@@ -893,7 +923,7 @@ def range_ends(ax):
 def sweep_line(ax, xs, at_x, y_of, span=None, **style):
     """A line over xs, at_x mapping x -> run: a missing or untimed point is NaN, so that the
     line breaks there; an incorrect point is ringed in red; span(run) -> (lo, hi) on y's scale
-    (time_span, rate_span) draws each point's min..max sample as an error bar in the line's
+    (time_span, rate_span) draws each point's interval as an error bar in the line's
     colour. Returns the values drawn."""
     ys = [y_of(at_x[x]) if x in at_x else None for x in xs]
     line, = ax.plot(xs, [math.nan if y is None else y for y in ys], zorder=3, **style)

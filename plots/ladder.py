@@ -16,7 +16,7 @@ def value(run, by_metric):
 
 
 def whisker(run, by_metric):
-    """min..max sample time on the bar's scale: a rate is inversely proportional to time."""
+    """The run's interval on the bar's scale: a rate is inversely proportional to time."""
     return common.sample_span(run, value(run, by_metric), rate=by_metric)
 
 
@@ -105,10 +105,11 @@ def figure(results, study, point, runs):
     if peer:
         peer_line(ax, peer, by_metric)
     unit = next((r.unit for r in shown if r.metric), "")
+    whiskers = common.range_text([whisker(r, by_metric) for r in shown], "whiskers")
     common.finish_bars(fig, (top_in + peer_in, bottom_in), ax, shown, names, bars,
-                       f"{unit}, log scale (higher is better); whiskers: min..max sample"
-                       if by_metric else
-                       "median time [ms], log scale (lower is better); whiskers: min..max sample",
+                       (f"{unit}, log scale (higher is better)" if by_metric else
+                        "median time [ms], log scale (lower is better)")
+                       + (f"; {whiskers}" if whiskers else ""),
                        common.role_handles(shown))
     return fig
 

@@ -9,14 +9,21 @@ and raises ResultsError (one line) otherwise, so that callers take every run and
 given; the accessors settle old spellings in one place. Every file a script is given is read
 through read_json() here: regular files only. Standard library only; pandas is needed by
 to_dataframe() alone.
+
+A run's time comes with its 95% interval (Run.interval_ms), and a ratio of two runs' times
+with its own (ratio_interval): the figures' whiskers and the report's intervals are these.
 """
+import functools
 import json
 import math
 import os
 import stat
+import statistics
 from pathlib import Path
 
-SCHEMA_VERSION = 1  # the only layout read here; a harness that changes it bumps it
+# The layouts read here; a harness that changes one bumps it. 2 adds the processes of a
+# K-process file (a `processes` block, and per timed run the medians of its processes).
+SCHEMA_VERSIONS = {1, 2}
 # For results files written before runs named their metric and its unit.
 METRIC_KEYS = ("gcups", "gflops", "gbps", "points_per_s")
 UNITS = {"gcups": "GCUPS", "gflops": "GFLOP/s", "gbps": "GB/s", "points_per_s": "points/s"}
@@ -43,6 +50,116 @@ def number(value):
 
 def _dict(value):
     return value if isinstance(value, dict) else {}
+
+
+# ---- the 95% interval of a time ------------------------------------------------------------
+
+LEVEL = 0.95  # of every interval a figure or the report shows
+
+
+def _beta_fraction(a, b, x):
+    """The continued fraction of the regularized incomplete beta function (modified Lentz)."""
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1)
+    d = 1 / (d if abs(d) > tiny else tiny)
+    f = d
+    for m in range(1, 100000):
+        for step in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                     -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1 + step * d
+            d = 1 / (d if abs(d) > tiny else tiny)
+            c = 1 + step / c
+            c = c if abs(c) > tiny else tiny
+            f *= c * d
+        if abs(c * d - 1) < 1e-16:
+            break
+    return f
+
+
+def _beta_inc(a, b, x):
+    """I_x(a, b), the regularized incomplete beta function, for 0 < x < 1."""
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+                     + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1) / (a + b + 2):  # where the fraction converges fast; else by symmetry
+        return front * _beta_fraction(a, b, x) / a
+    return 1 - front * _beta_fraction(b, a, 1 - x) / b
+
+
+def _t_tail(t, df):
+    """P(T > t) of Student's t with df degrees of freedom, t > 0."""
+    return 0.5 * _beta_inc(df / 2, 0.5, df / (df + t * t))
+
+
+@functools.lru_cache(maxsize=None)
+def t_quantile(p, df):
+    """The p quantile of Student's t distribution with df degrees of freedom (df > 0, a
+    fraction too: Welch's), 0 < p < 1: the t where its CDF is p, by bisection on the CDF.
+    The standard library has none, and scipy is no dependency of the figures."""
+    if not (0 < p < 1 and df > 0):
+        raise ValueError(f"t_quantile({p!r}, {df!r}): needs 0 < p < 1 and df > 0")
+    if p < 0.5:
+        return -t_quantile(1 - p, df)
+    if p == 0.5:
+        return 0.0
+    lo, hi = 0.0, 1.0
+    while _t_tail(hi, df) > 1 - p:
+        lo, hi = hi, 2 * hi
+    while hi - lo > 1e-13 * hi:
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if _t_tail(mid, df) > 1 - p else (lo, mid)
+    return (lo + hi) / 2
+
+
+class Interval(tuple):
+    """(lo, hi) of a time or of a ratio of times, and what it is: `processes` >= 2 (its
+    `confidence`), a 95% confidence interval over the medians of that many processes (of a
+    ratio: Welch's, `processes` the fewer of the two runs'); 1, the range of the samples
+    (min..max), which says how one process's samples spread, not where another process
+    would land: no confidence interval."""
+
+    def __new__(cls, lo, hi, processes=1):
+        interval = super().__new__(cls, (lo, hi))
+        interval.processes = processes
+        return interval
+
+    def __getnewargs__(self):
+        return (*self, self.processes)
+
+    def __repr__(self):
+        return f"Interval({self[0]!r}, {self[1]!r}, processes={self.processes})"
+
+    confidence = property(lambda self: self.processes >= 2)
+
+    def like(self, lo, hi):
+        """The interval on another scale (another unit, a rate), of the same kind."""
+        return Interval(min(lo, hi), max(lo, hi), self.processes)
+
+
+def _log_mean_sd(values):
+    logs = [math.log(v) for v in values]
+    return statistics.fmean(logs), statistics.stdev(logs)
+
+
+def ratio_interval(num, den):
+    """The 95% interval of run num's time over run den's, an Interval; None when either has
+    no time. Both of K >= 2 processes: Welch's t interval of the ratio of the geometric
+    means of their process medians (log scale, Welch-Satterthwaite degrees of freedom).
+    Otherwise the ratio's range from the two runs' intervals (num's low end over den's high
+    end .. num's high end over den's low end): a sample range, where a run ran one process."""
+    a, b = num.interval_ms, den.interval_ms
+    if a is None or b is None:
+        return None
+    if not (a.confidence and b.confidence):
+        return Interval(a[0] / b[1], a[1] / b[0])
+    (mean_a, sd_a), (mean_b, sd_b) = (_log_mean_sd(r.process_medians) for r in (num, den))
+    k_a, k_b = num.process_count, den.process_count
+    var_a, var_b = sd_a * sd_a / k_a, sd_b * sd_b / k_b
+    half = 0.0
+    if var_a + var_b > 0:
+        df = (var_a + var_b) ** 2 / (var_a ** 2 / (k_a - 1) + var_b ** 2 / (k_b - 1))
+        half = t_quantile(0.5 + LEVEL / 2, df) * math.sqrt(var_a + var_b)
+    return Interval(math.exp(mean_a - mean_b - half), math.exp(mean_a - mean_b + half),
+                    min(k_a, k_b))
 
 
 class Run:
@@ -100,6 +217,33 @@ class Run:
         return median if median and median > 0 else None
 
     @property
+    def process_medians(self):
+        """The median time in ms of each process that timed the run: timing.process_medians
+        of a K-process file (schema_version 2), [median] of a one-process file, [] untimed."""
+        medians = [m for m in map(number, self.timing.get("process_medians") or [])
+                   if m and m > 0]
+        return medians or ([self.median_ms] if self.median_ms else [])
+
+    process_count = property(lambda self: len(self.process_medians))  # K; 0 when untimed
+
+    @property
+    def interval_ms(self):
+        """The 95% interval of the run's time in ms, an Interval; None when untimed. Of K >= 2
+        processes: the t interval of the geometric mean of the process medians,
+        exp(mean log +- t(0.975, K - 1) sd log / sqrt K) (interval.confidence). Of one process:
+        the min..max of its samples (timing.min, timing.max), a sample range and no confidence
+        interval; (median, median) where it has none, or one that leaves out its median."""
+        ms, medians = self.median_ms, self.process_medians
+        if not ms:
+            return None
+        if len(medians) >= 2:
+            mean, sd = _log_mean_sd(medians)
+            half = t_quantile(0.5 + LEVEL / 2, len(medians) - 1) * sd / math.sqrt(len(medians))
+            return Interval(math.exp(mean - half), math.exp(mean + half), len(medians))
+        lo, hi = number(self.timing.get("min")), number(self.timing.get("max"))
+        return Interval(lo, hi) if lo and hi and 0 < lo <= ms <= hi else Interval(ms, ms)
+
+    @property
     def seconds(self):
         """Median seconds of a passed, timed run: a time to compare; None otherwise."""
         return self.median_ms / 1000 if self.passed and self.median_ms else None
@@ -151,6 +295,9 @@ class ResultsFile:
     def study(self):
         return self.config.get("study") or next((r.study for r in self.runs), None)
 
+    # A K-process file's processes (schema_version 2): count, mode, list, ...; {} otherwise.
+    processes = property(lambda self: _dict(self.raw.get("processes")))
+
     @property
     def peer(self):
         peer = self.raw.get("peer")
@@ -165,10 +312,20 @@ class ResultsFile:
                               "python3 -m pip install pandas") from None
         fields = ("study", "variant", "id", "step", "label", "role", "backend", "precision",
                   "point", "sweep", "status", "reason", "emulated", "median_ms", "seconds",
-                  "metric_name", "metric", "unit", "pct_of_peak", "peak_reason")
+                  "metric_name", "metric", "unit", "pct_of_peak", "peak_reason",
+                  "process_count")
         return pandas.DataFrame([{"config": self.name, **{f: getattr(r, f) for f in fields},
+                                  **_interval_columns(r.interval_ms),
                                   **{f"param.{k}": v for k, v in r.params.items()}}
                                  for r in self.runs])
+
+
+def _interval_columns(interval):
+    """to_dataframe's columns of a run's interval: its ends in ms, and whether it is a 95%
+    confidence interval (K >= 2 processes) or the samples' min..max (one process)."""
+    return {"interval_lo_ms": interval[0] if interval else None,
+            "interval_hi_ms": interval[1] if interval else None,
+            "interval_is_ci": interval.confidence if interval else None}
 
 
 # The type of each field the accessors and figures read, where present and not null (the
@@ -182,7 +339,10 @@ TEXT_FIELDS = ("study", "variant", "label", "backend", "precision", "point", "sw
 RUN_FIELDS = {**dict.fromkeys(TEXT_FIELDS, str), "step": int, "run_index": int,
               "params": {"*": SCALAR}, "data": {"*": NUMBER}, "facts": {"*": NUMBER},
               "extras": {"*": NUMBER}, "validation": dict, "device": {"name": str},
-              "timing": {"samples": list, "mode": str},
+              "timing": {"samples": list, "mode": str, "process_medians": [NUMBER],
+                         "processes": [{"process": int, "samples": list, "median": NUMBER}],
+                         "geomean_of_process_medians": NUMBER, "sd_log_between": NUMBER,
+                         "sd_log_within": NUMBER, "sd_log_process": NUMBER, "icc": NUMBER},
               "metrics": {"unit": str, "limit": str, "peak_rule": str, "peak_reason": str}}
 FIGURES = [str]  # a config's or a sweep's figure names
 FILE_FIELDS = {"config": {"name": str, "study": str, "figures": FIGURES,
@@ -190,7 +350,11 @@ FILE_FIELDS = {"config": {"name": str, "study": str, "figures": FIGURES,
                "runs": [RUN_FIELDS], "device": {"name": str}, "host": dict,
                "ladder": {"git_commit": str, "version": str}, "summary": {"*": NUMBER},
                "shard": dict, "shards": list, "peer": dict, "scale": str, "started_at": str,
-               "finished_at": str, "config_path": str, "runs_planned": int}
+               "finished_at": str, "config_path": str, "runs_planned": int,
+               "processes": {"count": int, "mode": str, "side": str, "seed": int,
+                             "order": [str], "binary": {"path": str, "sha256": str,
+                                                        "git_commit": str},
+                             "list": [dict]}}
 TYPE_NAMES = {str: "text", int: "an integer", NUMBER: "a number", SCALAR: "text or a number",
               dict: "an object", list: "a list", bool: "true or false"}
 
@@ -232,8 +396,9 @@ def check_value(where, value, want, name):
 
 def _check(path, raw):
     version = raw.get("schema_version") if isinstance(raw, dict) else None
-    if version != SCHEMA_VERSION or isinstance(version, bool):
-        raise ResultsError(f"{path}: schema_version is {version!r}, expected {SCHEMA_VERSION}; "
+    if version not in SCHEMA_VERSIONS or isinstance(version, bool):
+        raise ResultsError(f"{path}: schema_version is {version!r}, expected "
+                           f"{' or '.join(map(str, sorted(SCHEMA_VERSIONS)))}; "
                            "is it a ladder results file?")
     if not isinstance(raw.get("runs"), list):
         raise ResultsError(f"{path}: 'runs' is {_kind(raw.get('runs'))}, expected a list")

@@ -2,6 +2,7 @@
 claims and their verdicts, Markdown tables and number formats. A section reads its runs
 through the context, never the file system."""
 import dataclasses
+import itertools
 import math
 import os
 import re
@@ -14,9 +15,10 @@ import ladder_results
 REPRODUCES = "reproduces"
 PARTLY = "partly"
 DOES_NOT = "does not reproduce"
+UNDECIDED = "undecided"
 NOT_COMPARABLE = "not comparable"
 NOT_MEASURED = "not measured"
-VERDICTS = (REPRODUCES, PARTLY, DOES_NOT, NOT_COMPARABLE, NOT_MEASURED)
+VERDICTS = (REPRODUCES, PARTLY, DOES_NOT, UNDECIDED, NOT_COMPARABLE, NOT_MEASURED)
 
 # How every claim is judged, stated once at the top of the report; the studies' own rules
 # give only their thresholds.
@@ -29,11 +31,23 @@ How claims are judged. Each claim of a seed gets one verdict:
   size.
 - **{DOES_NOT}**: a gain between two steps (or another claim that compares our own runs
   with each other) that does not hold here; the hardware alone does not explain it.
+- **{UNDECIDED}**: the 95% interval of one of our ratios crosses a threshold of the claim's
+  rule, and the verdict would differ on its two sides; the why says which interval crosses
+  which threshold ('interval crosses the threshold (1.02x-1.09x vs 1.05x)').
 - **{NOT_COMPARABLE}**: an absolute time or throughput that the seed measured on other hardware
   than ours. It is not expected to match, so it is not judged; ours and the ratio to the
   seed's are still shown.
 - **{NOT_MEASURED}**: we have no number to judge (the step did not run, or the quick scale's
   smaller sizes, at which absolute times are not judged).
+
+Every ratio of our times (a gain, a speedup, ours over the seed's) is shown with its interval.
+Where both runs ran several processes (a K-process results file) it is the 95% confidence
+interval of the ratio of the geometric means of their process medians (Welch's t on the log
+scale): '1.52x (95% CI 1.44x-1.61x)'. Where a run ran one process it is the range its samples
+give (one run's fastest sample over the other's slowest and back), marked 'sample range, not a
+confidence interval': the samples of one process do not say where another process would land.
+A rule is applied to the whole interval: where it would give different verdicts within it, the
+claim is {UNDECIDED}.
 """
 
 
@@ -140,27 +154,119 @@ def time_text(run, fmt=lambda ms: fmt_seconds(ms / 1000)):
 
 # ---- numbers as text ------------------------------------------------------------------------
 
-def fmt_seconds(s):
-    """'2.47 ms', '1.23 s', '-' for None."""
+def fmt_seconds(s, digits=3):
+    """'2.47 ms', '1.23 s', '-' for None; `digits` significant digits."""
     if s is None:
         return "-"
     if s < 1e-3:
-        return f"{s * 1e6:.3g} us"
+        return f"{s * 1e6:.{digits}g} us"
     if s < 1:
-        return f"{s * 1e3:.3g} ms"
-    return f"{s:,.0f} s" if s >= 1000 else f"{s:.3g} s"
+        return f"{s * 1e3:.{digits}g} ms"
+    return f"{s:,.0f} s" if s >= 1000 else f"{s:.{digits}g} s"
 
 
-def fmt_ratio(x):
-    """'12.3x', '0.84x', '2,839x', '-' for None."""
+def fmt_ratio(x, digits=3):
+    """'12.3x', '0.84x', '2,839x', '-' for None; `digits` significant digits."""
     if x is None or not math.isfinite(x):
         return "-"
-    return f"{x:,.0f}x" if x >= 1000 else f"{x:.3g}x"
+    return f"{x:,.0f}x" if x >= 1000 else f"{x:.{digits}g}x"
 
 
 def ratio(a, b):
     """a / b when both are positive numbers, else None."""
     return a / b if a and b and a > 0 and b > 0 else None
+
+
+# ---- ratios with their intervals, and verdicts on them ----------------------------------------
+
+class Ratio(float):
+    """A ratio of our times (a gain, a speedup, ours over the seed's) with its 95% interval,
+    a ladder_results.Interval (or None). It is the float in every rule and sum, so a study's
+    rule reads it as before; decide() judges it with its interval."""
+
+    def __new__(cls, value, interval=None):
+        measured = super().__new__(cls, value)
+        measured.interval = interval
+        return measured
+
+
+def run_ratio(num, den, scale=1.0):
+    """num's median time over den's (Runs or None), times `scale`, as a Ratio with its
+    interval (ladder_results.ratio_interval); None when either has no time (common.seconds)."""
+    value = ratio(common.seconds(num), common.seconds(den))
+    if value is None:
+        return None
+    interval = ladder_results.ratio_interval(num, den)
+    return Ratio(value * scale, interval and interval.like(interval[0] * scale,
+                                                           interval[1] * scale))
+
+
+def run_seconds(run, scale=1.0):
+    """A run's median time in seconds (common.seconds) times `scale`, as a Ratio with the
+    run's interval; None when it has none."""
+    seconds, interval = common.seconds(run), run.interval_ms if run is not None else None
+    if seconds is None:
+        return None
+    return Ratio(seconds * scale, interval and interval.like(interval[0] * scale / 1000,
+                                                             interval[1] * scale / 1000))
+
+
+def spread(x):
+    """The (lo, hi) of a Ratio's interval where it has a spread, else None."""
+    interval = getattr(x, "interval", None)
+    return tuple(interval) if interval and interval[0] < interval[1] else None
+
+
+def fmt_interval(lo, hi, fmt=fmt_ratio):
+    """'1.44x-1.60x': the ends as `fmt` writes them (it takes digits=), with the digits
+    that tell them apart (3 to 6)."""
+    digits = next((d for d in range(3, 7) if fmt(lo, digits=d) != fmt(hi, digits=d)), 6)
+    return f"{fmt(lo, digits=digits)}-{fmt(hi, digits=digits)}"
+
+
+def fmt_measured(x, fmt=fmt_ratio):
+    """'1.52x (95% CI 1.44x-1.60x)', '1.52x (sample range 1.40x-1.70x, not a confidence
+    interval)': a Ratio with its interval, written by `fmt` (fmt_ratio, fmt_seconds); as fmt
+    writes it alone where it has no spread (one sample, or a number of the seed's)."""
+    if spread(x) is None:
+        return fmt(x)
+    if x.interval.confidence:
+        return f"{fmt(x)} (95% CI {fmt_interval(*spread(x), fmt)})"
+    return f"{fmt(x)} (sample range {fmt_interval(*spread(x), fmt)}, not a confidence interval)"
+
+
+def _placements(x, thresholds):
+    """Where in its interval a number can lie, as far as a rule comparing it with
+    `thresholds` can tell: itself, and where thresholds lie inside its interval, a point of
+    each part of the interval between them."""
+    if spread(x) is None:
+        return [x]
+    lo, hi = spread(x)
+    cuts = [lo, *sorted(t for t in thresholds if lo < t < hi), hi]
+    return [x, *((a + b) / 2 for a, b in zip(cuts, cuts[1:]))] if len(cuts) > 2 else [x]
+
+
+def decide(rule, numbers, thresholds, fmt=fmt_ratio):
+    """(verdict, why): rule(numbers) -> verdict, for our numbers (Ratios; None or plain
+    numbers, which have no interval, are taken as they are) and the thresholds the rule
+    compares them with (all of them: between two the rule must not change). Where a number's
+    interval crosses a threshold and the verdict would differ with where in it the number
+    lies, (UNDECIDED, 'interval crosses the threshold (1.02x-1.09x vs 1.05x)'); else the
+    rule's verdict and ''."""
+    verdict = rule(list(numbers))
+    for placed in itertools.product(*(_placements(x, thresholds) for x in numbers)):
+        if rule(list(placed)) != verdict:
+            break
+    else:
+        return verdict, ""
+    crossings = []
+    for x in numbers:
+        lo, hi = spread(x) or (0, 0)
+        inside = [t for t in sorted(set(thresholds)) if lo < t < hi]
+        if inside:
+            crossings.append(f"interval crosses the threshold ({fmt_interval(lo, hi, fmt)} vs "
+                             f"{' and '.join(map(fmt, inside))})")
+    return UNDECIDED, "; ".join(dict.fromkeys(crossings))
 
 
 # ---- Markdown -------------------------------------------------------------------------------
@@ -217,9 +323,11 @@ def verdict_of_count(held, total):
 
 
 def why_of(verdict, known, *more):
-    """A claim's one line: `known`, why it does not reproduce here, where it does not (fully),
-    then each of `more` (what was not measured, the scale) that says anything."""
-    return "; ".join(p for p in (known if verdict in (PARTLY, DOES_NOT) else "", *more) if p)
+    """A claim's one line: `known`, why it does not reproduce here, where it does not (fully)
+    or may not (undecided), then each of `more` (what was not measured, the scale) that says
+    anything."""
+    return "; ".join(p for p in (known if verdict in (PARTLY, DOES_NOT, UNDECIDED) else "",
+                                 *more) if p)
 
 
 def verdict_all(oks):

@@ -10,8 +10,8 @@ import report_common as rc
 FIGURE = "summary.png"  # under the reproduction's figures/
 # Verdict -> (colour, marker) in the summary figure; colour-blind safe, told apart by shape too.
 STYLE = {rc.REPRODUCES: ("#1b9e77", "o"), rc.PARTLY: ("#d95f02", "s"),
-         rc.DOES_NOT: ("#c0392b", "X"), rc.NOT_COMPARABLE: ("#7f7f7f", "D"),
-         rc.NOT_MEASURED: ("#bbbbbb", "v")}
+         rc.DOES_NOT: ("#c0392b", "X"), rc.UNDECIDED: ("#7570b3", "P"),
+         rc.NOT_COMPARABLE: ("#7f7f7f", "D"), rc.NOT_MEASURED: ("#bbbbbb", "v")}
 BAND = 2.0  # the figure's shaded band: ours within this factor of the seed's
 
 

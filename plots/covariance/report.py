@@ -59,25 +59,32 @@ def not_comparable(ctx, default):
 
 
 def doublings(default):
-    """[(chunk, next chunk, time gain, blocks/SM at each)] between consecutive timed chunks."""
+    """[(chunk, next chunk, time gain (an rc.Ratio), blocks/SM at each)] between consecutive
+    timed chunks."""
     timed = [(c, default[c]) for c in sorted(default) if default[c].seconds is not None]
-    return [(a, b, ra.seconds / rb.seconds, fact(ra, "blocks_per_sm"), fact(rb, "blocks_per_sm"))
+    return [(a, b, rc.run_ratio(ra, rb), fact(ra, "blocks_per_sm"), fact(rb, "blocks_per_sm"))
             for (a, ra), (b, rb) in zip(timed, timed[1:])]
 
 
 def steps_text(steps):
-    """'2->4: 6.77x (32 blocks/SM), 8->16: 1.57x (32->8 blocks/SM)'."""
+    """'2->4: 6.77x (95% CI 6.7x-6.8x) (32 blocks/SM), 8->16: 1.57x (...) (32->8 blocks/SM)'."""
     def blocks(before, after):
         return f"{before:g}" if before == after else f"{before:g}->{after:g}"
-    return ", ".join(f"{a:g}->{b:g}: {rc.fmt_ratio(g)} ({blocks(x, y)} blocks/SM)"
+    return ", ".join(f"{a:g}->{b:g}: {rc.fmt_measured(g)} ({blocks(x, y)} blocks/SM)"
                      for a, b, g, x, y in steps)
+
+
+def exit_runs(by_setting, chunk, which, other_state="on"):
+    """[run with the `which` exit ('block' or 'thread') on, run with it off] at `chunk`, the
+    other exit `other_state`; None where there is no such run."""
+    return [by_setting.get((state, other_state) if which == "block" else (other_state, state),
+                           {}).get(chunk) for state in ("on", "off")]
 
 
 def saving(by_setting, chunk, which, other_state="on"):
     """(seconds the `which` exit ('block' or 'thread') saves at `chunk`, seconds without it,
     why not) with the other exit `other_state`: the time with it off minus with it on."""
-    runs = [by_setting.get((state, other_state) if which == "block" else (other_state, state),
-                           {}).get(chunk) for state in ("on", "off")]
+    runs = exit_runs(by_setting, chunk, which, other_state)
     t_on, t_off = (common.seconds(r) for r in runs)
     if t_on is None or t_off is None:
         missing = runs[0] if t_on is None else runs[1]
@@ -112,24 +119,33 @@ def cgma_claim(default):
     steps = [s for s in doublings(default) if s[3] is not None and s[3] == s[4]]
     if not steps:
         return rc.Claim(TARGET, claim, seed, "-", rc.NOT_MEASURED, no_steps_why(default))
-    verdict = rc.REPRODUCES if all(g > 1 for _a, _b, g, _x, _y in steps) else rc.DOES_NOT
-    return rc.Claim(TARGET, claim, seed, steps_text(steps), verdict)
+    verdict, crossing = rc.decide(
+        lambda gains: rc.REPRODUCES if all(g > 1 for g in gains) else rc.DOES_NOT,
+        [g for _a, _b, g, _x, _y in steps], (1.0,))
+    return rc.Claim(TARGET, claim, seed, steps_text(steps), verdict, crossing)
 
 
 def occupancy_claim(default):
-    """The reuse against occupancy trade-off, judged as RULES says."""
+    """The reuse against occupancy trade-off, judged as RULES says. Undecided where a gain's
+    interval crosses 1 and that decides; gains are held against each other by their values."""
     claim = "larger tiles cut resident blocks per SM (occupancy), which can outweigh the reuse"
     seed = "trade-off: reuse vs occupancy"
     steps = [s for s in doublings(default) if s[3] is not None and s[4] is not None]
-    cut = [s for s in steps if s[4] < s[3]]
-    kept = [s for s in steps if s[4] == s[3]]
+    cut = [s[2] for s in steps if s[4] < s[3]]
+    kept = [s[2] for s in steps if s[4] == s[3]]
     if not cut or not kept:
         return rc.Claim(TARGET, claim, seed, steps_text(steps) or "-", rc.NOT_MEASURED,
                         no_steps_why(default))
-    if min(s[2] for s in cut) < 1:
-        return rc.Claim(TARGET, claim, seed, steps_text(steps), rc.REPRODUCES)
-    verdict = rc.PARTLY if max(s[2] for s in cut) < min(s[2] for s in kept) else rc.DOES_NOT
-    return rc.Claim(TARGET, claim, seed, steps_text(steps), verdict, occupancy_why(default))
+
+    def rule(gains):
+        cut_gains, kept_gains = gains[:len(cut)], gains[len(cut):]
+        if min(cut_gains) < 1:
+            return rc.REPRODUCES
+        return rc.PARTLY if max(cut_gains) < min(kept_gains) else rc.DOES_NOT
+    verdict, crossing = rc.decide(rule, cut + kept, (1.0,))
+    why = "" if verdict == rc.REPRODUCES else occupancy_why(default)
+    return rc.Claim(TARGET, claim, seed, steps_text(steps), verdict,
+                    "; ".join(w for w in (crossing, why) if w))
 
 
 def occupancy_why(default):
@@ -154,19 +170,29 @@ def exit_claim(by_setting, which, mismatch):
     notes = NOTES["early_exits"][which]
     claim = f"{which}-level early exit saves ~{notes['saves_ms']} ms"
     saved, without, why = saving(by_setting, EXIT_CHUNK, which)
-    ours = "-" if saved is None else f"{-round(saved * 1000):+d} ms at chunk {EXIT_CHUNK}"
+    # The time with the exit over without it, r: it saves (1 - r) of the time without it.
+    kept = rc.run_ratio(*exit_runs(by_setting, EXIT_CHUNK, which)) if saved is not None else None
+    ours = "-" if saved is None else (f"{-round(saved * 1000):+d} ms at chunk {EXIT_CHUNK} "
+                                      f"(time with it / without: {rc.fmt_measured(kept)})")
     if saved is None or mismatch:
         return rc.Claim(TARGET, claim, notes["text"], ours, rc.NOT_MEASURED, why or mismatch)
-    if rc.verdict_of_ratio(saved * 1000, notes["saves_ms"], WITHIN) == rc.REPRODUCES:
-        return rc.Claim(TARGET, claim, notes["text"], ours, rc.REPRODUCES)
-    verdict = rc.PARTLY if saved >= NOISE * without else rc.DOES_NOT
+
+    def rule(rs):
+        ms = (1 - rs[0]) * without * 1000
+        if rc.verdict_of_ratio(ms, notes["saves_ms"], WITHIN) == rc.REPRODUCES:
+            return rc.REPRODUCES
+        return rc.PARTLY if 1 - rs[0] >= NOISE else rc.DOES_NOT
+    verdict, crossing = rc.decide(rule, [kept], [1 - NOISE] + [
+        1 - notes["saves_ms"] * f / (without * 1000) for f in (1 / WITHIN, WITHIN)])
+    if verdict == rc.REPRODUCES:
+        return rc.Claim(TARGET, claim, notes["text"], ours, verdict)
     other, _without, _why = saving(by_setting, EXIT_CHUNK, which, other_state="off")
-    why = [f"with the {OTHER[which]} exit off it saves {other * 1000:.0f} ms"
+    why = [crossing, f"with the {OTHER[which]} exit off it saves {other * 1000:.0f} ms"
            if other is not None else "",
            f"our chunk-{EXIT_CHUNK} kernel takes {without * 1000:.0f} ms without it; "
            f"the notes state no GPU or size"]
     if which == "thread":  # why the saving vanishes beside the block exit: no work is left
-        why.insert(0, "with the block exit on, only diagonal tiles hold threads above the "
+        why.insert(1, "with the block exit on, only diagonal tiles hold threads above the "
                       "diagonal")
     return rc.Claim(TARGET, claim, notes["text"], ours, verdict, "; ".join(w for w in why if w))
 
@@ -256,7 +282,10 @@ doubling that keeps them (the reuse pays less); otherwise it does not reproduce.
 exit is judged at chunk_size {EXIT_CHUNK}, the notes' kernel's default, with the other exit on
 as in their kernel: **reproduces** within {WITHIN:g}x of the notes' saving, **partly** when it
 saves at least {NOISE:.0%} of the time without it, else it does not reproduce; not measured at
-the quick scale, whose sizes are smaller.
+the quick scale, whose sizes are smaller. A saving is judged on the time with the exit over the
+time without it (it saves 1 minus that): **undecided** where that ratio's interval crosses a
+bound of these rules. Likewise a gain's interval crossing 1 leaves the CGMA and occupancy claims
+undecided where that decides them.
 """
 
 

@@ -85,9 +85,10 @@ def figure(results, _study, point, runs):
     handles = common.role_handles(shown)
     if notes:
         handles.append(common.Patch(facecolor=NOTES_FACE, label=NOTES["label"], **NOTES_STYLE))
+    whiskers = common.range_text([common.time_range(r) for r in shown], "whiskers")
     common.finish_bars(fig, margins, ax, shown, names, bars,
-                       "median time [s], log scale (lower is better); "
-                       "whiskers: min..max sample", handles,
+                       "median time [s], log scale (lower is better)"
+                       + (f"; {whiskers}" if whiskers else ""), handles,
                        right_in=COLUMN_IN, legend_above=True)
     speedup_column(ax, shown)  # after the layout, which would squeeze the axes around it
     return fig

@@ -72,11 +72,12 @@ def gain_verdict(ours, seed):
 
 def gain_claim(at, runs, slower, faster, claim, comparable, results):
     seed = notes_seconds(slower) / notes_seconds(faster)
-    ours = rc.ratio(common.seconds(at.get(slower)), common.seconds(at.get(faster)))
+    ours = rc.run_ratio(at.get(slower), at.get(faster))
     if ours is None:
         return rc.Claim(TARGET, claim, rc.fmt_ratio(seed), "-", rc.NOT_MEASURED,
                         missing_why(at, slower, faster))
-    verdict = gain_verdict(ours, seed)
+    verdict, crossing = rc.decide(lambda xs: gain_verdict(xs[0], seed), [ours],
+                                  (seed / WITHIN, seed * WITHIN, 1.0))
     device, cores = hardware(results)
     why = ""
     if verdict != rc.REPRODUCES:
@@ -90,24 +91,28 @@ def gain_claim(at, runs, slower, faster, claim, comparable, results):
         if comparable and "openmp" in (slower, faster):
             why += f" (our OpenMP on {cores} cores, the notes' on {NOTES_CORES})"
     why = rc.with_profile(why, runs, slower, faster)  # the counters, whatever the verdict
-    return rc.Claim(TARGET, claim, rc.fmt_ratio(seed), rc.fmt_ratio(ours), verdict, why,
-                    seed_x=seed, ours_x=(ours,))
+    return rc.Claim(TARGET, claim, rc.fmt_ratio(seed), rc.fmt_measured(ours), verdict,
+                    "; ".join(w for w in (crossing, why) if w), seed_x=seed, ours_x=(ours,))
 
 
 def time_claim(at, variant, words, mismatch, results):
     notes = NOTES["seconds"][variant]
-    ours = common.seconds(at.get(variant))
+    ours = rc.run_seconds(at.get(variant))
     claim = f"{words} takes {notes['text']} (2^20 x 128, Titan X)"
     if ours is None or mismatch:
         return rc.Claim(TARGET, claim, notes["text"], rc.fmt_seconds(ours), rc.NOT_MEASURED,
                         missing_why(at, variant) or mismatch)
     device = hardware(results)[0]
-    verdict = rc.absolute_verdict(rc.verdict_of_ratio(ours, notes["value"], WITHIN), device,
-                                  NOTES["device"])
+    verdict, crossing = rc.decide(
+        lambda xs: rc.verdict_of_ratio(xs[0], notes["value"], WITHIN), [ours],
+        (notes["value"] / WITHIN, notes["value"] * WITHIN), rc.fmt_seconds)
+    verdict = rc.absolute_verdict(verdict, device, NOTES["device"])
     faster = f"ours is {faster_than_notes(at, variant)} faster"
     why = (f"{rc.other_hardware(device, NOTES['device'])}; {faster}"
-           if verdict == rc.NOT_COMPARABLE else "" if verdict == rc.REPRODUCES else faster)
-    return rc.Claim(TARGET, claim, notes["text"], rc.fmt_seconds(ours), verdict, why)
+           if verdict == rc.NOT_COMPARABLE else crossing if verdict == rc.UNDECIDED
+           else "" if verdict == rc.REPRODUCES else faster)
+    return rc.Claim(TARGET, claim, notes["text"], rc.fmt_measured(ours, rc.fmt_seconds),
+                    verdict, why)
 
 
 def claims(at, runs, mismatch, results):
@@ -180,8 +185,9 @@ RULES = f"""\
 How the claims are judged: a gain between two steps (time of the slower over time of the
 faster) **reproduces** when ours lies within {WITHIN:g}x of the notes' (half to twice it),
 is **partly** reproduced when the step is faster but by a factor outside that, and **does
-not reproduce** when it is not faster. An absolute time is judged within {WITHIN:g}x of the
-notes' where it is comparable at all (see How claims are judged).
+not reproduce** when it is not faster; **undecided** when its interval crosses one of these
+bounds. An absolute time is judged within {WITHIN:g}x of the notes' where it is comparable
+at all (see How claims are judged).
 """
 
 

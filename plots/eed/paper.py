@@ -58,8 +58,8 @@ def styles_of(keys, lines):
 def sweep_figure(results, title, ylabel, lines, labels, series, paper, notes):
     """A time-against-length figure. lines: {key: {n: run}}; labels: {key: legend text};
     series: [(legend text, value of a run, line style, its span or None)], all but the first
-    (stages) for our GPU steps only, span (common.time_span) drawing each point's min..max
-    sample; paper: [(table, {key: {n: ms}})], hollow markers in the line's colour."""
+    (stages) for our GPU steps only, span (common.time_span) drawing each point's interval
+    (the axis says which); paper: [(table, {key: {n: ms}})], hollow markers in the line's colour."""
     ns = sorted({n for at_n in lines.values() for n in at_n}
                 | (set(NOTES["lengths"]) if paper else set()))
     span = ((max(ns) - min(ns)) or max(ns)) if ns else 1
@@ -181,9 +181,9 @@ def pairs_figure(results, runs, sweep, table, title):
                      "are shown alone).")
     notes += missing_notes(lines, labels, total_ms, len(pool))
     notes.append("ours: the run's median time, the copies to and from the device included (as "
-                 "the paper's), with its min..max sample; dashed: the median 'compute' stage of "
-                 "our GPU steps (the kernels alone; no error bars: a results file keeps a stage's "
-                 "median alone); CPU steps dotted, peers dash-dotted.")
+                 "the paper's), with its interval (the axis says which); dashed: the median "
+                 "'compute' stage of our GPU steps (the kernels alone; no error bars: a results "
+                 "file keeps a stage's median alone); CPU steps dotted, peers dash-dotted.")
     series = [("ours: median total, copies included", total_ms, "-", common.time_span(total_ms)),
               ("ours: compute stage (kernels only)", lambda r: stage_ms(r, "compute"), "--",
                None)]

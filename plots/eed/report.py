@@ -118,6 +118,18 @@ def missing_why(run):
     return ep.why_not(run, 90) if run else "not in the results"
 
 
+def measured(value, num, den, tables, scale=1.0):
+    """value, num's ms over den's (den None: num's ms alone) in the paper's `tables`' terms
+    times `scale`, as an rc.Ratio: with its interval where every one of those tables gives a
+    run's time (its total), without one where a stage's (a results file keeps a stage's
+    median alone)."""
+    if any(ep.TABLES[t].get("stage") for t in tables):
+        return rc.Ratio(value)
+    found = (rc.run_seconds(num, scale * 1000) if den is None
+             else rc.run_ratio(num, den, scale))
+    return found or rc.Ratio(value)
+
+
 def our_length(runs, table, step, n):
     """The paper's length n when we ran it, else our nearest (quick scale)."""
     row = ep.paper_row(table, step["variant"], step.get("prep"))
@@ -139,14 +151,17 @@ def ratios_of(runs, claim):
             n = our_length(runs, table, fast, paper_n)
             label = f"{method(fast)} n={n:g}" if len(pairs) > 1 else f"n={n:g}"
             t_fast, run_fast = our_ms(runs, table, fast, n)
+            count, tables = 1.0, (table,)
             if claim["kind"] == "multi_block":  # this many single pairs against them at once
                 t_one, run_slow = our_ms(runs, claim["one_pair_table"], slow, n)
                 count = common.number(run_fast.data.get("pairs")) if run_fast else None
                 t_slow = t_one * count if t_one and count else None
+                tables = (table, claim["one_pair_table"])
             else:
                 t_slow, run_slow = our_ms(runs, table, slow, n)
             if t_slow and t_fast:
-                found.append((label, t_slow / t_fast))
+                found.append((label, measured(t_slow / t_fast, run_slow, run_fast, tables,
+                                              count)))
             else:
                 missing.append((label, missing_why(run_fast if t_slow else run_slow)))
     return found, missing
@@ -208,9 +223,9 @@ def overlap_verdict(spreads):
     return rc.verdict_all([s <= OVERLAP for s in spreads])
 
 
-def times_verdict(pairs):
-    """pairs: [(paper ms, our ms)]; ours should be no slower (RULES)."""
-    return rc.verdict_all([ours <= paper for paper, ours in pairs])
+def times_verdict(ratios):
+    """ratios: ours over the paper's at each point; ours should be no slower (RULES)."""
+    return rc.verdict_all([r <= 1 for r in ratios])
 
 
 def why_of(verdict, known, missing, note=""):
@@ -235,31 +250,33 @@ def ratio_claim(ctx, runs, claim):
     """A claim of the paper's text (speed-up, overlap or multi-block) judged on our runs."""
     if claim["kind"] == "overlap":
         found, missing = spreads_of(runs, claim)
-        verdict = overlap_verdict([s for _l, s in found])
+        verdict, crossing = overlap_verdict([s for _l, s in found]), ""
         seed = "about equal"
         ours = "; ".join(f"{l}: slowest {rc.fmt_ratio(s)} the fastest" for l, s in found)
     else:
         found, missing = ratios_of(runs, claim)
         lo, hi = claim["range"]
-        verdict = speedup_verdict([r for _l, r in found], lo, hi)
         band = speedup_band(lo, hi)
+        verdict, crossing = rc.decide(lambda rs: speedup_verdict(rs, lo, hi),
+                                      [r for _l, r in found], (NOISE, *band))
         seed = (f"{lo:g}x" if lo == hi else f"{lo:g}-{hi:g}x") + (
             f" (band {band[0]:.3g}-{band[1]:.3g}x)")
-        ours = "; ".join(f"{l}: {rc.fmt_ratio(r)}" for l, r in found)
+        ours = "; ".join(f"{l}: {rc.fmt_measured(r)}" for l, r in found)
     numbers, known = {}, known_why(claim["id"], ctx.results(CONFIG))
     if claim["kind"] != "overlap":  # the middle of the seed's range, on a log scale
         numbers = dict(seed_x=math.sqrt(lo * hi), ours_x=tuple(r for _l, r in found))
     # A gain between two steps: what their counters say, whatever the verdict.
     counters = profile_of(runs, claim) if claim["kind"] == "speedup" else ""
+    why = why_of(verdict, known, missing, "; ".join(
+        w for w in (counters, quick_note(ctx, runs, claim)) if w))
     return rc.Claim(claim["target"], claim["claim"], seed, ours or "-", verdict,
-                    why_of(verdict, known, missing, "; ".join(
-                        w for w in (counters, quick_note(ctx, runs, claim)) if w)), **numbers)
+                    "; ".join(w for w in (crossing, why) if w), **numbers)
 
 
 def times_claim(ctx, runs, table):
     """The paper's times of one table at lengths 100 and 1000 against ours."""
     t = ep.TABLES[table]
-    pairs, slower, missing = [], [], []
+    pairs, ratios, slower, missing = [], [], [], []
     for row, papers in ep.table_values(t):
         for n, paper in zip(ep.NOTES["lengths"], papers):
             ours, run = our_ms(runs, table, row, n)
@@ -268,8 +285,9 @@ def times_claim(ctx, runs, table):
                 missing.append((where, missing_why(run)))
                 continue
             pairs.append((paper, ours))
+            ratios.append(measured(ours / paper, run, None, (table,), 1 / paper))
             if ours > paper:
-                slower.append(f"{where} ({rc.fmt_ratio(ours / paper)} the GTX 660's)")
+                slower.append(f"{where} ({rc.fmt_measured(ratios[-1])} the GTX 660's)")
     every = [ms for _row, papers in ep.table_values(t) for ms in papers]
     seed = f"{ep.ms_text(min(every))} to {ep.ms_text(max(every))}"
     what = f"'{t['stage']}' stage" if t.get("stage") else "total, copies included"
@@ -284,14 +302,15 @@ def times_claim(ctx, runs, table):
         return rc.Claim(f"EED Table {table}", claim, seed, ours, rc.NOT_MEASURED,
                         QUICK_WHY if ctx.quick else differs)
     device = ctx.results(CONFIG).device_name if ctx.results(CONFIG) else ""
-    verdict = rc.absolute_verdict(times_verdict(pairs), device, ep.NOTES["device"])
+    verdict, crossing = rc.decide(times_verdict, ratios, (1.0,))
+    verdict = rc.absolute_verdict(verdict, device, ep.NOTES["device"])
     known = "slower than the GTX 660: " + ", ".join(slower) + (
         f" ({TABLE_WHY[table]})" if table in TABLE_WHY else "")
     if verdict == rc.NOT_COMPARABLE:
         return rc.Claim(f"EED Table {table}", claim, seed, ours, verdict, "; ".join(
             [rc.other_hardware(device, ep.NOTES["device"])] + ([known] if slower else [])))
     return rc.Claim(f"EED Table {table}", claim, seed, ours, verdict,
-                    why_of(verdict, known, missing))
+                    "; ".join(w for w in (crossing, why_of(verdict, known, missing)) if w))
 
 
 def claims_of(ctx, runs):
@@ -322,6 +341,9 @@ RULES = f"""How the claims are judged:
 - Table 4's times were printed on the device (no copy back); ours beside them is the
   `compute` stage (the kernels alone). Table 1's is the `preprocess` stage, Tables 2 and 3
   the median total with the copies, as the paper's.
+- A ratio of two runs' times (Tables 2 and 3: the totals) has its interval, and a rule whose
+  verdict would differ within it is *undecided*; a stage's ratio (Tables 1 and 4) has none: a
+  results file keeps a stage's median alone.
 - Any claim with no timed run is *not measured*, with the run's status (e.g. skipped: no
   CUDA device).
 """

@@ -205,7 +205,7 @@ def fig11c(results, point, runs):
                         continue
                     ax.bar(x, t - base, bottom=base, width=bar_w * 0.92, color=STYLES[v][0],
                            alpha=alpha, hatch=hatch, edgecolor=STYLES[v][0], zorder=3)
-                    # the min..max whisker, black as the ladder's; the time above its top
+                    # the run's whisker, black as the ladder's; the time above its top
                     span = common.sample_span(at[v][d + k], t)
                     if common.range_bars(ax, [(x, t, span)], "black"):
                         tops.append(span[1])
@@ -222,8 +222,8 @@ def fig11c(results, point, runs):
         top = max(values + tops) * 6
         ax.set_ylim(base, top)
         common.log_ticks(ax.yaxis, math.log10(top / base))
-        ax.set_ylabel("median time [s], log scale" + ("\nwhiskers: min..max sample" if tops
-                                                      else ""))
+        whiskers = common.range_text(common.range_spans(ax), "whiskers")
+        ax.set_ylabel("median time [s], log scale" + (f"\n{whiskers}" if whiskers else ""))
         ax.grid(axis="y", color="#e0e0e0", zorder=0)
         ax.set_axisbelow(True)
         ax.set_title(DIST_TEXT.get(s, s), fontsize=10.5)

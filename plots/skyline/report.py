@@ -3,6 +3,7 @@ The seed's text gives its Fig. 11 only as gains between steps, so those are what
 import math
 
 import common
+import ladder_results
 import report_common as rc
 
 from . import data as sp
@@ -88,6 +89,35 @@ def gain_verdict(ours, seed):
     return rc.REPRODUCES if seed / FACTOR <= ours <= min(100.0, seed * FACTOR) else rc.PARTLY
 
 
+def gain_thresholds(seed):
+    """The reductions (percent) where gain_verdict changes."""
+    return NOISE_PCT, seed / FACTOR, min(100.0, seed * FACTOR)
+
+
+def run_at(at, v, d):
+    return at.get(v, {}).get(d)
+
+
+def mean_gain(at, before, after, ds):
+    """Our time reduction from step `before` to `after` in percent, the mean over ds of
+    1 - t_after / t_before, as an rc.Ratio. Its interval is the mean of each d's interval's
+    ends (at least as wide as the mean's own): a 95% one where every run ran several
+    processes, else a sample range."""
+    times = [rc.run_ratio(run_at(at, after, d), run_at(at, before, d)) for d in ds]
+    ends = [rc.spread(t) or (t, t) for t in times]
+    kinds = [t.interval for t in times if t.interval is not None]
+    processes = min((i.processes for i in kinds), default=1)
+    return rc.Ratio(100 * sp.mean(1 - t for t in times), ladder_results.Interval(
+        100 * sp.mean(1 - hi for _lo, hi in ends), 100 * sp.mean(1 - lo for lo, _hi in ends),
+        processes if all(i.confidence for i in kinds) else 1))
+
+
+def pct_text(value, digits=None):
+    """A reduction in percent as sp.pct writes it ('+28%'); digits: that many significant
+    digits (an interval's ends, rc.fmt_interval)."""
+    return sp.pct(value / 100) if digits is None else f"{value:+.{digits}g}%"
+
+
 # ---- claims -----------------------------------------------------------------------------------
 
 def of_dist(runs, dist):
@@ -100,43 +130,51 @@ def gain_claims(table, runs, gain, dist, note):
     at = table.get(dist, {})
     except_d = gain.get("except_d", ())
     by_d = {d: r for d, r in sp.reductions(at, before, after).items() if d not in except_d}
-    ours = 100 * sp.mean(by_d.values()) if by_d else None
-    verdict = gain_verdict(ours, seed)
+    ours = mean_gain(at, before, after, by_d) if by_d else None
+    verdict, crossing = rc.decide(lambda xs: gain_verdict(xs[0], seed), [ours],
+                                  gain_thresholds(seed), pct_text)
     claim = f"{sp.name_of(after)} ~{seed}% faster than {sp.name_of(before)}"
     if except_d:
         claim += f" (except d = {', '.join(map(str, except_d))})"
     if gain.get("note"):
         claim += f" ({gain['note']})"
-    text = f"{sp.pct(ours / 100)} ({sp.d_text(by_d)})" if by_d else "-"
+    text = f"{rc.fmt_measured(ours, pct_text)} ({sp.d_text(by_d)})" if by_d else "-"
     missing = "" if by_d else missing_why(at, (before, after), dist)
     band = f"{seed / FACTOR:g}-{min(100.0, seed * FACTOR):g}%"
     # As factors: a time cut by r is 1 / (1 - r) times faster.
     counters = rc.profile_why(of_dist(runs, dist), before, after)
     claims = [rc.Claim(PANELS[dist], claim, f"{seed}% faster (band {band})", text, verdict,
-                       rc.why_of(verdict, WHY.get((before, after), ""), missing, counters, note),
+                       "; ".join(w for w in (crossing, rc.why_of(
+                           verdict, WHY.get((before, after), ""), missing, counters, note)) if w),
                        seed_x=1 / (1 - seed / 100), ours_x=tuple(1 / (1 - r) for r in by_d.values()))]
     if except_d:
         claims.append(slower_claim(at, of_dist(runs, dist), after, except_d, dist, note))
     return claims
 
 
-def at_each_d(target, claim, seed, checks, missing, known, note, counters=""):
-    """A statement checked at several d, checks [(what we found, whether it holds)];
+def at_each_d(target, claim, seed, checks, threshold, missing, known, note, counters=""):
+    """A statement checked at several d, checks [(what we found, a ratio of times (an
+    rc.Ratio), holds(ratio): whether it holds)], each holds changing at `threshold` alone;
     `counters`, the profiles' comparison of the steps, shown whatever the verdict."""
-    verdict = rc.verdict_of_count(sum(held for _text, held in checks), len(checks))
-    return rc.Claim(target, claim, seed, "; ".join(text for text, _held in checks) or "-",
-                    verdict, rc.why_of(verdict, known, "" if checks else missing, counters, note))
+    verdict, crossing = rc.decide(
+        lambda ratios: rc.verdict_of_count(
+            sum(holds(r) for (_text, _r, holds), r in zip(checks, ratios)), len(checks)),
+        [r for _text, r, _holds in checks], (threshold,))
+    return rc.Claim(target, claim, seed, "; ".join(text for text, _r, _h in checks) or "-",
+                    verdict, "; ".join(w for w in (crossing, rc.why_of(
+                        verdict, known, "" if checks else missing, counters, note)) if w))
 
 
 def slower_claim(at, runs, step, ds, dist, note):
     """The seed's exception: `step` slower than naive at each of `ds` (bank conflicts)."""
     checks = []
     for d in ds:
-        t, t0 = (sp.times(at, v, d)[0] for v in (step, "naive"))
-        if t and t0:
-            checks.append((f"d={d}: {t / t0:.2f}x naive's time", t > t0 * SLOWER))
+        ratio = rc.run_ratio(run_at(at, step, d), run_at(at, "naive", d))
+        if ratio:
+            checks.append((f"d={d}: {rc.fmt_measured(ratio)} naive's time", ratio,
+                           lambda r: r > SLOWER))
     return at_each_d(PANELS[dist], f"{sp.name_of(step)} slower than naive at d = "
-                     f"{', '.join(map(str, ds))} (bank conflicts)", "slower", checks,
+                     f"{', '.join(map(str, ds))} (bank conflicts)", "slower", checks, SLOWER,
                      missing_why(at, (step, "naive"), dist), "", note,
                      # The seed's cause is stated in the claim, so ours is said even when it holds.
                      "; ".join(p for p in (WHY["dwe_slower"] if checks else "",
@@ -154,15 +192,17 @@ def fig11c_claims(table, note):
                     "at d + 1", False)):
         checks = []
         for d in sp.pairs_of(at):
-            t0, t1 = sp.times(at, step, d, d + 1)
-            if t0 and t1:
-                checks.append((f"time at d={d + 1} / at d={d}: {t1 / t0:.2f}x",
-                               (t0 > t1 * SLOWER) if slower else (t0 <= t1 * SLOWER)))
+            ratio = rc.run_ratio(run_at(at, step, d + 1), run_at(at, step, d))
+            if ratio:  # slower at d: more than SLOWER times the time at d + 1
+                checks.append((f"time at d={d + 1} / at d={d}: {rc.fmt_measured(ratio)}", ratio,
+                               (lambda r: r < 1 / SLOWER) if slower else
+                               (lambda r: r >= 1 / SLOWER)))
         missing = (missing_why(at, (step,), FIG11C_DIST)
                    if not any(r.seconds for r in at.get(step, {}).values())
                    else "no even d with d + 1 among the runs")
         claims.append(at_each_d(FIG11C, claim, "slower" if slower else "no slower", checks,
-                                missing, WHY["dwe_even"] if step == "dwe" else "", note))
+                                1 / SLOWER, missing, WHY["dwe_even"] if step == "dwe" else "",
+                                note))
     return claims
 
 
@@ -232,6 +272,9 @@ RULES = f"""How the claims are judged:
   size at every d we ran, *partly* at some d; judged only where the expected sizes apply
   (n = {sp.EXPECTED['n']:,}, plain points).
 - The seed's figure values are not in its text, so its absolute times are not compared.
+- A gain's interval is the mean of each d's (1 - the interval of the time ratio); each d's
+  time ratio has its own. A rule whose verdict would differ within an interval is
+  *undecided*.
 - Any claim with no passed run is *not measured*, with the runs' status (e.g. skipped: no
   CUDA device).
 """

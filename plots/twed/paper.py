@@ -16,7 +16,7 @@ TIME_AXIS = "median wall time [s], log scale"
 
 def line(ax, points, label, colour, spans=None, **style):
     """A line through {N: value}, with error bars at {N: (lo, hi)} of `spans` (the runs'
-    min..max sample on the value's scale); returns the values drawn."""
+    intervals on the value's scale); returns the values drawn."""
     xs = sorted(x for x, y in points.items() if y)
     if xs:
         ax.plot(xs, [points[x] for x in xs], label=label, color=colour, zorder=3,
@@ -30,7 +30,7 @@ def seconds_of(by_n):
 
 
 def timed_line(ax, by_n, label, colour, **style):
-    """A line through the seconds of {N: run}, each with its min..max sample."""
+    """A line through the seconds of {N: run}, each with its interval."""
     return line(ax, seconds_of(by_n), label, colour,
                 {n: common.sample_span(r, r.seconds) for n, r in by_n.items()}, **style)
 
@@ -92,7 +92,7 @@ def fig9b(ax, runs, paper):
     seq_runs = {n: r for n, r in variant_runs(runs, "seq_full").items() if r.seconds}
     seq = seconds_of(seq_runs)
 
-    def speedups(by_n):  # {N: (seq_full / run, its min..max)} where both are timed
+    def speedups(by_n):  # {N: (seq_full / run, its interval)} where both are timed
         return {n: (seq[n] / r.seconds, common.ratio_span(seq[n] / r.seconds, seq_runs[n], r))
                 for n, r in by_n.items() if n in seq and r.seconds}
     ours, peer = speedups(best_gpu(runs)), speedups(peer_runs(runs, "fp64"))
@@ -124,6 +124,19 @@ def fig10(ax, runs, paper):
                 f"(c) large N: no run of sweep '{LARGE}' here")
 
 
+def speedup_bars_text(runs):
+    """What the speedups' error bars are (common.ratio_span), as the runs with a spread give
+    them; '.' when none has one."""
+    spread = [r for r in runs if common.time_range(r)]
+    several = any(r.process_count >= 2 for r in spread)
+    kinds = (["Welch's 95% interval of the ratio where both runs ran several processes"]
+             if several else [])
+    if any(r.process_count < 2 for r in spread):
+        kinds.append("the sequential run's fastest sample over the GPU run's slowest .. its "
+                     "slowest over the GPU's fastest" + (" otherwise" if several else ""))
+    return f"; its error bars: {'; '.join(kinds)}." if kinds else "."
+
+
 def footnotes(results, runs, mismatch):
     """Sources, what was left out and why, and how cuTWED was timed."""
     notes = [f"{NOTES['label']}: {NOTES['source']}" if not mismatch
@@ -138,9 +151,7 @@ def footnotes(results, runs, mismatch):
                      + ", wall clock around each call (its allocations and launches included).")
     notes.append("best FP64 GPU step: the fastest correct FP64 GPU run of ours at each N, named "
                  "where it changes; speedup: the sequential time over the GPU time at the same N"
-                 + ("; its error bars: the sequential run's fastest sample over the GPU run's "
-                    "slowest .. its slowest over the GPU's fastest." if any(
-                        common.sample_span(r, r.seconds) for r in runs) else "."))
+                 + speedup_bars_text(runs))
     return notes
 
 

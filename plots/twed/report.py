@@ -45,7 +45,9 @@ RULES = (
     f"{TRIANGLE_GAIN / TRIANGLE_WITHIN:g}x to {TRIANGLE_GAIN * TRIANGLE_WITHIN:g}x as long as "
     "on the triangle, on every set with both. At quick scale the absolute times are shown but "
     "not judged; speedups, trends and the launch overhead (a launch costs the same whatever "
-    "N) are.\n")
+    "N) are. Each ratio is shown with its interval, and a rule whose verdict would differ "
+    "within one is *undecided* (the trend holds speedups against each other by their "
+    "values).\n")
 
 
 # ---- runs ------------------------------------------------------------------------------------
@@ -133,8 +135,9 @@ def span(points, unit=rc.fmt_seconds):
 
 
 def ratio_span(ratios):
+    """'0.645x .. 2.1x': the least and the greatest of ratios, each with its interval."""
     lo, hi = min(ratios), max(ratios)
-    return rc.fmt_ratio(lo) if lo == hi else f"{rc.fmt_ratio(lo)} .. {rc.fmt_ratio(hi)}"
+    return rc.fmt_measured(lo) if lo == hi else f"{rc.fmt_measured(lo)} .. {rc.fmt_measured(hi)}"
 
 
 def untimed_notes(runs, names):
@@ -191,13 +194,19 @@ def absolute_claim(ctx, target, claim, seed, ours, judge, missing, kind="gpu"):
 
 
 def times_claim(ctx, target, claim, triples, why, missing, kind="gpu"):
-    """[(N, seed s, ours s)] judged by: ours <= SLOWER_OK x seed at every N where both are."""
-    both = [(n, a, b) for n, a, b in triples if a and b]
-    ratios = [b / a for _, a, b in both]
-    ours = f"{span([(n, b) for n, _, b in both])}; ours/seed {ratio_span(ratios)}" if both else None
+    """[(N, seed s, our run)] judged by: ours <= SLOWER_OK x seed at every N where both are
+    (undecided where an interval crossing SLOWER_OK decides)."""
+    both = [(n, a, run) for n, a, run in triples if a and common.seconds(run)]
+    ratios = [rc.run_seconds(run, 1 / a) for _, a, run in both]  # ours over the seed's
+    ours = (f"{span([(n, common.seconds(run)) for n, _, run in both])}; ours/seed "
+            f"{ratio_span(ratios)}" if both else None)
+
+    def judge():
+        verdict, crossing = rc.decide(
+            lambda rs: rc.verdict_all([r <= SLOWER_OK for r in rs]), ratios, (SLOWER_OK,))
+        return verdict, "; ".join(w for w in (crossing, why) if w)
     return absolute_claim(ctx, target, claim, span([(n, a) for n, a, _ in triples if a]), ours,
-                          lambda: (rc.verdict_all([r <= SLOWER_OK for r in ratios]), why), missing,
-                          kind)
+                          judge, missing, kind)
 
 
 # ---- TWED Fig. 9a: one pair's wall time ------------------------------------------------------
@@ -224,7 +233,7 @@ def fig9a(ctx, view, seed, missing):
             + "\n" + untimed_notes(view["runs"], ("seq_full", "itwed")))
 
     def times(claim, key, name, why, not_timed):
-        triples = [(n, seed.get(n, {}).get(key), common.seconds(view[name].get(n))) for n in ns]
+        triples = [(n, seed.get(n, {}).get(key), view[name].get(n)) for n in ns]
         return times_claim(ctx, T9A, claim, triples, why, missing or not_timed,
                            "cpu" if key == "twed_c_s" else "gpu")
     return body, [
@@ -242,8 +251,7 @@ def fig9a(ctx, view, seed, missing):
 
 def factor_two_claim(view, missing):
     """The seed's summary: 'at least another factor of two left in optimizations'."""
-    gains = [(n, rc.ratio(common.seconds(view["peer"].get(n)), common.seconds(r)))
-             for n, r in view["best"].items()]
+    gains = [(n, rc.run_ratio(view["peer"].get(n), r)) for n, r in view["best"].items()]
     gains = [(n, g) for n, g in gains if g]
     claim = "cuTWED has at least another 2x left in optimizations"
     if not gains:
@@ -252,20 +260,24 @@ def factor_two_claim(view, missing):
         return rc.Claim(T9A, claim, ">= 2x", "-", rc.NOT_MEASURED, why)
     ours = (f"cuTWED here / our best: {ratio_span([g for _, g in gains])} "
             f"(N = {fmt_n(gains[0][0])} .. {fmt_n(gains[-1][0])})")
-    return rc.Claim(T9A, claim, ">= 2x", ours, rc.verdict_all([g >= 2 for _, g in gains]),
-                    "same GPU: our best step runs a pair in one launch, cuTWED a launch per "
-                    "diagonal", seed_x=2.0, ours_x=tuple(g for _, g in gains))
+    verdict, crossing = rc.decide(lambda gs: rc.verdict_all([g >= 2 for g in gs]),
+                                  [g for _, g in gains], (2.0,))
+    why = "same GPU: our best step runs a pair in one launch, cuTWED a launch per diagonal"
+    return rc.Claim(T9A, claim, ">= 2x", ours, verdict,
+                    "; ".join(w for w in (crossing, why) if w), seed_x=2.0,
+                    ours_x=tuple(g for _, g in gains))
 
 
 # ---- TWED Fig. 9b: speedup over the CPU reference --------------------------------------------
 
 def speedups(view):
-    """{N: (our speedup, reference name, best run)} where both are timed."""
+    """{N: (our speedup (an rc.Ratio), reference name, best run)} where both are timed."""
     out = {}
     for n, best in sorted(view["best"].items()):
         ref, name = reference(view, n)
-        if rc.ratio(common.seconds(ref), common.seconds(best)):
-            out[n] = (common.seconds(ref) / common.seconds(best), name, best)
+        speedup = rc.run_ratio(ref, best)
+        if speedup:
+            out[n] = (speedup, name, best)
     return out
 
 
@@ -307,13 +319,19 @@ def speedup_claim(view, ours, n, seed_x, missing):
         return rc.Claim(T9B, claim, seed, "-", rc.NOT_MEASURED, why)
     x, name, best = ours[n]
     step = common.step_label(best, best.variant)
-    text = f"{rc.fmt_ratio(x)} ({name} / {step})"
+    text = f"{rc.fmt_measured(x)} ({name} / {step})"
     peer = rc.ratio(common.seconds(reference(view, n)[0]), common.seconds(view["peer"].get(n)))
     context = f"; cuTWED here: {rc.fmt_ratio(peer)}" if peer else ""
     numbers = dict(seed_x=seed_x, ours_x=(x,))
-    if x >= seed_x:
+    verdict, crossing = rc.decide(lambda xs: rc.REPRODUCES if xs[0] >= seed_x else rc.DOES_NOT,
+                                  [x], (seed_x,))
+    if verdict == rc.REPRODUCES:
         return rc.Claim(T9B, claim, seed, text, rc.REPRODUCES,
                         f"{step} on this GPU vs {name} on one core here{context}", **numbers)
+    if verdict == rc.UNDECIDED:
+        return rc.Claim(T9B, claim, seed, text, rc.UNDECIDED,
+                        f"{crossing}; {step} on this GPU vs {name} on one core here{context}",
+                        **numbers)
     if name != "seq_full":  # only a lower bound was measured, and it falls short
         return rc.Claim(T9B, claim, seed, text + " (lower bound)", rc.NOT_MEASURED,
                         "seq_full did not run: the speedup over seq_itwed is only a lower bound")
@@ -337,7 +355,8 @@ def trend_claim(ctx, view, ours, seed, missing):
     why = "our best step is not launch-bound, but a small pair leaves most of the GPU idle"
     if ctx.quick:
         why = "quick scale: our N are smaller than the seed's; " + why
-    return rc.Claim(T9B, claim, seed_text, span(points, rc.fmt_ratio),
+    # Speedups are held against each other by their values; each is shown with its interval.
+    return rc.Claim(T9B, claim, seed_text, span(points, rc.fmt_measured),
                     rc.REPRODUCES if grows else rc.DOES_NOT, why)
 
 
@@ -350,8 +369,8 @@ def launch_overhead(view, seed, missing):
         if not timed:
             return None, None, None
         n = timed[0]
-        growth = rc.ratio(common.seconds(runs.get(2 * n)), common.seconds(runs[n]))
-        return n, common.seconds(runs[n]) / (2 * n + 1) * 1e6, growth
+        return (n, rc.run_seconds(runs[n], 1e6 / (2 * n + 1)),
+                rc.run_ratio(runs.get(2 * n), runs[n]))
     n0 = min((n for n, p in seed.items() if p["cutwed_s"]), default=None)
     seed_us = seed[n0]["cutwed_s"] / (2 * n0 + 1) * 1e6 if n0 else None
     seed_text = f"{seed_us:.2g} us per diagonal at N = {fmt_n(n0)}" if seed_us else "-"
@@ -359,8 +378,9 @@ def launch_overhead(view, seed, missing):
     for label, runs in (("itwed", view["itwed"]), ("cuTWED here", view["peer"])):
         n, us, growth = per_diagonal(runs)
         if us:
-            grew = f", {rc.fmt_ratio(growth)} at 2N" if growth else ""
-            lines[label] = f"{label}: {us:.2g} us per diagonal at N = {fmt_n(n)}{grew}"
+            grew = f", {rc.fmt_measured(growth)} at 2N" if growth else ""
+            lines[label] = (f"{label}: {rc.fmt_measured(us, us_text)} per diagonal at "
+                            f"N = {fmt_n(n)}{grew}")
     ours = "; ".join(("ours: " if label == "itwed" else "") + text
                      for label, text in lines.items())
     body = ("Launch overhead: the seed's cuTWED at its smallest N took "
@@ -371,12 +391,26 @@ def launch_overhead(view, seed, missing):
     if not us or not seed_us:
         why = missing or none_timed("itwed", view["itwed"])
         return body, rc.Claim(T9B, claim, seed_text, "-", rc.NOT_MEASURED, why)
-    ok = seed_us / SLOWER_OK <= us <= SLOWER_OK * seed_us and (
-        growth is None or growth <= LAUNCH_BOUND_GROWTH)
-    why = ("a launch per diagonal costs about the same on this GPU as on a P100" if ok else
-           "the per-diagonal time or its growth with N is not that of a launch-bound step")
-    return body, rc.Claim(T9B, claim, seed_text, lines["itwed"],
-                          rc.REPRODUCES if ok else rc.DOES_NOT, why)
+    # Both must hold: the time per diagonal within SLOWER_OK of the seed's, and its growth.
+    cost, cost_crossing = rc.decide(lambda xs: seed_us / SLOWER_OK <= xs[0] <= SLOWER_OK * seed_us,
+                                    [us], (seed_us / SLOWER_OK, SLOWER_OK * seed_us), us_text)
+    bound, bound_crossing = rc.decide(lambda xs: xs[0] is None or xs[0] <= LAUNCH_BOUND_GROWTH,
+                                      [growth], (LAUNCH_BOUND_GROWTH,))
+    if False in (cost, bound):
+        verdict = rc.DOES_NOT
+        why = "the per-diagonal time or its growth with N is not that of a launch-bound step"
+    elif rc.UNDECIDED in (cost, bound):
+        verdict = rc.UNDECIDED
+        why = "; ".join(w for w in (cost_crossing, bound_crossing) if w)
+    else:
+        verdict = rc.REPRODUCES
+        why = "a launch per diagonal costs about the same on this GPU as on a P100"
+    return body, rc.Claim(T9B, claim, seed_text, lines["itwed"], verdict, why)
+
+
+def us_text(us, digits=2):
+    """'3.1 us': a time per diagonal."""
+    return f"{us:.{digits}g} us"
 
 
 # ---- TWED Fig. 10: large N -------------------------------------------------------------------
@@ -408,7 +442,7 @@ def fig10(ctx, runs, seed, missing):
                            "cuTWED here", "here/seed"], rows)
             + ("\n" if ns else f"\nNot measured: {why_none}.\n"))
     claims = [times_claim(ctx, T10, f"cuTWED: {rc.fmt_seconds(seed[n]['cutwed_s'])} at N = "
-                          f"{fmt_n(n)}", [(n, seed[n]["cutwed_s"], common.seconds(best.get(n)))],
+                          f"{fmt_n(n)}", [(n, seed[n]["cutwed_s"], best.get(n))],
                           "our best step: one launch per pair on this GPU; cuTWED's: a launch "
                           "per diagonal on a P100",
                           missing or gpu_why(large, n, f"N = {fmt_n(n)} is not in sweep "
@@ -424,13 +458,18 @@ def throughput_claim(ctx, best, seed, why_none):
     seed_text = (f"{gcells(top, seed[top]['cutwed_s'])} G cells/s at N = {fmt_n(top)}"
                  if top else "-")
     n = both[-1] if both else None
+    # At least the seed's rate over SLOWER_OK: our time at most SLOWER_OK times the seed's.
+    slower = rc.run_seconds(best[n], 1 / seed[n]["cutwed_s"]) if both else None
     ours = (f"{gcells(n, common.seconds(best[n]))} G cells/s at N = {fmt_n(n)} "
-            f"({common.step_label(best[n], best[n].variant)})" if both else None)
+            f"({common.step_label(best[n], best[n].variant)}; time ours/seed "
+            f"{rc.fmt_measured(slower)})" if both else None)
 
     def judge():
-        ok = n * n / common.seconds(best[n]) >= n * n / seed[n]["cutwed_s"] / SLOWER_OK
-        return (rc.REPRODUCES if ok else rc.DOES_NOT,
-                "one launch per pair on this GPU against a launch per diagonal on a P100")
+        verdict, crossing = rc.decide(
+            lambda xs: rc.REPRODUCES if xs[0] <= SLOWER_OK else rc.DOES_NOT, [slower],
+            (SLOWER_OK,))
+        return verdict, "; ".join(w for w in (crossing, "one launch per pair on this GPU "
+                                              "against a launch per diagonal on a P100") if w)
     return absolute_claim(ctx, T10, "about 5 G cells/s at the largest N", seed_text, ours, judge,
                           why_none)
 
@@ -494,20 +533,24 @@ def set_claim(ctx, entry, groups, missing):
                     f"{tp.NOTES['device']}")
         return rc.Claim(T2, claim, seed_x, "-", rc.NOT_MEASURED, why)
     step = common.step_label(best, best.variant)
-    ours = f"{rc.fmt_ratio(s / b)} ({tp.point_text(group)}, seq_full / {step})"
+    x = rc.run_ratio(seq, best)
+    ours = f"{rc.fmt_measured(x)} ({tp.point_text(group)}, seq_full / {step})"
     why = f"{step} on this GPU vs seq_full on one core here"
     if ctx.quick:
         why = (f"quick scale: our point is {tp.point_text(group)}, the seed's "
                f"{entry['shape']}; {why}")
-    return rc.Claim(T2, claim, seed_x, ours, rc.REPRODUCES if s / b >= entry["speedup"] else
-                    rc.DOES_NOT, why, seed_x=entry["speedup"], ours_x=(s / b,))
+    verdict, crossing = rc.decide(
+        lambda xs: rc.REPRODUCES if xs[0] >= entry["speedup"] else rc.DOES_NOT, [x],
+        (entry["speedup"],))
+    return rc.Claim(T2, claim, seed_x, ours, verdict, "; ".join(w for w in (crossing, why) if w),
+                    seed_x=entry["speedup"], ours_x=(x,))
 
 
 def triangle_gain(groups):
-    """Our best FP64 GPU time on the whole matrix over that on the triangle, else None."""
-    by_mode = {g[0].params.get("mode"): common.seconds(tp.set_times(g)[1])
-               for g in groups.values()}
-    return rc.ratio(by_mode.get("batch"), by_mode.get("triangle"))
+    """Our best FP64 GPU time on the whole matrix over that on the triangle (an rc.Ratio),
+    else None."""
+    by_mode = {g[0].params.get("mode"): tp.set_times(g)[1] for g in groups.values()}
+    return rc.run_ratio(by_mode.get("batch"), by_mode.get("triangle"))
 
 
 def triangle_claim(gains, why_none):
@@ -515,12 +558,15 @@ def triangle_claim(gains, why_none):
     claim = "computing the triangle only roughly doubles the batch speedup"
     if not gains:
         return rc.Claim(T2, claim, "~2x", "-", rc.NOT_MEASURED, why_none)
-    ours = "; ".join(f"{name}: {rc.fmt_ratio(g)}" for name, g in gains)
-    oks = [rc.verdict_of_ratio(g, TRIANGLE_GAIN, TRIANGLE_WITHIN) == rc.REPRODUCES
-           for _, g in gains]
-    return rc.Claim(T2, claim, "~2x (expected, not measured by the seed)", ours,
-                    rc.verdict_all(oks), "our best step's time on the whole matrix over that on "
-                    "the triangle i < j", seed_x=TRIANGLE_GAIN, ours_x=tuple(g for _, g in gains))
+    ours = "; ".join(f"{name}: {rc.fmt_measured(g)}" for name, g in gains)
+    verdict, crossing = rc.decide(
+        lambda gs: rc.verdict_all([rc.verdict_of_ratio(g, TRIANGLE_GAIN, TRIANGLE_WITHIN)
+                                   == rc.REPRODUCES for g in gs]),
+        [g for _, g in gains], (TRIANGLE_GAIN / TRIANGLE_WITHIN, TRIANGLE_GAIN * TRIANGLE_WITHIN))
+    why = "our best step's time on the whole matrix over that on the triangle i < j"
+    return rc.Claim(T2, claim, "~2x (expected, not measured by the seed)", ours, verdict,
+                    "; ".join(w for w in (crossing, why) if w), seed_x=TRIANGLE_GAIN,
+                    ours_x=tuple(g for _, g in gains))
 
 
 # ---- the section -----------------------------------------------------------------------------

@@ -218,10 +218,16 @@ class Covariance(Sections):
         self.assertIn("resident warps per SM 32, 32, 64, 64, 64", why)
         why = self.assertVerdict(verdicts, "block-level early exit", rc.PARTLY)  # 151 vs 500 ms
         self.assertIn("with the thread exit off it saves 326 ms", why)
-        why = self.assertVerdict(verdicts, "thread-level early exit", rc.DOES_NOT)  # ~0 ms
+        # ~0 ms, but the samples of one process spread 0.87x-1.15x around it: across the 5%
+        # a saving must reach, so the verdict is not taken
+        why = self.assertVerdict(verdicts, "thread-level early exit", rc.UNDECIDED)
+        self.assertTrue(why.startswith("interval crosses the threshold (0.871x-1.15x vs 0.95x)"),
+                        why)
         self.assertIn("with the block exit off it saves 173 ms", why)
         ours = {c.claim: c.ours for c in section.claims}
-        self.assertEqual(ours["block-level early exit saves ~500 ms"], "-151 ms at chunk 8")
+        self.assertEqual(ours["block-level early exit saves ~500 ms"],
+                         "-151 ms at chunk 8 (time with it / without: 0.677x (sample range "
+                         "0.613x-0.723x, not a confidence interval))")
         for text in ("| 2 | 7.69 s | 161 GFLOP/s, 0.2% of FP32 limit | 0.25 | 32 | 4 | 32 | 32 B",
                      "| 8 | 151 ms (32%) | 326 ms (51%) |", "| notes (chunk_size not stated) | 500 ms",
                      "cuBLAS SSYRK", "2.05x the speed of cuBLAS SSYRK", "not a claim",

@@ -23,7 +23,7 @@ report_skyline = study_module("skyline", "report")
 
 REFERENCE = ROOT / "results" / "reference" / "h100" / "development"
 RE, PA, NO, NM = rc.REPRODUCES, rc.PARTLY, rc.DOES_NOT, rc.NOT_MEASURED
-NC = rc.NOT_COMPARABLE
+NC, UN = rc.NOT_COMPARABLE, rc.UNDECIDED
 EED_PEERS = {"peer_rapidfuzz": "eed-paper-rapidfuzz.json",
              "peer_stringzilla_levenshtein": "eed-paper-stringzilla.json"}
 
@@ -36,7 +36,9 @@ EED_EXPECTED = {
     ("EED Fig. 6", "sH_CUDA ~2.6x faster than H_CUDA"): PA,
     ("EED Table 2", "GTX 660 times"): NC,
     ("EED Fig. 7", "H_CUDA ~1.4-1.6x faster than pH_CUDA"): NO,
-    ("EED Fig. 7", "sH_CUDA ~2.4-3.6x faster than pH_CUDA"): PA,
+    # 1.08x at n = 100, its samples 0.98x-1.15x: across the 1.05x a gain must reach, so
+    # partly (1.49x at n = 1000) or does not reproduce
+    ("EED Fig. 7", "sH_CUDA ~2.4-3.6x faster than pH_CUDA"): UN,
     ("EED Fig. 7", "multi-block"): PA,
     ("EED Table 3", "GTX 660 times"): NC,
     ("EED Table 4", "GTX 660 times"): NC,
@@ -154,7 +156,7 @@ class OnTheReference(Case):
         eed, skyline = self.sections(eed=self.ref("eed"), skyline=self.ref("skyline"))
         for c in eed.claims + skyline.claims:
             with self.subTest(target=c.target, claim=c.claim):
-                if c.verdict in (PA, NO, NC):
+                if c.verdict in (PA, NO, NC, UN):
                     self.assertTrue(c.why)
                 else:  # a gain between steps that holds says only what the profiles say
                     parts = [part for part in c.why.split("; ") if part]
@@ -386,7 +388,7 @@ class OnAnotherGpu(Case):
         for (target, start), text in self.GPU_WHY.items():
             claim = find(section.claims, target, start)
             with self.subTest(target=target, claim=start):
-                self.assertIn(claim.verdict, (PA, NO))  # its why is shown
+                self.assertIn(claim.verdict, (PA, NO, UN))  # its why is shown
                 self.assertIn(text.format(gpu=gpu, sms=sms, l2=l2, fill=fill), claim.why)
         for c in section.claims:
             with self.subTest(target=c.target, claim=c.claim):
@@ -445,8 +447,8 @@ class Rules(unittest.TestCase):
     def test_overlap_and_times(self):
         self.assertEqual(report_eed.overlap_verdict([1.9, 2.1]), PA)
         self.assertEqual(report_eed.overlap_verdict([3.0]), NO)
-        self.assertEqual(report_eed.times_verdict([(1.0, 0.5), (1.0, 1.0)]), RE)
-        self.assertEqual(report_eed.times_verdict([(1.0, 2.0)]), NO)
+        self.assertEqual(report_eed.times_verdict([0.5, 1.0]), RE)  # ours over the paper's
+        self.assertEqual(report_eed.times_verdict([2.0]), NO)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,173 @@
+"""Tests of the intervals of the report's claims (plots/report_common.py's Ratio, run_ratio,
+decide): every ratio of our times is shown with its interval (a 95% CI where both runs ran
+several processes, marked a sample range where one ran one process), and a verdict whose
+interval crosses one of the claim's thresholds is 'undecided', counted apart in the summary;
+an interval clear of the thresholds leaves the verdict as it was.
+
+Run: python3 tests/plots/test_report_intervals.py   (exits non-zero on failure)
+"""
+import json
+import math
+import statistics
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "plots"))
+import ladder_results  # noqa: E402
+import report  # noqa: E402
+import report_common as rc  # noqa: E402
+import report_summary  # noqa: E402
+from report_fixtures import load, study_module  # noqa: E402
+report_dtw = study_module("dtw", "report")
+
+DTW = "dtw-paper"
+SHARED = "DP rows in shared memory ~4.3x faster than thread-local"  # thresholds 1x, 2.15x, 8.6x
+NAIVE = "thread-local DP rows ~11x faster than naive"  # reproduces in 5.55x..22.2x
+FACTORS = (0.96, 0.99, 1.0, 1.02, 1.07)  # each run's process medians over its median
+K = len(FACTORS)
+T8 = 2.306004135204166  # scipy.stats.t.ppf(0.975, 8): Welch's df of two runs of 5 alike
+SD = statistics.stdev(math.log(f) for f in FACTORS)
+HALF = T8 * math.sqrt(2 * SD * SD / K)  # the log ratio's half width
+
+
+def processes(results, medians):
+    """The results as a K-process file, the runs of sweep notes named in `medians` ({variant:
+    ms}) at those medians, FACTORS times them in their processes."""
+    results["schema_version"] = 2
+    results["processes"] = {"count": K, "mode": "repeat"}
+    for run in results["runs"]:
+        if run.get("sweep") == "notes" and run["variant"] in medians:
+            ms = medians[run["variant"]]
+            per = [ms * f for f in FACTORS]
+            run["timing"].update(median=ms, process_medians=per, samples=per, min=min(per),
+                                 max=max(per))
+    return results
+
+
+class Decide(unittest.TestCase):
+    """rc.decide on numbers made here."""
+
+    @staticmethod
+    def ratio(value, lo, hi, processes=K):
+        return rc.Ratio(value, ladder_results.Interval(lo, hi, processes))
+
+    def test_an_interval_across_the_threshold_is_undecided(self):
+        def rule(xs):
+            return rc.REPRODUCES if xs[0] >= 1.05 else rc.DOES_NOT
+        verdict, why = rc.decide(rule, [self.ratio(1.06, 0.98, 1.12)], (1.05,))
+        self.assertEqual(verdict, rc.UNDECIDED)
+        self.assertEqual(why, "interval crosses the threshold (0.98x-1.12x vs 1.05x)")
+        # clear of it: the rule's verdict, as without an interval
+        self.assertEqual(rc.decide(rule, [self.ratio(1.2, 1.1, 1.3)], (1.05,)),
+                         (rc.REPRODUCES, ""))
+        self.assertEqual(rc.decide(rule, [self.ratio(0.9, 0.8, 1.0)], (1.05,)), (rc.DOES_NOT, ""))
+        self.assertEqual(rc.decide(rule, [1.06], (1.05,)), (rc.REPRODUCES, ""))  # no interval
+        self.assertEqual(rc.decide(lambda xs: xs[0] is None, [None], (1.05,)), (True, ""))
+
+    def test_a_crossing_that_cannot_change_the_verdict_decides_nothing(self):
+        def rule(xs):  # any ratio below 1.05: does not reproduce
+            return rc.DOES_NOT if any(x < 1.05 for x in xs) else rc.REPRODUCES
+        clear, across = self.ratio(0.9, 0.85, 0.95), self.ratio(1.06, 1.0, 1.1)
+        self.assertEqual(rc.decide(rule, [clear, across], (1.05,)), (rc.DOES_NOT, ""))
+        self.assertEqual(rc.decide(rule, [self.ratio(1.2, 1.1, 1.3), across], (1.05,))[0],
+                         rc.UNDECIDED)
+
+    def test_a_band_inside_the_interval(self):
+        def rule(xs):  # reproduces inside 2..4, partly outside
+            return rc.REPRODUCES if 2 <= xs[0] <= 4 else rc.PARTLY
+        # both ends outside the band, on either side: the verdict still changes within
+        verdict, why = rc.decide(rule, [self.ratio(5.0, 1.5, 6.0)], (2.0, 4.0))
+        self.assertEqual(verdict, rc.UNDECIDED)
+        self.assertEqual(why, "interval crosses the threshold (1.5x-6x vs 2x and 4x)")
+
+    def test_how_an_interval_is_written(self):
+        self.assertEqual(rc.fmt_measured(self.ratio(1.52, 1.44, 1.6)),
+                         "1.52x (95% CI 1.44x-1.6x)")
+        self.assertEqual(rc.fmt_measured(self.ratio(1.52, 1.4, 1.7, processes=1)),
+                         "1.52x (sample range 1.4x-1.7x, not a confidence interval)")
+        # ends that 3 digits would not tell apart get more
+        self.assertEqual(rc.fmt_measured(self.ratio(1.333, 1.3312, 1.3348, processes=1)),
+                         "1.33x (sample range 1.331x-1.335x, not a confidence interval)")
+        self.assertEqual(rc.fmt_measured(rc.Ratio(1.52)), "1.52x")  # one sample: no spread
+        self.assertEqual(rc.fmt_measured(self.ratio(0.25, 0.2, 0.3), rc.fmt_seconds),
+                         "250 ms (95% CI 200 ms-300 ms)")
+
+
+class DtwSection(unittest.TestCase):
+    """A claim of the DTW section on synthetic K-process runs."""
+
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory()
+        self.dir = Path(self._tmp.name)
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def context(self, results):
+        (self.dir / f"{DTW}.json").write_text(json.dumps(results), encoding="utf-8")
+        return rc.Context(self.dir, {"scale": "paper", "peers": [], "figures": [],
+                                     "configs": [{"name": DTW, "results": f"{DTW}.json",
+                                                  "state": "ran", "study": "dtw"}]})
+
+    def claim(self, results, words):
+        claims = report_dtw.section(self.context(results)).claims
+        return next(c for c in claims if c.claim == words)
+
+    def test_a_ratio_whose_interval_crosses_the_threshold_is_undecided(self):
+        # thread-local / shared = 1.0125, its 95% CI about 0.955x-1.07x: across 1x, where the
+        # verdict turns from 'does not reproduce' (not faster) to 'partly'.
+        c = self.claim(processes(load(DTW), {"thread_local": 81.0, "shared": 80.0}), SHARED)
+        self.assertEqual(c.verdict, rc.UNDECIDED)
+        lo, hi = c.ours_x[0].interval
+        self.assertAlmostEqual(lo, 81 / 80 * math.exp(-HALF))
+        self.assertAlmostEqual(hi, 81 / 80 * math.exp(HALF))
+        self.assertTrue(c.why.startswith(f"interval crosses the threshold "
+                                         f"({rc.fmt_interval(lo, hi)} vs 1x)"), c.why)
+        self.assertTrue(c.ours.startswith("1.01x (95% CI 0.95"), c.ours)
+
+    def test_a_clear_interval_keeps_the_verdict(self):
+        c = self.claim(processes(load(DTW), {"thread_local": 106.0, "shared": 80.0}), SHARED)
+        self.assertEqual(c.verdict, rc.PARTLY)  # 1.33x, as on the reference runs
+        self.assertIn("(95% CI 1.2", c.ours)
+        self.assertFalse(c.why.startswith("interval crosses"), c.why)
+
+    def test_a_band_edge_inside_the_interval(self):
+        # naive / thread-local at 22.2x, the top of the band of 11.1x: reproduces or partly
+        c = self.claim(processes(load(DTW), {"naive": 22.2 * 100, "thread_local": 100.0}),
+                       NAIVE)
+        self.assertEqual(c.verdict, rc.UNDECIDED)
+        self.assertIn("vs 22.2x)", c.why)
+        c = self.claim(processes(load(DTW), {"naive": 15.4 * 100, "thread_local": 100.0}),
+                       NAIVE)
+        self.assertEqual(c.verdict, rc.REPRODUCES)
+
+    def test_one_process_runs_show_a_sample_range(self):
+        c = self.claim(load(DTW), NAIVE)  # the reference: one process of 10 samples a run
+        self.assertEqual(c.verdict, rc.REPRODUCES)
+        self.assertEqual(c.ours, "15.4x (sample range 15.4x-15.5x, not a confidence interval)")
+
+    def test_the_report_counts_undecided_apart(self):
+        results = processes(load(DTW), {"thread_local": 81.0, "shared": 80.0})
+        ctx = self.context(results)
+        text = report.build(ctx)
+        claims = report_dtw.section(ctx).claims
+        counts = {v: sum(c.verdict == v for c in claims) for v in rc.VERDICTS}
+        self.assertEqual(counts[rc.UNDECIDED], 1)
+        self.assertIn(f"{len(claims)} claims: ", text)
+        self.assertIn(" 1 undecided,", text)
+        self.assertIn("| undecided | interval crosses the threshold (", text)
+        self.assertIn(f"**{rc.UNDECIDED}**", text)  # How claims are judged says what it is
+        # the summary figure places it, in a style of its own
+        self.assertIn(rc.UNDECIDED, report_summary.STYLE)
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            return
+        self.assertIsNotNone(report_summary.draw_figure(claims, self.dir / "figures", "test"))
+
+
+if __name__ == "__main__":
+    unittest.main()
