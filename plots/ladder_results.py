@@ -16,7 +16,7 @@ import os
 import stat
 from pathlib import Path
 
-SCHEMA_VERSION = 1  # the only layout read here; a harness that changes it bumps it
+SCHEMA_VERSIONS = (1, 2)  # the layouts read here; a harness that changes the layout bumps it
 # For results files written before runs named their metric and its unit.
 METRIC_KEYS = ("gcups", "gflops", "gbps", "points_per_s")
 UNITS = {"gcups": "GCUPS", "gflops": "GFLOP/s", "gbps": "GB/s", "points_per_s": "points/s"}
@@ -232,8 +232,8 @@ def check_value(where, value, want, name):
 
 def _check(path, raw):
     version = raw.get("schema_version") if isinstance(raw, dict) else None
-    if version != SCHEMA_VERSION or isinstance(version, bool):
-        raise ResultsError(f"{path}: schema_version is {version!r}, expected {SCHEMA_VERSION}; "
+    if version not in SCHEMA_VERSIONS or isinstance(version, bool):
+        raise ResultsError(f"{path}: schema_version is {version!r}, expected one of {SCHEMA_VERSIONS}; "
                            "is it a ladder results file?")
     if not isinstance(raw.get("runs"), list):
         raise ResultsError(f"{path}: 'runs' is {_kind(raw.get('runs'))}, expected a list")

@@ -408,7 +408,7 @@ class Reader(unittest.TestCase):
             files = ladder_results.load_all([tmp])
             self.assertEqual([(f.name, f.study, len(f.runs)) for f in files],
                              [("toy-test", "toy", 9)])
-            for bad in ({"schema_version": 1}, {"schema_version": 2, "runs": []}, [1]):
+            for bad in ({"schema_version": 1}, {"schema_version": 3, "runs": []}, [1]):
                 (Path(tmp) / "bad.json").write_text(json.dumps(bad))
                 with self.assertRaises(ladder_results.ResultsError) as caught:
                     ladder_results.load(Path(tmp) / "bad.json")
@@ -555,7 +555,7 @@ class DrawAll(TempDirCase):
     def test_bad_file_exits_2_with_one_line_and_draws_nothing(self):
         good = self.write("good.json", toy_results())
         for bad in (self.write("bad.json", "{not json"),
-                    self.write("v2.json", dict(toy_results(), schema_version=2)),
+                    self.write("v3.json", dict(toy_results(), schema_version=3)),
                     self.write("figs.json", toy_results(figures="ladder")),
                     self.dir / "missing.json"):
             with self.subTest(bad=bad.name):
