@@ -131,8 +131,8 @@ class Ab {
     if (a.process_samples && b.process_samples && !p_.has("repetitions")) common_.push_back("--process-samples");
     const std::vector<std::string> given = pass_on(p_, {"processes", "seed", "cpus", "out", "plant", "quiet"});
     common_.insert(common_.end(), given.begin(), given.end());
+    StopSignals stop;  // from here on a signal stops at the next whole file
     prepare(bin_a, bin_b);
-    StopSignals stop;
     const int status = measure(stop);
     if (stop.stopped() || status != 0) {
       write_manifest(false);
@@ -179,6 +179,7 @@ class Ab {
 
   // One process of side `s` into `name`.json; false (and why in stopped_) when it failed.
   bool one(int s, const std::string& name, json& entry, StopSignals& stop) {
+    if (stop.stopped()) return false;
     const fs::path part = fs::path(dir_) / "parts" / (name + ".json");
     const ProcessRecord r = run_process_child(argv(sides_[s], part.string()),
                                               (fs::path(dir_) / "parts" / (name + ".log")).string(), cpus_);
@@ -227,6 +228,7 @@ class Ab {
       const std::string name = std::string(kSides[s]) + "-" + std::to_string(i);
       json entry;
       const bool ok = one(s, name, entry, stop);
+      if (entry.is_null()) return 0;  // stopped before it started
       entry.update({{"name", order_name(order[pos])}, {"index", i}, {"order_position", pos}});
       list_.push_back(entry);
       const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();

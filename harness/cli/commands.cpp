@@ -227,9 +227,8 @@ const Command run_command{
              "processes of the config one after another (each a sample of the timing contract) and\n"
              "joins them into FILE, each timed run with every process's median and their spread\n"
              "(parts and logs kept in FILE's name with .processes until joined); --cpus pins them.\n"
-             "Exit status: 0 every run\n"
-             "passed (or was validly unsupported or skipped), 1 a run failed or errored (or a shard is\n"
-             "missing), 2 bad input, 3 CUDA error, 4 internal.\n",
+             "Exit status: 0 every run passed (or was validly unsupported or skipped), 1 a run failed\n"
+             "or errored (or a shard or a process is missing), 2 bad input, 3 CUDA error, 4 internal.\n",
     .body = run,
 };
 

@@ -302,7 +302,7 @@ def case_ab_interrupt(ladder, work):
     with open(config, "w") as f:
         json.dump(SLOW, f)
     d = os.path.join(work, "ab")
-    # Seed 5's order begins with the process below (ab_two_copies pins the order a seed gives).
+    # The first measured process is one of block 0's: A-0 or B-0, whichever the coin put first.
     first = lambda: any(complete_file(p) for p in glob.glob(os.path.join(d, "parts", "[AB]-0.json")))
     interrupt_when([ladder, "ab", ladder, ladder, config, "--processes", "2", "--seed", "5", "--out", d],
                    work, first, "ab")
