@@ -8,12 +8,13 @@
 //   ladder plan CONFIG [--scale paper|quick] [--filter RE] [--validate full|sample:N|off]
 //                      [--repetitions N] [--warmup N] [--timing hot|cold]
 //                      [--shard K/N] [--costs FILE|DIR] [--json]
+//   ladder plan --advise RESULTS.json [--cost-ratio X] [--markdown | --json]
 //   ladder gen STUDY [--generator NAME] [--PARAM VALUE ...] --out FILE
 //   ladder gen --config CONFIG --point K [--scale paper|quick] [--json] --out FILE
 //   ladder ingest CONFIG HANDOVER --out FILE [--scale paper|quick]
 //                 [--validate full|sample:N|off] [--device N] [--quiet]
-//   ladder compare A.json B.json [--csv]
-//   ladder export RESULTS.json --format csv|gbench [--out FILE]   (--csv: --format csv)
+//   ladder compare A.json B.json [--csv] [--q Q] [--min-effect P] [--calibration DIM.json]
+//   ladder export RESULTS.json --format csv|gbench [--per-process] [--out FILE]   (--csv: --format csv)
 //   ladder reproduce [--scale paper|quick] [--out DIR] [--configs DIR] [--device N]
 //                    [--shard K/N | --gpus all|LIST] [--costs FILE|DIR] [--no-peers] [--profile]
 //                    [--python EXE]

@@ -9,6 +9,7 @@
 
 #include "../../datagen/base/printable.hpp"
 #include "../plan.hpp"
+#include "advise.hpp"
 #include "commands.hpp"
 #include "shards.hpp"
 
@@ -23,7 +24,13 @@ constexpr const char* kPlanAbout =
     "data group (runs that share one generated or read data set and its reference), validation,\n"
     "repetitions (\"5 in 2s\": at most 5, as many as fit in the config's time budget) and\n"
     "warm-up. --json prints them with every parameter, defaults filled in (time_budget_s: 0 for\n"
-    "none), and the config's points (what a peer runs: `ladder gen --config`, `ladder ingest`).\n";
+    "none), and the config's points (what a peer runs: `ladder gen --config`, `ladder ingest`).\n"
+    "--advise RESULTS.json reads a K-process results file (`ladder run CONFIG --processes K`)\n"
+    "instead: per timed run, its processes, median, the sd of log times within and between\n"
+    "processes and of a process's median, the ICC, Kalibera & Jones's samples a process\n"
+    "(ceil(sqrt(c * within^2 / between^2)), c = a process's cost over a sample's: --cost-ratio,\n"
+    "default 200) and the processes a side for a Welch test of process medians to detect 5% and\n"
+    "10% with 80% power at alpha 0.05; --markdown prints a Markdown table, --json JSON.\n";
 
 json data_json(const DataSource& d) {
   return d.file.empty() ? json{{"generator", d.generator}} : json{{"file", d.file}};
@@ -102,15 +109,24 @@ const Command plan_command{
     .name = "plan",
     .summary = "the runs `run` would execute, in its order, without running them",
     .positionals = {"CONFIG"},
+    .forms = {"ladder plan CONFIG [--scale paper|quick] [--filter RE] [--validate full|sample:N|off] [--repetitions N] "
+              "[--warmup N] [--timing hot|cold] [--shard K/N] [--costs FILE|DIR] [--json]",
+              "ladder plan --advise RESULTS.json [--cost-ratio X] [--markdown | --json]"},
     .options = {shared_option("scale"), shared_option("filter"), shared_option("validate"),
                 shared_option("repetitions"), shared_option("warmup"), shared_option("timing"),
                 shard_option("shard"), shard_option("costs"),
-                {"json", "", "the runs with every parameter, and the config's points, as JSON"}},
+                {"json", "", "the runs with every parameter, and the config's points, as JSON"},
+                {"advise", "RESULTS.json", "samples a process and processes a side a K-process results file calls for"},
+                {"cost-ratio", "X", "--advise: a process's cost over a sample's (default 200)"},
+                {"markdown", "", "--advise: a Markdown table"}},
     .about = kPlanAbout,
     .body = plan,
 };
 
 int plan(const Parsed& p) {
+  if (p.has("advise")) return plan_advise(p);
+  for (const char* o : {"cost-ratio", "markdown"})
+    if (p.has(o)) throw InputError(std::string("--") + o + " goes with --advise RESULTS.json");
   if (p.positional.size() != 1) throw InputError("plan needs exactly one CONFIG file");
   const Config config = config_from_options(p);
   std::optional<Validation> validation;

@@ -3,20 +3,21 @@
 
     compare_export.py LADDER SCRATCH_ROOT
 
-The files hold runs whose verdict (the Mann-Whitney U test, two-sided, p < 0.05, and medians
-3% and 10 us apart) and p-value are known in advance (p from SciPy's mannwhitneyu, which Google
-Benchmark's compare.py calls): overlapping samples (noise: p = 0.056 although the medians
-differ by 9%), wholly apart within 3% or within 10 us (noise by the floors), a clear speedup (faster) and
-slowdown (slower), one outlier among equal samples (noise), too few samples on a side to ever
-reach p < 0.05 (3 and 3 with a warm-up outlier, 1 and 1 20% apart: `too few samples`), a
-skipped run, a run that failed validation, runs in one file only and equal points in two
-sweeps; a parameter value and a reason hold commas, quotes and a line break to test CSV
-quoting. Checks:
+The files are old-style one-process files (schema_version 1, no `processes` block): each run
+is one process, whatever its samples, so under the process-level contract no timed run can be
+tested and each gets `too few processes` (K = 1 a side; with 3, 5 or 100,000 samples alike),
+however far apart its medians: overlapping samples 9% apart, samples wholly apart within 3% or
+within 2 us, a clear speedup and slowdown, one outlier among equal samples, 3 and 3 or 1 and 1
+samples. Beside them a skipped run, a run that failed validation, runs in one file only and
+equal points in two sweeps; a parameter value and a reason hold commas, quotes and a line
+break to test CSV quoting. (tests/cli/process_compare.py judges K-process files.) Checks:
 
-- `compare A B` exits 0 with one row per key, the right verdict and A/B in each, the status
-  for an untimed run, `-` for a side that lacks the run, INCORRECT for a failed validation;
-- `compare A B --csv` is RFC 4180 CSV (CRLF) of 18 columns that reads back with the csv
-  module to the exact medians, ranges, sample counts, speedups and verdicts;
+- `compare A B` exits 0 with one row per key, the verdict, K = 1 a side and A/B in each, the
+  status for an untimed run, `-` for a side that lacks the run, INCORRECT for a failed
+  validation, and the legend of the verdicts and options;
+- `compare A B --csv` is RFC 4180 CSV (CRLF) of 31 columns that reads back with the csv
+  module to the exact medians, ranges, sample counts, speedups, ratios and verdicts, with no
+  p-value, q-value or MDE for a run that was not tested;
 - `export --csv A` has the 26 fixed columns plus a sorted param_ column per parameter, one
   row per run, values read back exactly (quoted fields included), empty where absent;
 - `export --csv A --out FILE` writes the same bytes to FILE.
@@ -73,6 +74,7 @@ COMMA = 'a,b "quoted"\nnext line'
 REASON = "2 of 10 outputs outside tolerance; first: i=3, got 1.5"
 
 # key -> (A run or None, B run or None, verdict, expected A/B speedup or None, p-value or None)
+FEW = "too few processes"
 CASES = {}
 
 
@@ -85,35 +87,34 @@ def case(a, b, verdict, p=None):
 
 
 def build():
-    # Samples overlap (A's 11.0 above three of B's) although the medians differ by 9%: U = 3,
-    # p = 14/252 = 0.0556, noise.
+    # One process a side, whatever the samples: no process-level test, so no verdict.
+    # Samples overlap (A's 11.0 above three of B's) although the medians differ by 9%.
     case(run("overlap", "n=128", samples=[10.0, 9.0, 11.0, 10.5, 9.5]),
-         run("overlap", "n=128", samples=[10.8, 10.9, 11.5, 12.0, 10.85]), "noise", 0.05555555555555555)
-    # Wholly apart (p = 2/252), medians 1% apart: noise by the 3% floor.
+         run("overlap", "n=128", samples=[10.8, 10.9, 11.5, 12.0, 10.85]), FEW)
+    # Wholly apart, medians 1% apart.
     case(run("floor", "n=128", samples=[10.0, 10.01, 10.02, 10.03, 10.04]),
-         run("floor", "n=128", samples=[10.1, 10.11, 10.12, 10.13, 10.14]), "noise", 0.007936507936507936)
-    # Wholly apart and 13% apart, but 1.3 us: two processes do not separate kernels that close
-    # (identical smoke runs on an H100 differ by up to 4.4 us): noise by the 10 us floor.
+         run("floor", "n=128", samples=[10.1, 10.11, 10.12, 10.13, 10.14]), FEW)
+    # Wholly apart and 13% apart, but 1.3 us.
     case(run("micro", "n=128", samples=[0.0097, 0.00972, 0.00975, 0.00978, 0.0098]),
-         run("micro", "n=128", samples=[0.011, 0.01102, 0.01105, 0.0111, 0.0112]), "noise",
-         0.007936507936507936)
-    # Two identical smoke runs on an H100: 2.3% apart at 3.6 ms, samples wholly apart: noise.
+         run("micro", "n=128", samples=[0.011, 0.01102, 0.01105, 0.0111, 0.0112]), FEW)
+    # Two identical smoke runs on an H100: 2.3% apart at 3.6 ms, samples wholly apart: the
+    # samples of one process do not show what differs between processes.
     case(run("process", "n=128", samples=[3.592, 3.594, 3.595, 3.596, 3.598]),
-         run("process", "n=128", samples=[3.511, 3.512, 3.513, 3.514, 3.516]), "noise",
-         0.007936507936507936)
+         run("process", "n=128", samples=[3.511, 3.512, 3.513, 3.514, 3.516]), FEW)
+    # Even 2x apart.
     case(run("fast", "n=128", samples=[20.0, 19.5, 20.5, 20.2, 19.8]),
-         run("fast", "n=128", samples=[10.0, 9.8, 10.2, 10.1, 9.9]), "faster", 0.007936507936507936)
+         run("fast", "n=128", samples=[10.0, 9.8, 10.2, 10.1, 9.9]), FEW)
     case(run("slow", "n=128", samples=[20.0, 19.5, 20.5, 20.2, 19.8]),
-         run("slow", "n=128", samples=[25.0, 24.5, 25.5, 25.2, 24.8]), "slower", 0.007936507936507936)
-    # One outlier (a warm-up left in) among equal samples: noise, not 3x slower.
+         run("slow", "n=128", samples=[25.0, 24.5, 25.5, 25.2, 24.8]), FEW)
+    # One outlier (a warm-up left in) among equal samples.
     case(run("outlier", "n=128", samples=[10.0, 10.1, 9.9, 10.05, 30.0]),
-         run("outlier", "n=128", samples=[10.02, 10.0, 9.98, 10.03, 10.01]), "noise", 0.4633438825652173)
-    # 3 and 3 samples, or 1 and 1: no outcome reaches p < 0.05, so no verdict, whatever the
-    # medians (the smoke configs' 3 repetitions with a warm-up outlier; 20% apart).
+         run("outlier", "n=128", samples=[10.02, 10.0, 9.98, 10.03, 10.01]), FEW)
+    # 3 and 3 samples, or 1 and 1 (the smoke configs' 3 repetitions with a warm-up outlier;
+    # 20% apart).
     case(run("few", "n=128", samples=[2.86, 1.0, 1.01]), run("few", "n=128", samples=[1.0, 1.02, 0.99]),
-         "too few samples")
-    case(run("one", "n=64", samples=[5.0]), run("one", "n=64", samples=[5.05]), "too few samples")
-    case(run("one", "n=256", samples=[5.0]), run("one", "n=256", samples=[6.0]), "too few samples")
+         FEW)
+    case(run("one", "n=64", samples=[5.0]), run("one", "n=64", samples=[5.05]), FEW)
+    case(run("one", "n=256", samples=[5.0]), run("one", "n=256", samples=[6.0]), FEW)
     case(run("gpu", "n=128", status="skipped", reason="no CUDA device"),
          run("gpu", "n=128", status="skipped", reason="no CUDA device"), "")
     # B failed validation but looks 2x faster: marked, never a plain speedup.
@@ -122,9 +123,9 @@ def build():
              reason=REASON + "\nsecond line"), "INCORRECT (B)")
     # Equal points in two sweeps are two keys; one run only in A, one only in B.
     case(run("sweeps", "n=32", sweep="s1", samples=[1.0, 1.1, 0.9, 1.02, 0.98]),
-         run("sweeps", "n=32", sweep="s1", samples=[1.0, 1.05, 0.95, 1.01, 0.97]), "noise", 0.9165626446795413)
+         run("sweeps", "n=32", sweep="s1", samples=[1.0, 1.05, 0.95, 1.01, 0.97]), FEW)
     case(run("sweeps", "n=32", sweep="s2", samples=[2.0, 2.1, 1.9, 2.05, 1.95]),
-         run("sweeps", "n=32", sweep="s2", samples=[1.0, 1.1, 0.9, 1.05, 0.95]), "faster", 0.007936507936507936)
+         run("sweeps", "n=32", sweep="s2", samples=[1.0, 1.1, 0.9, 1.05, 0.95]), FEW)
     case(run("only_a", "n=128", samples=[3.0, 3.1, 2.9], params={"n": "128", "note": COMMA}),
          None, "")
     case(None, run("only_b", "n=128", samples=[3.0, 3.1, 2.9]), "")
@@ -141,11 +142,12 @@ def check_table(out):
     lines = out.splitlines()
     check(lines and lines[0].split()[:2] == ["study/variant", "[sweep]"],
           "compare: the header is %r" % (lines[:1],))
+    check(lines and lines[0].split()[-1] == "A/B", "compare: A/B is not the last column: %r" % lines[:1])
     check(any("above 1: B is faster" in l for l in lines), "compare: no legend for A/B")
     legend = " ".join(l for l in lines if not l.startswith("dtw/"))
-    check("Mann-Whitney" in legend and "3%" in legend and "too few samples" in legend,
-          "compare: no legend for the verdicts")
-    check("9+ repetitions are advised" in legend, "compare: no advice on repetitions")
+    for word in ("Welch", "Benjamini-Hochberg", "3.0%", "too few processes", "inconclusive", "same",
+                 "--q 0.01", "--min-effect 3%", "--calibration none"):
+        check(word in legend, "compare: the legend lacks %r" % word)
     for (variant, sweep, point), (a, b, verdict, speedup, _) in CASES.items():
         key = display_key(variant, sweep, point)
         rows = [l for l in lines if l.startswith(key + " ")]
@@ -157,7 +159,7 @@ def check_table(out):
               "compare: %s ends with %r, expected A/B %r" % (key, cells[-1], want_ratio))
         if verdict:
             check(verdict in rows[0], "compare: %s lacks verdict %r: %r" % (key, verdict, rows[0]))
-        for word in ("noise", "faster", "slower", "INCORRECT"):
+        for word in ("same", "faster", "slower", "inconclusive", "INCORRECT"):
             if word not in verdict:
                 check(word not in cells, "compare: %s says %r: %r" % (key, word, rows[0]))
         if a is None or b is None:
@@ -166,16 +168,19 @@ def check_table(out):
             if side and not side["timing"]:
                 check(side["status"] in cells, "compare: %s does not show status %r: %r"
                       % (key, side["status"], rows[0]))
-        if a and b and a["timing"] and b["timing"] and len(a["timing"]["samples"]) > 1:
-            pct = 50 * (a["timing"]["max"] - a["timing"]["min"]) / a["timing"]["median"]
-            spread = ("±%.2f%%" if pct < 1 else "±%.1f%%") % pct
-            check(spread in cells, "compare: %s does not show A's spread %s: %r"
-                  % (key, spread, rows[0]))
+        if a and b and a["timing"] and b["timing"]:
+            # K = 1 a side, and B/A (no CI: no test) before the verdict.
+            check(cells.count("1") >= 2, "compare: %s does not show K = 1 a side: %r" % (key, rows[0]))
+            want = "%.3f" % (b["timing"]["median"] / a["timing"]["median"])
+            check(want in cells and "[" not in rows[0][len(key):], "compare: %s does not show B/A %s alone: %r"
+                  % (key, want, rows[0]))
 
 
 COMPARE_HEAD = ["study", "variant", "sweep", "point", "occurrence", "a_status", "a_median_ms", "a_min_ms",
                 "a_max_ms", "a_samples", "b_status", "b_median_ms", "b_min_ms", "b_max_ms",
-                "b_samples", "speedup", "verdict", "p_value"]
+                "b_samples", "speedup", "verdict", "p_value", "a_processes", "b_processes", "ratio",
+                "ratio_ci_low", "ratio_ci_high", "q_value", "mde80", "icc_a", "icc_b", "u_p_value", "drift",
+                "heavy_tailed", "test"]
 
 
 def parse_csv(raw, what):
@@ -224,8 +229,11 @@ def check_compare_csv(raw):
         r = by_key.get(key)
         if not check(r is not None, "compare --csv: no row for %s" % (key,)):
             continue
+        timed = bool(a and b and a["timing"] and b["timing"])
         want = ["dtw", key[0], key[1], key[2], "1"] + side_cells(a) + side_cells(b) + \
-            [speedup if speedup is not None else "", verdict, p if p is not None else ""]
+            [speedup if speedup is not None else "", verdict, p if p is not None else ""] + \
+            ["1" if a and a["timing"] else "", "1" if b and b["timing"] else "",
+             b["timing"]["median"] / a["timing"]["median"] if timed else ""] + [""] * 10
         for name, cell, w in zip(COMPARE_HEAD, r, want):
             check(same(cell, w), "compare --csv: %s %s is %r, expected %r" % (key, name, cell, w))
 
@@ -291,15 +299,13 @@ def main():
                  "compare --csv exited %d: %r" % (proc.returncode, proc.stderr)):
             check_compare_csv(proc.stdout)
 
-        # A file against itself: every timed run is noise at 1.00x, or has too few samples.
+        # A file against itself: every timed run has too few processes, at 1.00x.
         proc = run_ladder([ladder, "compare", fa, fa, "--csv"], work)
         if check(proc.returncode == 0, "compare A A exited %d" % proc.returncode):
             for r in csv_rows(proc.stdout, "compare A A --csv"):
                 if r["a_median_ms"]:
-                    few = int(r["a_samples"]) < 4
-                    want = ("INCORRECT (A, B)" if r["a_status"] == "incorrect" else
-                            "too few samples" if few else "noise")
-                    check(r["verdict"] == want and float(r["speedup"]) == 1.0,
+                    want = "INCORRECT (A, B)" if r["a_status"] == "incorrect" else "too few processes"
+                    check(r["verdict"] == want and float(r["speedup"]) == 1.0 and float(r["ratio"]) == 1.0,
                           "compare A A: %s is %r at %r" % (r["variant"], r["verdict"], r["speedup"]))
 
         proc = run_ladder([ladder, "export", "--csv", fa], work)

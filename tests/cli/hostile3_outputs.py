@@ -5,11 +5,14 @@
 
 - compare_many_samples: two results files of one run each with 100,000 samples a side (as
   `--repetitions 100000` writes them): compare, as a table and as CSV, answers within seconds
-  with the p-value of the rank test (normal approximation with the tie correction, computed
-  here independently; SciPy's mannwhitneyu gives the same).
-- compare_known_p: runs whose two-sided Mann-Whitney p-values SciPy's mannwhitneyu gave (exact
-  for small samples without ties, else the normal approximation with the tie and continuity
-  corrections): compare --csv reports each.
+  (one process a side: `too few processes`); the same 100,000 samples as ten processes of
+  10,000 a side (timing.processes, as `run --processes 10` writes them): within seconds too,
+  with Welch's p and both ICCs (the variance components of all the samples).
+- compare_known_p: runs whose process medians (one sample a process) have two-sided
+  Mann-Whitney p-values SciPy's mannwhitneyu gave (exact for small samples without ties, else
+  the normal approximation with the tie and continuity corrections) and Welch p-values of
+  their logs SciPy's ttest_ind gave: compare --csv reports Welch's with 5 processes a side or
+  more and the U test's with 8 or more, and neither below.
 - compare_csv_repeated_point: a sweep listing point "p" twice beside a real point "p #2", in
   either order: compare --csv gives three distinct rows, none merged or dropped, each with its
   occurrence and both files' medians.
@@ -31,7 +34,6 @@
 import csv
 import io
 import json
-import math
 import os
 import re
 import shutil
@@ -74,30 +76,19 @@ def csv_rows(proc):
     return list(csv.DictReader(io.StringIO(text(proc.stdout), newline="")))
 
 
-# --- compare: the rank test on many samples (cause 5) ---------------------------------------------
-
-def normal_p(a, b):
-    """Two-sided p of the Mann-Whitney U test by the normal approximation with the tie and
-    continuity corrections (SciPy's 'asymptotic'), from ranks."""
-    pooled = sorted([(x, 0) for x in a] + [(y, 1) for y in b])
-    rank_a, ties, i = 0.0, 0.0, 0
-    while i < len(pooled):
-        j = i
-        while j < len(pooled) and pooled[j][0] == pooled[i][0]:
-            j += 1
-        rank_a += sum(1 for k in range(i, j) if pooled[k][1] == 0) * (i + j + 1) / 2
-        ties += (j - i) ** 3 - (j - i)
-        i = j
-    n, m = len(a), len(b)
-    u = rank_a - n * (n + 1) / 2
-    big = n + m
-    sigma = math.sqrt(n * m / 12 * ((big + 1) - ties / (big * (big - 1))))
-    z = (abs(u - n * m / 2) - 0.5) / sigma
-    return min(1.0, math.erfc(max(z, 0.0) / math.sqrt(2)))
-
+# --- compare: many samples (cause 5), known p-values --------------------------------------------
 
 def close(got, want, rel=1e-9):
     return got is not None and abs(got - want) <= rel * abs(want)
+
+
+def as_processes(run, groups):
+    """The run's timing as ten processes: timing.processes with each group's samples and
+    median, and timing.process_medians."""
+    t = run["timing"]
+    t["processes"] = [{"process": j, "samples": g, "median": sorted(g)[len(g) // 2]} for j, g in enumerate(groups)]
+    t["process_medians"] = [p["median"] for p in t["processes"]]
+    return run
 
 
 def compare_many_samples(ladder, work):
@@ -105,50 +96,82 @@ def compare_many_samples(ladder, work):
     a = [1.0 + (i % 997) * 1e-4 for i in range(n)]
     b = [1.0 + (i % 1009) * 1e-4 for i in range(n)]
     pa, pb = os.path.join(work, "a.json"), os.path.join(work, "b.json")
-    write_results(pa, [run_entry("n=128", a)])
-    write_results(pb, [run_entry("n=128", b)])
-    want = normal_p(a, b)  # SciPy's mannwhitneyu: 4.978063812131417e-07
-    check(close(want, 4.978063812131417e-07, 1e-6), "the test's own p %r is not SciPy's" % want)
-    for extra in ([], ["--csv"]):
-        t0 = time.monotonic()
-        proc = run_ladder([ladder, "compare", pa, pb] + extra, cwd=work, timeout=120)
-        took = time.monotonic() - t0
-        print("compare %s: %.2f s" % (" ".join(extra) or "(table)", took))
-        if not check(proc.returncode == 0, "compare %s: %s" % (extra, show(proc))):
-            continue
-        check(took < 10, "compare %s of 100,000 samples a side took %.1f s" % (extra, took))
-        if extra:
+    for by_process in (False, True):
+        ra, rb = run_entry("n=128", a), run_entry("n=128", b)
+        if by_process:
+            as_processes(ra, [a[j::10] for j in range(10)])
+            as_processes(rb, [[x * (1 + 0.001 * j) for x in b[j::10]] for j in range(10)])
+        write_results(pa, [ra])
+        write_results(pb, [rb])
+        for extra in ([], ["--csv"]):
+            t0 = time.monotonic()
+            proc = run_ladder([ladder, "compare", pa, pb] + extra, cwd=work, timeout=120)
+            took = time.monotonic() - t0
+            what = "compare %s%s" % (" ".join(extra) or "(table)", " by process" if by_process else "")
+            print("%s: %.2f s" % (what, took))
+            if not check(proc.returncode == 0, "%s: %s" % (what, show(proc))):
+                continue
+            check(took < 10, "%s of 100,000 samples a side took %.1f s" % (what, took))
+            if not extra:
+                continue
             rows = csv_rows(proc)
-            got = float(rows[0]["p_value"]) if len(rows) == 1 and rows[0]["p_value"] else None
-            check(close(got, want, 1e-6), "p_value %r, want %r" % (got, want))
+            if not check(len(rows) == 1, "%s: %d rows" % (what, len(rows))):
+                continue
+            r = rows[0]
+            if by_process:
+                ok = all(r[c] and 0 <= float(r[c]) <= 1 for c in ("p_value", "icc_a", "icc_b"))
+                check(ok and r["a_processes"] == "10", "%s: p %r, ICC %r %r, K %r" % (
+                    what, r["p_value"], r["icc_a"], r["icc_b"], r["a_processes"]))
+            else:
+                check(r["verdict"] == "too few processes" and r["p_value"] == "",
+                      "%s: verdict %r, p %r" % (what, r["verdict"], r["p_value"]))
 
 
-# (A's samples, B's samples, SciPy's two-sided mannwhitneyu p-value with method 'auto')
+# (A's process medians, B's, SciPy's two-sided mannwhitneyu p-value with method 'auto', and
+# scipy.stats.ttest_ind(log B, log A, equal_var=False).pvalue)
 KNOWN_P = {
-    "ties": ([1, 2, 2, 3, 3, 3, 4, 4, 5, 5], [3, 4, 4, 5, 5, 5, 6, 6, 7, 7], 0.007154053613678814),
-    "ties_small": ([1.0, 2.0, 2.0, 3.0, 4.0], [2.0, 3.0, 3.0, 5.0, 6.0], 0.19882894401644247),
+    "ties": ([1, 2, 2, 3, 3, 3, 4, 4, 5, 5], [3, 4, 4, 5, 5, 5, 6, 6, 7, 7], 0.007154053613678814,
+             0.008173267047241743),
+    "ties_small": ([1.0, 2.0, 2.0, 3.0, 4.0], [2.0, 3.0, 3.0, 5.0, 6.0], 0.19882894401644247, 0.15318773324449975),
     "exact_6_9": ([1.1, 2.3, 3.5, 0.7, 5.2, 4.4], [2.0, 3.1, 6.3, 7.7, 8.2, 5.9, 6.6, 9.1, 4.9],
-                  0.025574425574425574),
-    "exact_4_4": ([10.0, 11.0, 12.0, 13.0], [14.0, 15.0, 16.0, 17.0], 0.02857142857142857),
+                  0.025574425574425574, 0.046730907551184496),
+    "exact_4_4": ([10.0, 11.0, 12.0, 13.0], [14.0, 15.0, 16.0, 17.0], 0.02857142857142857, None),
     "normal_20_25": ([1.0, 1.015, 1.03, 1.04, 1.055, 1.065, 1.08, 1.095, 1.105, 1.12, 1.13, 1.145,
                       1.16, 1.17, 1.185, 1.195, 1.21, 1.225, 1.235, 1.25],
                      [1.1, 1.1131, 1.1262, 1.1344, 1.1475, 1.1557, 1.1688, 1.177, 1.1901, 1.2032,
                       1.2114, 1.2245, 1.2327, 1.2458, 1.254, 1.2671, 1.2802, 1.2884, 1.3015,
-                      1.3097, 1.3228, 1.331, 1.3441, 1.3572, 1.3654], 0.00024629849670787496),
+                      1.3097, 1.3228, 1.331, 1.3441, 1.3572, 1.3654], 0.00024629849670787496,
+                     4.771405601917138e-05),
 }
 
 
 def compare_known_p(ladder, work):
     pa, pb = os.path.join(work, "a.json"), os.path.join(work, "b.json")
-    write_results(pa, [run_entry("n=1", [float(x) for x in a], variant=k) for k, (a, _, _) in KNOWN_P.items()])
-    write_results(pb, [run_entry("n=1", [float(x) for x in b], variant=k) for k, (_, b, _) in KNOWN_P.items()])
+    for path, side in ((pa, 0), (pb, 1)):
+        runs = []
+        for k, case in KNOWN_P.items():
+            medians = [float(x) for x in case[side]]
+            run = run_entry("n=1", medians, variant=k)
+            run["timing"]["process_medians"] = medians
+            runs.append(run)
+        write_results(path, runs)
     proc = run_ladder([ladder, "compare", pa, pb, "--csv"], cwd=work)
     if not check(proc.returncode == 0, "compare --csv: %s" % show(proc)):
         return
-    got = {r["variant"]: r["p_value"] for r in csv_rows(proc)}
-    for k, (_, _, want) in KNOWN_P.items():
-        p = float(got[k]) if got.get(k) else None
-        check(close(p, want), "%s: p_value %r, SciPy's %r" % (k, got.get(k), want))
+    got = {r["variant"]: r for r in csv_rows(proc)}
+    for k, (a, b, want_u, want_welch) in KNOWN_P.items():
+        r = got.get(k, {})
+        u = float(r["u_p_value"]) if r.get("u_p_value") else None
+        if min(len(a), len(b)) >= 8:
+            check(close(u, want_u), "%s: u_p_value %r, SciPy's %r" % (k, r.get("u_p_value"), want_u))
+        else:
+            check(u is None, "%s: a U test with %d and %d processes: %r" % (k, len(a), len(b), u))
+        p = float(r["p_value"]) if r.get("p_value") else None
+        if want_welch is None:
+            check(p is None and r.get("verdict") == "too few processes",
+                  "%s: p_value %r, verdict %r with 4 processes a side" % (k, p, r.get("verdict")))
+        else:
+            check(close(p, want_welch), "%s: p_value %r, SciPy's %r" % (k, r.get("p_value"), want_welch))
 
 
 # --- compare --csv: a repeated point beside "p #2" (cause 14) -----------------------------------

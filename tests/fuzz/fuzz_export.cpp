@@ -1,6 +1,7 @@
-// Fuzz target: `ladder export` of a results file (harness/cli/compare.cpp). The text goes
+// Fuzz target: `ladder export` of a results file (harness/cli/export.cpp). The text goes
 // through the JSON reader with the results depth limit and check_results, as read_results
-// reads it, then through both formats: CSV and Google Benchmark's JSON (`--format gbench`).
+// reads it, then through both formats: CSV and Google Benchmark's JSON (`--format gbench`, by
+// sample and `--per-process`).
 // InputError (of one printable line) is the expected answer to bad input; anything else
 // escaping is a finding. Also: the CSV is RFC 4180 records ending in CRLF, a header then one
 // record per run, each as many fields as the header; the gbench JSON dumps (no invalid
@@ -67,8 +68,8 @@ void check_csv(const json& results) {
     if (fields != records.front()) broken_promise("export_csv", "a record with another field count than the header");
 }
 
-void check_gbench(const json& results) {
-  const json out = ladder::cli::export_gbench_json(results);
+void check_gbench(const json& results, bool per_process) {
+  const json out = ladder::cli::export_gbench_json(results, per_process);
   (void)out.dump(2);
   std::map<std::string, std::size_t> family_of;  // benchmark name -> the run it came from
   std::map<std::size_t, std::size_t> iterations, repetitions;
@@ -106,10 +107,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const ladder::InputError& e) {
     ladder::fuzz::check_message("export_csv", e);
   }
-  try {
-    check_gbench(results);
-  } catch (const ladder::InputError& e) {
-    ladder::fuzz::check_message("export_gbench", e);
+  // By sample, and by process median (--per-process: a K-process file's timing.processes).
+  for (bool per_process : {false, true}) {
+    try {
+      check_gbench(results, per_process);
+    } catch (const ladder::InputError& e) {
+      ladder::fuzz::check_message("export_gbench", e);
+    }
   }
   return 0;
 }

@@ -339,6 +339,17 @@ def export_seeds():
         "aggregates_text": results(config, [run(0, "n=8", samples=(1.0, 2.0),
                                                 timing={"median": 1.5, "samples": [1.0, 2.0],
                                                         "mean": "x", "stddev": None})]),
+        # K processes a run (`--per-process`): per-process samples and medians, then medians
+        # that are not positive numbers (read as absent).
+        "processes": results(config, [run(0, "n=8", samples=(1.0, 1.1, 2.0, 2.1), timing={
+            "median": 1.55, "samples": [1.0, 1.1, 2.0, 2.1], "process_medians": [1.05, 2.05],
+            "processes": [{"process": 0, "samples": [1.0, 1.1], "median": 1.05},
+                          {"process": 1, "samples": [2.0, 2.1], "median": 2.05}]})],
+            processes={"count": 2, "mode": "repeat", "list": [{"index": 0, "order_position": 1},
+                                                              {"index": 1, "order_position": 2}]}),
+        "processes_bad_medians": results(config, [run(0, "n=8", samples=(1.0,), timing={
+            "median": 1.0, "samples": [1.0], "process_medians": [0, "x"],
+            "processes": [{"process": -1, "median": -2.0}, {"median": None}]})]),
     }
 
 
