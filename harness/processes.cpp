@@ -131,12 +131,6 @@ std::vector<double> samples_of(const json& timing, const std::string& where) {
   return out;
 }
 
-double mean_of(const std::vector<double>& v) {
-  double s = 0;
-  for (double x : v) s += x;
-  return s / double(v.size());
-}
-
 // Each stage's median across the processes that timed it.
 json stage_medians(const std::vector<const json*>& timed) {
   std::map<std::string, std::vector<double>> by_stage;
@@ -153,10 +147,7 @@ json stage_medians(const std::vector<const json*>& timed) {
 
 // The statistics of the samples as one list: what readers of one-process files read.
 void pooled_fields(json& t, const std::vector<double>& all) {
-  const double mean = mean_of(all);
-  double ss = 0;
-  for (double x : all) ss += (x - mean) * (x - mean);
-  const double sd = all.size() > 1 ? std::sqrt(ss / double(all.size() - 1)) : 0;
+  const double mean = stats::mean(all), sd = stats::sample_sd(all);
   const auto [lo, hi] = std::minmax_element(all.begin(), all.end());
   t["samples"] = all;
   t["min"] = *lo;
@@ -176,10 +167,10 @@ void log_fields(json& t, const std::vector<std::vector<double>>& by_process, con
       t[key] = nullptr;
     return;
   }
-  double log_sum = 0;
-  for (double m : medians) log_sum += std::log(m);
+  std::vector<double> logs;
+  for (double m : medians) logs.push_back(std::log(m));
   const stats::Components c = stats::variance_components(by_process);
-  t["geomean_of_process_medians"] = number(std::exp(log_sum / double(medians.size())));
+  t["geomean_of_process_medians"] = number(std::exp(stats::mean(logs)));
   t["sd_log_between"] = number(c.sd_log_between);
   t["sd_log_within"] = number(c.sd_log_within);
   t["sd_log_process"] = number(c.sd_log_process);
@@ -230,7 +221,7 @@ json merge_run(const std::vector<const json*>& slots, std::size_t index) {
   }
   if (!walls.empty()) run["wall_s"] = stats::median(walls);
   if (!timed_base) return run;
-  run["timing"] = process_timing(timings, fmt::format("run {}'s timing", index));
+  run["timing"] = joined_timing(timings, fmt::format("run {}'s timing", index));
   const json& metric = at(*timed_base, {"metric"});
   run["metrics"] = scaled_metrics(at(*timed_base, {"metrics"}), metric.is_string() ? metric.get<std::string>() : "",
                                   (*timed_base)["timing"]["median"].get<double>(), run["timing"]["median"].get<double>());
@@ -303,7 +294,7 @@ json warnings_of(const std::vector<ProcessPart>& parts) {
 
 }  // namespace
 
-json process_timing(const std::vector<json>& timings, const std::string& where) {
+json joined_timing(const std::vector<json>& timings, const std::string& where) {
   std::vector<std::vector<double>> by_process;
   std::vector<double> medians, all;
   std::vector<const json*> timed;

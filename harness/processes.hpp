@@ -52,6 +52,6 @@ nlohmann::json merge_processes(const std::vector<ProcessPart>& parts, const Proc
 // file's `timing`; null where the process did not time it; the first timed one gives the
 // fields all processes share: unit, mode, warmup, budget). Process numbers are the vector's
 // indices; `where` names the run in errors (a sample that is not a time in ms).
-nlohmann::json process_timing(const std::vector<nlohmann::json>& timings, const std::string& where);
+nlohmann::json joined_timing(const std::vector<nlohmann::json>& timings, const std::string& where);
 
 }  // namespace ladder

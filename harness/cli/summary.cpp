@@ -14,17 +14,6 @@ namespace {
 
 using json = nlohmann::json;
 
-// Student's t at 0.975 by degrees of freedom 1..30 (three decimals), then its large-sample
-// approach to 1.96: enough for a summary line (a comparison's tests use harness/stats).
-double t975(double df) {
-  static const double table[] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-                                 2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-                                 2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
-  if (df < 1) return NAN;
-  if (df <= 30) return table[std::size_t(df) - 1];
-  return 1.95996 + 2.37 / df + 2.8 / (df * df);
-}
-
 const json& at(const json& j, const char* key) {
   static const json none;
   return j.is_object() && j.contains(key) ? j[key] : none;
@@ -75,12 +64,10 @@ double half_range_pct(const std::vector<double>& samples) {
 double geomean_interval_pct(const std::vector<double>& medians) {
   if (medians.size() < 2 || std::any_of(medians.begin(), medians.end(), [](double m) { return !(m > 0); }))
     return -1;
-  const double k = double(medians.size());
-  double mean = 0, ss = 0;
-  for (double m : medians) mean += std::log(m) / k;
-  for (double m : medians) ss += (std::log(m) - mean) * (std::log(m) - mean);
-  const double se = std::sqrt(ss / (k - 1) / k);
-  return 100 * (std::exp(t975(k - 1) * se) - 1);
+  std::vector<double> logs;
+  for (double m : medians) logs.push_back(std::log(m));
+  const double k = double(logs.size()), se = stats::sample_sd(logs) / std::sqrt(k);
+  return 100 * (std::exp(stats::t_quantile(0.975, k - 1) * se) - 1);
 }
 
 void print_run_table(const std::vector<SummaryRow>& rows, const std::vector<std::string>& failures,
