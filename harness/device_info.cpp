@@ -27,6 +27,7 @@ namespace fs = std::filesystem;
 using NvmlDevice = struct NvmlDeviceOpaque*;
 constexpr int kNvmlSuccess = 0;
 constexpr int kNvmlClockSm = 1;
+constexpr int kNvmlTemperatureGpu = 0;
 
 // As nvidia-smi prints it: GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx.
 std::string uuid_text(const cudaUUID_t& id) {
@@ -134,24 +135,79 @@ std::string absence(const DeviceReport& d) {
   return d.runtime_said.empty() ? d.absent_reason : d.absent_reason + ": " + d.runtime_said;
 }
 
-int current_sm_clock_mhz(const DeviceReport& d) {
-  if (!d.caps.present || d.pci_bus_id.empty()) return -1;
-  static void* lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!lib) return -1;
-  using InitFn = int (*)();
+namespace {
+
+// NVML, loaded and initialised once; null members where the library or a symbol is missing.
+struct Nvml {
   using HandleFn = int (*)(const char*, NvmlDevice*);
   using ClockFn = int (*)(NvmlDevice, int, unsigned int*);
-  auto init = reinterpret_cast<InitFn>(dlsym(lib, "nvmlInit_v2"));
-  auto handle = reinterpret_cast<HandleFn>(dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2"));
-  auto clock = reinterpret_cast<ClockFn>(dlsym(lib, "nvmlDeviceGetClockInfo"));
-  if (!init || !handle || !clock) return -1;
-  static const bool ready = init() == kNvmlSuccess;
+  using TemperatureFn = int (*)(NvmlDevice, int, unsigned int*);
+  using ReasonsFn = int (*)(NvmlDevice, unsigned long long*);
+  bool ready = false;
+  HandleFn handle = nullptr;
+  ClockFn clock = nullptr;
+  TemperatureFn temperature = nullptr;
+  ReasonsFn reasons = nullptr;
+};
+
+const Nvml& nvml() {
+  static const Nvml n = [] {
+    Nvml n;
+    void* lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) return n;
+    using InitFn = int (*)();
+    auto init = reinterpret_cast<InitFn>(dlsym(lib, "nvmlInit_v2"));
+    n.handle = reinterpret_cast<Nvml::HandleFn>(dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2"));
+    n.clock = reinterpret_cast<Nvml::ClockFn>(dlsym(lib, "nvmlDeviceGetClockInfo"));
+    n.temperature = reinterpret_cast<Nvml::TemperatureFn>(dlsym(lib, "nvmlDeviceGetTemperature"));
+    // Renamed in CUDA 12.2's NVML ("throttle" became "clocks event"); older drivers have the
+    // old name only, with the same bits.
+    n.reasons = reinterpret_cast<Nvml::ReasonsFn>(dlsym(lib, "nvmlDeviceGetCurrentClocksEventReasons"));
+    if (!n.reasons) n.reasons = reinterpret_cast<Nvml::ReasonsFn>(dlsym(lib, "nvmlDeviceGetCurrentClocksThrottleReasons"));
+    n.ready = init && n.handle && init() == kNvmlSuccess;
+    return n;
+  }();
+  return n;
+}
+
+// The NVML handle of the GPU at `pci_bus_id`, or null.
+NvmlDevice nvml_device(const std::string& pci_bus_id) {
   NvmlDevice dev = nullptr;
+  if (pci_bus_id.empty() || !nvml().ready || nvml().handle(pci_bus_id.c_str(), &dev) != kNvmlSuccess) return nullptr;
+  return dev;
+}
+
+}  // namespace
+
+int current_sm_clock_mhz(const DeviceReport& d) {
+  if (!d.caps.present) return -1;
+  const NvmlDevice dev = nvml_device(d.pci_bus_id);
   unsigned int mhz = 0;
-  if (!ready || handle(d.pci_bus_id.c_str(), &dev) != kNvmlSuccess ||
-      clock(dev, kNvmlClockSm, &mhz) != kNvmlSuccess)
-    return -1;
+  if (!dev || !nvml().clock || nvml().clock(dev, kNvmlClockSm, &mhz) != kNvmlSuccess) return -1;
   return static_cast<int>(mhz);
+}
+
+std::string pci_bus_id_of(int index) {
+  char bus[32] = {0};
+  if (cudaDeviceGetPCIBusId(bus, sizeof bus, index) == cudaSuccess) return bus;
+  cudaGetLastError();  // no device there: clear the error so later queries are not confused
+  return "";
+}
+
+int gpu_temperature_c(const std::string& pci_bus_id) {
+  const NvmlDevice dev = nvml_device(pci_bus_id);
+  unsigned int celsius = 0;
+  if (!dev || !nvml().temperature || nvml().temperature(dev, kNvmlTemperatureGpu, &celsius) != kNvmlSuccess)
+    return -1;
+  return static_cast<int>(celsius);
+}
+
+long long clocks_event_reasons(const DeviceReport& d) {
+  if (!d.caps.present) return -1;
+  const NvmlDevice dev = nvml_device(d.pci_bus_id);
+  unsigned long long reasons = 0;
+  if (!dev || !nvml().reasons || nvml().reasons(dev, &reasons) != kNvmlSuccess) return -1;
+  return static_cast<long long>(reasons & 0x7fffffffffffffffULL);
 }
 
 namespace {

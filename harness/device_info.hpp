@@ -56,6 +56,14 @@ std::string absence(const DeviceReport& d);
 // driver still start); -1 when unknown.
 int current_sm_clock_mhz(const DeviceReport& d);
 
+// The PCI bus id of CUDA device `index` without creating a context ("" when there is none).
+std::string pci_bus_id_of(int index);
+// The GPU's temperature in degrees Celsius through NVML; -1 when unknown.
+int gpu_temperature_c(const std::string& pci_bus_id);
+// NVML's current clocks event reasons (nvmlClocksEventReason* bits: why the SM clock is below
+// its maximum); -1 when unknown.
+long long clocks_event_reasons(const DeviceReport& d);
+
 nlohmann::json device_json(const DeviceReport& d, int clock_start_mhz, int clock_end_mhz);
 nlohmann::json host_json();  // CPU model, cores, the cores and GPUs this process may use, host name
 // The name of every CUDA device present, by index (none without a driver or device, as

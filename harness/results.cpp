@@ -1,5 +1,7 @@
 #include "results.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <ctime>
@@ -157,8 +159,10 @@ json results_json(const RunReport& report) {
   return out;
 }
 
-void write_results(const std::string& path, const RunReport& report) {
-  write_file_atomically(path, results_json(report).dump(2) + "\n");
+void write_results(const std::string& path, const RunReport& report, const json& more) {
+  json out = results_json(report);
+  for (const auto& [key, value] : more.items()) out[key] = value;
+  write_file_atomically(path, out.dump(2) + "\n");
 }
 
 namespace {
@@ -181,11 +185,11 @@ std::string run_problem(const json& r, std::size_t i) {
 // The first field that keeps `j` from being a results file, named ("" when there is none).
 std::string schema_problem(const json& j) {
   if (!j.is_object()) return "it is not a JSON object";
-  if (!j.contains("schema_version"))
-    return "it has no schema_version (this ladder reads " + std::to_string(kSchemaVersion) + ")";
-  if (j["schema_version"] != json(kSchemaVersion))
-    return "its schema_version is " + printable(j["schema_version"].dump(), 40) + ", and this ladder reads " +
-           std::to_string(kSchemaVersion);
+  const std::string readable = fmt::format("{} to {}", kOldestSchemaVersion, kSchemaVersion);
+  if (!j.contains("schema_version")) return "it has no schema_version (this ladder reads " + readable + ")";
+  const json& v = j["schema_version"];
+  if (!v.is_number_integer() || v.get<std::int64_t>() < kOldestSchemaVersion || v.get<std::int64_t>() > kSchemaVersion)
+    return "its schema_version is " + printable(v.dump(), 40) + ", and this ladder reads " + readable;
   if (!j.contains("runs") || !j["runs"].is_array()) return "its 'runs' is not a list";
   for (std::size_t i = 0; i < j["runs"].size(); ++i)
     if (std::string why = run_problem(j["runs"][i], i); !why.empty()) return why;

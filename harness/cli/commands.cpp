@@ -17,12 +17,15 @@
 #include "../../datagen/numbers.hpp"
 #include "../config.hpp"
 #include "../memory.hpp"
+#include "../process_facts.hpp"
 #include "../results.hpp"
 #include "../runner.hpp"
 #include "args.hpp"
 #include "merge.hpp"
 #include "out_path.hpp"
+#include "process_child.hpp"
 #include "shards.hpp"
+#include "summary.hpp"
 
 namespace ladder::cli {
 namespace fs = std::filesystem;
@@ -138,23 +141,22 @@ std::string duration_text(double s) {
 }
 
 void print_summary(const RunReport& rep) {
-  std::vector<std::vector<std::string>> rows;
+  std::vector<SummaryRow> rows;
   std::vector<std::string> failures, notes;
   for (const auto& r : rep.runs) {
-    std::string med = "-", thr = "-", pct = "-";
+    SummaryRow row{r.variant->id(), std::to_string(r.variant->step), r.point, to_string(r.status)};
     if (!r.samples_ms.empty()) {
       const double m = median_of(r.samples_ms);
-      med = fmt::format("{:.4g}", m);
+      row.median_ms = m;
+      row.spread_pct = half_range_pct(r.samples_ms);
       if (const double v = r.work.rate(m); v > 0) {
-        thr = fmt::format("{:.4g} {}", v, r.work.unit);
-        if (r.work.peak > 0) pct = fmt::format("{:.1f}", 100 * v / r.work.peak);
-        else if (!r.work.peak_reason.empty()) pct = "?";
+        row.throughput = fmt::format("{:.4g} {}", v, r.work.unit);
+        if (r.work.peak > 0) row.pct_of_peak = fmt::format("{:.1f}", 100 * v / r.work.peak);
+        else if (!r.work.peak_reason.empty()) row.pct_of_peak = "?";
       }
     }
-    std::string status = to_string(r.status);
-    if (!r.emulated.empty()) status += " (emulated)";
-    rows.push_back({r.variant->id(), std::to_string(r.variant->step), r.point, status, med, thr,
-                    pct});
+    if (!r.emulated.empty()) row.status += " (emulated)";
+    rows.push_back(row);
     for (const std::string& note : {r.emulated, r.work.peak_reason})
       if (!note.empty() && std::find(notes.begin(), notes.end(), note) == notes.end())
         notes.push_back(note);
@@ -167,11 +169,9 @@ void print_summary(const RunReport& rep) {
         return r.status == Status::skipped && r.reason == rep.device.absent_reason;
       }))
     notes.push_back("GPU steps skipped: " + absence(rep.device));
-  fmt::print("\n");
-  print_table({"variant", "step", "point", "status", "median ms", "throughput", "% peak"}, rows,
-              {false, true, false, false, true, true, true});
-  for (const auto& f : failures) fmt::print("  {}\n", printable_all(f));
-  for (const auto& n : notes) fmt::print("  note: {}\n", printable_all(n));
+  print_run_table(rows, failures, notes,
+                  "half the range of the run's samples in this one process (`--processes K` "
+                  "measures the spread between processes)");
 }
 
 int integer_option(const Parsed& p, const std::string& name, int lo) {
@@ -217,14 +217,18 @@ const Command run_command{
                 {"profile", "", "each variant once in an NVTX range (study.variant) for ncu or nsys; untimed"},
                 shared_option("device"), shared_option("quiet"), shared_option("repetitions"),
                 shared_option("warmup"), shared_option("timing"), shared_option("scale"),
-                shared_option("runs"), shard_option("shard"), shard_option("costs"), shard_option("gpus")},
+                shared_option("runs"), shard_option("shard"), shard_option("costs"), shard_option("gpus"),
+                processes_option("processes"), processes_option("cpus")},
     .about = "Runs every point and selected variant of CONFIG, validates each output against the study's\n"
              "sequential reference and writes the results to FILE, rewritten atomically after every\n"
              "run. --shard K/N runs only shard K's data groups (merge the shards with `ladder merge`);\n"
              "--gpus runs one shard per GPU and merges them into FILE (the shards' files and logs are\n"
-             "kept in FILE's name with .shards until the merge is complete). Exit status: 0 every run\n"
-             "passed (or was validly unsupported or skipped), 1 a run failed or errored (or a shard is\n"
-             "missing), 2 bad input, 3 CUDA error, 4 internal.\n",
+             "kept in FILE's name with .shards until the merge is complete). --processes K runs K\n"
+             "processes of the config one after another (each a sample of the timing contract) and\n"
+             "joins them into FILE, each timed run with every process's median and their spread\n"
+             "(parts and logs kept in FILE's name with .processes until joined); --cpus pins them.\n"
+             "Exit status: 0 every run passed (or was validly unsupported or skipped), 1 a run failed\n"
+             "or errored (or a shard or a process is missing), 2 bad input, 3 CUDA error, 4 internal.\n",
     .body = run,
 };
 
@@ -427,7 +431,12 @@ int run_on_gpus(const Parsed& p, const Config& config) {
 int run(const Parsed& p) {
   if (p.positional.size() != 1) throw InputError("run needs exactly one CONFIG file");
   Config config = config_from_options(p);
+  if (p.has("processes") || p.has("cpus")) return run_processes(p, config);
   if (p.has("gpus")) return run_on_gpus(p, config);
+  return run_here(p, config);
+}
+
+int run_here(const Parsed& p, const Config& config) {
   RunOptions opt = run_options(p);
   if (p.has("runs") && p.has("shard")) throw InputError("--runs selects runs itself: give it without --shard");
   if (p.has("shard")) {
@@ -443,16 +452,28 @@ int run(const Parsed& p) {
   check_out_creatable(out);
   refuse_overwriting(out, input_files(config), "--out");
   if (!opt.dump_dir.empty()) check_dump_dir(opt.dump_dir);
-  opt.on_checked = [&out, &opt] {
+  // What this process records of where it ran: from the moment every input is checked.
+  ProcessFacts facts;
+  const auto more = [&facts](const std::vector<std::string>& warnings) {
+    return json{{"process", process_json(facts)}, {"warnings", warnings}};
+  };
+  opt.on_checked = [&out, &opt, &facts] {
     prepare_results_file(out);
     if (!opt.dump_dir.empty()) prepare_dump_dir(opt.dump_dir);
+    facts = process_start(opt.device);
   };
   // The results file is rewritten (atomically) after every run, so an interrupted sweep keeps
   // what it measured.
-  opt.on_run = [&out](const RunReport& partial) { write_results(out, partial); };
+  opt.on_run = [&out, &facts, &more](const RunReport& partial) {
+    note_slowdowns(facts, partial.device);
+    write_results(out, partial, more({}));
+  };
   RunReport rep = run_config(config, opt);
+  process_end(facts);
+  const std::vector<std::string> warnings = process_warnings(facts, rep.clock_start_mhz, rep.clock_end_mhz);
   print_summary(rep);
-  write_results(out, rep);
+  write_results(out, rep, more(warnings));
+  for (const std::string& w : warnings) fmt::print(stderr, "ladder: warning: {}\n", w);
   fmt::print("\nresults: {}\n", shown);
   if (!rep.all_ok()) {
     fmt::print(stderr, "ladder: some runs failed validation or errored (see results)\n");

@@ -18,8 +18,14 @@ extern const Command reproduce_command;                       // reproduce.cpp
 extern const Command ingest_command;                          // ingest.cpp
 extern const Command merge_command;                           // merge.cpp
 extern const Command profile_command;                         // profile.cpp
+extern const Command ab_command;                              // ab.cpp
 int list(const Parsed& p);
 int run(const Parsed& p);
+// `run` in this process (no --gpus, no --processes): the runs of CONFIG (already loaded with
+// the command line's overrides) into --out, with what this process records of itself.
+int run_here(const Parsed& p, const Config& config);
+// `run --processes K [--cpus LIST]` (run_processes.cpp).
+int run_processes(const Parsed& p, const Config& config);
 int gen(const Parsed& p);
 int compare(const Parsed& p);
 int reproduce(const Parsed& p);

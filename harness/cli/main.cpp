@@ -4,6 +4,7 @@
 //                     [--dump-outputs DIR] [--profile] [--device N] [--quiet]
 //                     [--repetitions N] [--warmup N] [--timing hot|cold] [--scale paper|quick]
 //                     [--runs LIST | --shard K/N | --gpus all|LIST] [--costs FILE|DIR]
+//                     [--processes K [--cpus LIST]]
 //   ladder plan CONFIG [--scale paper|quick] [--filter RE] [--validate full|sample:N|off]
 //                      [--repetitions N] [--warmup N] [--timing hot|cold]
 //                      [--shard K/N] [--costs FILE|DIR] [--json]
@@ -17,7 +18,10 @@
 //   ladder reproduce [--scale paper|quick] [--out DIR] [--configs DIR] [--device N]
 //                    [--shard K/N | --gpus all|LIST] [--costs FILE|DIR] [--no-peers] [--profile]
 //                    [--python EXE]
-//   ladder merge OUT SHARD...
+//   ladder merge OUT SHARD...  |  ladder merge --processes OUT FILE...
+//   ladder ab BIN_A BIN_B CONFIG --processes K [--seed S] [--cpus LIST] [--out DIR] [--filter RE]
+//             [--scale paper|quick] [--validate full|sample:N|off] [--repetitions N] [--warmup N]
+//             [--timing hot|cold] [--device N] [--quiet] [--plant RE:FACTOR]
 //   ladder --help | --version;  ladder COMMAND --help (or -h): its options, each described
 // An option's value follows it (`--out FILE`) or is joined to it (`--out=FILE`). Each command
 // declares its options beside its body (args.hpp); they are parsed, and its --help written,
@@ -43,7 +47,7 @@ using namespace ladder::cli;
 const std::vector<const Command*> kCommands = {&list_command,    &run_command,    &plan_command,
                                                &gen_command,     &ingest_command, &compare_command,
                                                &export_command,  &reproduce_command, &merge_command,
-                                               &profile_command};
+                                               &profile_command, &ab_command};
 
 int dispatch(const Args& args) {
   if (args.empty()) throw ladder::InputError("no command given (try `ladder --help`)");

@@ -156,7 +156,8 @@ std::string runs_text(const std::vector<std::size_t>& runs) {
 }
 
 // The shards of one config (through check_one_plan) joined: runs in run_index order, each with
-// its shard and device; the shards' hosts, devices and times under `shards`. The file is
+// its shard and device; the shards' hosts, devices, processes and times under `shards`, their
+// warnings (each naming its shard) under `warnings`. The file is
 // complete when every run of the plan is in, whatever a shard's file said of itself (a shard
 // stopped after its last run is not marked complete, yet lacks nothing); each shard that lacks
 // runs goes to `missing`, and a shard that owns no run lacks nothing.
@@ -185,7 +186,7 @@ json join(const std::vector<ShardFile*>& shards, std::vector<std::string>& missi
   for (const auto& [k, which] : lost)
     missing.push_back(fmt::format("{}: shard {}/{} {}: runs {}", first.config, k, first.count,
                                   present.count(k) ? "incomplete" : "missing", runs_text(which)));
-  json list = json::array();
+  json list = json::array(), warnings = json::array();
   for (const ShardFile* s : shards) {
     const json& r = s->results;
     json entry = {{"index", s->index}, {"file", fs::path(s->path).filename().string()},
@@ -193,11 +194,17 @@ json join(const std::vector<ShardFile*>& shards, std::vector<std::string>& missi
                   {"runs", r["runs"].size()}, {"started_at", at(r, "started_at")},
                   {"finished_at", at(r, "finished_at")}};
     if (!at(r, "scheduler").is_null()) entry["scheduler"] = at(r, "scheduler");
+    if (!at(r, "process").is_null()) entry["process"] = at(r, "process");  // where its process ran
     list.push_back(entry);
+    if (at(r, "warnings").is_array())
+      for (const json& w : r["warnings"])
+        if (w.is_string()) warnings.push_back(fmt::format("shard {}: {}", s->index, w.get<std::string>()));
   }
   json out = first.results;
   out.erase("shard");
   out.erase("scheduler");
+  out.erase("process");
+  out["warnings"] = warnings;
   out["runs"] = json::array();
   json summary = json::object();
   for (const json* run : runs)
@@ -271,6 +278,7 @@ MergeOutcome merge_shards(const std::string& out, const std::vector<std::string>
 namespace {
 
 int merge(const Parsed& p) {
+  if (p.has("processes")) return merge_process_files(p.positional);
   if (p.positional.size() < 2) throw InputError("merge needs OUT and at least one SHARD (a file or a folder)");
   const std::vector<std::string> inputs(p.positional.begin() + 1, p.positional.end());
   const MergeOutcome m = merge_shards(p.positional[0], inputs);
@@ -288,6 +296,8 @@ const Command merge_command{
     .name = "merge",
     .summary = "join the results of a plan's shards into the file one process would write",
     .positionals = {"OUT", "SHARD..."},
+    .forms = {"ladder merge OUT SHARD...", "ladder merge --processes OUT FILE..."},
+    .options = {{"processes", "", "join one-process results files of one config (FILE...) into one K-process file"}},
     .about = "Joins the results files of the shards of one plan (`run --shard K/N`, `--gpus`, a Slurm\n"
              "array; a folder stands for every results file under it) into OUT: runs in run_index\n"
              "order, each with the device it ran on, `complete` only when every run of the plan\n"
@@ -296,6 +306,11 @@ const Command merge_command{
              "configs, scales, splits (count, runs_total, owners) or GPU models, an index given\n"
              "twice, a run in two shards, a file that is not a shard's or whose summary is not its\n"
              "runs', two configs whose files in OUT would be one, an OUT inside a folder read.\n"
+             "With --processes, joins one-process results files of one config (of `run`, or the\n"
+             "parts `run --processes` and `ab` keep when stopped; a folder stands for its .json\n"
+             "files) into the K-process file `run --processes K` writes: the same runs across the\n"
+             "files, each timed run with every process's samples and median. Refused: files of\n"
+             "other configs, commits, scales or GPU models (the field named), shards' files.\n"
              "Exit status: 0 complete, 1 shards or runs missing (named), 2 bad input.\n",
     .body = merge,
 };

@@ -23,6 +23,10 @@ struct MergeOutcome {
 // Files are written even when shards are missing, marked incomplete.
 MergeOutcome merge_shards(const std::string& out, const std::vector<std::string>& inputs);
 
+// `merge --processes OUT FILE...` (merge_processes.cpp): one-process results files of one config
+// joined into one K-process file; a folder stands for its .json files. Returns the exit status.
+int merge_process_files(const std::vector<std::string>& positional);
+
 // The folder a reproduction's shard K of N writes in, under its reproduction folder.
 std::string shard_folder(const std::string& dir, std::size_t index, std::size_t count);
 

@@ -5,9 +5,9 @@
 # results file (schema_version 1)"), by merge and by --costs alike.
 ladder_bad(h3_results_run_lacks_study "runs[0] has no 'study'"
            -- merge out.json ${FIX}/h3_run_fields.json)
-ladder_bad(h3_results_schema_2 "schema_version is 2" -- merge out.json ${FIX}/h3_schema_2.json)
-ladder_bad(h3_costs_schema_2 "schema_version is 2"
-           -- run ${FIX}/ok.json --shard 0/2 --costs ${FIX}/h3_schema_2.json --out out.json)
+ladder_bad(h3_results_schema_3 "schema_version is 3" -- merge out.json ${FIX}/h3_schema_3.json)
+ladder_bad(h3_costs_schema_3 "schema_version is 3"
+           -- run ${FIX}/ok.json --shard 0/2 --costs ${FIX}/h3_schema_3.json --out out.json)
 ladder_bad(h3_results_timing_median "runs[0]'s 'timing' has no numeric median"
            -- merge out.json ${FIX}/h3_timing_median.json)
 # Shard files edited (run here, then changed): a plan's shards agree on runs_total, owners and

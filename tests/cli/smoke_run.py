@@ -3,7 +3,7 @@
 
     smoke_run.py LADDER SMOKE_CONFIG SCRATCH_ROOT
 
-- `ladder run SMOKE_CONFIG --out res.json` exits 0 and writes a schema_version 1 results file
+- `ladder run SMOKE_CONFIG --out res.json` exits 0 and writes a schema_version 2 results file
   with one run per (point, variant), every status passed, skipped or unsupported, passed runs
   validated and timed with the config's repetitions; run as a Slurm array task would be, it
   records the host's name and the job, array and task ids;
@@ -63,7 +63,7 @@ def main():
         res = None
         if check(os.path.exists(out), "run wrote no results file"):
             try:
-                res = results(out)  # a schema_version 1 file with a list of runs, or refused
+                res = results(out)  # a schema_version 2 file with a list of runs, or refused
             except ResultsError as e:
                 check(False, str(e))
         if res is not None:

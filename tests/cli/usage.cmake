@@ -25,7 +25,7 @@ ladder_bad(usage_ingest_unknown_option --filter  -- ingest ${FIX}/ok.json h.json
 if(Python3_Interpreter_FOUND)
   foreach(case version overview docs forms.plan forms.run forms.gen
                help.list help.run help.plan help.gen help.ingest help.compare help.export
-               help.reproduce)
+               help.reproduce help.merge help.ab)
     add_test(NAME cli.usage.${case}
              COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/usage.py ${LADDER} ${SCRATCH} ${case})
     set_tests_properties(cli.usage.${case} PROPERTIES TIMEOUT 60 LABELS cli

@@ -36,7 +36,8 @@ OK = os.path.join(HERE, "fixtures", "ok.json")
 OPTIONS = {
     "list": ["json"],
     "run": ["out", "filter", "validate", "dump-outputs", "profile", "device", "quiet",
-            "repetitions", "warmup", "timing", "scale", "runs", "shard", "costs", "gpus"],
+            "repetitions", "warmup", "timing", "scale", "runs", "shard", "costs", "gpus",
+            "processes", "cpus"],
     "plan": ["scale", "filter", "validate", "repetitions", "warmup", "timing", "shard", "costs", "json",
              "advise", "cost-ratio", "markdown"],
     "gen": ["out", "generator", "config", "point", "scale", "json"],
@@ -45,7 +46,9 @@ OPTIONS = {
     "export": ["format", "csv", "per-process", "out"],
     "reproduce": ["scale", "out", "configs", "device", "shard", "gpus", "costs", "no-peers", "profile",
                   "python"],
-    "merge": [],
+    "merge": ["processes"],
+    "ab": ["processes", "seed", "cpus", "out", "filter", "scale", "validate", "repetitions", "warmup",
+           "timing", "device", "quiet", "plant"],
 }
 # Options a command takes beyond its own: gen's data parameters, and help everywhere.
 EXTRA_ROWS = {"gen": ["PARAM"]}
