@@ -36,7 +36,8 @@ OK = os.path.join(HERE, "fixtures", "ok.json")
 OPTIONS = {
     "list": ["json"],
     "run": ["out", "filter", "validate", "dump-outputs", "profile", "device", "quiet",
-            "repetitions", "warmup", "timing", "scale", "runs", "shard", "costs", "gpus"],
+            "repetitions", "warmup", "timing", "scale", "runs", "shard", "costs", "gpus",
+            "process-samples", "rounds", "blocked-start", "plant"],
     "plan": ["scale", "filter", "validate", "repetitions", "warmup", "timing", "shard", "costs", "json"],
     "gen": ["out", "generator", "config", "point", "scale", "json"],
     "ingest": ["out", "scale", "validate", "device", "quiet"],
