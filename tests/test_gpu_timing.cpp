@@ -52,7 +52,7 @@ VariantSpec launches_step(const std::string& name, int launches, double each_ms,
 
 const Registrar many{launches_step("test_launches", 300, 0.001, false)},
     syncs{launches_step("test_sync", 1, 0.01, true)},
-    flood{launches_step("test_flood", 5000, 0, false)},
+    flood{launches_step("test_flood", 20000, 0, false)},
     // A second grid-stride step, so that rounds have two GPU steps to interleave. The original
     // is looked up when used: another file registers it, perhaps after this one.
     copy{[] {
