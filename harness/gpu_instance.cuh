@@ -8,6 +8,7 @@
 #pragma once
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "device_buffer.hpp"
 #include "stage_ranges.hpp"
 #include "study.hpp"
+#include "timing_kernels.hpp"
 
 namespace ladder {
 
@@ -49,18 +51,34 @@ class GpuInstance : public Instance {
   Output fetch() override { return Output{out_.download(stream_.get()), shape_}; }
   std::map<std::string, double> stages_ms() const override { return stages_; }
 
-  double run_ms() override {
+  double run_ms() override { return call({}).ms; }
+
+  // The runner's extras (harness/timing_kernels.hpp): a blocked start holds the stream before
+  // the begin event until enqueue() has returned and the end event is queued, so the window
+  // is the device's time alone, the host's submission left out; a planted wait is a kernel
+  // after the step's launches, inside the window (the last stage ends before it).
+  CallTimes call(const CallExtras& x) override {
     names_.clear();
+    std::optional<StreamHold> hold;
+    if (x.hold_timeout_ms > 0) hold.emplace(stream_.get(), x.hold_timeout_ms);
     LADDER_CUDA(cudaEventRecord(begin_.get(), stream_.get()));
     enqueue(stream_.get());
     stage_range_.end();
+    const CudaEvent& step_end = x.plant_ms > 0 ? planted_ : end_;
+    if (x.plant_ms > 0) {
+      LADDER_CUDA(cudaEventRecord(planted_.get(), stream_.get()));
+      launch_planted_wait(stream_.get(), x.plant_ms);
+    }
     LADDER_CUDA(cudaEventRecord(end_.get(), stream_.get()));
+    if (hold) hold->release();
     LADDER_CUDA(cudaEventSynchronize(end_.get()));
     stages_.clear();
     for (std::size_t s = 0; s < names_.size(); ++s)
-      stages_[names_[s]] = elapsed(marks_[s], s + 1 < names_.size() ? marks_[s + 1] : end_);
-    return elapsed(begin_, end_);
+      stages_[names_[s]] = elapsed(marks_[s], s + 1 < names_.size() ? marks_[s + 1] : step_end);
+    return {elapsed(begin_, end_), hold && hold->timed_out()};
   }
+  bool can_plant() const override { return true; }
+  bool can_hold() const override { return true; }
 
  protected:
   // Launches the step's kernels on `stream`, and nothing anywhere else; no allocation or
@@ -86,7 +104,7 @@ class GpuInstance : public Instance {
   CudaStream stream_;  // first: destroyed last, after the buffers whose work it carries
   DeviceBuffer<T> out_;
   std::vector<std::size_t> shape_;
-  CudaEvent begin_, end_, marks_[kMaxStages];
+  CudaEvent begin_, end_, planted_, marks_[kMaxStages];
   std::vector<std::string> names_;
   std::map<std::string, double> stages_;
   StageRange stage_range_;

@@ -76,6 +76,7 @@ json run_json(const RunRecord& r) {
       for (const auto& [stage, v] : r.stage_samples_ms) stages[stage] = median_of(v);
       j["timing"]["stage_medians"] = stages;
     }
+    j["timing"].update(sampling_json(r));  // nothing for a run taken without the sampling options
     json m = json::object();
     if (const double value = r.work.rate(med); value > 0) {
       m[r.work.metric] = value;

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <memory>
 
 #include "cuda_check.hpp"
@@ -152,6 +153,41 @@ struct PointData {
   bool reference_ready = false;
 };
 
+// Summary statistics of samples taken in several rounds (Google Benchmark's, for one run of
+// repetitions, as it computes them: the standard deviation over n - 1).
+TimingStats stats_of(const std::vector<double>& v) {
+  TimingStats s;
+  if (v.empty()) return s;
+  double sum = 0;
+  for (double x : v) sum += x;
+  s.mean = sum / double(v.size());
+  s.median = median_of(v);
+  double sq = 0;
+  for (double x : v) sq += (x - s.mean) * (x - s.mean);
+  s.stddev = v.size() > 1 ? std::sqrt(sq / double(v.size() - 1)) : 0;
+  s.cv = s.mean > 0 ? s.stddev / s.mean : 0;
+  return s;
+}
+
+// One run as it is measured, perhaps over several rounds: its record, and what its first round
+// decided for the rest.
+struct Measuring {
+  const PlannedRun* planned = nullptr;
+  RunRecord r;
+  bool open = false;   // to be measured: not skipped, unsupported, failed or finished
+  int samples = 0;     // in all rounds
+  int last_round = 0;  // the round after which its output is validated
+  CallExtras extras;   // a planted wait
+  bool held = false;   // each sample followed by a blocked call (--blocked-start)
+  double wall_s = 0;
+};
+
+using Call = std::function<CallTimes(const CallExtras&, bool sample)>;
+
+// A blocked call's hold gives up after this long: a step still queueing by then has waited
+// for the device (it would otherwise wait for ever), and the sample's device time is dropped.
+constexpr double kHoldTimeoutMs = 1000;
+
 class Runner {
  public:
   Runner(const Config& c, const RunOptions& o, RunReport& report)
@@ -166,6 +202,8 @@ class Runner {
 
   // Everything that can fail on bad input fails here, before the first run.
   void check() {
+    if (o_.rounds < 1) throw InputError("--rounds must be at least 1");
+    if (o_.rounds > 1 && o_.profile) throw InputError("--rounds times samples: give it without --profile");
     plan_ = plan_runs(c_, o_.filter, o_.validation);
     if (o_.shard.active()) {
       if (o_.shard.owners.size() != plan_.size()) throw std::logic_error("a shard of another plan");
@@ -191,12 +229,20 @@ class Runner {
 
   void run() {
     progress_ = Progress(report_.planned, o_.quiet, &o_);
-    for (const PlannedRun& planned : plan_) {
-      const auto t0 = Clock::now();
-      report_.runs.push_back(run_one(planned));
-      report_.runs.back().wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
-      progress_.done(report_.runs.back());
-      if (o_.on_run) o_.on_run(report_);
+    if (o_.rounds == 1) {
+      for (const PlannedRun& planned : plan_) {
+        const auto t0 = Clock::now();
+        RunRecord r = run_one(planned);
+        r.wall_s = seconds_since(t0);
+        record(std::move(r));
+      }
+      return;
+    }
+    for (std::size_t first = 0; first < plan_.size();) {
+      std::size_t end = first;
+      while (end < plan_.size() && plan_[end].point == plan_[first].point) ++end;
+      run_point_in_rounds(first, end);
+      first = end;
     }
   }
 
@@ -243,10 +289,68 @@ class Runner {
     return d.reference;
   }
 
+  static double seconds_since(Clock::time_point t0) {
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+  }
+
+  // A finished run: recorded, shown, and handed to the caller with the report so far.
+  void record(RunRecord r) {
+    report_.runs.push_back(std::move(r));
+    progress_.done(report_.runs.back());
+    if (o_.on_run) o_.on_run(report_);
+  }
+
   RunRecord run_one(const PlannedRun& planned) {
+    Measuring m = start(planned);
+    if (m.open) measure_round(m, 0, 1);
+    return std::move(m.r);
+  }
+
+  // A point's runs under --rounds R: its CPU runs one after the other as always, then its GPU
+  // runs round by round, each round in an order drawn from the point's key and the round, each
+  // run's instance prepared for its turn and freed after it. The records are handed on in plan
+  // order once the point is done.
+  void run_point_in_rounds(std::size_t first, std::size_t end) {
+    const int rounds = o_.rounds;
+    std::vector<Measuring> runs;
+    runs.reserve(end - first);
+    std::vector<std::size_t> in_rounds;  // into runs: the GPU runs to measure
+    for (std::size_t k = first; k < end; ++k) {
+      const auto t0 = Clock::now();
+      Measuring& m = runs.emplace_back(start(plan_[k]));
+      if (m.open && m.planned->variant->backend == Backend::gpu) in_rounds.push_back(runs.size() - 1);
+      else if (m.open) measure_round(m, 0, 1);
+      m.wall_s += seconds_since(t0);
+    }
+    const std::uint64_t seed = round_seed(c_.points[plan_[first].point].key());
+    for (int round = 0; round < rounds; ++round) {
+      const std::vector<std::size_t> order = round_order(in_rounds.size(), seed, round);
+      for (std::size_t pos = 0; pos < order.size(); ++pos) {
+        Measuring& m = runs[in_rounds[order[pos]]];
+        m.r.rounds = rounds;
+        m.r.round_seed = seed;
+        m.r.round_positions.push_back(int(pos));
+        // Closed (failed, or its only sample taken), or no sample for it in this round.
+        if (!m.open || round > m.last_round || (round > 0 && round_share(m.samples, rounds, round) == 0))
+          continue;
+        const auto t0 = Clock::now();
+        measure_round(m, round, rounds);
+        m.wall_s += seconds_since(t0);
+      }
+    }
+    for (Measuring& m : runs) {
+      m.r.wall_s = m.wall_s;
+      record(std::move(m.r));
+    }
+  }
+
+  // A run's record up to its measurement: skipped, unsupported or failed here, else open.
+  Measuring start(const PlannedRun& planned) {
     const Point& pt = c_.points[planned.point];
     const VariantSpec& v = *planned.variant;
-    RunRecord r;
+    Measuring m;
+    m.planned = &planned;
+    RunRecord& r = m.r;
     r.run_index = planned.index;
     r.variant = &v;
     r.params = planned.params;
@@ -258,12 +362,12 @@ class Runner {
     if (v.backend == Backend::gpu && !caps.present && !o_.replay) {
       r.status = Status::skipped;
       r.reason = report_.device.absent_reason;
-      return r;
+      return m;
     }
     if (v.backend == Backend::cpu && o_.profile) {  // no profiler reads a CPU step's range
       r.status = Status::skipped;
       r.reason = "--profile runs the GPU steps only";
-      return r;
+      return m;
     }
     // Whatever fails inside one run (a CUDA error, memory, a bug) is that run's error; the
     // runs before and after it keep their results.
@@ -276,15 +380,15 @@ class Runner {
       if (r.reason.empty()) r.reason = v.supports(*d.problem, r.params, caps);
       if (!r.reason.empty()) {
         r.status = Status::unsupported;
-        return r;
+        return m;
       }
-      measure(r, v, d, planned);
+      m.open = true;
     } catch (const std::bad_alloc&) {
       fail(r, "out of host memory");
     } catch (const std::exception& e) {
       fail(r, e.what());
     }
-    return r;
+    return m;
   }
 
   // "" or why the device cannot run the step; `emulated` gets why it runs emulated.
@@ -306,7 +410,27 @@ class Runner {
     r.stage_samples_ms.clear();
   }
 
-  void measure(RunRecord& r, const VariantSpec& v, PointData& d, const PlannedRun& planned) {
+  // Round `round` of `rounds` of an open run; whatever fails in it closes the run as an error.
+  void measure_round(Measuring& m, int round, int rounds) {
+    try {
+      measure(m, round, rounds);
+    } catch (const std::bad_alloc&) {
+      fail(m.r, "out of host memory");
+      m.open = false;
+    } catch (const std::exception& e) {
+      fail(m.r, e.what());
+      m.open = false;
+    }
+  }
+
+  // The run's instance prepared (and freed when the round is done), its warm-up calls (the
+  // first round's decide the rest), its share of the samples, and after its last round the
+  // output fetched and validated.
+  void measure(Measuring& m, int round, int rounds) {
+    const PlannedRun& planned = *m.planned;
+    const VariantSpec& v = *planned.variant;
+    RunRecord& r = m.r;
+    PointData& d = load(c_.points[planned.point]);
     std::unique_ptr<Instance> inst = v.prepare(*d.problem, r.params, report_.device.caps);
     if (r.timing == TimingMode::cold && !flush_)
       flush_ = std::make_unique<L2Flush>(report_.device.caps.l2_bytes);
@@ -314,24 +438,140 @@ class Runner {
       inst->poison();
       if (r.timing == TimingMode::cold) (*flush_)();  // after the poison, which touches L2 too
     };
-    auto once = [&] {
+    // One call; a sample's keeps its stage times.
+    const Call call = [&](const CallExtras& x, bool sample) {
       ready();
-      const double ms = inst->run_ms();
-      for (const auto& [stage, t] : inst->stages_ms()) r.stage_samples_ms[stage].push_back(t);
-      return ms;
+      const CallTimes t = inst->call(x);
+      if (sample)
+        for (const auto& [stage, ms] : inst->stages_ms()) r.stage_samples_ms[stage].push_back(ms);
+      return t;
     };
     if (o_.profile) {
       r.warmup = planned.warmup;
-      for (int i = 0; i < r.warmup; ++i) once();
+      for (int i = 0; i < r.warmup; ++i) call({}, false);
       ready();  // outside the profiler's range: it sees the step's own kernels only
       profiled(v, r.run_index, [&] { inst->run_ms(); });
       r.stage_samples_ms.clear();  // a profiled call's time is the profiler's: never a sample
     } else {
-      time_calls(r, v, planned, once);
+      bool sampling = true;
+      if (round == 0) sampling = first_round(m, *inst, call, rounds);
+      else call(m.extras, false);  // each later round's warm-up: `hot` stays hot
+      if (sampling) take_samples(m, round, rounds, call);
     }
-    Output out = inst->fetch();
+    if (o_.profile || round == m.last_round) finish(m, *inst, d);
+  }
+
+  // The first round's warm-up calls, and what they decide for the whole run: how many samples
+  // (the config's count; cut to what fits a time budget, raised by --process-samples), the
+  // planted wait, and whether each sample has a blocked call too. With a time budget the first
+  // call measures the run and counts as a warm-up; when no further call fits in the budget,
+  // that first call is the one sample (a call of seconds gains nothing from a warm-up; it would
+  // double the run) and false is returned.
+  bool first_round(Measuring& m, Instance& inst, const Call& call, int rounds) {
+    const PlannedRun& planned = *m.planned;
+    RunRecord& r = m.r;
+    const bool gpu = planned.variant->backend == Backend::gpu;
+    const bool planted = o_.plant && o_.plant->matches(planned.variant->id());
+    if (planted && !inst.can_plant())
+      throw std::runtime_error("--plant: this step's calls cannot take a planted wait");
+    const bool held = gpu && o_.blocked_start;
+    const bool process = gpu && o_.process_samples;
+    // These read the warm-up median, the plant's of three calls at least (a first call that
+    // loads the step's code is then not the median); with rounds each round has a warm-up call.
+    const int least = planted ? 3 : held || process || rounds > 1 ? 1 : 0;
+    r.warmup = std::max(planned.warmup, least);
+    r.repetitions_planned = planned.repetitions;
+    r.time_budget_s = planned.time_budget_s;
+    double room = std::numeric_limits<double>::infinity();  // samples the time budget has room for
+    std::vector<double> warm;
+    if (planned.time_budget_s > 0) {
+      const double first = call({}, true).ms;
+      room = planned.time_budget_s * 1e3 / std::max(first, 1e-6) - 1;
+      if (room < 1) {
+        r.warmup = 0;
+        r.samples_ms = {first};
+        r.stats = {first, first, 0, 0};
+        if (rounds > 1) r.sample_rounds = {0};
+        m.samples = 1;
+        m.last_round = 0;
+        return false;
+      }
+      r.warmup = std::max({planned.warmup, least, 1});
+      warm.push_back(first);
+    }
+    while (int(warm.size()) < r.warmup) warm.push_back(call({}, false).ms);
+    r.stage_samples_ms.clear();  // warm-up calls do not count
+    const double typical = median_of(warm);
+    if (process) {
+      r.samples_rule = "process";
+      r.repetitions_planned = process_sample_count(planned.repetitions, typical);
+    }
+    m.samples = static_cast<int>(std::min<double>(r.repetitions_planned, room));
+    m.last_round = rounds - 1;  // the last round takes the rest: never none
+    if (planted) {
+      m.extras.plant_ms = (o_.plant->factor - 1) * typical;
+      r.planted_factor = o_.plant->factor;
+      r.planted_ms = m.extras.plant_ms;
+      r.planted_of_ms = typical;
+    }
+    if (held) m.held = holds(m, inst, call, typical);
+    return true;
+  }
+
+  // Whether the step's stream can be held until it is queued: one untimed blocked call whose
+  // hold must end by its release. A step that waits for the device while it queues its work (a
+  // stream synchronisation, a read-back, more launches than the queue holds) waits for the
+  // hold instead, which gives up after its timeout: its device time would not be its own, so
+  // it takes no blocked calls, and the run says why. A step that does not wait returns in a
+  // fraction of its own time: 50 ms plus four times its warm-up median leaves room for a slow
+  // host.
+  bool holds(Measuring& m, Instance& inst, const Call& call, double typical) {
+    if (!inst.can_hold()) {
+      m.r.device_skipped = "the step is not timed on a CUDA stream of its own";
+      return false;
+    }
+    CallExtras x = m.extras;
+    x.hold_timeout_ms = std::min(kHoldTimeoutMs, 50 + 4 * typical);
+    if (call(x, false).hold_timed_out) {
+      m.r.device_skipped =
+          "the step waits for the device while it queues its work (a synchronisation, a read-back "
+          "or more launches than the queue holds): a held stream stalls it";
+      return false;
+    }
+    return true;
+  }
+
+  // The run's share of samples in this round, under Google Benchmark; with a blocked start
+  // each sample is followed by a blocked call, its device time kept beside the sample.
+  void take_samples(Measuring& m, int round, int rounds, const Call& call) {
+    RunRecord& r = m.r;
+    const int share = round_share(m.samples, rounds, round);
+    if (share == 0) return;
+    const auto once = [&] {
+      const double ms = call(m.extras, true).ms;
+      if (m.held) {
+        CallExtras x = m.extras;
+        x.hold_timeout_ms = kHoldTimeoutMs;
+        const CallTimes t = call(x, false);
+        r.device_samples_ms.push_back(t.hold_timed_out ? std::numeric_limits<double>::quiet_NaN() : t.ms);
+      }
+      return ms;
+    };
+    TimingStats stats;
+    const std::vector<double> s = time_with_benchmark(m.planned->variant->id() + "/" + r.point, share, once, stats);
+    r.samples_ms.insert(r.samples_ms.end(), s.begin(), s.end());
+    if (rounds > 1) r.sample_rounds.insert(r.sample_rounds.end(), s.size(), round);
+    r.stats = rounds > 1 ? stats_of(r.samples_ms) : stats;
+  }
+
+  // After the run's last call: its output fetched, recorded and validated.
+  void finish(Measuring& m, Instance& inst, PointData& d) {
+    m.open = false;
+    RunRecord& r = m.r;
+    const VariantSpec& v = *m.planned->variant;
+    Output out = inst.fetch();
     r.extras = study_.extras(*d.problem, out);
-    r.facts = inst->facts();
+    r.facts = inst.facts();
     if (!o_.dump_dir.empty())
       write_npy(dump_path(o_.dump_dir, study_.name(), v.name, r.point),
                 study_.dump_form(*d.problem, out));
@@ -344,35 +584,6 @@ class Runner {
     if (!r.check.ok)
       r.reason = std::to_string(r.check.failures) + " of " + std::to_string(r.check.checked) +
                  " outputs outside tolerance; first: " + r.check.first_failure;
-  }
-
-  // Warm-up calls, then the timed repetitions under Google Benchmark. With a time budget the
-  // first call measures the run and counts as a warm-up: the repetitions are cut to the calls
-  // that fit in the budget after it, and when none does, that first call is the one sample
-  // (a call of seconds gains nothing from a warm-up; it would double the run).
-  void time_calls(RunRecord& r, const VariantSpec& v, const PlannedRun& planned,
-                  const std::function<double()>& once) {
-    int repetitions = planned.repetitions;
-    r.warmup = planned.warmup;
-    r.repetitions_planned = planned.repetitions;
-    r.time_budget_s = planned.time_budget_s;
-    if (planned.time_budget_s > 0) {
-      const double first = once();
-      const double fit = planned.time_budget_s * 1e3 / std::max(first, 1e-6) - 1;
-      if (fit < 1) {
-        r.warmup = 0;
-        r.samples_ms = {first};
-        r.stats = {first, first, 0, 0};
-        return;
-      }
-      repetitions = static_cast<int>(std::min<double>(repetitions, fit));
-      r.warmup = std::max(planned.warmup, 1);
-      for (int i = 1; i < r.warmup; ++i) once();
-    } else {
-      for (int i = 0; i < r.warmup; ++i) once();
-    }
-    r.stage_samples_ms.clear();  // warm-up runs do not count
-    r.samples_ms = time_with_benchmark(v.id() + "/" + r.point, repetitions, once, r.stats);
   }
 
   // One call inside an NVTX range named study.variant, and in it one named r<run_index> (and
@@ -415,6 +626,35 @@ double median_of(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const std::size_t h = v.size() / 2;
   return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
+}
+
+nlohmann::json sampling_json(const RunRecord& r) {
+  nlohmann::json j = nlohmann::json::object();
+  if (!r.samples_rule.empty()) {
+    j["samples_rule"] = r.samples_rule;
+    j["repetitions_planned"] = r.repetitions_planned;
+  }
+  if (r.rounds > 1) {
+    j["rounds"] = r.rounds;
+    j["sample_rounds"] = r.sample_rounds;
+    j["round_seed"] = fmt::format("{:016x}", r.round_seed);  // 64 bits: JSON numbers hold 53
+    j["round_positions"] = r.round_positions;
+  }
+  if (!r.device_samples_ms.empty()) {
+    nlohmann::json samples = nlohmann::json::array();
+    std::vector<double> held;
+    for (double ms : r.device_samples_ms) {
+      samples.push_back(std::isfinite(ms) ? nlohmann::json(ms) : nlohmann::json(nullptr));
+      if (std::isfinite(ms)) held.push_back(ms);
+    }
+    j["device_samples"] = samples;  // null: the hold timed out
+    j["device_median"] = held.empty() ? nlohmann::json(nullptr) : nlohmann::json(median_of(held));
+    j["device_timeouts"] = r.device_samples_ms.size() - held.size();
+  }
+  if (!r.device_skipped.empty()) j["device_skipped"] = r.device_skipped;
+  if (r.planted_factor > 0)
+    j["planted"] = {{"factor", r.planted_factor}, {"ms", r.planted_ms}, {"warmup_median_ms", r.planted_of_ms}};
+  return j;
 }
 
 bool RunReport::all_ok() const {

@@ -1,8 +1,11 @@
 // Runs a config: for each parameter point, builds the data once, then for each selected
 // variant checks support, prepares it, warms up, times repetitions under Google Benchmark
 // (manual time from the variant's own clock) and validates the last output. Every run ends
-// with a status: whatever goes wrong inside one is recorded as that run's error.
+// with a status: whatever goes wrong inside one is recorded as that run's error. With rounds
+// (RunOptions::rounds) a point's GPU runs take their samples interleaved, round by round; the
+// runs are still recorded one by one, in plan order.
 #pragma once
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
@@ -12,6 +15,7 @@
 #include "config.hpp"
 #include "device_info.hpp"
 #include "plan.hpp"
+#include "sampling.hpp"
 #include "validation.hpp"
 
 namespace ladder {
@@ -31,6 +35,16 @@ struct RunOptions {
   // The runs replay measurements made elsewhere (`ladder ingest`): a GPU run is validated
   // and recorded even where no GPU is present (its limit is then unknown).
   bool replay = false;
+  // How samples are taken for the process-level measurement (harness/sampling.hpp):
+  // --process-samples: a GPU run takes process_sample_count() samples (the config's count at
+  // least); --rounds R: a point's GPU runs take their samples in R rounds, the point's steps in
+  // a seeded random order each round, each after a warm-up call of its own; --blocked-start:
+  // each GPU sample also a call with the stream held until the step is queued (device_ms);
+  // --plant (test only): matching steps slowed by a wait inside the timed window.
+  bool process_samples = false;
+  int rounds = 1;
+  bool blocked_start = false;
+  std::optional<Plant> plant;
   // Called once every input has been checked, before the first run (the CLI creates its
   // output directories then), and after every run with the report so far (the CLI rewrites
   // the results file).
@@ -73,6 +87,18 @@ struct RunRecord {
   std::map<std::string, double> facts;
   std::string note;  // a peer's word on the run (`ladder ingest`)
   double wall_s = -1;  // the whole run: data and reference when it built them, warm-up, samples
+  // What RunOptions' sampling options did to this run (all empty or zero without them).
+  std::string samples_rule;       // "process": --process-samples set repetitions_planned
+  int rounds = 1;                 // > 1: samples taken in rounds; sample_rounds[i]: sample i's
+  std::vector<int> sample_rounds;
+  std::uint64_t round_seed = 0;        // the point's round orders (harness/sampling.hpp)
+  std::vector<int> round_positions;    // the run's place in each round's order
+  // --blocked-start: each sample's device time with the stream held until the step was queued
+  // (NaN where the hold timed out), or why the step could not be held.
+  std::vector<double> device_samples_ms;
+  std::string device_skipped;
+  // --plant: the factor, the wait it gave and the warm-up median the wait is a share of.
+  double planted_factor = 0, planted_ms = 0, planted_of_ms = 0;
 };
 
 struct RunReport {
@@ -104,5 +130,9 @@ void check_config(const Config& config, const RunOptions& options);
 
 // Summary statistics of a sample (median of an even count is the mean of the middle two).
 double median_of(std::vector<double> v);
+
+// The `timing` fields the sampling options add to a run's results (RunRecord's samples_rule to
+// planted_ms): an empty object for a run taken without them.
+nlohmann::json sampling_json(const RunRecord& r);
 
 }  // namespace ladder

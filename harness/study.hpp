@@ -53,6 +53,22 @@ struct Problem {
   virtual ~Problem() = default;
 };
 
+// What the runner may add to one timed call beyond the step's own work (harness/runner.hpp):
+// a planted wait inside the timed window (`--plant`, a test of the statistics) and a blocked
+// start (`--blocked-start`: the stream held until the whole step is queued).
+struct CallExtras {
+  double plant_ms = 0;         // > 0: wait this long inside the timed window, after the step
+  double hold_timeout_ms = 0;  // > 0: a blocked start, the hold given up after this long
+};
+
+// One call's times. With a blocked start `ms` is the device's time once the queue was
+// released, and `hold_timed_out` says the hold ended by its timeout instead (the step waited
+// for the device inside its own launches): that time is then not the step's alone.
+struct CallTimes {
+  double ms = 0;
+  bool hold_timed_out = false;
+};
+
 // One variant bound to one problem, with its inputs already in place (on the device for GPU
 // variants). run_ms() covers only the work the step is about: kernels for GPU variants.
 // harness/host_instance.hpp and harness/gpu_instance.cuh give the two usual bases.
@@ -61,6 +77,11 @@ class Instance {
   virtual ~Instance() = default;
   virtual void poison() = 0;  // make every output element invalid before a run
   virtual double run_ms() = 0;
+  // A call with the runner's extras. The runner asks only for what can_plant() and can_hold()
+  // say an instance takes, so one that takes none keeps this default.
+  virtual CallTimes call(const CallExtras&) { return {run_ms()}; }
+  virtual bool can_plant() const { return false; }
+  virtual bool can_hold() const { return false; }
   virtual Output fetch() = 0;
   // Milliseconds of each named stage of the last run (e.g. mean, centre, covariance), for
   // steps whose timed work is a pipeline; empty otherwise.

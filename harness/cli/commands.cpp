@@ -218,7 +218,11 @@ const Command run_command{
                 shared_option("device"), shared_option("quiet"), shared_option("repetitions"),
                 shared_option("warmup"), shared_option("timing"), shared_option("scale"),
                 shared_option("runs"), shard_option("shard"), shard_option("costs"), shard_option("gpus"),
-                processes_option("processes"), processes_option("cpus")},
+                processes_option("processes"), processes_option("cpus"),,
+                {"process-samples", "", "GPU runs take 20 samples, or 5 ms of them, up to 100 (the config's count at least; an explicit --repetitions wins)"},
+                {"rounds", "R", "each point's GPU samples in R rounds, its steps in a seeded random order each round, a warm-up call before each (default 1; CPU runs are not split)"},
+                {"blocked-start", "", "each GPU sample also taken with the stream held until the step is queued: timing.device_samples, the host's submission left out"},
+                {"plant", "RE:FACTOR", "for testing the harness's statistics: steps whose study/variant RE finds take FACTOR (above 1, at most 10) times their warm-up median"}},
     .about = "Runs every point and selected variant of CONFIG, validates each output against the study's\n"
              "sequential reference and writes the results to FILE, rewritten atomically after every\n"
              "run. --shard K/N runs only shard K's data groups (merge the shards with `ladder merge`);\n"
@@ -339,6 +343,12 @@ RunOptions run_options(const Parsed& p) {
     opt.device_given = true;
   }
   if (p.has("runs")) opt.only_runs = run_list(p.get("runs"));
+  opt.process_samples = p.has("process-samples") && !p.has("repetitions");  // the count asked for wins
+  if (p.has("rounds")) opt.rounds = integer_option(p, "rounds", 1);
+  opt.blocked_start = p.has("blocked-start");
+  if (p.has("plant")) opt.plant = parse_plant(p.get("plant"));
+  if (opt.profile && (p.has("process-samples") || p.has("rounds") || opt.blocked_start || opt.plant))
+    throw InputError("--profile takes no samples: give it without --process-samples, --rounds, --blocked-start and --plant");
   return opt;
 }
 

@@ -5,6 +5,7 @@
 //                     [--repetitions N] [--warmup N] [--timing hot|cold] [--scale paper|quick]
 //                     [--runs LIST | --shard K/N | --gpus all|LIST] [--costs FILE|DIR]
 //                     [--processes K [--cpus LIST]]
+//                     [--process-samples] [--rounds R] [--blocked-start] [--plant RE:FACTOR]
 //   ladder plan CONFIG [--scale paper|quick] [--filter RE] [--validate full|sample:N|off]
 //                      [--repetitions N] [--warmup N] [--timing hot|cold]
 //                      [--shard K/N] [--costs FILE|DIR] [--json]

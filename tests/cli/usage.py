@@ -37,7 +37,7 @@ OPTIONS = {
     "list": ["json"],
     "run": ["out", "filter", "validate", "dump-outputs", "profile", "device", "quiet",
             "repetitions", "warmup", "timing", "scale", "runs", "shard", "costs", "gpus",
-            "processes", "cpus"],
+            "processes", "cpus", "process-samples", "rounds", "blocked-start", "plant"],
     "plan": ["scale", "filter", "validate", "repetitions", "warmup", "timing", "shard", "costs", "json",
              "advise", "cost-ratio", "markdown"],
     "gen": ["out", "generator", "config", "point", "scale", "json"],
