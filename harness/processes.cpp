@@ -303,7 +303,13 @@ json joined_timing(const std::vector<json>& timings, const std::string& where) {
     if (!timings[k].is_object()) continue;
     std::vector<double> s = samples_of(timings[k], fmt::format("{} in process {}", where, k));
     const double m = stats::median(s);
-    processes.push_back({{"process", k}, {"samples", s}, {"median", m}});
+    json entry = {{"process", k}, {"samples", s}, {"median", m}};
+    // What the runner recorded of this process's sampling (rounds, a blocked start's device
+    // times, a planted wait) stays with the process it describes.
+    for (const char* key : {"sample_rounds", "round_seed", "device_samples", "device_median", "device_timeouts",
+                            "device_skipped", "planted"})
+      if (timings[k].contains(key)) entry[key] = timings[k][key];
+    processes.push_back(std::move(entry));
     medians.push_back(m);
     all.insert(all.end(), s.begin(), s.end());
     by_process.push_back(std::move(s));
@@ -311,7 +317,7 @@ json joined_timing(const std::vector<json>& timings, const std::string& where) {
   }
   if (timed.empty()) return nullptr;
   json t = json::object();
-  for (const char* key : {"unit", "mode", "warmup", "time_budget_s", "repetitions_planned"})
+  for (const char* key : {"unit", "mode", "warmup", "time_budget_s", "repetitions_planned", "samples_rule", "rounds"})
     if (timed.front()->contains(key)) t[key] = (*timed.front())[key];
   t["processes"] = processes;
   t["process_medians"] = medians;
