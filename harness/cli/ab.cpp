@@ -36,7 +36,7 @@ const char* const kSides[] = {"A", "B"};
 // What `run --help` of a binary declares, read from its help text: options a binary of
 // another commit may lack.
 struct RunOptionsOf {
-  bool process_samples = false, plant = false;
+  bool process_samples = false, plant = false, rounds = false;
 };
 
 RunOptionsOf declared_by(const std::string& binary) {
@@ -46,7 +46,8 @@ RunOptionsOf declared_by(const std::string& binary) {
   const ChildResult r = run_child({binary, "run", "--help"}, o);
   if (r.status != 0 || r.out.find("usage: ladder run") == std::string::npos)
     throw InputError("'" + printable(binary, 120) + "' is not a ladder binary: `run --help` did not say so");
-  return {r.out.find("--process-samples") != std::string::npos, r.out.find("--plant") != std::string::npos};
+  return {r.out.find("--process-samples") != std::string::npos, r.out.find("--plant") != std::string::npos,
+          r.out.find("--rounds") != std::string::npos};
 }
 
 void check_binary(const std::string& path, const char* which) {
@@ -129,6 +130,10 @@ class Ab {
       throw InputError("--plant: BIN_B's `run` has no --plant option (a test build's)");
     // The same options on both sides: more samples a process only where both take them.
     if (a.process_samples && b.process_samples && !p_.has("repetitions")) common_.push_back("--process-samples");
+    if (p_.has("rounds") && !(a.rounds && b.rounds))
+      throw InputError("--rounds: BIN_A's or BIN_B's `run` has no --rounds option (an older build)");
+    if (a.rounds && b.rounds && !p_.has("rounds"))
+      common_.insert(common_.end(), {"--rounds", std::to_string(kProcessRounds)});
     const std::vector<std::string> given = pass_on(p_, {"processes", "seed", "cpus", "out", "plant", "quiet"});
     common_.insert(common_.end(), given.begin(), given.end());
     StopSignals stop;  // from here on a signal stops at the next whole file
@@ -334,6 +339,7 @@ const Command ab_command{
                 shared_option("filter"), shared_option("scale"), shared_option("validate"),
                 shared_option("repetitions"), shared_option("warmup"), shared_option("timing"),
                 shared_option("device"), shared_option("quiet"),
+                {"rounds", "R", "each point's GPU samples in R rounds on both sides (default 5 where both builds know rounds)"},
                 {"plant", "RE:FACTOR", "tests: slow B's steps matching RE by FACTOR inside their timed window"}},
     .about = "Runs CONFIG with two ladder binaries, process against process: both are copied to DIR/a/ladder\n"
              "and DIR/b/ladder and run with the same environment, working directory, options and cores.\n"

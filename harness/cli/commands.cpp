@@ -220,7 +220,7 @@ const Command run_command{
                 shared_option("runs"), shard_option("shard"), shard_option("costs"), shard_option("gpus"),
                 processes_option("processes"), processes_option("cpus"),
                 {"process-samples", "", "GPU runs take 20 samples, or 5 ms of them, up to 100 (the config's count at least; an explicit --repetitions wins)"},
-                {"rounds", "R", "each point's GPU samples in R rounds, its steps in a seeded random order each round, a warm-up call before each (default 1; CPU runs are not split)"},
+                {"rounds", "R", "each point's GPU samples in R rounds, its steps in a seeded random order each round, a warm-up call before each (default 1, with --processes 5; CPU runs are not split)"},
                 {"blocked-start", "", "each GPU sample also taken with the stream held until the step is queued: timing.device_samples, the host's submission left out"},
                 {"plant", "RE:FACTOR", "for testing the harness's statistics: steps whose study/variant RE finds take FACTOR (above 1, at most 10) times their warm-up median"}},
     .about = "Runs every point and selected variant of CONFIG, validates each output against the study's\n"

@@ -92,8 +92,9 @@ void decide(Judgement& j, const Row& r, const CompareOptions& o, double threshol
   const bool significant = j.q <= o.q;
   if (significant && std::fabs(ratio - 1) >= o.min_effect && std::fabs(gb - ga) >= kFloorMs)
     j.verdict = ratio > 1 ? "slower" : "faster";
-  else if (stats::equivalent(j.d, std::log1p(std::max(o.min_effect, kFloorMs / ga))))
-    j.verdict = "same";
+  else if (const double margin = std::max(o.min_effect, kFloorMs / ga);
+           stats::equivalent(j.d, std::log1p(margin)) && j.mde <= margin)
+    j.verdict = "same";  // the interval inside the margin, and a change of the margin's size detectable
   else
     j.verdict = "inconclusive (MDE " + percent(j.mde) + ")";
   // Welch is slightly anticonservative under heavy-tailed process effects. A row Welch alone

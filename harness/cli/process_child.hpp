@@ -19,6 +19,13 @@ OptionSpec processes_option(const std::string& name);  // "processes" or "cpus"
 std::size_t processes_count(const Parsed& p, std::size_t lo);
 // --cpus LIST, each a CPU this process may use (empty when not given); throws InputError.
 std::vector<int> cpus_option(const Parsed& p);
+// The rounds a process takes its GPU samples in unless --rounds is given (`run --rounds`). On
+// an H200, TWED's 28 host-bound smoke runs (thousands of launches a call) had a median spread
+// of process medians of 10.5% over 30 processes taken in one round and 6.7% over 15 taken in
+// five, for the same samples and wall time; pinning the cores changed nothing (10.8%).
+// results/reference/h200/development/dimensioning/README.md has the figures.
+constexpr int kProcessRounds = 5;
+
 // Whether this ladder's `run` declares option --name (an option another build may lack).
 bool run_declares(const std::string& name);
 

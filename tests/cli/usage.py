@@ -48,7 +48,7 @@ OPTIONS = {
                   "python"],
     "merge": ["processes"],
     "ab": ["processes", "seed", "cpus", "out", "filter", "scale", "validate", "repetitions", "warmup",
-           "timing", "device", "quiet", "plant"],
+           "timing", "device", "quiet", "rounds", "plant"],
 }
 # Options a command takes beyond its own: gen's data parameters, and help everywhere.
 EXTRA_ROWS = {"gen": ["PARAM"]}
