@@ -22,7 +22,7 @@
 //   ladder merge OUT SHARD...  |  ladder merge --processes OUT FILE...
 //   ladder ab BIN_A BIN_B CONFIG --processes K [--seed S] [--cpus LIST] [--out DIR] [--filter RE]
 //             [--scale paper|quick] [--validate full|sample:N|off] [--repetitions N] [--warmup N]
-//             [--timing hot|cold] [--device N] [--quiet] [--plant RE:FACTOR]
+//             [--timing hot|cold] [--device N] [--quiet] [--rounds R] [--plant RE:FACTOR]
 //   ladder --help | --version;  ladder COMMAND --help (or -h): its options, each described
 // An option's value follows it (`--out FILE`) or is joined to it (`--out=FILE`). Each command
 // declares its options beside its body (args.hpp); they are parsed, and its --help written,
