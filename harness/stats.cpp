@@ -35,21 +35,22 @@ double sample_sd(const std::vector<double>& x) {
 Components variance_components(const std::vector<std::vector<double>>& samples_by_process) {
   Components c;
   std::vector<std::vector<double>> logs;
+  std::vector<double> log_medians;  // of each process's median, as compare tests it
   for (const auto& group : samples_by_process) {
     if (group.empty()) continue;
     std::vector<double> l;
     for (double x : group) l.push_back(std::log(x));
     logs.push_back(std::move(l));
+    log_medians.push_back(std::log(median(group)));
   }
   c.processes = logs.size();
   if (logs.empty()) return c;
   double n_total = 0, grand = 0, sum_sq_sizes = 0;
-  std::vector<double> means, log_medians;
+  std::vector<double> means;
   for (const auto& l : logs) {
     double m = 0;
     for (double v : l) m += v;
     means.push_back(m / double(l.size()));
-    log_medians.push_back(median(l));
     n_total += double(l.size());
     sum_sq_sizes += double(l.size()) * double(l.size());
     grand += m;

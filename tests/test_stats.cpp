@@ -259,14 +259,15 @@ TEST(Stats, VarianceComponentsUnequalGroups) {
   // Logs {0, 0.2}, {1.0, 1.2, 1.4}. By hand: means 0.1 and 1.2, grand mean 3.8 / 5 = 0.76.
   // SSW = 0.02 + 0.08 = 0.10 on 3 df: MSW = 0.1 / 3. SSB = 2 * 0.66^2 + 3 * 0.44^2 = 1.452
   // on 1 df. n0 = (5 - (4 + 9) / 5) / 1 = 2.4. sd_between^2 = (1.452 - 0.1 / 3) / 2.4.
-  // Process medians 0.1 and 1.2: sd 1.1 / sqrt(2).
+  // Process medians (of the times, as compare takes them) (1 + e^0.2) / 2 and e^1.2: the sd of
+  // their logs is (1.2 - log((1 + e^0.2) / 2)) / sqrt(2), not that of the median logs 0.1, 1.2.
   const Components c = variance_components(exp_of({{0.0, 0.2}, {1.0, 1.2, 1.4}}));
   const double between2 = (1.452 - 0.1 / 3) / 2.4;
   expect_close(c.samples_per_process, 2.5);
   expect_close(c.sd_log_within, std::sqrt(0.1 / 3), 1e-12);
   expect_close(c.sd_log_between, std::sqrt(between2), 1e-12);
   expect_close(c.icc, between2 / (between2 + 0.1 / 3), 1e-12);
-  expect_close(c.sd_log_process, 1.1 / std::sqrt(2.0), 1e-12);
+  expect_close(c.sd_log_process, (1.2 - std::log((1 + std::exp(0.2)) / 2)) / std::sqrt(2.0), 1e-12);
 }
 
 TEST(Stats, VarianceComponentsDegenerate) {

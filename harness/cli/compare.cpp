@@ -48,8 +48,8 @@ constexpr const char* kCompareAbout =
     "--calibration DIM.json (a K-process run of a config of the same study on the same GPU\n"
     "model, by `ladder run --processes K`) gives rows with fewer than 5 processes a side a\n"
     "z-test with DIM's sd of log process medians for that run: SE = sd * sqrt(1/K_A + 1/K_B);\n"
-    "a run DIM lacks (another scale) takes the largest sd of its variant's runs in DIM (test\n"
-    "`z by variant`); a variant DIM lacks stays too few processes. Notes: drift\n"
+    "a run DIM lacks (another scale) takes the sd of its variant's run in DIM nearest in time\n"
+    "(test `z by variant`); a variant DIM lacks stays too few processes. Notes: drift\n"
     "(both sides' process medians trend with the run order, p < 0.05 the same way; a warning\n"
     "when over 10% of rows do), heavy-tailed (U's p over 10x Welch's on a row Welch alone makes\n"
     "significant: U's p in its place would not pass BH). A run not timed shows its status; one\n"
@@ -160,23 +160,24 @@ json study_name(const json& results) { return member(member(results, "config"), 
 json gpu_model(const json& results) { return member(member(results, "device"), "name"); }
 
 // DIM's sd of log process medians by run: as it records it, else from its process medians.
-std::map<RunId, double> calibration_sds(const json& dim) {
-  std::map<RunId, double> out;
+void calibration_sds(const json& dim, CompareOptions& o) {
   for_each_run(dim, [&](const json& run, const Row& id) {
     if (text(run, "status") != "passed") return;
     const json t = member(run, "timing");
-    const json recorded = member(t, "sd_log_process");
-    if (recorded.is_number() && std::isfinite(recorded.get<double>()) && recorded.get<double>() >= 0) {
-      out[id.id()] = recorded.get<double>();
-      return;
-    }
     const ProcessTiming pt = process_timing(t);
-    if (pt.medians.size() < 2) return;
-    std::vector<double> logs;
-    for (double m : pt.medians) logs.push_back(std::log(m));
-    out[id.id()] = stats::sample_sd(logs);
+    const json recorded = member(t, "sd_log_process");
+    double sd = -1;
+    if (recorded.is_number() && std::isfinite(recorded.get<double>()) && recorded.get<double>() >= 0) {
+      sd = recorded.get<double>();
+    } else if (pt.medians.size() >= 2) {
+      std::vector<double> logs;
+      for (double m : pt.medians) logs.push_back(std::log(m));
+      sd = stats::sample_sd(logs);
+    }
+    if (sd < 0) return;
+    o.sd[id.id()] = sd;
+    if (!pt.medians.empty()) o.variant_sd[{id.study, id.variant}].emplace_back(stats::median(pt.medians), sd);
   });
-  return out;
 }
 
 // --calibration DIM.json: a K-process run of the config the files compared ran, on their GPU
@@ -196,11 +197,7 @@ void read_calibration(CompareOptions& o, const std::string& path, const json& a,
                        ", the files compared on " + printable(gpu_model(*f).dump(), 60));
   }
   o.calibration = path;
-  o.sd = calibration_sds(dim);
-  for (const auto& [id, sd] : o.sd) {
-    double& v = o.variant_sd[{std::get<0>(id), std::get<1>(id)}];
-    v = std::max(v, sd);
-  }
+  calibration_sds(dim, o);
 }
 
 // ---- the table --------------------------------------------------------------------------------

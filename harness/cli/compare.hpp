@@ -53,10 +53,13 @@ struct CompareOptions {
   double min_effect = 0.03;     // the practical floor, relative
   std::string calibration;      // the dimensioning file named, or ""
   std::map<RunId, double> sd;   // its sd of log process medians by run
-  // By study and variant, the largest of those sds: for a run DIM lacks (a paper-scale file
-  // calibrated by the smoke dimensioning), the variant's noisiest row, so that a row's MDE is
-  // never made smaller than the variant has shown.
-  std::map<std::pair<std::string, std::string>, double> variant_sd;
+  // By study and variant, each of its runs' (median ms, sd): a run DIM lacks (a paper-scale
+  // file calibrated by the smoke dimensioning) takes the sd of its variant's run nearest in
+  // time, since a step's process noise follows what bounds it at that size (launches, memory,
+  // compute) more than the step's name.
+  std::map<std::pair<std::string, std::string>, std::vector<std::pair<double, double>>> variant_sd;
+  // That sd for a run of `study/variant` taking `ms`; negative when DIM has no run of it.
+  double variant_sd_near(const std::string& study, const std::string& variant, double ms) const;
 };
 
 // The fewest processes a side for Welch's test; the absolute floor of a verdict, in ms (4x

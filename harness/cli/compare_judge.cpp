@@ -11,6 +11,16 @@
 
 namespace ladder::cli {
 
+double CompareOptions::variant_sd_near(const std::string& study, const std::string& variant, double ms) const {
+  const auto it = variant_sd.find({study, variant});
+  if (it == variant_sd.end() || !(ms > 0)) return -1;
+  double best = -1, distance = INFINITY;
+  for (const auto& [median, sd] : it->second)
+    if (const double d = std::fabs(std::log(median / ms)); median > 0 && d < distance) distance = d, best = sd;
+  return best;
+}
+
+
 double Side::geomean() const {
   if (medians.size() == 1) return medians[0];
   double sum = 0;
@@ -71,8 +81,8 @@ Judgement test_row(const Row& r, const CompareOptions& o) {
   } else if (const auto sd = o.sd.find(r.id()); sd != o.sd.end()) {
     j.d = stats::z_test(logs(a.medians), logs(b.medians), sd->second);
     j.test = "z";
-  } else if (const auto vsd = o.variant_sd.find({r.study, r.variant}); vsd != o.variant_sd.end()) {
-    j.d = stats::z_test(logs(a.medians), logs(b.medians), vsd->second);
+  } else if (const double vsd = o.variant_sd_near(r.study, r.variant, a.geomean()); vsd >= 0) {
+    j.d = stats::z_test(logs(a.medians), logs(b.medians), vsd);
     j.test = "z by variant";
   } else {
     j.verdict = "too few processes";

@@ -91,7 +91,7 @@ def components(groups):
     n0 = (n - sum(len(g) ** 2 for g in logs) / n) / (k - 1)
     between = math.sqrt(max(0.0, (ssb / (k - 1) - msw) / n0))
     icc = between ** 2 / (between ** 2 + msw) if between ** 2 + msw > 0 else 0.0
-    process = statistics.stdev([median(g) for g in logs])
+    process = statistics.stdev([math.log(median(g)) for g in groups])  # the logs of the process medians
     return {"sd_log_within": math.sqrt(msw), "sd_log_between": between, "sd_log_process": process, "icc": icc}
 
 
@@ -465,15 +465,16 @@ def calibration(ladder, work):
         r = by_name["%s/%s [%s] %s" % (run["study"], run["variant"], run["sweep"], run["point"])]
         what = "calibration: %s" % row_name(r)
         if i == lacking:
-            # Not in DIM: the largest sd of its variant's runs there, or no test without any.
-            kin = [sd[n] for n in idx if n != lacking and base["runs"][n]["variant"] == run["variant"]]
+            # Not in DIM: the sd of its variant's run there nearest in time, or no test without any.
+            kin = [(abs(math.log(statistics.median(dim["runs"][n]["timing"]["process_medians"]) / run["timing"]["median"])),
+                    sd[n]) for n in idx if n != lacking and base["runs"][n]["variant"] == run["variant"]]
             if not kin:
                 check(r["verdict"] == "too few processes" and r["test"] == "",
                       "%s (variant not in DIM) is %r" % (what, r["verdict"]))
                 continue
             if not check(r["test"] == "z by variant", "%s: test %r, want z by variant" % (what, r["test"])):
                 continue
-            se = max(kin) * math.sqrt(2)
+            se = min(kin)[1] * math.sqrt(2)
             check(close(float(r["mde80"]), math.expm1((z975 + z80) * se), 1e-9), "%s: mde80 %s" % (what, r["mde80"]))
             continue
         if not check(r["test"] == "z", "%s: test %r, want z" % (what, r["test"])):
