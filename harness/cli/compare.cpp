@@ -52,7 +52,9 @@ constexpr const char* kCompareAbout =
     "(test `z by variant`); a variant DIM lacks stays too few processes. Notes: drift\n"
     "(both sides' process medians trend with the run order, p < 0.05 the same way; a warning\n"
     "when over 10% of rows do), heavy-tailed (U's p over 10x Welch's on a row Welch alone makes\n"
-    "significant: U's p in its place would not pass BH). A run not timed shows its status; one\n"
+    "significant: U's p in its place would not pass BH), rounds A vs B (the sides' GPU samples\n"
+    "were taken in different rounds, `run --rounds`, which changes host-bound steps' times).\n"
+    "A run not timed shows its status; one\n"
     "missing from a file shows -. A point a sweep lists twice is matched by occurrence: the\n"
     "second in A with the second in B. The options used are printed under the table.\n"
     "--csv writes the same rows as CSV (RFC 4180) on stdout, numbers at full precision:\n"
@@ -98,6 +100,8 @@ Side side_of(const json& run, const std::map<std::size_t, double>& order) {
   const ProcessTiming pt = process_timing(t);
   s.medians = pt.medians;
   s.icc = icc_of(pt, t);
+  if (const json r = member(t, "rounds"); r.is_number_integer() && r.get<long long>() >= 1 && r.get<long long>() <= 1000000)
+    s.rounds = int(r.get<long long>());
   for (std::size_t index : pt.process)
     if (const auto it = order.find(index); it != order.end()) s.positions.push_back(it->second);
   if (s.positions.size() != s.medians.size()) s.positions.clear();
@@ -236,6 +240,7 @@ std::string ratio_cell(const Row& r, const Judgement& j) {
 std::string notes_cell(const Judgement& j) {
   std::string out = j.drift == 1 ? "drift" : "";
   if (j.heavy_tailed) out += (out.empty() ? "" : ", ") + std::string("heavy-tailed");
+  if (!j.rounds_differ.empty()) out += (out.empty() ? "" : ", ") + j.rounds_differ;
   return out;
 }
 
@@ -264,9 +269,11 @@ void print_legend(const CompareOptions& o, const std::vector<Judgement>& judged)
       "(z with --calibration); q: Benjamini-Hochberg across the {} row{} tested; MDE80: the change detected with\n"
       "80% power; U p: Mann-Whitney on process medians (8+ a side), a diagnostic.\n"
       "verdict, of B against A: slower or faster when q <= {:g}, B/A {} or more from 1 and the means 2 us\n"
-      "apart; same when the 90% CI of B/A lies within +-max({}, 2 us / A's time); else inconclusive with its\n"
-      "MDE; too few processes below {} a side (`ladder run --processes K`) without --calibration.\n"
-      "notes: drift (both sides trend with the run order), heavy-tailed (U's p over 10x Welch's, and not\n"
+      "apart; same when the 90% CI of B/A and the MDE80 lie within +-max({}, 2 us / A's time); else\n"
+      "inconclusive with its MDE; too few processes below {} a side (`ladder run --processes K`) without\n"
+      "--calibration.\n"
+      "notes: rounds A vs B (the sides took their samples in different rounds, which changes host-bound\n"
+      "steps' times), drift (both sides trend with the run order), heavy-tailed (U's p over 10x Welch's, and not\n"
       "significant where Welch's is).\n"
       "options: --q {:g}, --min-effect {:g}%, --calibration {}\n",
       tested, tested == 1 ? "" : "s", o.q, percent(o.min_effect), percent(o.min_effect), kMinProcesses, o.q,

@@ -25,6 +25,7 @@ struct Side {
   std::vector<double> medians;    // by process
   double icc = kNaN;              // of its samples by process, where known
   std::vector<double> positions;  // each process's order_position, when the file gives all
+  int rounds = 1;                 // the rounds its GPU samples were taken in (timing.rounds)
   std::size_t processes() const { return medians.size(); }
   double geomean() const;         // of the process medians (one: that median, exactly)
 };
@@ -77,6 +78,9 @@ struct Judgement {
   stats::Difference d;  // of log geometric means, B - A
   double q = kNaN, mde = kNaN, u_p = kNaN;
   bool heavy_tailed = false;
+  // The sides took their samples in different rounds: for host-bound steps that changes the
+  // time itself (`run --rounds`), so a difference may be the sampling's, not the code's.
+  std::string rounds_differ;
   int drift = -1;  // 1 flagged, 0 checked, -1 not checkable (no order, too few processes)
   bool tested() const { return !test.empty(); }
 };

@@ -75,6 +75,7 @@ Judgement test_row(const Row& r, const CompareOptions& o) {
   if (!comparable(r.a) || !comparable(r.b)) return j;
   const Side &a = *r.a, &b = *r.b;
   j.drift = drift(a, b);
+  if (a.rounds != b.rounds) j.rounds_differ = "rounds " + std::to_string(a.rounds) + " vs " + std::to_string(b.rounds);
   if (a.processes() >= kMinProcesses && b.processes() >= kMinProcesses) {
     j.d = stats::welch(logs(a.medians), logs(b.medians));
     j.test = "welch";

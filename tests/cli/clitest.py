@@ -12,6 +12,7 @@
 """
 import ast
 import os
+import shutil
 import struct
 import subprocess
 import sys
@@ -180,6 +181,20 @@ def finish(problems, ok_message="ok"):
         sys.exit(1)
     print(ok_message)
     sys.exit(0)
+
+
+def run_case(script, prefix, cases, problems):
+    """The main of a script of named cases: LADDER SCRATCH_ROOT CASE from the command line, the
+    case run in a fresh folder SCRATCH_ROOT/<prefix><case> (removed when it passed), then the
+    problems it appended said and the exit status set."""
+    ladder, scratch, case = case_args(script)
+    work = os.path.join(scratch, prefix + case)
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    cases[case](ladder, work)
+    if not problems:
+        shutil.rmtree(work, ignore_errors=True)
+    finish(problems)
 
 
 def poisoned_env(work, names, why="made unimportable by the test"):

@@ -40,7 +40,7 @@ import shutil
 import sys
 import time
 
-from clitest import case_args, checker, error_problems, finish, run_ladder, show
+from clitest import case_args, checker, error_problems, finish, run_ladder, show, run_case
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -413,14 +413,7 @@ CASES = {f.__name__: f for f in (compare_many_samples, compare_known_p, compare_
 
 
 def main():
-    ladder, scratch, case = case_args("hostile3_outputs.py")
-    work = os.path.join(scratch, "h3o-" + case)
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    CASES[case](ladder, work)
-    if not problems:
-        shutil.rmtree(work, ignore_errors=True)
-    finish(problems)
+    run_case("hostile3_outputs.py", "h3o-", CASES, problems)
 
 
 if __name__ == "__main__":

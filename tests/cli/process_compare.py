@@ -52,7 +52,7 @@ import re
 import shutil
 import statistics
 
-from clitest import case_args, checker, error_problems, finish, run_ladder, show
+from clitest import case_args, checker, error_problems, finish, run_ladder, show, run_case
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BASE = os.path.join(HERE, "fixtures", "process_compare_base.json")
@@ -528,6 +528,29 @@ def calibration(ladder, work):
             problems.append("compare --calibration %s: %s" % (name, p))
 
 
+def rounds_note(ladder, work):
+    """Sides sampled in different rounds (`run --rounds`) are noted on every timed row; equal
+    rounds are not."""
+    base = load_base()
+    a = k_process_file(base, drawn(10, 0.01, 61), seed=1)
+    b = k_process_file(base, drawn(10, 0.01, 62), seed=2)
+    for i in timed(b):
+        b["runs"][i]["timing"]["rounds"] = 5
+    pa, pb = write(work, "a.json", a), write(work, "b.json", b)
+    out = compare_table(ladder, work, pa, pb)
+    if out is None:
+        return
+    rows = [l for l in out.splitlines() if " 10 " in l]
+    check(len(rows) == len(timed(a)), "rounds: %d timed rows in the table, want %d" % (len(rows), len(timed(a))))
+    for l in rows:
+        check("rounds 1 vs 5" in l, "rounds: a row lacks the note: %r" % l)
+    for i in timed(a):
+        a["runs"][i]["timing"]["rounds"] = 5
+    out = compare_table(ladder, work, write(work, "a5.json", a), pb)
+    if out is not None:
+        check("rounds 5 vs 5" not in out and "rounds 1 vs" not in out, "rounds: equal rounds noted: %r" % out[:400])
+
+
 def drift(ladder, work):
     base = load_base()
     rising = lambda seed: (lambda i, run: [run["timing"]["median"] * math.exp(0.03 * j + random.Random(seed + j).gauss(0, 0.002))
@@ -675,19 +698,12 @@ def advise(ladder, work):
         problems.append("plan --advise of a one-process file: %s" % p)
 
 
-CASES = {f.__name__: f for f in (identical, known, shift, noisy, one_process, calibration, drift, heavy_tailed,
+CASES = {f.__name__: f for f in (identical, known, shift, noisy, one_process, calibration, drift, heavy_tailed, rounds_note,
                                  gbench_per_process, advise)}
 
 
 def main():
-    ladder, scratch, case = case_args("process_compare.py")
-    work = os.path.join(scratch, "pc-" + case)
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    CASES[case](ladder, work)
-    if not problems:
-        shutil.rmtree(work, ignore_errors=True)
-    finish(problems)
+    run_case("process_compare.py", "pc-", CASES, problems)
 
 
 if __name__ == "__main__":
