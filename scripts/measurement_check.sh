@@ -7,7 +7,10 @@
 #   identical  `ladder ab` of two copies of one binary, K = 10, every smoke config (AT1, AT2)
 #   planted    `ladder ab` with +5% and +10% planted in side B's timed window (AT4)
 #   scripts/measurement_check.sh PHASE OUTDIR
-# LADDER is the binary (default build/ladder); STUDIES narrows the studies (default all five).
+# Each `ab` folder ends as OUTDIR/PHASE/<name>.tar.xz (A.json, B.json, ab.json and the log), a few
+# MB each, so that every comparison's files can be copied off a machine one by one.
+# LADDER is the binary (default build/ladder); STUDIES narrows the studies (default all five),
+# FACTORS the planted factors (default 1.05 1.10).
 set -uo pipefail
 phase=${1:?usage: scripts/measurement_check.sh dimension|evaluate|identical|planted OUTDIR}
 out=${2:?usage: scripts/measurement_check.sh PHASE OUTDIR}
@@ -20,6 +23,9 @@ timed() {  # NAME COMMAND...: runs it, its output to OUTDIR/PHASE/NAME.log, its 
   shift
   "$@" >"$out/$phase/$name.log" 2>&1 || { status=1; tail -5 "$out/$phase/$name.log"; }
   echo "$name: $((SECONDS - t0)) s"
+}
+pack() {  # NAME: the ab folder OUTDIR/PHASE/NAME and its log as one NAME.tar.xz
+  (cd "$out/$phase" && tar cJf "$1.tar.xz" "$1" "$1.log" && rm -rf "$1" "$1.log")
 }
 # The steps the planted slowdowns go into: one per study, across the time classes.
 planted_steps='^(dtw/shared|covariance/tiled|eed/warp_rows|skyline/alr|twed/batch)$'
@@ -41,14 +47,16 @@ case $phase in
     for s in $studies; do
       timed "$s" "$ladder" ab "$ladder" /tmp/ladder-copy/ladder "configs/$s/smoke.json" \
         --processes 10 --seed 49 --out "$out/$phase/$s"
+      pack "$s"
     done ;;
   planted)
     mkdir -p /tmp/ladder-copy && cp "$ladder" /tmp/ladder-copy/ladder
-    for f in 1.05 1.10; do
+    for f in ${FACTORS:-1.05 1.10}; do
       for s in $studies; do
         timed "$s-$f" "$ladder" ab "$ladder" /tmp/ladder-copy/ladder "configs/$s/smoke.json" \
           --processes 10 --seed 50 --filter "$planted_steps" --plant "$planted_steps:$f" \
           --out "$out/$phase/$s-$f"
+        pack "$s-$f"
       done
     done ;;
   *) echo "unknown phase $phase" >&2; exit 2 ;;

@@ -150,6 +150,10 @@ class Ab {
     stop.finish();
     for (int s = 0; s < 2; ++s) join(s);
     write_manifest(true);
+    // The copies served the equal-length paths; ab.json keeps their SHA-256, and two copies of
+    // a build are 100+ MB a comparison.
+    std::error_code ec;
+    for (const char* copy : {"a", "b"}) fs::remove_all(fs::path(dir_) / copy, ec);
     fmt::print("\nA: {}\nB: {}\nab: {} ({} processes a side, seed {})\n", printable_all(sides_[0].original),
                printable_all(sides_[1].original), printable_all((fs::path(dir_) / "ab.json").string()), k_, seed_);
     Parsed c;
@@ -347,7 +351,8 @@ const Command ab_command{
              "blocks, each AB or BA by a coin seeded with S, each into DIR/parts/<side>-<i>.json. DIR/A.json\n"
              "and DIR/B.json join each side's processes (written only once every process has run; a\n"
              "stopped ab leaves its parts and ab.json, all whole), DIR/ab.json records the order, seed,\n"
-             "the binaries' paths and SHA-256 and each process's start and end, and `ladder compare`\n"
+             "the binaries' paths and SHA-256 and each process's start and end (the copies are removed\n"
+             "once A.json and B.json are written), and `ladder compare`\n"
              "of B against A is printed. Exit status: 0 done, 1 a run failed or a process did, 2 bad\n"
              "input (nothing created).\n",
     .body = ab,
