@@ -31,7 +31,8 @@ constexpr const char* kCompareAbout =
     "One row per run (study/variant [sweep] point) in either file. The sample is a process:\n"
     "samples taken in one process share its state (clocks, memory placement, code layout), so\n"
     "what is compared is each process's median (`ladder run --processes K` records K; a\n"
-    "one-process file has one). Per timed row: each side's median ms, K (processes) and ICC\n"
+    "one-process file has one). Per timed row: each side's time (the geometric mean of its process\n"
+    "medians; one process: its median), K (processes) and ICC\n"
     "(the share of the samples' variance that lies between processes), B/A = the ratio of the\n"
     "geometric means of process medians with its 95% CI, Welch's two-sided p on the log process\n"
     "medians, its Benjamini-Hochberg q-value across the rows tested, MDE80 (the change the test\n"
@@ -206,9 +207,13 @@ void read_calibration(CompareOptions& o, const std::string& path, const json& a,
 
 // ---- the table --------------------------------------------------------------------------------
 
+// The time the ratio is taken of: the geometric mean of the process medians (one process: its
+// median), so that A ms / B ms is the A/B printed at the end of the row.
 std::string ms_cell(const std::optional<Side>& s) {
   if (!s) return "-";
-  return s->timed ? fmt::format("{:.4g}", s->median) : s->status;
+  if (!s->timed) return s->status;
+  const double g = s->processes() > 1 ? s->geomean() : s->median;
+  return fmt::format("{:.4g}", std::isfinite(g) && g > 0 ? g : s->median);
 }
 
 std::string ratio_text(double r) { return r >= 0.1 ? fmt::format("{:.3f}", r) : fmt::format("{:.2g}", r); }
@@ -264,7 +269,8 @@ void print_legend(const CompareOptions& o, const std::vector<Judgement>& judged)
   std::size_t tested = 0;
   for (const Judgement& j : judged) tested += j.tested();
   fmt::print(
-      "\nA/B: A's geometric mean of process medians over B's (above 1: B is faster); B/A: its inverse with the\n"
+      "\nA ms, B ms: the geometric mean of each side's process medians (one process: its median).\n"
+      "A/B: A's geometric mean of process medians over B's (above 1: B is faster); B/A: its inverse with the\n"
       "95% CI. K: processes; ICC: the share of variance between processes; p: Welch's t on log process medians\n"
       "(z with --calibration); q: Benjamini-Hochberg across the {} row{} tested; MDE80: the change detected with\n"
       "80% power; U p: Mann-Whitney on process medians (8+ a side), a diagnostic.\n"
