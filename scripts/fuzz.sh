@@ -17,7 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 all_targets=(config results reuse ucr npy idx strings points series_npy cpuinfo ncu_csv shards costs ingest
-             export)
+             export processes)
 
 usage() {
   echo "usage: scripts/fuzz.sh SECONDS [TARGET...]   (TARGET: ${all_targets[*]})" >&2
