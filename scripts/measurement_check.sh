@@ -24,8 +24,9 @@ timed() {  # NAME COMMAND...: runs it, its output to OUTDIR/PHASE/NAME.log, its 
   "$@" >"$out/$phase/$name.log" 2>&1 || { status=1; tail -5 "$out/$phase/$name.log"; }
   echo "$name: $((SECONDS - t0)) s"
 }
-pack() {  # NAME: the ab folder OUTDIR/PHASE/NAME and its log as one NAME.tar.xz
-  (cd "$out/$phase" && tar cJf "$1.tar.xz" "$1" "$1.log" && rm -rf "$1" "$1.log")
+pack() {  # NAME: the ab folder OUTDIR/PHASE/NAME and its log as one NAME.tar.xz (the parts'
+  # results files left out: A.json and B.json hold every process's samples; their logs stay)
+  (cd "$out/$phase" && tar cJf "$1.tar.xz" --exclude="$1/parts/*.json" "$1" "$1.log" && rm -rf "$1" "$1.log")
 }
 # The steps the planted slowdowns go into: one per study, across the time classes.
 planted_steps='^(dtw/shared|covariance/tiled|eed/warp_rows|skyline/alr|twed/batch)$'
