@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@
 #include "datagen/base/printable.hpp"
 #include "datagen/json_file.hpp"
 #include "fuzz_input.hpp"
+#include "fuzz_results_input.hpp"
 #include "harness/cli/export.hpp"
 #include "harness/results.hpp"
 
@@ -92,15 +94,9 @@ void check_gbench(const json& results, bool per_process) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size > ladder::fuzz::kMaxInputBytes) return -1;
-  const std::string text = ladder::fuzz::input_text(data, size);
-  json results;
-  try {
-    results = ladder::check_results(
-        ladder::parse_json_text(text, "results", ladder::kMaxResultsDepth), "results");
-  } catch (const ladder::InputError& e) {
-    ladder::fuzz::check_message("parse_json_text/check_results", e);
-    return 0;
-  }
+  const std::optional<json> read = ladder::fuzz::read_results_text(ladder::fuzz::input_text(data, size));
+  if (!read) return 0;
+  const json& results = *read;
   // What export does with a file read_results took: InputError only, if anything.
   try {
     check_csv(results);

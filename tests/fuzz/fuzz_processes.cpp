@@ -10,12 +10,14 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "datagen/base/errors.hpp"
 #include "datagen/json_file.hpp"
 #include "fuzz_input.hpp"
+#include "fuzz_results_input.hpp"
 #include "harness/process_timing.hpp"
 #include "harness/processes.hpp"
 #include "harness/results.hpp"
@@ -64,15 +66,9 @@ void check_join(const json& results) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size > ladder::fuzz::kMaxInputBytes) return -1;
-  const std::string text = ladder::fuzz::input_text(data, size);
-  json results;
-  try {
-    results = ladder::check_results(
-        ladder::parse_json_text(text, "results", ladder::kMaxResultsDepth), "results");
-  } catch (const ladder::InputError& e) {
-    ladder::fuzz::check_message("parse_json_text/check_results", e);
-    return 0;
-  }
+  const std::optional<json> read = ladder::fuzz::read_results_text(ladder::fuzz::input_text(data, size));
+  if (!read) return 0;
+  const json& results = *read;
   check_reading(results);
   try {
     check_join(results);
