@@ -20,6 +20,7 @@
 #include "plan.hpp"
 #include "results.hpp"
 #include "stage_ranges.hpp"
+#include "stats.hpp"
 #include "../datagen/base/errors.hpp"
 #include "../datagen/base/printable.hpp"
 #include "../datagen/base/progress.hpp"
@@ -621,12 +622,7 @@ class Runner {
 
 }  // namespace
 
-double median_of(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t h = v.size() / 2;
-  return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
-}
+double median_of(std::vector<double> v) { return v.empty() ? 0 : stats::median(std::move(v)); }
 
 nlohmann::json sampling_json(const RunRecord& r) {
   nlohmann::json j = nlohmann::json::object();

@@ -75,11 +75,6 @@ std::vector<int> cpus_option(const Parsed& p) {
   return cpus;
 }
 
-bool run_declares(const std::string& name) {
-  return std::any_of(run_command.options.begin(), run_command.options.end(),
-                     [&](const OptionSpec& o) { return o.name == name; });
-}
-
 ProcessRecord run_process_child(const std::vector<std::string>& argv, const std::string& log,
                                 const std::vector<int>& cpus) {
   ChildOptions o;

@@ -26,8 +26,6 @@ std::vector<int> cpus_option(const Parsed& p);
 // results/reference/h200/development/dimensioning/README.md has the figures.
 constexpr int kProcessRounds = 5;
 
-// Whether this ladder's `run` declares option --name (an option another build may lack).
-bool run_declares(const std::string& name);
 
 // One child process as the parent saw it: "pid", "started_at", "finished_at", "exit_status"
 // (null when a signal ended it), "signal" (when one did), "load_avg" (at its start), "seconds".

@@ -44,15 +44,14 @@ void refuse_options(const Parsed& p) {
 
 // The child's command line: this binary's `run` with the options given, into `part`. The
 // processes take more samples of GPU runs than the config's count (--process-samples) unless
-// a count was given, and take them in kProcessRounds rounds unless --rounds was given, where
-// this ladder's run knows the options.
+// a count was given, and take them in kProcessRounds rounds unless --rounds was given (the
+// children are this binary: its run has both options).
 std::vector<std::string> child_argv(const Parsed& p, const std::string& self, const std::string& part) {
   std::vector<std::string> argv = {self, "run", p.positional.at(0), "--out", part, "--quiet"};
   const std::vector<std::string> more = pass_on(p, {"processes", "cpus", "out", "quiet"});
   argv.insert(argv.end(), more.begin(), more.end());
-  if (run_declares("process-samples") && !p.has("repetitions") && !p.has("process-samples"))
-    argv.push_back("--process-samples");
-  if (run_declares("rounds") && !p.has("rounds"))
+  if (!p.has("repetitions") && !p.has("process-samples")) argv.push_back("--process-samples");
+  if (!p.has("rounds"))
     argv.insert(argv.end(), {"--rounds", std::to_string(kProcessRounds)});
   return argv;
 }
