@@ -11,6 +11,7 @@
 #include "../datagen/base/printable.hpp"
 #include "results.hpp"
 #include "stats.hpp"
+#include "json_at.hpp"
 
 namespace ladder {
 namespace {
@@ -20,16 +21,6 @@ using json = nlohmann::json;
 
 std::string shown(const std::string& path) { return "'" + printable(path, 120) + "'"; }
 
-// j[a][b]... when each level is an object holding the key, else null: reading never throws.
-const json& at(const json& j, std::initializer_list<const char*> keys) {
-  static const json none;
-  const json* x = &j;
-  for (const char* k : keys) {
-    if (!x->is_object() || !x->contains(k)) return none;
-    x = &(*x)[k];
-  }
-  return *x;
-}
 
 // JSON has no NaN or infinity; such values are written as null.
 json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
@@ -52,7 +43,7 @@ const SharedField kShared[] = {
 };
 
 const json& shared_field(const json& results, const SharedField& f) {
-  return f.member ? at(results, {f.key, f.member}) : at(results, {f.key});
+  return f.member ? json_at(results, {f.key, f.member}) : json_at(results, {f.key});
 }
 
 // A file that is not one process's results of a whole config is refused.
@@ -75,7 +66,7 @@ void check_together(const ProcessPart& a, const ProcessPart& b) {
 
 // A run's place in its plan: run_index, or its place in the file for files without one.
 std::size_t index_of(const json& run, std::size_t position) {
-  const json& i = at(run, {"run_index"});
+  const json& i = json_at(run, {"run_index"});
   return i.is_number_integer() && i.get<std::int64_t>() >= 0 ? i.get<std::size_t>() : position;
 }
 
@@ -101,11 +92,11 @@ RunTable table_runs(const std::vector<ProcessPart>& parts) {
       if (fresh) continue;
       const json& earlier = *slots[it->second];
       for (const char* key : kIdentity)
-        if (at(earlier, {key}) != at(runs[i], {key}))
+        if (json_at(earlier, {key}) != json_at(runs[i], {key}))
           throw InputError(fmt::format("{} and {} hold different runs as run {}: their {}s differ ({} and {})",
                                        shown(parts[it->second].path), shown(parts[k].path), r, key,
-                                       printable(at(earlier, {key}).dump(), 60),
-                                       printable(at(runs[i], {key}).dump(), 60)));
+                                       printable(json_at(earlier, {key}).dump(), 60),
+                                       printable(json_at(runs[i], {key}).dump(), 60)));
     }
   }
   return table;
@@ -115,7 +106,7 @@ RunTable table_runs(const std::vector<ProcessPart>& parts) {
 // alone when it kept no samples).
 std::vector<double> samples_of(const json& timing, const std::string& where) {
   std::vector<double> out;
-  const json& s = at(timing, {"samples"});
+  const json& s = json_at(timing, {"samples"});
   if (!s.is_null() && !s.is_array()) throw InputError(where + ".samples is not a list");
   if (s.is_array())
     for (std::size_t i = 0; i < s.size(); ++i) {
@@ -135,7 +126,7 @@ std::vector<double> samples_of(const json& timing, const std::string& where) {
 json stage_medians(const std::vector<const json*>& timed) {
   std::map<std::string, std::vector<double>> by_stage;
   for (const json* t : timed) {
-    const json& stages = at(*t, {"stage_medians"});
+    const json& stages = json_at(*t, {"stage_medians"});
     if (!stages.is_object()) continue;
     for (const auto& [stage, v] : stages.items())
       if (v.is_number()) by_stage[stage].push_back(v.get<double>());
@@ -191,8 +182,8 @@ json scaled_metrics(json metrics, const std::string& metric, double was_ms, doub
 void merge_status(json& run, const std::vector<const json*>& slots) {
   for (const char* bad : {"incorrect", "error"})
     for (std::size_t k = 0; k < slots.size(); ++k) {
-      if (!slots[k] || at(*slots[k], {"status"}) != json(bad)) continue;
-      const json& reason = at(*slots[k], {"reason"});
+      if (!slots[k] || json_at(*slots[k], {"status"}) != json(bad)) continue;
+      const json& reason = json_at(*slots[k], {"reason"});
       run["status"] = bad;
       run["reason"] = fmt::format("process {} of {}: {}", k, slots.size(), reason.is_string() ? reason.get<std::string>() : "");
       if (slots[k]->contains("validation")) run["validation"] = (*slots[k])["validation"];
@@ -211,19 +202,19 @@ json merge_run(const std::vector<const json*>& slots, std::size_t index) {
   const json* timed_base = nullptr;
   for (std::size_t k = 0; k < slots.size(); ++k) {
     if (!slots[k]) continue;
-    const json& t = at(*slots[k], {"timing"});
+    const json& t = json_at(*slots[k], {"timing"});
     if (t.is_object()) {
       timings[k] = t;
       if (!timed_base) timed_base = slots[k];
     }
-    const json& w = at(*slots[k], {"wall_s"});
+    const json& w = json_at(*slots[k], {"wall_s"});
     if (w.is_number()) walls.push_back(w.get<double>());
   }
   if (!walls.empty()) run["wall_s"] = stats::median(walls);
   if (!timed_base) return run;
   run["timing"] = joined_timing(timings, fmt::format("run {}'s timing", index));
-  const json& metric = at(*timed_base, {"metric"});
-  run["metrics"] = scaled_metrics(at(*timed_base, {"metrics"}), metric.is_string() ? metric.get<std::string>() : "",
+  const json& metric = json_at(*timed_base, {"metric"});
+  run["metrics"] = scaled_metrics(json_at(*timed_base, {"metrics"}), metric.is_string() ? metric.get<std::string>() : "",
                                   (*timed_base)["timing"]["median"].get<double>(), run["timing"]["median"].get<double>());
   return run;
 }
@@ -231,7 +222,7 @@ json merge_run(const std::vector<const json*>& slots, std::size_t index) {
 std::string earliest(const std::vector<ProcessPart>& parts, const char* key, bool latest) {
   std::string out;
   for (const ProcessPart& p : parts) {
-    const json& t = at(p.results, {key});
+    const json& t = json_at(p.results, {key});
     if (!t.is_string() || t.get<std::string>().empty()) continue;
     if (out.empty() || (latest ? t.get<std::string>() > out : t.get<std::string>() < out)) out = t;
   }
@@ -251,18 +242,18 @@ json process_entry(const ProcessPart& p, std::size_t k) {
   json e = {{"index", k},
           {"order_position", pick(p, "order_position", none, k)},
           {"file", fs::path(p.path).filename().string()},
-          {"pid", pick(p, "pid", at(r, {"process", "pid"}), none)},
-          {"started_at", pick(p, "started_at", at(r, {"started_at"}), none)},
-          {"finished_at", pick(p, "finished_at", at(r, {"finished_at"}), none)},
-          {"complete", at(r, {"complete"}) == json(true)},
-          {"cpus_allowed", pick(p, "cpus_allowed", at(r, {"process", "cpus_allowed"}), none)},
-          {"cpu_start", pick(p, "cpu_start", at(r, {"process", "cpu_start"}), -1)},
-          {"cpu_end", pick(p, "cpu_end", at(r, {"process", "cpu_end"}), -1)},
-          {"sm_clock_mhz_start", pick(p, "sm_clock_mhz_start", at(r, {"device", "sm_clock_mhz_start"}), -1)},
-          {"sm_clock_mhz_end", pick(p, "sm_clock_mhz_end", at(r, {"device", "sm_clock_mhz_end"}), -1)},
-          {"gpu_temp_c_start", pick(p, "gpu_temp_c_start", at(r, {"process", "gpu_temp_c_start"}), -1)},
-          {"clocks_event_reasons", pick(p, "clocks_event_reasons", at(r, {"process", "clocks_event_reasons"}), none)},
-          {"load_avg", pick(p, "load_avg", at(r, {"process", "load_avg"}), none)},
+          {"pid", pick(p, "pid", json_at(r, {"process", "pid"}), none)},
+          {"started_at", pick(p, "started_at", json_at(r, {"started_at"}), none)},
+          {"finished_at", pick(p, "finished_at", json_at(r, {"finished_at"}), none)},
+          {"complete", json_at(r, {"complete"}) == json(true)},
+          {"cpus_allowed", pick(p, "cpus_allowed", json_at(r, {"process", "cpus_allowed"}), none)},
+          {"cpu_start", pick(p, "cpu_start", json_at(r, {"process", "cpu_start"}), -1)},
+          {"cpu_end", pick(p, "cpu_end", json_at(r, {"process", "cpu_end"}), -1)},
+          {"sm_clock_mhz_start", pick(p, "sm_clock_mhz_start", json_at(r, {"device", "sm_clock_mhz_start"}), -1)},
+          {"sm_clock_mhz_end", pick(p, "sm_clock_mhz_end", json_at(r, {"device", "sm_clock_mhz_end"}), -1)},
+          {"gpu_temp_c_start", pick(p, "gpu_temp_c_start", json_at(r, {"process", "gpu_temp_c_start"}), -1)},
+          {"clocks_event_reasons", pick(p, "clocks_event_reasons", json_at(r, {"process", "clocks_event_reasons"}), none)},
+          {"load_avg", pick(p, "load_avg", json_at(r, {"process", "load_avg"}), none)},
           {"exit_status", pick(p, "exit_status", none, none)}};
   if (p.recorded.is_object() && p.recorded.contains("name")) e["name"] = p.recorded["name"];  // "A0" (ab)
   return e;
@@ -271,8 +262,8 @@ json process_entry(const ProcessPart& p, std::size_t k) {
 json processes_block(const std::vector<ProcessPart>& parts, const ProcessesInfo& info) {
   json list = json::array();
   for (std::size_t k = 0; k < parts.size(); ++k) list.push_back(process_entry(parts[k], k));
-  json binary = {{"path", at(info.binary, {"path"})}, {"sha256", at(info.binary, {"sha256"})},
-                 {"git_commit", at(parts.front().results, {"ladder", "git_commit"})}};
+  json binary = {{"path", json_at(info.binary, {"path"})}, {"sha256", json_at(info.binary, {"sha256"})},
+                 {"git_commit", json_at(parts.front().results, {"ladder", "git_commit"})}};
   json block = {{"count", parts.size()}, {"mode", info.mode}};
   if (info.mode == "ab") block.update({{"side", info.side}, {"seed", info.seed}, {"order", info.order}});
   block["binary"] = binary;
@@ -284,7 +275,7 @@ json processes_block(const std::vector<ProcessPart>& parts, const ProcessesInfo&
 json warnings_of(const std::vector<ProcessPart>& parts) {
   json out = json::array();
   for (std::size_t k = 0; k < parts.size(); ++k) {
-    const json& w = at(parts[k].results, {"warnings"});
+    const json& w = json_at(parts[k].results, {"warnings"});
     if (!w.is_array()) continue;
     for (const json& line : w)
       if (line.is_string()) out.push_back(fmt::format("process {}: {}", k, line.get<std::string>()));
@@ -344,20 +335,20 @@ json merge_processes(const std::vector<ProcessPart>& parts, const ProcessesInfo&
   for (const auto& [index, slots] : table) {
     every_run_everywhere &= std::all_of(slots.begin(), slots.end(), [](const json* s) { return s != nullptr; });
     json run = merge_run(slots, index);
-    const json& st = at(run, {"status"});
+    const json& st = json_at(run, {"status"});
     if (st.is_string()) summary[st.get<std::string>()] = summary.value(st.get<std::string>(), 0) + 1;
     out["runs"].push_back(std::move(run));
   }
-  const bool complete = every_run_everywhere && out["runs"].size() == at(out, {"runs_planned"}) &&
+  const bool complete = every_run_everywhere && out["runs"].size() == json_at(out, {"runs_planned"}) &&
                         std::all_of(parts.begin(), parts.end(), [](const ProcessPart& p) {
-                          return at(p.results, {"complete"}) == json(true);
+                          return json_at(p.results, {"complete"}) == json(true);
                         });
   out["summary"] = summary;
   out["complete"] = complete;
   out["started_at"] = earliest(parts, "started_at", false);
   out["finished_at"] = complete ? earliest(parts, "finished_at", true) : "";
   if (out["device"].is_object() && out["device"].contains("sm_clock_mhz_end"))
-    out["device"]["sm_clock_mhz_end"] = at(parts.back().results, {"device", "sm_clock_mhz_end"});
+    out["device"]["sm_clock_mhz_end"] = json_at(parts.back().results, {"device", "sm_clock_mhz_end"});
   out["warnings"] = warnings_of(parts);
   out["processes"] = processes_block(parts, info);
   return out;

@@ -15,6 +15,7 @@
 #include "args.hpp"
 #include "commands.hpp"
 #include "out_path.hpp"
+#include "../json_at.hpp"
 
 namespace ladder::cli {
 namespace {
@@ -62,11 +63,6 @@ Inputs expand(const std::vector<std::string>& inputs) {
   return in;
 }
 
-const json& at(const json& j, const char* a, const char* b = nullptr) {
-  static const json none;
-  const json& x = j.is_object() && j.contains(a) ? j[a] : none;
-  return b ? (x.is_object() && x.contains(b) ? x[b] : none) : x;
-}
 
 // Refuses shards `a` and `b` whose `what` differ (x and y), naming both.
 void differ(const ShardFile& a, const ShardFile& b, const std::string& what, const json& x, const json& y) {
@@ -78,15 +74,15 @@ void differ(const ShardFile& a, const ShardFile& b, const std::string& what, con
 // Shards that do not belong to one run on one GPU model are refused, naming two that differ:
 // each is held to the first.
 void check_together(const ShardFile& a, const ShardFile& b) {
-  differ(a, b, "different commits", at(a.results, "ladder", "git_commit"), at(b.results, "ladder", "git_commit"));
-  differ(a, b, "different scales", at(a.results, "scale"), at(b.results, "scale"));
+  differ(a, b, "different commits", json_at(a.results, {"ladder", "git_commit"}), json_at(b.results, {"ladder", "git_commit"}));
+  differ(a, b, "different scales", json_at(a.results, {"scale"}), json_at(b.results, {"scale"}));
   differ(a, b, "different splits", json(a.count), json(b.count));
   differ(a, b, "different reproductions", a.reproduction, b.reproduction);
-  if (at(a.results, "device", "name") != at(b.results, "device", "name"))
+  if (json_at(a.results, {"device", "name"}) != json_at(b.results, {"device", "name"}))
     throw InputError(fmt::format(
         "{} ran on {} and {} on {}: one merged file would record them as one device; merge each "
-        "GPU model's shards apart", shown(a.path), printable(at(a.results, "device", "name").dump(), 60),
-        shown(b.path), printable(at(b.results, "device", "name").dump(), 60)));
+        "GPU model's shards apart", shown(a.path), printable(json_at(a.results, {"device", "name"}).dump(), 60),
+        shown(b.path), printable(json_at(b.results, {"device", "name"}).dump(), 60)));
 }
 
 // The shards of one config are of one plan and its split: the same config, plan, run count and
@@ -96,7 +92,7 @@ void check_one_plan(const std::vector<ShardFile*>& shards) {
   const ShardFile& first = *shards.front();
   std::map<std::size_t, const ShardFile*> by_index, by_run;
   for (const ShardFile* s : shards) {
-    differ(first, *s, "different configs", at(first.results, "config"), at(s->results, "config"));
+    differ(first, *s, "different configs", json_at(first.results, {"config"}), json_at(s->results, {"config"}));
     differ(first, *s, "different plans", json(first.plan_hash), json(s->plan_hash));
     if (const auto [it, fresh] = by_index.emplace(s->index, s); !fresh)
       throw InputError(fmt::format("shard {}/{} of {} is given twice: {} and {}", s->index, s->count,
@@ -169,14 +165,14 @@ json join(const std::vector<ShardFile*>& shards, std::vector<std::string>& missi
   for (ShardFile* s : shards) {
     present.insert(s->index);
     json& r = s->results;
-    const json dev = {{"name", at(r, "device", "name")}, {"pci_bus_id", at(r, "device", "pci_bus_id")},
-                      {"uuid", at(r, "device", "uuid")}, {"hostname", at(r, "host", "hostname")}};
+    const json dev = {{"name", json_at(r, {"device", "name"})}, {"pci_bus_id", json_at(r, {"device", "pci_bus_id"})},
+                      {"uuid", json_at(r, {"device", "uuid"})}, {"hostname", json_at(r, {"host", "hostname"})}};
     for (json& run : r["runs"]) {
       run["shard"] = s->index;
       run["device"] = dev;
       runs.at(run["run_index"].get<std::size_t>()) = &run;  // below runs_total: check_shard saw to it
     }
-    const json &a = at(r, "started_at"), &b = at(r, "finished_at");
+    const json &a = json_at(r, {"started_at"}), &b = json_at(r, {"finished_at"});
     if (a.is_string() && (started.empty() || a.get<std::string>() < started)) started = a;
     if (b.is_string() && b.get<std::string>() > finished) finished = b;
   }
@@ -190,13 +186,13 @@ json join(const std::vector<ShardFile*>& shards, std::vector<std::string>& missi
   for (const ShardFile* s : shards) {
     const json& r = s->results;
     json entry = {{"index", s->index}, {"file", fs::path(s->path).filename().string()},
-                  {"host", at(r, "host")}, {"device", at(r, "device")}, {"complete", !lost.count(s->index)},
-                  {"runs", r["runs"].size()}, {"started_at", at(r, "started_at")},
-                  {"finished_at", at(r, "finished_at")}};
-    if (!at(r, "scheduler").is_null()) entry["scheduler"] = at(r, "scheduler");
-    if (!at(r, "process").is_null()) entry["process"] = at(r, "process");  // where its process ran
+                  {"host", json_at(r, {"host"})}, {"device", json_at(r, {"device"})}, {"complete", !lost.count(s->index)},
+                  {"runs", r["runs"].size()}, {"started_at", json_at(r, {"started_at"})},
+                  {"finished_at", json_at(r, {"finished_at"})}};
+    if (!json_at(r, {"scheduler"}).is_null()) entry["scheduler"] = json_at(r, {"scheduler"});
+    if (!json_at(r, {"process"}).is_null()) entry["process"] = json_at(r, {"process"});  // where its process ran
     list.push_back(entry);
-    if (at(r, "warnings").is_array())
+    if (json_at(r, {"warnings"}).is_array())
       for (const json& w : r["warnings"])
         if (w.is_string()) warnings.push_back(fmt::format("shard {}: {}", s->index, w.get<std::string>()));
   }

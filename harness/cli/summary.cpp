@@ -8,16 +8,13 @@
 #include "../../datagen/base/printable.hpp"
 #include "../stats.hpp"
 #include "commands.hpp"
+#include "../json_at.hpp"
 
 namespace ladder::cli {
 namespace {
 
 using json = nlohmann::json;
 
-const json& at(const json& j, const char* key) {
-  static const json none;
-  return j.is_object() && j.contains(key) ? j[key] : none;
-}
 
 std::string text(const json& v) { return v.is_string() ? v.get<std::string>() : v.is_null() ? "" : v.dump(); }
 
@@ -31,21 +28,22 @@ std::vector<double> numbers(const json& list) {
 
 SummaryRow row_of(const json& run, bool by_process) {
   SummaryRow r;
-  r.id = text(at(run, "study")) + "/" + text(at(run, "variant"));
-  r.step = text(at(run, "step"));
-  r.point = text(at(run, "point"));
-  r.status = text(at(run, "status"));
-  if (!text(at(run, "emulated")).empty()) r.status += " (emulated)";
-  const json& t = at(run, "timing");
-  if (!t.is_object() || !at(t, "median").is_number()) return r;
+  r.id = text(json_at(run, {"study"})) + "/" + text(json_at(run, {"variant"}));
+  r.step = text(json_at(run, {"step"}));
+  r.point = text(json_at(run, {"point"}));
+  r.status = text(json_at(run, {"status"}));
+  if (!text(json_at(run, {"emulated"})).empty()) r.status += " (emulated)";
+  const json& t = json_at(run, {"timing"});
+  if (!t.is_object() || !json_at(t, {"median"}).is_number()) return r;
   r.median_ms = t["median"].get<double>();
-  r.spread_pct = by_process ? geomean_interval_pct(numbers(at(t, "process_medians")))
-                            : half_range_pct(numbers(at(t, "samples")));
-  const json& m = at(run, "metrics");
-  const json& value = at(m, text(at(run, "metric")).c_str());
+  r.spread_pct = by_process ? geomean_interval_pct(numbers(json_at(t, {"process_medians"})))
+                            : half_range_pct(numbers(json_at(t, {"samples"})));
+  const json& m = json_at(run, {"metrics"});
+  const std::string metric = text(json_at(run, {"metric"}));
+  const json& value = json_at(m, {metric.c_str()});
   if (value.is_number() && value.get<double>() > 0) {
-    r.throughput = fmt::format("{:.4g} {}", value.get<double>(), text(at(m, "unit")));
-    const json& pct = at(m, "pct_of_peak");
+    r.throughput = fmt::format("{:.4g} {}", value.get<double>(), text(json_at(m, {"unit"})));
+    const json& pct = json_at(m, {"pct_of_peak"});
     if (pct.is_number()) r.pct_of_peak = fmt::format("{:.1f}", pct.get<double>());
     else if (m.is_object() && m.contains("pct_of_peak")) r.pct_of_peak = "?";
   }
@@ -89,18 +87,18 @@ void print_run_table(const std::vector<SummaryRow>& rows, const std::vector<std:
 }
 
 void print_results_summary(const json& results) {
-  const json& processes = at(results, "processes");
+  const json& processes = json_at(results, {"processes"});
   const bool by_process = processes.is_object();
   std::vector<SummaryRow> rows;
   std::vector<std::string> failures;
-  if (at(results, "runs").is_array())
+  if (json_at(results, {"runs"}).is_array())
     for (const json& run : results["runs"]) {
       rows.push_back(row_of(run, by_process));
-      const std::string st = text(at(run, "status"));
+      const std::string st = text(json_at(run, {"status"}));
       if (st == "incorrect" || st == "error")
-        failures.push_back(rows.back().id + " " + rows.back().point + ": " + text(at(run, "reason")));
+        failures.push_back(rows.back().id + " " + rows.back().point + ": " + text(json_at(run, {"reason"})));
     }
-  const std::string k = by_process ? text(at(processes, "count")) : "1";
+  const std::string k = by_process ? text(json_at(processes, {"count"})) : "1";
   print_run_table(rows, failures, {},
                   by_process ? "the 95% interval of the geometric mean of the " + k + " processes' medians"
                              : "half the range of the run's samples (one process)");
