@@ -41,8 +41,9 @@ constexpr const char* kCompareAbout =
     "1: B is faster), last. Verdicts, of B against A:\n"
     "  slower, faster      q <= Q (--q, default 0.01), B/A 3% or more from 1 (--min-effect) and\n"
     "                      the geometric means 2 us or more apart;\n"
-    "  same                the 90% CI of B/A (TOST) inside +-max(3%, 2 us / A's time) = M,\n"
-    "                      and MDE80 at most M (a change of M would have been seen);\n"
+    "  same                the 90% CI of B/A (TOST) inside +-max(3%, 2 us / A's time) and\n"
+    "                      MDE80 at most 3% (--min-effect): a change of 3% would have been\n"
+    "                      seen, so a row too noisy to tell is never same;\n"
     "  inconclusive (MDE x%)  neither;\n"
     "  too few processes   fewer than 5 a side (a one-process file) and no --calibration;\n"
     "  INCORRECT (A), (B) or (A, B)  a side failed validation (said first).\n"
@@ -275,14 +276,15 @@ void print_legend(const CompareOptions& o, const std::vector<Judgement>& judged)
       "(z with --calibration); q: Benjamini-Hochberg across the {} row{} tested; MDE80: the change detected with\n"
       "80% power; U p: Mann-Whitney on process medians (8+ a side), a diagnostic.\n"
       "verdict, of B against A: slower or faster when q <= {:g}, B/A {} or more from 1 and the means 2 us\n"
-      "apart; same when the 90% CI of B/A and the MDE80 lie within +-max({}, 2 us / A's time); else\n"
+      "apart; same when the 90% CI of B/A lies within +-max({}, 2 us / A's time) and the MDE80 within {}; else\n"
       "inconclusive with its MDE; too few processes below {} a side (`ladder run --processes K`) without\n"
       "--calibration.\n"
       "notes: rounds A vs B (the sides took their samples in different rounds, which changes host-bound\n"
       "steps' times), drift (both sides trend with the run order), heavy-tailed (U's p over 10x Welch's, and not\n"
       "significant where Welch's is).\n"
       "options: --q {:g}, --min-effect {:g}%, --calibration {}\n",
-      tested, tested == 1 ? "" : "s", o.q, percent(o.min_effect), percent(o.min_effect), kMinProcesses, o.q,
+      tested, tested == 1 ? "" : "s", o.q, percent(o.min_effect), percent(o.min_effect), percent(o.min_effect),
+      kMinProcesses, o.q,
       100 * o.min_effect, o.calibration.empty() ? "none" : printable(o.calibration, 200));
 }
 

@@ -96,7 +96,8 @@ Judgement test_row(const Row& r, const CompareOptions& o) {
 }
 
 // slower/faster: BH-significant and beyond both floors; same: the 90% interval inside the
-// margin; else inconclusive, with the change the test could have seen. `threshold`: the p
+// margin and a change of the relative floor (3%) detectable, so that `same` never stands for
+// "too noisy to tell"; else inconclusive, with the change the test could have seen. `threshold`: the p
 // below which BH rejects in this comparison (k* Q / m for k* rows rejected of m).
 void decide(Judgement& j, const Row& r, const CompareOptions& o, double threshold) {
   const double ga = r.a->geomean(), gb = r.b->geomean(), ratio = gb / ga;
@@ -104,8 +105,8 @@ void decide(Judgement& j, const Row& r, const CompareOptions& o, double threshol
   if (significant && std::fabs(ratio - 1) >= o.min_effect && std::fabs(gb - ga) >= kFloorMs)
     j.verdict = ratio > 1 ? "slower" : "faster";
   else if (const double margin = std::max(o.min_effect, kFloorMs / ga);
-           stats::equivalent(j.d, std::log1p(margin)) && j.mde <= margin)
-    j.verdict = "same";  // the interval inside the margin, and a change of the margin's size detectable
+           stats::equivalent(j.d, std::log1p(margin)) && j.mde <= o.min_effect)
+    j.verdict = "same";
   else
     j.verdict = "inconclusive (MDE " + percent(j.mde) + ")";
   // Welch is slightly anticonservative under heavy-tailed process effects. A row Welch alone

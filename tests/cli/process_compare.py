@@ -294,12 +294,11 @@ def identical(ladder, work):
         check(r["verdict"] not in ("faster", "slower"), "identical: %s is %r" % (row_name(r), r["verdict"]))
         check(r["verdict"] == "same" or r["verdict"].startswith("inconclusive (MDE "),
               "identical: %s is %r" % (row_name(r), r["verdict"]))
-        # same only where a change of the margin's size would have been seen.
-        margin = max(0.03, 0.002 / float(r["a_median_ms"]))
+        # same only where a 3% change would have been seen, whatever the 2 us margin allows.
         if r["verdict"] == "same":
-            check(float(r["mde80"]) <= margin * (1 + 1e-9),
-                  "identical: %s is same with MDE80 %s over its margin %g" % (row_name(r), r["mde80"], margin))
-        elif float(r["mde80"]) <= margin and abs(math.log(float(r["ratio"]))) < 1e-3:
+            check(float(r["mde80"]) <= 0.03 * (1 + 1e-9),
+                  "identical: %s is same with MDE80 %s over 3%%" % (row_name(r), r["mde80"]))
+        elif float(r["mde80"]) <= 0.03 and abs(math.log(float(r["ratio"]))) < 1e-3:
             check(False, "identical: %s (MDE80 %s, ratio 1) is %r, want same" % (row_name(r), r["mde80"], r["verdict"]))
     tested = check_tested_rows(rows, a, b, "identical")
     check(len(tested) == 11, "identical: %d rows tested by Welch, want 11" % len(tested))
