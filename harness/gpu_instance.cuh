@@ -64,11 +64,12 @@ class GpuInstance : public Instance {
     LADDER_CUDA(cudaEventRecord(begin_.get(), stream_.get()));
     enqueue(stream_.get());
     stage_range_.end();
-    const CudaEvent& step_end = x.plant_ms > 0 ? planted_ : end_;
-    if (x.plant_ms > 0) {
-      LADDER_CUDA(cudaEventRecord(planted_.get(), stream_.get()));
-      launch_planted_wait(stream_.get(), x.plant_ms);
-    }
+    // The last stage's end before a planted wait is an event of its own, recorded only where
+    // there are stages: it would add to the wait's cost.
+    const bool stage_end = x.plant_ms > 0 && !names_.empty();
+    const CudaEvent& step_end = stage_end ? planted_ : end_;
+    if (stage_end) LADDER_CUDA(cudaEventRecord(planted_.get(), stream_.get()));
+    if (x.plant_ms > 0) launch_planted_wait(stream_.get(), x.plant_ms);
     LADDER_CUDA(cudaEventRecord(end_.get(), stream_.get()));
     if (hold) hold->release();
     LADDER_CUDA(cudaEventSynchronize(end_.get()));

@@ -97,8 +97,9 @@ struct RunRecord {
   // (NaN where the hold timed out), or why the step could not be held.
   std::vector<double> device_samples_ms;
   std::string device_skipped;
-  // --plant: the factor, the wait it gave and the warm-up median the wait is a share of.
-  double planted_factor = 0, planted_ms = 0, planted_of_ms = 0;
+  // --plant: the factor, the wait it gave, the wait's own cost (taken off the wait: the window
+  // grows by wait + cost) and the warm-up median the growth is a share of.
+  double planted_factor = 0, planted_ms = 0, planted_cost_ms = 0, planted_of_ms = 0;
 };
 
 struct RunReport {

@@ -9,7 +9,10 @@ are an identical comparison; interleaving keeps a drift over the run from lookin
 whose study/variant RE finds by FACTOR, as a change of that size would. Each pair of groups is
 written as A.json and B.json under OUT/<pair>/ and compared by `ladder compare --csv`; the
 verdicts are tallied on stdout (as JSON with --json).
-  scripts/offline_ab.py LADDER RESULTS.json OUT [--k 10] [--draws 5] [--blocks] [--plant RE:FACTOR]
+RESULTS may also be a `ladder ab` folder: its A.json and B.json are then the two sides as they
+ran (one pair, `ab`), the plant going into B, which is how a planted change is checked on the
+files of an identical `ab` run.
+  scripts/offline_ab.py LADDER RESULTS.json|AB_DIR OUT [--k 10] [--draws 5] [--blocks] [--plant RE:FACTOR]
 """
 import argparse
 import copy
@@ -62,12 +65,17 @@ def main():
     ap.add_argument("--seed", type=int, default=49)
     ap.add_argument("--blocks", action="store_true", help="disjoint groups of consecutive processes")
     a = ap.parse_args()
-    results = json.loads(Path(a.results).read_text())
-    count = results["processes"]["count"]
     planted, factor = None, 1.0
     if a.plant:
         regex, _, f = a.plant.rpartition(":")
         planted, factor = re.compile(regex), float(f)
+    if Path(a.results).is_dir():
+        side_a, side_b = (json.loads((Path(a.results) / f).read_text()) for f in ("A.json", "B.json"))
+        every = lambda side: list(range(side["processes"]["count"]))
+        pairs = [("ab", subset(side_a, every(side_a)), subset(side_b, every(side_b), factor, planted))]
+        return tally(a, pairs, planted)
+    results = json.loads(Path(a.results).read_text())
+    count = results["processes"]["count"]
     if a.blocks:
         groups = [list(range(g * a.k, (g + 1) * a.k)) for g in range(count // a.k)]
         pairs = [(f"{i}-{j}", groups[i], groups[j]) for i in range(len(groups)) for j in range(len(groups)) if i < j]
@@ -81,12 +89,18 @@ def main():
                 sides[0].append(offset + 2 * b + (0 if first else 1))
                 sides[1].append(offset + 2 * b + (1 if first else 0))
             pairs.append((f"from{offset}", *sides))
+    return tally(a, [(name, subset(results, ga), subset(results, gb, factor, planted)) for name, ga, gb in pairs],
+                 planted)
+
+
+def tally(a, pairs, planted):
+    """Compares each (name, A, B) pair under OUT/name and prints the verdicts' tally."""
     rows = []
-    for name, ga, gb in pairs:
+    for name, side_a, side_b in pairs:
         d = Path(a.out) / name
         d.mkdir(parents=True, exist_ok=True)
-        (d / "A.json").write_text(json.dumps(subset(results, ga)))
-        (d / "B.json").write_text(json.dumps(subset(results, gb, factor, planted)))
+        (d / "A.json").write_text(json.dumps(side_a))
+        (d / "B.json").write_text(json.dumps(side_b))
         got = subprocess.run([a.ladder, "compare", str(d / "A.json"), str(d / "B.json"), "--csv"],
                              capture_output=True, text=True, check=True).stdout
         for r in csv.DictReader(io.StringIO(got)):
@@ -94,12 +108,11 @@ def main():
                 r["pair"] = name
                 r["planted"] = bool(planted and planted.search(f"{r['study']}/{r['variant']}"))
                 rows.append(r)
-    tally = {}
+    counts = {}
     for r in rows:
-        v = r["verdict"].split(" (")[0]
-        key = ("planted " if r["planted"] else "") + v
-        tally[key] = tally.get(key, 0) + 1
-    summary = {"file": a.results, "k": a.k, "pairs": len(pairs), "rows": len(rows), "tally": tally,
+        key = ("planted " if r["planted"] else "") + r["verdict"].split(" (")[0]
+        counts[key] = counts.get(key, 0) + 1
+    summary = {"file": a.results, "k": a.k, "pairs": len(pairs), "rows": len(rows), "tally": counts,
                "p_below_0.05": sum(float(r["p_value"]) < 0.05 for r in rows if not r["planted"]),
                "p_below_0.01": sum(float(r["p_value"]) < 0.01 for r in rows if not r["planted"]),
                "same_with_mde_over_3pct": sum(r["verdict"] == "same" and float(r["mde80"]) > 0.03 for r in rows),
