@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <random>
 #include <stdexcept>
 #include <utility>
 
@@ -122,6 +123,29 @@ Difference z_test(const std::vector<double>& a, const std::vector<double>& b, do
   if (a.empty() || b.empty()) throw std::invalid_argument("a z-test needs a value a side");
   if (!(sd >= 0)) throw std::invalid_argument("a z-test needs a known sd >= 0");
   return finish(mean(b) - mean(a), sd * std::sqrt(1 / double(a.size()) + 1 / double(b.size())), kInf);
+}
+
+double resampled_tail(const std::vector<double>& shape, std::size_t na, std::size_t nb, double diff, int draws) {
+  if (shape.empty() || na == 0 || nb == 0 || draws < 1)
+    throw std::invalid_argument("a resampled tail needs values, a value a side and a draw");
+  std::mt19937_64 engine(0x6c61646465720049ull);  // mt19937_64's sequence is fixed by the standard
+  const auto pick = [&] { return shape[engine() % shape.size()]; };  // bias below 1e-16
+  const auto mean_of = [&](std::size_t n) {
+    double sum = 0;
+    for (std::size_t i = 0; i < n; ++i) sum += pick();
+    return sum / double(n);
+  };
+  int beyond = 0;
+  for (int i = 0; i < draws; ++i) beyond += std::fabs(mean_of(nb) - mean_of(na)) >= std::fabs(diff);
+  return double(beyond) / double(draws);
+}
+
+double robust_sd(const std::vector<double>& v) {
+  if (v.empty()) return 0;
+  const double mid = median(v);
+  std::vector<double> deviation;
+  for (double x : v) deviation.push_back(std::fabs(x - mid));
+  return 1.4826 * median(deviation);
 }
 
 std::vector<double> bh_qvalues(const std::vector<double>& p) {

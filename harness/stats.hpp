@@ -51,6 +51,19 @@ Difference welch(const std::vector<double>& a, const std::vector<double>& b);
 // enough.
 Difference z_test(const std::vector<double>& a, const std::vector<double>& b, double sd);
 
+// The z-test's tail as the dimensioning run's values give it, for spreads that are not normal
+// (an OpenMP step whose call now and then waits milliseconds for a thread puts one process in
+// ten 100x off): the share of `draws` resampled differences, the mean of nb values less the
+// mean of na values drawn with replacement from `shape`, at least |diff| in size. Seeded, so
+// the same inputs give the same share anywhere. Needs a value in `shape` and na, nb >= 1
+// (throws std::invalid_argument otherwise).
+double resampled_tail(const std::vector<double>& shape, std::size_t na, std::size_t nb, double diff,
+                      int draws = 20000);
+
+// A robust scale of `v`: 1.4826 x the median absolute deviation from the median (the sd of a
+// normal sample), which a few far values do not move.
+double robust_sd(const std::vector<double>& v);
+
 // Benjamini-Hochberg q-values in the order of `p`: q_(i) = min over j >= i of p_(j) m / j,
 // capped at 1, so that rejecting every q <= Q controls the false discovery rate at Q. A NaN p
 // (a row with no test) gets a NaN q and does not count in m.

@@ -128,6 +128,36 @@ TEST(Stats, ZTest) {
   expect_close(d.ci_high, 0.1574225413015647);
 }
 
+TEST(Stats, ResampledTail) {
+  // From {-1, 1}, one value a side: b - a is -2, 0, 0 or 2, each a quarter of the time.
+  const std::vector<double> two = {-1.0, 1.0};
+  EXPECT_NEAR(resampled_tail(two, 1, 1, 2.0), 0.5, 0.02);
+  EXPECT_NEAR(resampled_tail(two, 1, 1, -2.0), 0.5, 0.02);  // two-sided
+  EXPECT_EQ(resampled_tail(two, 1, 1, 0.0), 1.0);
+  EXPECT_EQ(resampled_tail(two, 1, 1, 2.01), 0.0);
+  // Seeded: the same share every time.
+  EXPECT_EQ(resampled_tail(two, 2, 3, 1.0), resampled_tail(two, 2, 3, 1.0));
+  // A normal shape gives the normal tail: one a side, |b - a| >= 1.96 sqrt(2) 5% of the time;
+  // five a side, the same share at 1.96 sqrt(2/5).
+  std::vector<double> normal;
+  for (int i = 0; i < 2000; ++i) normal.push_back(normal_quantile((i + 0.5) / 2000));
+  EXPECT_NEAR(resampled_tail(normal, 1, 1, 1.959964 * std::sqrt(2.0)), 0.05, 0.006);
+  EXPECT_NEAR(resampled_tail(normal, 5, 5, 1.959964 * std::sqrt(0.4)), 0.05, 0.006);
+  // A shape with a far value now and then keeps a share far out where the normal has none.
+  std::vector<double> far(normal.begin(), normal.begin() + 1980);
+  far.insert(far.end(), 20, 30.0);  // 1%
+  EXPECT_NEAR(resampled_tail(far, 1, 1, 25.0), 0.0199, 0.005);  // one of the two far, not both
+  EXPECT_THROW(resampled_tail({}, 1, 1, 1.0), std::invalid_argument);
+  EXPECT_THROW(resampled_tail(two, 0, 1, 1.0), std::invalid_argument);
+}
+
+TEST(Stats, RobustSd) {
+  // 1.4826 x the median of |x - 3| = (2, 1, 0, 1, 97): a far value does not move it.
+  expect_close(robust_sd({1, 2, 3, 4, 100}), 1.4826);
+  EXPECT_EQ(robust_sd({}), 0);
+  EXPECT_EQ(robust_sd({5, 5, 5}), 0);
+}
+
 TEST(Stats, BenjaminiHochberg) {
   // scipy.stats.false_discovery_control([0.01, 0.04, 0.03, 0.005, 0.2, 0.9])
   const std::vector<double> q = bh_qvalues({0.01, 0.04, 0.03, 0.005, 0.2, 0.9});

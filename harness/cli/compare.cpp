@@ -51,10 +51,14 @@ constexpr const char* kCompareAbout =
     "model, by `ladder run --processes K`) gives rows with fewer than 5 processes a side a\n"
     "z-test with DIM's sd of log process medians for that run: SE = sd * sqrt(1/K_A + 1/K_B);\n"
     "a run DIM lacks (another scale) takes the sd of its variant's run in DIM nearest in time\n"
-    "(test `z by variant`); a variant DIM lacks stays too few processes. Notes: drift\n"
+    "(test `z by variant`); a variant DIM lacks stays too few processes. Where the variant's\n"
+    "process medians in DIM (each run's over its robust sd, pooled) put the difference further\n"
+    "out than the normal tail, the share of 20,000 resampled differences is the p (a difference\n"
+    "past 10 robust sds read as one of 10 for a variant that jumped that far in DIM). Notes: drift\n"
     "(both sides' process medians trend with the run order, p < 0.05 the same way; a warning\n"
     "when over 10% of rows do), heavy-tailed (U's p over 10x Welch's on a row Welch alone makes\n"
-    "significant: U's p in its place would not pass BH), rounds A vs B (the sides' GPU samples\n"
+    "significant: U's p in its place would not pass BH; or DIM's resampled tail gave the p),\n"
+    "rounds A vs B (the sides' GPU samples\n"
     "were taken in different rounds, `run --rounds`, which changes host-bound steps' times).\n"
     "A run not timed shows its status; one\n"
     "missing from a file shows -. A point a sweep lists twice is matched by occurrence: the\n"
@@ -165,24 +169,33 @@ double min_effect_option(const Parsed& p) {
 json study_name(const json& results) { return member(member(results, "config"), "study"); }
 json gpu_model(const json& results) { return member(member(results, "device"), "name"); }
 
-// DIM's sd of log process medians by run: as it records it, else from its process medians.
+// DIM's noise by run: the sd of log process medians as it records it, else from its process
+// medians; their robust sd; and its variant's shape (harness/cli/compare.hpp).
 void calibration_sds(const json& dim, CompareOptions& o) {
   for_each_run(dim, [&](const json& run, const Row& id) {
     if (text(run, "status") != "passed") return;
     const json t = member(run, "timing");
     const ProcessTiming pt = process_timing(t);
+    std::vector<double> logs;
+    for (double m : pt.medians)
+      if (m > 0 && std::isfinite(m)) logs.push_back(std::log(m));
+    if (logs.size() != pt.medians.size()) logs.clear();  // a process median of 0: no logs to read
     const json recorded = member(t, "sd_log_process");
-    double sd = -1;
-    if (recorded.is_number() && std::isfinite(recorded.get<double>()) && recorded.get<double>() >= 0) {
-      sd = recorded.get<double>();
-    } else if (pt.medians.size() >= 2) {
-      std::vector<double> logs;
-      for (double m : pt.medians) logs.push_back(std::log(m));
-      sd = stats::sample_sd(logs);
+    Noise n;
+    if (recorded.is_number() && std::isfinite(recorded.get<double>()) && recorded.get<double>() >= 0)
+      n.sd = recorded.get<double>();
+    else if (logs.size() >= 2)
+      n.sd = stats::sample_sd(logs);
+    else
+      return;
+    if (logs.size() >= kMinProcesses) {
+      n.robust_sd = stats::robust_sd(logs);
+      const double mid = stats::median(logs);
+      if (n.robust_sd > 0)
+        for (double x : logs) o.variant_shape[{id.study, id.variant}].push_back((x - mid) / n.robust_sd);
     }
-    if (sd < 0) return;
-    o.sd[id.id()] = sd;
-    if (!pt.medians.empty()) o.variant_sd[{id.study, id.variant}].emplace_back(stats::median(pt.medians), sd);
+    o.noise[id.id()] = n;
+    if (!pt.medians.empty()) o.variant_noise[{id.study, id.variant}].emplace_back(stats::median(pt.medians), n);
   });
 }
 
@@ -344,7 +357,9 @@ std::vector<std::string> csv_row(const Row& r, const Judgement& j) {
   cells.push_back(r.b && r.b->timed ? full_or_empty(r.b->icc) : "");
   cells.push_back(full_or_empty(j.u_p));
   cells.push_back(j.drift < 0 ? "" : std::to_string(j.drift));
-  cells.push_back(std::isnan(j.u_p) || !j.tested() ? "" : j.heavy_tailed ? "1" : "0");
+  // Checkable with the U test (8+ processes a side) or DIM's process medians (z).
+  const bool checkable = j.tested() && (!std::isnan(j.u_p) || j.test != "welch");
+  cells.push_back(!checkable ? "" : j.heavy_tailed ? "1" : "0");
   cells.push_back(j.test);
   return cells;
 }

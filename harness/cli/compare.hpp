@@ -49,18 +49,29 @@ struct Row {
   }
 };
 
+// A dimensioning run's process noise: the sd of its log process medians, and their robust sd
+// (0 where unknown), the scale of its variant's shape.
+struct Noise {
+  double sd = 0;
+  double robust_sd = 0;
+};
+
 struct CompareOptions {
   double q = 0.01;              // BH's false discovery rate across the rows tested
   double min_effect = 0.03;     // the practical floor, relative
   std::string calibration;      // the dimensioning file named, or ""
-  std::map<RunId, double> sd;   // its sd of log process medians by run
-  // By study and variant, each of its runs' (median ms, sd): a run DIM lacks (a paper-scale
-  // file calibrated by the smoke dimensioning) takes the sd of its variant's run nearest in
+  std::map<RunId, Noise> noise;  // its process noise by run
+  // By study and variant, each of its runs' (median ms, noise): a run DIM lacks (a paper-scale
+  // file calibrated by the smoke dimensioning) takes the noise of its variant's run nearest in
   // time, since a step's process noise follows what bounds it at that size (launches, memory,
   // compute) more than the step's name.
-  std::map<std::pair<std::string, std::string>, std::vector<std::pair<double, double>>> variant_sd;
-  // That sd for a run of `study/variant` taking `ms`; negative when DIM has no run of it.
-  double variant_sd_near(const std::string& study, const std::string& variant, double ms) const;
+  std::map<std::pair<std::string, std::string>, std::vector<std::pair<double, Noise>>> variant_noise;
+  // That noise for a run of `study/variant` taking `ms`; null when DIM has no run of it.
+  const Noise* variant_noise_near(const std::string& study, const std::string& variant, double ms) const;
+  // By study and variant, the shape of its process noise: every run's log process medians less
+  // their median, over their robust sd. A step's spread changes in scale with its size, but
+  // its shape (an OpenMP step's rare waits of milliseconds, 100x a short call) is the step's.
+  std::map<std::pair<std::string, std::string>, std::vector<double>> variant_shape;
 };
 
 // The fewest processes a side for Welch's test; the absolute floor of a verdict, in ms (4x
@@ -78,6 +89,7 @@ struct Judgement {
   stats::Difference d;  // of log geometric means, B - A
   double q = kNaN, mde = kNaN, u_p = kNaN;
   bool heavy_tailed = false;
+  bool dim_tail = false;  // p is the share of DIM's resampled differences, above the normal tail's
   // The sides took their samples in different rounds: for host-bound steps that changes the
   // time itself (`run --rounds`), so a difference may be the sampling's, not the code's.
   std::string rounds_differ;

@@ -5,21 +5,23 @@
 // practical floor for slower/faster, TOST for same, and the MDE where neither can be said.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "compare.hpp"
 
 namespace ladder::cli {
 
-double CompareOptions::variant_sd_near(const std::string& study, const std::string& variant, double ms) const {
-  const auto it = variant_sd.find({study, variant});
-  if (it == variant_sd.end() || !(ms > 0)) return -1;
-  double best = -1, distance = INFINITY;
-  for (const auto& [median, sd] : it->second)
-    if (const double d = std::fabs(std::log(median / ms)); median > 0 && d < distance) distance = d, best = sd;
+const Noise* CompareOptions::variant_noise_near(const std::string& study, const std::string& variant,
+                                               double ms) const {
+  const auto it = variant_noise.find({study, variant});
+  if (it == variant_noise.end() || !(ms > 0)) return nullptr;
+  const Noise* best = nullptr;
+  double distance = INFINITY;
+  for (const auto& [median, noise] : it->second)
+    if (const double d = std::fabs(std::log(median / ms)); median > 0 && d < distance) distance = d, best = &noise;
   return best;
 }
-
 
 double Side::geomean() const {
   if (medians.size() == 1) return medians[0];
@@ -62,6 +64,30 @@ int drift(const Side& a, const Side& b) {
   return ta->p < 0.05 && tb->p < 0.05 && ta->slope * tb->slope > 0;
 }
 
+// The z-test with DIM's noise. Where the step's shape in DIM puts a difference this large
+// further out than the normal tail does, the share of resampled differences is the p-value and
+// the row says heavy-tailed: the normal tail alone gave OpenMP steps, whose calls now and then
+// wait milliseconds for a thread, false verdicts between two processes of one binary. A step
+// whose processes in DIM jumped kFar robust sds or more (a normal spread never does) jumps by
+// an amount set by the wait, not by its own scale, so a difference beyond kFar is read as one
+// of kFar: its p is at least how often the step jumps that far.
+void calibrated(Judgement& j, const Row& r, const Noise& n, const CompareOptions& o) {
+  constexpr double kFar = 10;
+  const Side &a = *r.a, &b = *r.b;
+  j.d = stats::z_test(logs(a.medians), logs(b.medians), n.sd);
+  const auto shape = o.variant_shape.find({r.study, r.variant});
+  if (shape == o.variant_shape.end() || !(n.robust_sd > 0)) return;
+  double far = 0;
+  for (double x : shape->second) far = std::max(far, std::fabs(x));
+  double size = std::fabs(j.d.diff) / n.robust_sd;
+  if (far >= kFar) size = std::min(size, kFar);
+  const double tail = stats::resampled_tail(shape->second, a.processes(), b.processes(), size);
+  if (tail > j.d.p) {
+    j.d.p = tail;
+    j.dim_tail = true;
+  }
+}
+
 // The row's test, before BH: Welch with enough processes, else the z-test with a known sd,
 // else the reason there is none.
 Judgement test_row(const Row& r, const CompareOptions& o) {
@@ -79,11 +105,11 @@ Judgement test_row(const Row& r, const CompareOptions& o) {
   if (a.processes() >= kMinProcesses && b.processes() >= kMinProcesses) {
     j.d = stats::welch(logs(a.medians), logs(b.medians));
     j.test = "welch";
-  } else if (const auto sd = o.sd.find(r.id()); sd != o.sd.end()) {
-    j.d = stats::z_test(logs(a.medians), logs(b.medians), sd->second);
+  } else if (const auto n = o.noise.find(r.id()); n != o.noise.end()) {
+    calibrated(j, r, n->second, o);
     j.test = "z";
-  } else if (const double vsd = o.variant_sd_near(r.study, r.variant, a.geomean()); vsd >= 0) {
-    j.d = stats::z_test(logs(a.medians), logs(b.medians), vsd);
+  } else if (const Noise* vn = o.variant_noise_near(r.study, r.variant, a.geomean())) {
+    calibrated(j, r, *vn, o);
     j.test = "z by variant";
   } else {
     j.verdict = "too few processes";
@@ -112,7 +138,8 @@ void decide(Judgement& j, const Row& r, const CompareOptions& o, double threshol
   // Welch is slightly anticonservative under heavy-tailed process effects. A row Welch alone
   // makes significant (the rank test of the same medians, in Welch's place, would not pass BH)
   // with a U p ten times Welch's says so.
-  j.heavy_tailed = significant && !std::isnan(j.u_p) && j.u_p > 10 * j.d.p && j.u_p > threshold;
+  j.heavy_tailed =
+      j.dim_tail || (significant && !std::isnan(j.u_p) && j.u_p > 10 * j.d.p && j.u_p > threshold);
 }
 
 }  // namespace

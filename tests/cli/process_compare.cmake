@@ -29,7 +29,7 @@ ladder_bad(plan_cost_ratio_without_advise --advise -- plan ${FIX}/ok.json --cost
 
 # --- the contract on files built by the driver --------------------------------------------------
 if(Python3_Interpreter_FOUND)
-  foreach(case identical known shift noisy one_process calibration drift heavy_tailed rounds_note
+  foreach(case identical known shift noisy one_process calibration dim_tail drift heavy_tailed rounds_note
                gbench_per_process advise)
     add_test(NAME cli.process_compare.${case}
              COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/process_compare.py ${LADDER} ${SCRATCH} ${case})

@@ -29,6 +29,9 @@ Cases:
   whose p and MDE follow DIM's sd of log process medians, recorded or computed from its
   process medians; a planted 50% slowdown is `slower`, unchanged rows `same`, a row whose
   recorded sd is 20% `inconclusive`, a run DIM lacks `too few processes`; DIM of another config, another GPU or of one process: refused.
+- dim_tail: --calibration with a DIM whose step jumps 100x in one process of 30 (in another run
+  of that step): one process a side 100x apart is `inconclusive`, noted heavy-tailed, p about
+  2/60; the same change in a step without jumps is `slower`.
 - drift: both sides' process medians rise with the run order: every row flagged `drift` and
   the warning printed (table: stdout; CSV: stderr).
 - heavy_tailed: eight of ten B processes far above A, two among A's: Welch significant, the U
@@ -527,6 +530,45 @@ def calibration(ladder, work):
             problems.append("compare --calibration %s: %s" % (name, p))
 
 
+def dim_tail(ladder, work):
+    """A step whose processes in DIM now and then jump 100x (one of 30 in another run of the
+    step, as an OpenMP call waiting milliseconds for a thread does): one process a side 100x
+    apart is no verdict with --calibration, however quiet the row's own run was in DIM, and
+    the row is noted heavy-tailed; the same change in a step without jumps is `slower`."""
+    base = load_base()
+    idx = timed(base)
+    jumpy, steady = idx[2], idx[5]
+    with_copy = copy.deepcopy(base)
+    twin = copy.deepcopy(base["runs"][jumpy])
+    twin["point"] = twin["point"] + ",twin=1"
+    with_copy["runs"].append(twin)
+    twin_index = len(with_copy["runs"]) - 1
+    rng = random.Random(71)
+
+    def levels(i, run):
+        v = [run["timing"]["median"] * x for x in spread(30, 0.01, rng)]
+        if i == twin_index:
+            v[7] *= 100
+        return v
+
+    pd = write(work, "dim.json", k_process_file(with_copy, levels, seed=9))
+    pa = write(work, "a.json", base)
+    pb = write(work, "b.json", scaled(base, lambda i: 100.0 if i in (jumpy, steady) else 1.0))
+    rows, _ = compare_csv(ladder, work, pa, pb, ["--calibration", pd])
+    if rows is None:
+        return
+    for r in timed_rows(rows):
+        name = row_name(r)
+        if r["variant"] == base["runs"][jumpy]["variant"]:
+            check(r["verdict"].startswith("inconclusive (MDE "), "dim_tail: %s is %r, want inconclusive" % (name, r["verdict"]))
+            check(r["heavy_tailed"] == "1", "dim_tail: %s is not noted heavy-tailed: %r" % (name, r["heavy_tailed"]))
+            # About one of the two drawn processes a side being the jump: 2/60 of draws.
+            check(0.015 < float(r["p_value"]) < 0.06, "dim_tail: %s has p %s" % (name, r["p_value"]))
+        elif r["variant"] == base["runs"][steady]["variant"]:
+            check(r["verdict"] == "slower", "dim_tail: %s is %r, want slower" % (name, r["verdict"]))
+            check(r["heavy_tailed"] == "0", "dim_tail: %s is noted heavy-tailed" % name)
+
+
 def rounds_note(ladder, work):
     """Sides sampled in different rounds (`run --rounds`) are noted on every timed row; equal
     rounds are not."""
@@ -697,7 +739,8 @@ def advise(ladder, work):
         problems.append("plan --advise of a one-process file: %s" % p)
 
 
-CASES = {f.__name__: f for f in (identical, known, shift, noisy, one_process, calibration, drift, heavy_tailed, rounds_note,
+CASES = {f.__name__: f for f in (identical, known, shift, noisy, one_process, calibration, dim_tail, drift, heavy_tailed,
+                                  rounds_note,
                                  gbench_per_process, advise)}
 
 
