@@ -52,7 +52,8 @@ constexpr const char* kCompareAbout =
     "z-test with DIM's sd of log process medians for that run: SE = sd * sqrt(1/K_A + 1/K_B);\n"
     "a run DIM lacks (another scale) takes the sd of its variant's run in DIM nearest in time\n"
     "(test `z by variant`); a variant DIM lacks stays too few processes. Where the variant's\n"
-    "process medians in DIM (each run's over its robust sd, pooled) put the difference further\n"
+    "process medians in DIM (each run's over its robust sd, pooled over its runs within 10x of\n"
+    "the row's time, the faster side's) put the difference further\n"
     "out than the normal tail, the share of 20,000 resampled differences is the p (a difference\n"
     "past 10 robust sds read as one of 10 for a variant that jumped that far in DIM). Notes: drift\n"
     "(both sides' process medians trend with the run order, p < 0.05 the same way; a warning\n"
@@ -191,8 +192,10 @@ void calibration_sds(const json& dim, CompareOptions& o) {
     if (logs.size() >= kMinProcesses) {
       n.robust_sd = stats::robust_sd(logs);
       const double mid = stats::median(logs);
+      std::vector<double> shape;
       if (n.robust_sd > 0)
-        for (double x : logs) o.variant_shape[{id.study, id.variant}].push_back((x - mid) / n.robust_sd);
+        for (double x : logs) shape.push_back((x - mid) / n.robust_sd);
+      if (!shape.empty()) o.variant_shape[{id.study, id.variant}].emplace_back(std::exp(mid), std::move(shape));
     }
     o.noise[id.id()] = n;
     if (!pt.medians.empty()) o.variant_noise[{id.study, id.variant}].emplace_back(stats::median(pt.medians), n);

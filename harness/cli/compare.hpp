@@ -68,10 +68,14 @@ struct CompareOptions {
   std::map<std::pair<std::string, std::string>, std::vector<std::pair<double, Noise>>> variant_noise;
   // That noise for a run of `study/variant` taking `ms`; null when DIM has no run of it.
   const Noise* variant_noise_near(const std::string& study, const std::string& variant, double ms) const;
-  // By study and variant, the shape of its process noise: every run's log process medians less
-  // their median, over their robust sd. A step's spread changes in scale with its size, but
-  // its shape (an OpenMP step's rare waits of milliseconds, 100x a short call) is the step's.
-  std::map<std::pair<std::string, std::string>, std::vector<double>> variant_shape;
+  // By study and variant, each run's (median ms, shape of its process noise): its log process
+  // medians less their median, over their robust sd. A step's spread changes in scale with
+  // its size, but its shape (an OpenMP step's rare waits of milliseconds, 100x a short call)
+  // is the step's at sizes near it: a wait of milliseconds is 100x a short call and nothing
+  // beside one of seconds.
+  std::map<std::pair<std::string, std::string>, std::vector<std::pair<double, std::vector<double>>>> variant_shape;
+  // The shapes of `study/variant`'s runs within a factor of 10 of `ms` in time, pooled.
+  std::vector<double> shape_near(const std::string& study, const std::string& variant, double ms) const;
 };
 
 // The fewest processes a side for Welch's test; the absolute floor of a verdict, in ms (4x

@@ -23,6 +23,16 @@ const Noise* CompareOptions::variant_noise_near(const std::string& study, const 
   return best;
 }
 
+std::vector<double> CompareOptions::shape_near(const std::string& study, const std::string& variant,
+                                               double ms) const {
+  std::vector<double> pooled;
+  const auto it = variant_shape.find({study, variant});
+  if (it == variant_shape.end() || !(ms > 0)) return pooled;
+  for (const auto& [median, shape] : it->second)
+    if (median > 0 && std::fabs(std::log10(median / ms)) <= 1) pooled.insert(pooled.end(), shape.begin(), shape.end());
+  return pooled;
+}
+
 double Side::geomean() const {
   if (medians.size() == 1) return medians[0];
   double sum = 0;
@@ -64,7 +74,11 @@ int drift(const Side& a, const Side& b) {
   return ta->p < 0.05 && tb->p < 0.05 && ta->slope * tb->slope > 0;
 }
 
-// The z-test with DIM's noise. Where the step's shape in DIM puts a difference this large
+// The step's time at the row's size, for finding DIM's runs near it: the faster side's, since
+// a wait (the jumps below) only ever adds.
+double typical_ms(const Row& r) { return std::min(r.a->geomean(), r.b->geomean()); }
+
+// The z-test with DIM's noise. Where the step's shape in DIM at sizes near the row's puts a difference this large
 // further out than the normal tail does, the share of resampled differences is the p-value and
 // the row says heavy-tailed: the normal tail alone gave OpenMP steps, whose calls now and then
 // wait milliseconds for a thread, false verdicts between two processes of one binary. A step
@@ -75,13 +89,13 @@ void calibrated(Judgement& j, const Row& r, const Noise& n, const CompareOptions
   constexpr double kFar = 10;
   const Side &a = *r.a, &b = *r.b;
   j.d = stats::z_test(logs(a.medians), logs(b.medians), n.sd);
-  const auto shape = o.variant_shape.find({r.study, r.variant});
-  if (shape == o.variant_shape.end() || !(n.robust_sd > 0)) return;
+  const std::vector<double> shape = o.shape_near(r.study, r.variant, typical_ms(r));
+  if (shape.empty() || !(n.robust_sd > 0)) return;
   double far = 0;
-  for (double x : shape->second) far = std::max(far, std::fabs(x));
+  for (double x : shape) far = std::max(far, std::fabs(x));
   double size = std::fabs(j.d.diff) / n.robust_sd;
   if (far >= kFar) size = std::min(size, kFar);
-  const double tail = stats::resampled_tail(shape->second, a.processes(), b.processes(), size);
+  const double tail = stats::resampled_tail(shape, a.processes(), b.processes(), size);
   if (tail > j.d.p) {
     j.d.p = tail;
     j.dim_tail = true;
@@ -108,7 +122,7 @@ Judgement test_row(const Row& r, const CompareOptions& o) {
   } else if (const auto n = o.noise.find(r.id()); n != o.noise.end()) {
     calibrated(j, r, n->second, o);
     j.test = "z";
-  } else if (const Noise* vn = o.variant_noise_near(r.study, r.variant, a.geomean())) {
+  } else if (const Noise* vn = o.variant_noise_near(r.study, r.variant, typical_ms(r))) {
     calibrated(j, r, *vn, o);
     j.test = "z by variant";
   } else {
