@@ -41,11 +41,13 @@ def subset(results, picks, factor=1.0, planted=None):
         kept = [by_index[i] for i in picks if i in by_index]
         for n, p in enumerate(kept):
             p["process"] = n
-            p["samples"] = [x * scale for x in p["samples"]]
+            if "samples" in p:  # files kept small hold each process's median alone
+                p["samples"] = [x * scale for x in p["samples"]]
             p["median"] *= scale
         t["processes"] = kept
         t["process_medians"] = [p["median"] for p in kept]
-        t["samples"] = [x for p in kept for x in p["samples"]]
+        if "samples" in t:
+            t["samples"] = [x for p in kept for x in p.get("samples", [])]
         meds = sorted(t["process_medians"])
         t["median"] = (meds[(len(meds) - 1) // 2] + meds[len(meds) // 2]) / 2
         for k in ("geomean_of_process_medians", "sd_log_between", "sd_log_within", "sd_log_process", "icc"):
