@@ -38,3 +38,10 @@ if(Python3_Interpreter_FOUND)
 else()
   message(WARNING "python3 not found: the cli.process_compare.* tests are not registered")
 endif()
+
+# The committed acceptance runs (results/reference/h200/development/acceptance/) recompared.
+if(Python3_Interpreter_FOUND)
+  add_test(NAME cli.process_compare.acceptance_files
+           COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/acceptance_files.py ${LADDER})
+  set_tests_properties(cli.process_compare.acceptance_files PROPERTIES TIMEOUT 300 LABELS cli)
+endif()
