@@ -91,14 +91,26 @@ const RunRecord& run_of(const RunReport& rep, const std::string& variant) {
 constexpr const char* kLarge = R"("axes": {"n": [67108864]}, "variants": ["grid_stride"],
     "repetitions": 21, "warmup": 3, "validation": "sample:1000")";
 
-TEST(Plant, AGpuStepsMedianRisesByTheFactor) {
-  const RunReport plain = run_toy(kLarge, {});
+// A config's run of one step, plain and with `plant` (RE:FACTOR); both must pass (a planted wait
+// comes after the step's output).
+struct PlantedPair {
+  RunReport plain, planted;
+  const RunRecord& p() const { return plain.runs.at(0); }
+  const RunRecord& q() const { return planted.runs.at(0); }
+};
+PlantedPair planted_pair(const std::string& fields, const std::string& plant) {
+  PlantedPair pair{run_toy(fields, {}), {}};
   RunOptions opt;
-  opt.plant = parse_plant("toy/grid_stride:1.5");
-  const RunReport planted = run_toy(kLarge, opt);
-  const RunRecord &p = plain.runs.at(0), &q = planted.runs.at(0);
+  opt.plant = parse_plant(plant);
+  pair.planted = run_toy(fields, opt);
+  return pair;
+}
+
+TEST(Plant, AGpuStepsMedianRisesByTheFactor) {
+  const PlantedPair pair = planted_pair(kLarge, "toy/grid_stride:1.5");
+  const RunRecord &p = pair.p(), &q = pair.q();
   ASSERT_EQ(p.status, Status::passed) << p.reason;
-  ASSERT_EQ(q.status, Status::passed) << q.reason;  // the wait comes after the step's output
+  ASSERT_EQ(q.status, Status::passed) << q.reason;
   const double m0 = median_of(p.samples_ms), m1 = median_of(q.samples_ms);
   EXPECT_GT(m1 / m0, 1.3) << m1 << " ms planted, " << m0 << " ms not";
   EXPECT_LT(m1 / m0, 1.7) << m1 << " ms planted, " << m0 << " ms not";
@@ -106,7 +118,7 @@ TEST(Plant, AGpuStepsMedianRisesByTheFactor) {
   EXPECT_GE(q.planted_cost_ms, 0);
   EXPECT_NEAR(q.planted_ms + q.planted_cost_ms, 0.5 * q.planted_of_ms, 1e-9);
   EXPECT_NEAR(q.planted_of_ms, m0, 0.1 * m0);  // the warm-up median: a sample like the others
-  const auto t = results_json(planted)["runs"][0]["timing"];
+  const auto t = results_json(pair.planted)["runs"][0]["timing"];
   EXPECT_EQ(t["planted"]["factor"], 1.5);
   EXPECT_EQ(t["planted"]["cost_ms"], q.planted_cost_ms);
 }
@@ -118,11 +130,8 @@ TEST(Plant, AGpuStepsMedianRisesByTheFactor) {
 TEST(Plant, AShortStepRisesByTheFactorAndNotByTheWaitsLaunchToo) {
   const std::string fields = R"("axes": {"n": [1000]}, "variants": ["test_sync"], "repetitions": 101,
       "warmup": 3, "validation": "off")";
-  const RunReport plain = run_toy(fields, {});
-  RunOptions opt;
-  opt.plant = parse_plant("toy/test_sync:1.5");
-  const RunReport planted = run_toy(fields, opt);
-  const RunRecord &p = plain.runs.at(0), &q = planted.runs.at(0);
+  const PlantedPair pair = planted_pair(fields, "toy/test_sync:1.5");
+  const RunRecord &p = pair.p(), &q = pair.q();
   ASSERT_EQ(p.status, Status::passed) << p.reason;
   ASSERT_EQ(q.status, Status::passed) << q.reason;
   const double m0 = median_of(p.samples_ms), m1 = median_of(q.samples_ms);
