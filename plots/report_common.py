@@ -19,6 +19,9 @@ UNDECIDED = "undecided"
 NOT_COMPARABLE = "not comparable"
 NOT_MEASURED = "not measured"
 VERDICTS = (REPRODUCES, PARTLY, DOES_NOT, UNDECIDED, NOT_COMPARABLE, NOT_MEASURED)
+# Where a claim comes from: the seed, or a check ladder adds (reported apart, never counted).
+FROM_SEED, FROM_LADDER = "seed", "ladder"
+SOURCES = (FROM_SEED, FROM_LADDER)
 
 # How every claim is judged, stated once at the top of the report; the studies' own rules
 # give only their thresholds.
@@ -65,10 +68,19 @@ class Claim:
     # and ours (one per point compared), each > 1 where the claimed direction holds.
     seed_x: float = None
     ours_x: tuple = ()
+    # Where the claim comes from: the seed's own words, verbatim and in the seed's language
+    # (`quote`), and where in it they stand (`place`: a section, figure, table or page). A
+    # check ladder makes that the seed does not state has source FROM_LADDER: it is reported apart
+    # and never counted among the seed's claims.
+    quote: str = ""
+    place: str = ""
+    source: str = FROM_SEED
 
     def __post_init__(self):
         if self.verdict not in VERDICTS:
             raise ValueError(f"verdict {self.verdict!r} is not one of {VERDICTS}")
+        if self.source not in SOURCES:
+            raise ValueError(f"source {self.source!r} is not one of {SOURCES}")
 
 
 @dataclasses.dataclass
