@@ -9,6 +9,8 @@ Usage: python3 plots/report.py DIR    (DIR/reproduction.json, as `ladder reprodu
            results of more than one ladder commit or device are refused unless --allow-mixed,
            and then the Runs and Peers tables name each file's)
        --report FILE writes the report there instead of DIR/REPORT.md.
+Beside REPORT.md, claims.json holds every claim as the report judged it (the seed's words and
+where they stand, the seed's number and ours, the verdict and why; plots/claims.schema.json).
 Exit status: 0 when written, 2 when DIR, its manifest, a results file or LADDER_STUDY_PATH
 cannot be read, the results files mix commits or devices, or DIR (its figures) or the report
 cannot be written there (all checked before anything is written; what --from-results wrote is
@@ -18,6 +20,7 @@ import argparse
 import collections
 import datetime
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -32,6 +35,7 @@ import report_summary
 import studies
 
 MANIFEST = "reproduction.json"
+CLAIMS = "claims.json"  # beside REPORT.md
 
 
 def sections(ctx):
@@ -226,18 +230,78 @@ def header(ctx):
             f"{m.get('finished_at', '?')}; time taken: {took}.\n")
 
 
+def seed_claims(claims):
+    return [c for c in claims if c.source == rc.FROM_SEED]
+
+
+def ladder_checks(claims):
+    return [c for c in claims if c.source == rc.FROM_LADDER]
+
+
+def claim_ids(sections):
+    """{id(claim): its id}: the seed's claims numbered from 1 in the report's order (the
+    summary figure's numbers), ladder's own checks L1, L2, ... apart."""
+    claims = [c for s in sections for c in s.claims]
+    ids = {id(c): str(i) for i, c in enumerate(seed_claims(claims), start=1)}
+    ids.update({id(c): f"L{i}" for i, c in enumerate(ladder_checks(claims), start=1)})
+    return ids
+
+
+def where(c):
+    """The seed's words and where they stand, for a table cell."""
+    return f"\u201c{c.quote}\u201d ({c.place})" if c.quote else c.place or "-"
+
+
 def claims_table(sections):
-    """Every claim in one table: its number is the summary figure's."""
-    rows = [[str(i), s.title, c.target, c.claim, c.verdict, c.why] for i, (s, c) in enumerate(
-        ((s, c) for s in sections for c in s.claims), start=1)]
-    return "## Claims\n\n" + rc.md_table(["#", "study", "target", "seed's claim", "verdict",
-                                           "why"], rows)
+    """Every claim of the seeds in one table: its number is the summary figure's; then the
+    checks ladder adds, which no seed states, apart."""
+    ids = claim_ids(sections)
+    pairs = [(s, c) for s in sections for c in s.claims]
+    rows = [[ids[id(c)], s.title, c.target, c.claim, c.place or "-", c.verdict, c.why]
+            for s, c in pairs if c.source == rc.FROM_SEED]
+    text = "## Claims\n\n" + rc.md_table(["#", "study", "target", "seed's claim", "where in the seed",
+                                            "verdict", "why"], rows)
+    checks = [[ids[id(c)], s.title, c.target, c.claim, c.verdict, c.why]
+              for s, c in pairs if c.source == rc.FROM_LADDER]
+    if checks:
+        text += ("\n### Checks ladder adds\n\nNone of these is stated by a seed: they are not "
+                 "counted among the claims above.\n\n"
+                 + rc.md_table(["#", "study", "target", "check", "verdict", "why"], checks))
+    return text
 
 
-def build(ctx, draw_into=None):
-    """REPORT.md's text; with draw_into (a folder), the summary figure is drawn there first."""
+def section_claims(s, ids):
+    """A study's claims under its section: the seed's words beside each."""
+    return "### Claims\n\n" + rc.md_table(
+        ["#", "target", "seed's claim", "the seed says", "seed", "ours", "verdict", "why"],
+        [[ids[id(c)], c.target, c.claim, where(c) if c.source == rc.FROM_SEED else "(ladder's check)",
+          c.seed, c.ours, c.verdict, c.why] for c in s.claims])
+
+
+def number_or_none(x):
+    x = getattr(x, "value", x)
+    return float(x) if isinstance(x, (int, float)) and math.isfinite(x) else None
+
+
+def claims_document(ctx, sections):
+    """claims.json (plots/claims.schema.json): every claim as the report judged it."""
+    ids = claim_ids(sections)
+    return {"schema_version": 1, "report": "REPORT.md", "scale": ctx.manifest.get("scale"),
+            "ladder": ctx.manifest.get("ladder"),
+            "claims": [{"id": ids[id(c)], "source": c.source, "study": s.title, "target": c.target,
+                        "claim": c.claim, "quote": c.quote, "place": c.place, "seed": c.seed,
+                        "seed_value": number_or_none(c.seed_x), "ours": c.ours,
+                        "ours_values": [number_or_none(v) for v in c.ours_x], "verdict": c.verdict,
+                        "why": c.why}
+                       for s in sections for c in s.claims]}
+
+
+def build_all(ctx, draw_into=None):
+    """(REPORT.md's text, claims.json's document); with draw_into (a folder), the summary
+    figure is drawn there first."""
     found = sections(ctx)
-    claims = [c for _h, s in found for c in s.claims]
+    studies_found = [s for _h, s in found]
+    claims = seed_claims([c for s in studies_found for c in s.claims])
     figure = None
     if draw_into is not None:
         try:
@@ -245,17 +309,21 @@ def build(ctx, draw_into=None):
                                                 report_summary.figure_subtitle(ctx))
         except ImportError as err:  # matplotlib missing: the report is still written
             print(f"report.py: summary figure not drawn: {err}", file=sys.stderr)
+    ids = claim_ids(studies_found)
     parts = [header(ctx), report_summary.page(ctx, claims, figure), rc.HOW_JUDGED,
-             rc.HOW_PROFILED, claims_table([s for _h, s in found])]
+             rc.HOW_PROFILED, claims_table(studies_found)]
     for heading, s in found:
         parts.append(f"## {heading}\n\n{s.body}")
         if s.claims:
-            parts.append("### Claims\n\n" + rc.md_table(
-                ["target", "seed's claim", "seed", "ours", "verdict", "why"],
-                [[c.target, c.claim, c.seed, c.ours, c.verdict, c.why] for c in s.claims]))
+            parts.append(section_claims(s, ids))
     parts += ["## Runs\n\n" + runs_table(ctx), "## Peers\n\n" + peers_table(ctx),
               "## Runs that did not pass\n\n" + failures(ctx)]
-    return "\n".join(parts)
+    return "\n".join(parts), claims_document(ctx, studies_found)
+
+
+def build(ctx, draw_into=None):
+    """REPORT.md's text (build_all's first part)."""
+    return build_all(ctx, draw_into)[0]
 
 
 def write_atomically(path, text):
@@ -422,8 +490,10 @@ def main(argv=None):
             write_atomically(Path(args.dir) / MANIFEST, json.dumps(manifest, indent=2) + "\n")
         else:
             manifest = read_manifest(args.dir)
-        write_atomically(out, build(rc.Context(args.dir, manifest, out.parent),
-                                    draw_into=Path(args.dir) / "figures"))
+        text, claims = build_all(rc.Context(args.dir, manifest, out.parent),
+                                 draw_into=Path(args.dir) / "figures")
+        write_atomically(out.parent / CLAIMS, json.dumps(claims, indent=1, ensure_ascii=False) + "\n")
+        write_atomically(out, text)
     except (ladder_results.ResultsError, studies.StudyError) as err:
         print(f"report.py: error: {err}", file=sys.stderr)
         return 2
@@ -444,8 +514,9 @@ def outputs_problem(args, out):
             return problem
     elif not Path(args.dir).is_dir():
         return ""  # read_manifest says so
-    if out.exists() and not out.is_file():
-        return f"{out} is not a regular file"
+    for path in (out, out.parent / CLAIMS):
+        if path.exists() and not path.is_file():
+            return f"{path} is not a regular file"
     if args.report and not out.parent.is_dir():
         return f"--report {out}: no folder {out.parent}"
     return ""

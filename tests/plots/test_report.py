@@ -245,7 +245,7 @@ class CommandLine(unittest.TestCase):
             done = self.run_report(tmp)
             self.assertEqual(done.returncode, 0, done.stderr)
             self.assertEqual(sorted(p.name for p in Path(tmp).iterdir()),
-                             ["REPORT.md", "reproduction.json"])
+                             ["REPORT.md", "claims.json", "reproduction.json"])
 
 
 if __name__ == "__main__":
