@@ -11,14 +11,36 @@ CONFIG, SWEEP = "dtw-paper", "notes"
 NOTES_CORES = 32  # the notes' OpenMP host
 WITHIN = 2.0  # a time or a gain reproduces within this factor of the notes'
 
-# What the notes say about two of their steps: (slower step, faster step, the claim).
-GAINS = (("naive", "thread_local", "thread-local DP rows ~11x faster than naive"),
-         ("thread_local", "shared", "DP rows in shared memory ~4.3x faster than thread-local"),
-         ("naive", "openmp", "naive CUDA ~10x slower than 32-core OpenMP"),
-         ("openmp", "thread_local", "thread-local only slightly faster than 32-core OpenMP"))
-# The notes' measured times (OpenMP's is implied): (step, its name in the claim).
-TIMED = (("naive", "naive kernel"), ("thread_local", "thread-local kernel"),
-         ("shared", "shared-memory kernel"))
+# Where in the notes a claim stands: a section heading, then the heading under it (glossed).
+AT_NAIVE = "§ DTW: Naive CUDA Kernel > 결과 보기 (the results)"
+AT_THREAD_LOCAL = ("§ DTW: CUDA Kernel with Thread-Local Memory > 커널 코드 (the kernel code), "
+                   "after its launch")
+AT_SHARED = "§ DTW: CUDA Kernel with Shared Memory > 결과 정리 (the results summed up)"
+# The notes' words (verbatim) on each step's time and gain.
+SAID_NAIVE = ("실행 결과를 보니 Titan X 기준으로 약 30초가 걸렸고, 이는 32코어에서 돌린 OpenMP 코드에 "
+              "비해 대략 10배 정도 느린 성능이다.")
+SAID_THREAD_LOCAL = ("이렇게 thread-local penalty를 사용하는 static 커널을 Pascal 기반 Titan X에서 돌려 "
+                     "보면, 실행 시간은 약 **2.7초**로 측정되며, 이는 이전 `DTW_naive_kernel` 대비 약 "
+                     "**11배 정도 빠른 속도**이다.")
+SAID_OPENMP = ("다만, 이 속도는 여전히 **32코어 OpenMP CPU 코드와 비교하면 ‘조금 빠르거나 비슷한 "
+               "수준’** 에 그친다.")
+SAID_SHARED = ("Titan X에서 이 shared memory 버전의 실행 시간은 약 **0.63초**로 나타났으며, 이는 이전 "
+               "`DTW_static_kernel` 대비 약 **4.3배 빠른 성능**이다.")
+
+# What the notes say about two of their steps: (slower step, faster step, the claim, the
+# notes' words, where they stand).
+GAINS = (("naive", "thread_local", "thread-local DP rows ~11x faster than naive",
+          SAID_THREAD_LOCAL, AT_THREAD_LOCAL),
+         ("thread_local", "shared", "DP rows in shared memory ~4.3x faster than thread-local",
+          SAID_SHARED, AT_SHARED),
+         ("naive", "openmp", "naive CUDA ~10x slower than 32-core OpenMP", SAID_NAIVE, AT_NAIVE),
+         ("openmp", "thread_local", "thread-local only slightly faster than 32-core OpenMP",
+          SAID_OPENMP, AT_THREAD_LOCAL))
+# The notes' measured times (OpenMP's is implied): (step, its name in the claim, the notes'
+# words, where they stand).
+TIMED = (("naive", "naive kernel", SAID_NAIVE, AT_NAIVE),
+         ("thread_local", "thread-local kernel", SAID_THREAD_LOCAL, AT_THREAD_LOCAL),
+         ("shared", "shared-memory kernel", SAID_SHARED, AT_SHARED))
 FIGURE_GROUPS = (("dtw_paper", "The ladder beside the notes' Titan X times"),
                  ("dtw_ladder", "DTW ladder"), ("dtw_length_sweep", "GCUPS against series length"))
 
@@ -70,12 +92,12 @@ def gain_verdict(ours, seed):
     return rc.PARTLY if ours > 1 else rc.DOES_NOT
 
 
-def gain_claim(at, runs, slower, faster, claim, comparable, results):
+def gain_claim(at, runs, slower, faster, claim, quote, place, comparable, results):
     seed = notes_seconds(slower) / notes_seconds(faster)
     ours = rc.run_ratio(at.get(slower), at.get(faster))
     if ours is None:
         return rc.Claim(TARGET, claim, rc.fmt_ratio(seed), "-", rc.NOT_MEASURED,
-                        missing_why(at, slower, faster))
+                        missing_why(at, slower, faster), quote=quote, place=place)
     verdict, crossing = rc.decide(lambda xs: gain_verdict(xs[0], seed), [ours],
                                   (seed / WITHIN, seed * WITHIN, 1.0))
     device, cores = hardware(results)
@@ -92,16 +114,17 @@ def gain_claim(at, runs, slower, faster, claim, comparable, results):
             why += f" (our OpenMP on {cores} cores, the notes' on {NOTES_CORES})"
     why = rc.with_profile(why, runs, slower, faster)  # the counters, whatever the verdict
     return rc.Claim(TARGET, claim, rc.fmt_ratio(seed), rc.fmt_measured(ours), verdict,
-                    "; ".join(w for w in (crossing, why) if w), seed_x=seed, ours_x=(ours,))
+                    "; ".join(w for w in (crossing, why) if w), seed_x=seed, ours_x=(ours,),
+                    quote=quote, place=place)
 
 
-def time_claim(at, variant, words, mismatch, results):
+def time_claim(at, variant, words, quote, place, mismatch, results):
     notes = NOTES["seconds"][variant]
     ours = rc.run_seconds(at.get(variant))
     claim = f"{words} takes {notes['text']} (2^20 x 128, Titan X)"
     if ours is None or mismatch:
         return rc.Claim(TARGET, claim, notes["text"], rc.fmt_seconds(ours), rc.NOT_MEASURED,
-                        missing_why(at, variant) or mismatch)
+                        missing_why(at, variant) or mismatch, quote=quote, place=place)
     device = hardware(results)[0]
     verdict, crossing = rc.decide(
         lambda xs: rc.verdict_of_ratio(xs[0], notes["value"], WITHIN), [ours],
@@ -112,13 +135,13 @@ def time_claim(at, variant, words, mismatch, results):
            if verdict == rc.NOT_COMPARABLE else crossing if verdict == rc.UNDECIDED
            else "" if verdict == rc.REPRODUCES else faster)
     return rc.Claim(TARGET, claim, notes["text"], rc.fmt_measured(ours, rc.fmt_seconds),
-                    verdict, why)
+                    verdict, why, quote=quote, place=place)
 
 
 def claims(at, runs, mismatch, results):
     return ([gain_claim(at, runs, *gain, comparable=not mismatch, results=results)
              for gain in GAINS]
-            + [time_claim(at, v, words, mismatch, results) for v, words in TIMED])
+            + [time_claim(at, *timed, mismatch, results) for timed in TIMED])
 
 
 # ---- tables ---------------------------------------------------------------------------------
