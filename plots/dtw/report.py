@@ -16,6 +16,8 @@ AT_NAIVE = "§ DTW: Naive CUDA Kernel > 결과 보기 (the results)"
 AT_THREAD_LOCAL = ("§ DTW: CUDA Kernel with Thread-Local Memory > 커널 코드 (the kernel code), "
                    "after its launch")
 AT_SHARED = "§ DTW: CUDA Kernel with Shared Memory > 결과 정리 (the results summed up)"
+AT_SHARED_LIMIT = ("§ DTW: CUDA Kernel with Shared Memory > shared memory의 크기는 한정적이다 "
+                   "(shared memory is limited in size)")
 # The notes' words (verbatim) on each step's time and gain.
 SAID_NAIVE = ("실행 결과를 보니 Titan X 기준으로 약 30초가 걸렸고, 이는 32코어에서 돌린 OpenMP 코드에 "
               "비해 대략 10배 정도 느린 성능이다.")
@@ -41,6 +43,19 @@ GAINS = (("naive", "thread_local", "thread-local DP rows ~11x faster than naive"
 TIMED = (("naive", "naive kernel", SAID_NAIVE, AT_NAIVE),
          ("thread_local", "thread-local kernel", SAID_THREAD_LOCAL, AT_THREAD_LOCAL),
          ("shared", "shared-memory kernel", SAID_SHARED, AT_SHARED))
+# The notes' remedy for the naive kernel's strided accesses, which they describe but never
+# time: a layout in which the words a warp touches at once are adjacent. Ours, as (step, the
+# same step with its accesses coalesced): the interleaved global DP cache (7a) and the
+# time-major subjects (7b).
+COALESCED = (("naive", "interleaved"), ("shared", "transposed"))
+SAID_COALESCED = ("이렇게 하면 warp에서 thread들이 parallel하게 접근할 때 하드웨어는 필요한 데이터를 한 번에 "
+                  "연속적으로 가져올 수 있고, 결과적으로 메모리 접근이 병합(coalesced)되어 성능이 크게 "
+                  "개선된다.")
+# Shared memory runs out with the series' length: judged on the length sweep, where our
+# shared step is refused once 32 threads' DP rows need more than a block may have.
+LENGTH_SWEEP = "length"
+SAID_SHARED_LIMIT = ("shared memory는 빠른 대신 공간이 매우 작기 때문에 시계열 길이가 길어지면 공유 메모리의 "
+                     "한계를 넘어버린다.")
 FIGURE_GROUPS = (("dtw_paper", "The ladder beside the notes' Titan X times"),
                  ("dtw_ladder", "DTW ladder"), ("dtw_length_sweep", "GCUPS against series length"))
 
@@ -138,10 +153,60 @@ def time_claim(at, variant, words, quote, place, mismatch, results):
                     verdict, why, quote=quote, place=place)
 
 
-def claims(at, runs, mismatch, results):
+def coalescing_claim(at, runs):
+    """The notes' remedy, never timed by them: each of our coalesced steps against the step
+    it changes (COALESCED); no factor to meet, so faster is enough."""
+    claim = "a layout that coalesces a warp's accesses makes a step much faster"
+    gains = [(pair, rc.run_ratio(at.get(pair[0]), at.get(pair[1]))) for pair in COALESCED]
+    timed = [(pair, gain) for pair, gain in gains if gain is not None]
+    missing = "; ".join(missing_why(at, *pair) for pair, gain in gains if gain is None)
+    if not timed:
+        return rc.Claim(TARGET, claim, "much faster (no factor)", "-", rc.NOT_MEASURED, missing,
+                        quote=SAID_COALESCED, place=AT_NAIVE)
+    verdict, crossing = rc.decide(lambda xs: rc.verdict_all([x > 1 for x in xs]),
+                                  [gain for _pair, gain in timed], (1.0,))
+    ours = ", ".join(f"{name(at, faster)} {rc.fmt_measured(gain)} over {name(at, slower)}"
+                     for (slower, faster), gain in timed)
+    profiles = dict.fromkeys(rc.with_profile("", runs, *pair) for pair, _gain in timed)
+    why = "; ".join(w for w in (crossing, missing, *profiles) if w)
+    return rc.Claim(TARGET, claim, "much faster (no factor)", ours, verdict, why,
+                    quote=SAID_COALESCED, place=AT_NAIVE)
+
+
+def shared_limit_claim(length_runs):
+    """Shared memory runs out as the series grow: the length sweep's shared step refused for
+    the shared memory its rows need at some length. Its gain over thread-local at each
+    timed length goes in the why (the notes add that fewer blocks then fit an SM)."""
+    claim, seed = "shared memory too small for the DP rows of long series", "long series exceed it"
+    said = dict(quote=SAID_SHARED_LIMIT, place=AT_SHARED_LIMIT)
+    at = {(r.variant, common.number(r.params.get("n"))): r for r in length_runs}
+    shared = sorted((n, r) for (v, n), r in at.items() if v == "shared" and n is not None)
+    refused = [(n, r) for n, r in shared
+               if r.status == "unsupported" and "shared memory" in (r.reason or "")]
+    untimed = [f"shared at n={n:g}: {rc.not_run_why(r)}" for n, r in shared
+               if common.seconds(r) is None]
+    gains = [(n, rc.ratio(common.seconds(at.get(("thread_local", n))), common.seconds(r)))
+             for n, r in shared]
+    trend = ", ".join(f"{rc.fmt_ratio(g)} at n={n:g}" for n, g in gains if g)
+    trend = f"its gain over thread-local {trend}" if trend else ""
+    if refused:
+        n, run = refused[0]
+        return rc.Claim(TARGET, claim, seed, f"refused from n={n:g}: {run.reason}",
+                        rc.REPRODUCES, trend, **said)
+    if not shared or untimed:
+        why = untimed[0] if untimed else (
+            f"sweep `{LENGTH_SWEEP}` of `{CONFIG}` is not in the results (`ladder reproduce` "
+            f"leaves it out; `ladder run configs/dtw/paper.json` runs it)")
+        return rc.Claim(TARGET, claim, seed, "-", rc.NOT_MEASURED, why, **said)
+    return rc.Claim(TARGET, claim, seed, f"runs at every length up to n={shared[-1][0]:g}",
+                    rc.DOES_NOT, trend, **said)
+
+
+def claims(at, runs, mismatch, results, length_runs):
     return ([gain_claim(at, runs, *gain, comparable=not mismatch, results=results)
              for gain in GAINS]
-            + [time_claim(at, *timed, mismatch, results) for timed in TIMED])
+            + [time_claim(at, *timed, mismatch, results) for timed in TIMED]
+            + [coalescing_claim(at, runs), shared_limit_claim(length_runs)])
 
 
 # ---- tables ---------------------------------------------------------------------------------
@@ -204,13 +269,19 @@ def past_the_notes(at, shown):
 
 # ---- the section ----------------------------------------------------------------------------
 
+COALESCED_TEXT = ", ".join(f"`{faster}` over `{slower}`" for slower, faster in COALESCED)
 RULES = f"""\
 How the claims are judged: a gain between two steps (time of the slower over time of the
 faster) **reproduces** when ours lies within {WITHIN:g}x of the notes' (half to twice it),
 is **partly** reproduced when the step is faster but by a factor outside that, and **does
 not reproduce** when it is not faster; **undecided** when its interval crosses one of these
 bounds. An absolute time is judged within {WITHIN:g}x of the notes' where it is comparable
-at all (see How claims are judged).
+at all (see How claims are judged). The notes give no factor for coalescing: it
+**reproduces** when each of our coalesced steps ({COALESCED_TEXT})
+is faster than the step it changes, **partly** when one is, and **does not** when neither
+is. That shared memory runs out as series grow **reproduces** when sweep `{LENGTH_SWEEP}` has
+our shared step refused for the shared memory its rows need at some length, and **does
+not** when it runs at every length.
 """
 
 
@@ -243,4 +314,5 @@ def section(ctx):
         RULES,
         "### Figures\n",
         rc.md_figure_groups(ctx, FIGURE_GROUPS, "No DTW figure was drawn.\n")])
-    return rc.Section(TITLE, body, claims(at, runs, mismatch, results))
+    return rc.Section(TITLE, body, claims(at, runs, mismatch, results,
+                                          ctx.runs(CONFIG, sweep=LENGTH_SWEEP)))
