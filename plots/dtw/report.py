@@ -11,14 +11,51 @@ CONFIG, SWEEP = "dtw-paper", "notes"
 NOTES_CORES = 32  # the notes' OpenMP host
 WITHIN = 2.0  # a time or a gain reproduces within this factor of the notes'
 
-# What the notes say about two of their steps: (slower step, faster step, the claim).
-GAINS = (("naive", "thread_local", "thread-local DP rows ~11x faster than naive"),
-         ("thread_local", "shared", "DP rows in shared memory ~4.3x faster than thread-local"),
-         ("naive", "openmp", "naive CUDA ~10x slower than 32-core OpenMP"),
-         ("openmp", "thread_local", "thread-local only slightly faster than 32-core OpenMP"))
-# The notes' measured times (OpenMP's is implied): (step, its name in the claim).
-TIMED = (("naive", "naive kernel"), ("thread_local", "thread-local kernel"),
-         ("shared", "shared-memory kernel"))
+# Where in the notes a claim stands: a section heading, then the heading under it (glossed).
+AT_NAIVE = "§ DTW: Naive CUDA Kernel > 결과 보기 (the results)"
+AT_THREAD_LOCAL = ("§ DTW: CUDA Kernel with Thread-Local Memory > 커널 코드 (the kernel code), "
+                   "after its launch")
+AT_SHARED = "§ DTW: CUDA Kernel with Shared Memory > 결과 정리 (the results summed up)"
+AT_SHARED_LIMIT = ("§ DTW: CUDA Kernel with Shared Memory > shared memory의 크기는 한정적이다 "
+                   "(shared memory is limited in size)")
+# The notes' words (verbatim) on each step's time and gain.
+SAID_NAIVE = ("실행 결과를 보니 Titan X 기준으로 약 30초가 걸렸고, 이는 32코어에서 돌린 OpenMP 코드에 "
+              "비해 대략 10배 정도 느린 성능이다.")
+SAID_THREAD_LOCAL = ("이렇게 thread-local penalty를 사용하는 static 커널을 Pascal 기반 Titan X에서 돌려 "
+                     "보면, 실행 시간은 약 **2.7초**로 측정되며, 이는 이전 `DTW_naive_kernel` 대비 약 "
+                     "**11배 정도 빠른 속도**이다.")
+SAID_OPENMP = ("다만, 이 속도는 여전히 **32코어 OpenMP CPU 코드와 비교하면 ‘조금 빠르거나 비슷한 "
+               "수준’** 에 그친다.")
+SAID_SHARED = ("Titan X에서 이 shared memory 버전의 실행 시간은 약 **0.63초**로 나타났으며, 이는 이전 "
+               "`DTW_static_kernel` 대비 약 **4.3배 빠른 성능**이다.")
+
+# What the notes say about two of their steps: (slower step, faster step, the claim, the
+# notes' words, where they stand).
+GAINS = (("naive", "thread_local", "thread-local DP rows ~11x faster than naive",
+          SAID_THREAD_LOCAL, AT_THREAD_LOCAL),
+         ("thread_local", "shared", "DP rows in shared memory ~4.3x faster than thread-local",
+          SAID_SHARED, AT_SHARED),
+         ("naive", "openmp", "naive CUDA ~10x slower than 32-core OpenMP", SAID_NAIVE, AT_NAIVE),
+         ("openmp", "thread_local", "thread-local only slightly faster than 32-core OpenMP",
+          SAID_OPENMP, AT_THREAD_LOCAL))
+# The notes' measured times (OpenMP's is implied): (step, its name in the claim, the notes'
+# words, where they stand).
+TIMED = (("naive", "naive kernel", SAID_NAIVE, AT_NAIVE),
+         ("thread_local", "thread-local kernel", SAID_THREAD_LOCAL, AT_THREAD_LOCAL),
+         ("shared", "shared-memory kernel", SAID_SHARED, AT_SHARED))
+# The notes' remedy for the naive kernel's strided accesses, which they describe but never
+# time: a layout in which the words a warp touches at once are adjacent. Ours, as (step, the
+# same step with its accesses coalesced): the interleaved global DP cache (7a) and the
+# time-major subjects (7b).
+COALESCED = (("naive", "interleaved"), ("shared", "transposed"))
+SAID_COALESCED = ("이렇게 하면 warp에서 thread들이 parallel하게 접근할 때 하드웨어는 필요한 데이터를 한 번에 "
+                  "연속적으로 가져올 수 있고, 결과적으로 메모리 접근이 병합(coalesced)되어 성능이 크게 "
+                  "개선된다.")
+# Shared memory runs out with the series' length: judged on the length sweep, where our
+# shared step is refused once 32 threads' DP rows need more than a block may have.
+LENGTH_SWEEP = "length"
+SAID_SHARED_LIMIT = ("shared memory는 빠른 대신 공간이 매우 작기 때문에 시계열 길이가 길어지면 공유 메모리의 "
+                     "한계를 넘어버린다.")
 FIGURE_GROUPS = (("dtw_paper", "The ladder beside the notes' Titan X times"),
                  ("dtw_ladder", "DTW ladder"), ("dtw_length_sweep", "GCUPS against series length"))
 
@@ -70,12 +107,12 @@ def gain_verdict(ours, seed):
     return rc.PARTLY if ours > 1 else rc.DOES_NOT
 
 
-def gain_claim(at, runs, slower, faster, claim, comparable, results):
+def gain_claim(at, runs, slower, faster, claim, quote, place, comparable, results):
     seed = notes_seconds(slower) / notes_seconds(faster)
     ours = rc.run_ratio(at.get(slower), at.get(faster))
     if ours is None:
         return rc.Claim(TARGET, claim, rc.fmt_ratio(seed), "-", rc.NOT_MEASURED,
-                        missing_why(at, slower, faster))
+                        missing_why(at, slower, faster), quote=quote, place=place)
     verdict, crossing = rc.decide(lambda xs: gain_verdict(xs[0], seed), [ours],
                                   (seed / WITHIN, seed * WITHIN, 1.0))
     device, cores = hardware(results)
@@ -92,16 +129,17 @@ def gain_claim(at, runs, slower, faster, claim, comparable, results):
             why += f" (our OpenMP on {cores} cores, the notes' on {NOTES_CORES})"
     why = rc.with_profile(why, runs, slower, faster)  # the counters, whatever the verdict
     return rc.Claim(TARGET, claim, rc.fmt_ratio(seed), rc.fmt_measured(ours), verdict,
-                    "; ".join(w for w in (crossing, why) if w), seed_x=seed, ours_x=(ours,))
+                    "; ".join(w for w in (crossing, why) if w), seed_x=seed, ours_x=(ours,),
+                    quote=quote, place=place)
 
 
-def time_claim(at, variant, words, mismatch, results):
+def time_claim(at, variant, words, quote, place, mismatch, results):
     notes = NOTES["seconds"][variant]
     ours = rc.run_seconds(at.get(variant))
     claim = f"{words} takes {notes['text']} (2^20 x 128, Titan X)"
     if ours is None or mismatch:
         return rc.Claim(TARGET, claim, notes["text"], rc.fmt_seconds(ours), rc.NOT_MEASURED,
-                        missing_why(at, variant) or mismatch)
+                        missing_why(at, variant) or mismatch, quote=quote, place=place)
     device = hardware(results)[0]
     verdict, crossing = rc.decide(
         lambda xs: rc.verdict_of_ratio(xs[0], notes["value"], WITHIN), [ours],
@@ -112,13 +150,63 @@ def time_claim(at, variant, words, mismatch, results):
            if verdict == rc.NOT_COMPARABLE else crossing if verdict == rc.UNDECIDED
            else "" if verdict == rc.REPRODUCES else faster)
     return rc.Claim(TARGET, claim, notes["text"], rc.fmt_measured(ours, rc.fmt_seconds),
-                    verdict, why)
+                    verdict, why, quote=quote, place=place)
 
 
-def claims(at, runs, mismatch, results):
+def coalescing_claim(at, runs):
+    """The notes' remedy, never timed by them: each of our coalesced steps against the step
+    it changes (COALESCED); no factor to meet, so faster is enough."""
+    claim = "a layout that coalesces a warp's accesses makes a step much faster"
+    gains = [(pair, rc.run_ratio(at.get(pair[0]), at.get(pair[1]))) for pair in COALESCED]
+    timed = [(pair, gain) for pair, gain in gains if gain is not None]
+    missing = "; ".join(missing_why(at, *pair) for pair, gain in gains if gain is None)
+    if not timed:
+        return rc.Claim(TARGET, claim, "much faster (no factor)", "-", rc.NOT_MEASURED, missing,
+                        quote=SAID_COALESCED, place=AT_NAIVE)
+    verdict, crossing = rc.decide(lambda xs: rc.verdict_all([x > 1 for x in xs]),
+                                  [gain for _pair, gain in timed], (1.0,))
+    ours = ", ".join(f"{name(at, faster)} {rc.fmt_measured(gain)} over {name(at, slower)}"
+                     for (slower, faster), gain in timed)
+    profiles = dict.fromkeys(rc.with_profile("", runs, *pair) for pair, _gain in timed)
+    why = "; ".join(w for w in (crossing, missing, *profiles) if w)
+    return rc.Claim(TARGET, claim, "much faster (no factor)", ours, verdict, why,
+                    quote=SAID_COALESCED, place=AT_NAIVE)
+
+
+def shared_limit_claim(length_runs):
+    """Shared memory runs out as the series grow: the length sweep's shared step refused for
+    the shared memory its rows need at some length. Its gain over thread-local at each
+    timed length goes in the why (the notes add that fewer blocks then fit an SM)."""
+    claim, seed = "shared memory too small for the DP rows of long series", "long series exceed it"
+    said = dict(quote=SAID_SHARED_LIMIT, place=AT_SHARED_LIMIT)
+    at = {(r.variant, common.number(r.params.get("n"))): r for r in length_runs}
+    shared = sorted((n, r) for (v, n), r in at.items() if v == "shared" and n is not None)
+    refused = [(n, r) for n, r in shared
+               if r.status == "unsupported" and "shared memory" in (r.reason or "")]
+    untimed = [f"shared at n={n:g}: {rc.not_run_why(r)}" for n, r in shared
+               if common.seconds(r) is None]
+    gains = [(n, rc.ratio(common.seconds(at.get(("thread_local", n))), common.seconds(r)))
+             for n, r in shared]
+    trend = ", ".join(f"{rc.fmt_ratio(g)} at n={n:g}" for n, g in gains if g)
+    trend = f"its gain over thread-local {trend}" if trend else ""
+    if refused:
+        n, run = refused[0]
+        return rc.Claim(TARGET, claim, seed, f"refused from n={n:g}: {run.reason}",
+                        rc.REPRODUCES, trend, **said)
+    if not shared or untimed:
+        why = untimed[0] if untimed else (
+            f"sweep `{LENGTH_SWEEP}` of `{CONFIG}` is not in the results (`ladder reproduce` "
+            f"leaves it out; `ladder run configs/dtw/paper.json` runs it)")
+        return rc.Claim(TARGET, claim, seed, "-", rc.NOT_MEASURED, why, **said)
+    return rc.Claim(TARGET, claim, seed, f"runs at every length up to n={shared[-1][0]:g}",
+                    rc.DOES_NOT, trend, **said)
+
+
+def claims(at, runs, mismatch, results, length_runs):
     return ([gain_claim(at, runs, *gain, comparable=not mismatch, results=results)
              for gain in GAINS]
-            + [time_claim(at, v, words, mismatch, results) for v, words in TIMED])
+            + [time_claim(at, *timed, mismatch, results) for timed in TIMED]
+            + [coalescing_claim(at, runs), shared_limit_claim(length_runs)])
 
 
 # ---- tables ---------------------------------------------------------------------------------
@@ -181,13 +269,19 @@ def past_the_notes(at, shown):
 
 # ---- the section ----------------------------------------------------------------------------
 
+COALESCED_TEXT = ", ".join(f"`{faster}` over `{slower}`" for slower, faster in COALESCED)
 RULES = f"""\
 How the claims are judged: a gain between two steps (time of the slower over time of the
 faster) **reproduces** when ours lies within {WITHIN:g}x of the notes' (half to twice it),
 is **partly** reproduced when the step is faster but by a factor outside that, and **does
 not reproduce** when it is not faster; **undecided** when its interval crosses one of these
 bounds. An absolute time is judged within {WITHIN:g}x of the notes' where it is comparable
-at all (see How claims are judged).
+at all (see How claims are judged). The notes give no factor for coalescing: it
+**reproduces** when each of our coalesced steps ({COALESCED_TEXT})
+is faster than the step it changes, **partly** when one is, and **does not** when neither
+is. That shared memory runs out as series grow **reproduces** when sweep `{LENGTH_SWEEP}` has
+our shared step refused for the shared memory its rows need at some length, and **does
+not** when it runs at every length.
 """
 
 
@@ -220,4 +314,5 @@ def section(ctx):
         RULES,
         "### Figures\n",
         rc.md_figure_groups(ctx, FIGURE_GROUPS, "No DTW figure was drawn.\n")])
-    return rc.Section(TITLE, body, claims(at, runs, mismatch, results))
+    return rc.Section(TITLE, body, claims(at, runs, mismatch, results,
+                                          ctx.runs(CONFIG, sweep=LENGTH_SWEEP)))

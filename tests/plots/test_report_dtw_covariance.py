@@ -95,7 +95,7 @@ class Dtw(Sections):
     def test_paper(self):
         section = self.section(load(DTW), figures=FIGURES)
         verdicts = self.verdicts(section)
-        self.assertEqual(len(verdicts), 7)
+        self.assertEqual(len(verdicts), 9)
         self.assertVerdict(verdicts, "~11x faster than naive", rc.REPRODUCES)  # 15.4x vs 11.1x
         why = self.assertVerdict(verdicts, "~4.3x faster than thread-local", rc.PARTLY)  # 1.33x
         self.assertIn("Titan X", why)
@@ -105,6 +105,9 @@ class Dtw(Sections):
             why = self.assertVerdict(verdicts, words, rc.NOT_COMPARABLE)
             self.assertIn("other hardware: the seed's Titan X (Pascal), our NVIDIA H100", why)
             self.assertIn("faster", why)  # the ratio is still shown
+        self.assertVerdict(verdicts, "coalesces a warp's accesses", rc.REPRODUCES)  # 16x, 1.7x
+        why = self.assertVerdict(verdicts, "shared memory too small", rc.REPRODUCES)  # n = 1024
+        self.assertIn("1.75x at n=128", why)  # the gain over thread-local, length by length
         for text in ("### The notes' steps beside ours", "| CUDA naive | ~30 s | 0.573 | 1.64 s",
                      "15.4x", "### Our whole ladder in sweep", "`subject_stream`", "% of FP16x2 limit",
                      "within 2x", "](figures/dtw_paper_entries1048576_n128_queries1.png)",
