@@ -20,6 +20,31 @@ OTHER = {"block": "thread", "thread": "block"}
 FIGURE_GROUPS = (("covariance_chunk_sweep", "chunk_size sweep of the tiled step"),
                  ("covariance_ladder", "Covariance ladder"))
 
+# The notes' own words for each claim (verbatim) and where they stand: the heading of their
+# section (a Korean one glossed), then the paragraph. The early exits' savings are not in the
+# notes (their text marks both exits "optional early exit" without a time): those claims are
+# ladder's checks.
+PERFORMANCE = "Performance Considerations"
+QUOTES = {
+    "cgma": ("chunk size(타일 크기)가 커지면 커질수록 성능이 좋아진다.",
+             f"{PERFORMANCE}, first paragraph"),
+    "occupancy": ("chunk_size가 너무 커져 shared memory를 많이 차지하게 되면, 한 SM에 단 하나의 "
+                  "block만 올라가는 상황이 발생할 수 있고, 이렇게 되면 warp 수도 급격히 "
+                  "줄어들면서 오히려 전체 성능이 떨어질 수 있다.",
+                  f"{PERFORMANCE}, second-to-last paragraph"),
+}
+
+
+def notes_claim(key, *fields, **more):
+    """An rc.Claim of TARGET that quotes the notes' words QUOTES[key] and their place."""
+    quote, place = QUOTES[key]
+    return rc.Claim(TARGET, *fields, quote=quote, place=place, **more)
+
+
+def ladder_claim(*fields, **more):
+    """An rc.Claim of TARGET that is ladder's check: the notes do not state it."""
+    return rc.Claim(TARGET, *fields, source=rc.FROM_LADDER, **more)
+
 
 # ---- reading the sweep ----------------------------------------------------------------------
 
@@ -118,11 +143,11 @@ def cgma_claim(default):
     seed = "chunk 2 -> 8: CGMA 0.25 -> 1, faster"
     steps = [s for s in doublings(default) if s[3] is not None and s[3] == s[4]]
     if not steps:
-        return rc.Claim(TARGET, claim, seed, "-", rc.NOT_MEASURED, no_steps_why(default))
+        return notes_claim("cgma", claim, seed, "-", rc.NOT_MEASURED, no_steps_why(default))
     verdict, crossing = rc.decide(
         lambda gains: rc.REPRODUCES if all(g > 1 for g in gains) else rc.DOES_NOT,
         [g for _a, _b, g, _x, _y in steps], (1.0,))
-    return rc.Claim(TARGET, claim, seed, steps_text(steps), verdict, crossing)
+    return notes_claim("cgma", claim, seed, steps_text(steps), verdict, crossing)
 
 
 def occupancy_claim(default):
@@ -134,8 +159,8 @@ def occupancy_claim(default):
     cut = [s[2] for s in steps if s[4] < s[3]]
     kept = [s[2] for s in steps if s[4] == s[3]]
     if not cut or not kept:
-        return rc.Claim(TARGET, claim, seed, steps_text(steps) or "-", rc.NOT_MEASURED,
-                        no_steps_why(default))
+        return notes_claim("occupancy", claim, seed, steps_text(steps) or "-", rc.NOT_MEASURED,
+                           no_steps_why(default))
 
     def rule(gains):
         cut_gains, kept_gains = gains[:len(cut)], gains[len(cut):]
@@ -144,8 +169,8 @@ def occupancy_claim(default):
         return rc.PARTLY if max(cut_gains) < min(kept_gains) else rc.DOES_NOT
     verdict, crossing = rc.decide(rule, cut + kept, (1.0,))
     why = "" if verdict == rc.REPRODUCES else occupancy_why(default)
-    return rc.Claim(TARGET, claim, seed, steps_text(steps), verdict,
-                    "; ".join(w for w in (crossing, why) if w))
+    return notes_claim("occupancy", claim, seed, steps_text(steps), verdict,
+                       "; ".join(w for w in (crossing, why) if w))
 
 
 def occupancy_why(default):
@@ -166,7 +191,8 @@ def bytes_text(n):
 
 
 def exit_claim(by_setting, which, mismatch):
-    """The notes' saving of one early exit, judged as RULES says."""
+    """The saving of one early exit credited by the textbook's code comments, judged as RULES
+    says: ladder's check, since the notes' text shows the exit but states no saving."""
     notes = NOTES["early_exits"][which]
     claim = f"{which}-level early exit saves ~{notes['saves_ms']} ms"
     saved, without, why = saving(by_setting, EXIT_CHUNK, which)
@@ -175,7 +201,7 @@ def exit_claim(by_setting, which, mismatch):
     ours = "-" if saved is None else (f"{-round(saved * 1000):+d} ms at chunk {EXIT_CHUNK} "
                                       f"(time with it / without: {rc.fmt_measured(kept)})")
     if saved is None or mismatch:
-        return rc.Claim(TARGET, claim, notes["text"], ours, rc.NOT_MEASURED, why or mismatch)
+        return ladder_claim(claim, notes["text"], ours, rc.NOT_MEASURED, why or mismatch)
 
     def rule(rs):
         ms = (1 - rs[0]) * without * 1000
@@ -185,7 +211,7 @@ def exit_claim(by_setting, which, mismatch):
     verdict, crossing = rc.decide(rule, [kept], [1 - NOISE] + [
         1 - notes["saves_ms"] * f / (without * 1000) for f in (1 / WITHIN, WITHIN)])
     if verdict == rc.REPRODUCES:
-        return rc.Claim(TARGET, claim, notes["text"], ours, verdict)
+        return ladder_claim(claim, notes["text"], ours, verdict)
     other, _without, _why = saving(by_setting, EXIT_CHUNK, which, other_state="off")
     why = [crossing, f"with the {OTHER[which]} exit off it saves {other * 1000:.0f} ms"
            if other is not None else "",
@@ -194,7 +220,7 @@ def exit_claim(by_setting, which, mismatch):
     if which == "thread":  # why the saving vanishes beside the block exit: no work is left
         why.insert(1, "with the block exit on, only diagonal tiles hold threads above the "
                       "diagonal")
-    return rc.Claim(TARGET, claim, notes["text"], ours, verdict, "; ".join(w for w in why if w))
+    return ladder_claim(claim, notes["text"], ours, verdict, "; ".join(w for w in why if w))
 
 
 def claims(by_setting, mismatch):
@@ -279,8 +305,9 @@ How the claims are judged. CGMA: **reproduces** when every chunk doubling that k
 resident blocks per SM is faster. Occupancy: **reproduces** when a doubling that cuts the
 resident blocks per SM is slower; **partly** when it is still faster, but by less than every
 doubling that keeps them (the reuse pays less); otherwise it does not reproduce. Each early
-exit is judged at chunk_size {EXIT_CHUNK}, the notes' kernel's default, with the other exit on
-as in their kernel: **reproduces** within {WITHIN:g}x of the notes' saving, **partly** when it
+exit's saving (from the textbook's code comments, not the notes' text: a check of ladder's,
+listed apart from the notes' claims) is judged at chunk_size {EXIT_CHUNK}, the notes' kernel's
+default, with the other exit on as in their kernel: **reproduces** within {WITHIN:g}x of the notes' saving, **partly** when it
 saves at least {NOISE:.0%} of the time without it, else it does not reproduce; not measured at
 the quick scale, whose sizes are smaller. A saving is judged on the time with the exit over the
 time without it (it saves 1 minus that): **undecided** where that ratio's interval crosses a
