@@ -15,10 +15,47 @@ EXIT_CHUNK = NOTES["kernel"]["default_chunk_size"]  # the notes state none for t
 WITHIN = 2.0  # a saving reproduces within this factor of the notes'
 NOISE = 0.05  # a saving under 5% of the time without the exit counts as none
 SIZE_TOLERANCE = 0.05  # the notes round m = 202,599 to 200,000
+HALF_WITHIN = 1.25  # the symmetric kernel's gain reproduces "about half the work" within this
 WARP = 32
 OTHER = {"block": "thread", "thread": "block"}
 FIGURE_GROUPS = (("covariance_chunk_sweep", "chunk_size sweep of the tiled step"),
                  ("covariance_ladder", "Covariance ladder"))
+
+# The notes' own words for each claim (verbatim) and where they stand: the heading of their
+# section (a Korean one glossed), then the paragraph. The early exits' savings are not in the
+# notes (their text marks both exits "optional early exit" without a time): those claims are
+# ladder's checks.
+PERFORMANCE = "Performance Considerations"
+QUOTES = {
+    "cgma": ("chunk size(타일 크기)가 커지면 커질수록 성능이 좋아진다.",
+             f"{PERFORMANCE}, first paragraph"),
+    "fourfold": ("chunk_size=2일 때보다 **4배 이상 더 높은 연산 효율**을 가지게 된다.",
+                 f"{PERFORMANCE}, chunk_size = 8일 때 (when chunk_size = 8)"),
+    "occupancy": ("chunk_size가 너무 커져 shared memory를 많이 차지하게 되면, 한 SM에 단 하나의 "
+                  "block만 올라가는 상황이 발생할 수 있고, 이렇게 되면 warp 수도 급격히 "
+                  "줄어들면서 오히려 전체 성능이 떨어질 수 있다.",
+                  f"{PERFORMANCE}, second-to-last paragraph"),
+    "symmetry": ("결과적으로 shared memory 타일을 이용해 global memory 접근을 줄이고, chunk 단위로 "
+                 "데이터를 나눠 처리하면서, 대칭성까지 활용해 연산량을 절반 정도로 줄인 공분산 "
+                 "커널이다.",
+                 "CUDA Cov Matrix, 10. 공분산 결과를 global memory에 기록 (writing the covariance "
+                 "to global memory), last paragraph"),
+    "shared": ("이 방식 덕분에 global memory 왕복 횟수가 대폭 줄어들고 스레드들이 동일 데이터를 "
+               "효율적으로 공유할 수 있어서 공분산 계산 같은 대규모 행렬 연산의 성능을 크게 끌어올릴 "
+               "수 있게 된다.",
+               "Tiling Example, last paragraph"),
+}
+
+
+def notes_claim(key, *fields, **more):
+    """An rc.Claim of TARGET that quotes the notes' words QUOTES[key] and their place."""
+    quote, place = QUOTES[key]
+    return rc.Claim(TARGET, *fields, quote=quote, place=place, **more)
+
+
+def ladder_claim(*fields, **more):
+    """An rc.Claim of TARGET that is ladder's check: the notes do not state it."""
+    return rc.Claim(TARGET, *fields, source=rc.FROM_LADDER, **more)
 
 
 # ---- reading the sweep ----------------------------------------------------------------------
@@ -118,11 +155,11 @@ def cgma_claim(default):
     seed = "chunk 2 -> 8: CGMA 0.25 -> 1, faster"
     steps = [s for s in doublings(default) if s[3] is not None and s[3] == s[4]]
     if not steps:
-        return rc.Claim(TARGET, claim, seed, "-", rc.NOT_MEASURED, no_steps_why(default))
+        return notes_claim("cgma", claim, seed, "-", rc.NOT_MEASURED, no_steps_why(default))
     verdict, crossing = rc.decide(
         lambda gains: rc.REPRODUCES if all(g > 1 for g in gains) else rc.DOES_NOT,
         [g for _a, _b, g, _x, _y in steps], (1.0,))
-    return rc.Claim(TARGET, claim, seed, steps_text(steps), verdict, crossing)
+    return notes_claim("cgma", claim, seed, steps_text(steps), verdict, crossing)
 
 
 def occupancy_claim(default):
@@ -134,8 +171,8 @@ def occupancy_claim(default):
     cut = [s[2] for s in steps if s[4] < s[3]]
     kept = [s[2] for s in steps if s[4] == s[3]]
     if not cut or not kept:
-        return rc.Claim(TARGET, claim, seed, steps_text(steps) or "-", rc.NOT_MEASURED,
-                        no_steps_why(default))
+        return notes_claim("occupancy", claim, seed, steps_text(steps) or "-", rc.NOT_MEASURED,
+                           no_steps_why(default))
 
     def rule(gains):
         cut_gains, kept_gains = gains[:len(cut)], gains[len(cut):]
@@ -144,8 +181,8 @@ def occupancy_claim(default):
         return rc.PARTLY if max(cut_gains) < min(kept_gains) else rc.DOES_NOT
     verdict, crossing = rc.decide(rule, cut + kept, (1.0,))
     why = "" if verdict == rc.REPRODUCES else occupancy_why(default)
-    return rc.Claim(TARGET, claim, seed, steps_text(steps), verdict,
-                    "; ".join(w for w in (crossing, why) if w))
+    return notes_claim("occupancy", claim, seed, steps_text(steps), verdict,
+                       "; ".join(w for w in (crossing, why) if w))
 
 
 def occupancy_why(default):
@@ -165,8 +202,95 @@ def bytes_text(n):
     return f"{n / 1024:g} KB" if n >= 1024 else f"{n:g} B"
 
 
+def fourfold_claim(default):
+    """The notes' chunk_size 8 against 2: four times the CGMA, "more than 4x the compute
+    efficiency", judged on throughput: the same flops, so the time at 2 over the time at 8."""
+    low, high = sorted(float(c) for c in NOTES["cgma"]["values"])
+    factor = cgma(high) / cgma(low)
+    claim = (f"chunk_size {high:g} has at least {factor:g}x the compute efficiency of "
+             f"chunk_size {low:g}")
+    seed = f">= {factor:g}x (CGMA {cgma(low):g} -> {cgma(high):g} flop/byte)"
+    small, large = default.get(low), default.get(high)
+    gain = rc.run_ratio(small, large)
+    if gain is None:
+        missing = small if common.seconds(small) is None else large
+        return notes_claim("fourfold", claim, seed, "-", rc.NOT_MEASURED,
+                           f"chunk {low if missing is small else high:g}: "
+                           f"{rc.not_run_why(missing)}")
+    verdict, crossing = rc.decide(
+        lambda g: rc.REPRODUCES if g[0] >= factor else rc.PARTLY if g[0] > 1 else rc.DOES_NOT,
+        [gain], (1.0, factor))
+    ours = (f"{rc.fmt_measured(gain)} ({rc.time_text(small, common.format_time)} -> "
+            f"{rc.time_text(large, common.format_time)})")
+    return notes_claim("fourfold", claim, seed, ours, verdict, crossing, seed_x=factor,
+                       ours_x=(gain,))
+
+
+def symmetry_claim(by_setting):
+    """The notes' kernel uses the symmetry (both exits: the lower triangle only) for about
+    half the work, judged on the time with neither exit over with both at the notes' chunk_size:
+    about 2x."""
+    claim = "using the symmetry (both early exits) about halves the work"
+    seed = "about half the work (~2x)"
+    neither, both = (by_setting.get(s, {}).get(EXIT_CHUNK) for s in (("off", "off"), DEFAULT))
+    gain = rc.run_ratio(neither, both)
+    if gain is None:
+        missing = neither if common.seconds(neither) is None else both
+        return notes_claim("symmetry", claim, seed, "-", rc.NOT_MEASURED,
+                           f"chunk {EXIT_CHUNK:g}, both exits "
+                           f"{'off' if missing is neither else 'on'}: {rc.not_run_why(missing)}")
+
+    def rule(g):
+        if 2 / HALF_WITHIN <= g[0] <= 2 * HALF_WITHIN:
+            return rc.REPRODUCES
+        return rc.PARTLY if g[0] >= 1 / (1 - NOISE) else rc.DOES_NOT
+    verdict, crossing = rc.decide(rule, [gain], (2 / HALF_WITHIN, 2 * HALF_WITHIN,
+                                                  1 / (1 - NOISE)))
+    ours = (f"{rc.fmt_measured(gain)} at chunk {EXIT_CHUNK} (neither exit "
+            f"{rc.time_text(neither, common.format_time)}, both "
+            f"{rc.time_text(both, common.format_time)})")
+    return notes_claim("symmetry", claim, seed, ours, verdict, crossing, seed_x=2.0,
+                       ours_x=(gain,))
+
+
+def shared_claim(ctx, default):
+    """Shared-memory tiles against global-memory reads of the same lower triangle: the
+    ladder's symmetric step over its tiled step, and over the sweep's tiled step at the
+    notes' chunk_size where the ladder's runs another. The notes give no factor: judged on
+    the direction, as RULES says."""
+    claim = "shared-memory tiles make the covariance faster than global-memory reads"
+    seed = "much faster (no factor)"
+    shown = {r.variant: r for r, _ in
+             common.ladder_rows(ctx.runs(LADDER_CONFIG, sweep=LADDER_SWEEP))}
+    symmetric, tiled = shown.get("symmetric"), [shown.get("tiled")]
+    if tiled[0] is not None and chunk(tiled[0]) != EXIT_CHUNK:
+        tiled.append(default.get(EXIT_CHUNK))
+    gains = [rc.run_ratio(symmetric, run) for run in tiled]
+    if None in gains:
+        missing = (symmetric if common.seconds(symmetric) is None
+                   else next(run for run, g in zip(tiled, gains) if g is None))
+        where = (f"{LADDER_CONFIG}, symmetric" if missing is symmetric else
+                 f"{LADDER_CONFIG}, tiled" if missing is tiled[0] else
+                 f"{SWEEP_CONFIG}, chunk {EXIT_CHUNK}")
+        return notes_claim("shared", claim, seed, "-", rc.NOT_MEASURED,
+                           f"{where}: {rc.not_run_why(missing)}")
+    verdict, crossing = rc.decide(
+        lambda gs: rc.REPRODUCES if all(g > 1 for g in gs) else rc.PARTLY if any(
+            g > 1 for g in gs) else rc.DOES_NOT, gains, (1.0,))
+    ours = "; ".join(f"chunk_size {run.params.get('chunk_size', '?')}: {rc.fmt_measured(g)} "
+                     f"(tiled {rc.time_text(run, common.format_time)})"
+                     for run, g in zip(tiled, gains))
+    ours += f"; symmetric {rc.time_text(symmetric, common.format_time)}"
+    why = "" if verdict == rc.REPRODUCES or len(tiled) < 2 else (
+        f"the ladder's tiled step runs chunk_size {chunk(tiled[0]):g}; the notes' kernel's "
+        f"chunk_size {EXIT_CHUNK} is {SWEEP_CONFIG}'s")
+    return notes_claim("shared", claim, seed, ours, verdict,
+                       "; ".join(w for w in (crossing, why) if w))
+
+
 def exit_claim(by_setting, which, mismatch):
-    """The notes' saving of one early exit, judged as RULES says."""
+    """The saving of one early exit credited by the textbook's code comments, judged as RULES
+    says: ladder's check, since the notes' text shows the exit but states no saving."""
     notes = NOTES["early_exits"][which]
     claim = f"{which}-level early exit saves ~{notes['saves_ms']} ms"
     saved, without, why = saving(by_setting, EXIT_CHUNK, which)
@@ -175,7 +299,7 @@ def exit_claim(by_setting, which, mismatch):
     ours = "-" if saved is None else (f"{-round(saved * 1000):+d} ms at chunk {EXIT_CHUNK} "
                                       f"(time with it / without: {rc.fmt_measured(kept)})")
     if saved is None or mismatch:
-        return rc.Claim(TARGET, claim, notes["text"], ours, rc.NOT_MEASURED, why or mismatch)
+        return ladder_claim(claim, notes["text"], ours, rc.NOT_MEASURED, why or mismatch)
 
     def rule(rs):
         ms = (1 - rs[0]) * without * 1000
@@ -185,7 +309,7 @@ def exit_claim(by_setting, which, mismatch):
     verdict, crossing = rc.decide(rule, [kept], [1 - NOISE] + [
         1 - notes["saves_ms"] * f / (without * 1000) for f in (1 / WITHIN, WITHIN)])
     if verdict == rc.REPRODUCES:
-        return rc.Claim(TARGET, claim, notes["text"], ours, verdict)
+        return ladder_claim(claim, notes["text"], ours, verdict)
     other, _without, _why = saving(by_setting, EXIT_CHUNK, which, other_state="off")
     why = [crossing, f"with the {OTHER[which]} exit off it saves {other * 1000:.0f} ms"
            if other is not None else "",
@@ -194,12 +318,13 @@ def exit_claim(by_setting, which, mismatch):
     if which == "thread":  # why the saving vanishes beside the block exit: no work is left
         why.insert(1, "with the block exit on, only diagonal tiles hold threads above the "
                       "diagonal")
-    return rc.Claim(TARGET, claim, notes["text"], ours, verdict, "; ".join(w for w in why if w))
+    return ladder_claim(claim, notes["text"], ours, verdict, "; ".join(w for w in why if w))
 
 
-def claims(by_setting, mismatch):
+def claims(ctx, by_setting, mismatch):
     default = by_setting.get(DEFAULT, {})
-    return [cgma_claim(default), occupancy_claim(default),
+    return [cgma_claim(default), fourfold_claim(default), occupancy_claim(default),
+            symmetry_claim(by_setting), shared_claim(ctx, default),
             exit_claim(by_setting, "block", mismatch), exit_claim(by_setting, "thread", mismatch)]
 
 
@@ -276,16 +401,25 @@ def fastest_text(shown, precision, peer):
 
 RULES = f"""\
 How the claims are judged. CGMA: **reproduces** when every chunk doubling that keeps the
-resident blocks per SM is faster. Occupancy: **reproduces** when a doubling that cuts the
-resident blocks per SM is slower; **partly** when it is still faster, but by less than every
-doubling that keeps them (the reuse pays less); otherwise it does not reproduce. Each early
-exit is judged at chunk_size {EXIT_CHUNK}, the notes' kernel's default, with the other exit on
-as in their kernel: **reproduces** within {WITHIN:g}x of the notes' saving, **partly** when it
-saves at least {NOISE:.0%} of the time without it, else it does not reproduce; not measured at
-the quick scale, whose sizes are smaller. A saving is judged on the time with the exit over the
-time without it (it saves 1 minus that): **undecided** where that ratio's interval crosses a
-bound of these rules. Likewise a gain's interval crossing 1 leaves the CGMA and occupancy claims
-undecided where that decides them.
+resident blocks per SM is faster. Chunk 8 against chunk 2 (the notes' "more than 4x the compute
+efficiency", their CGMA 1 over 0.25) on throughput, the time at 2 over the time at 8:
+**reproduces** at 4x or more, **partly** when faster by less. Occupancy: **reproduces** when a
+doubling that cuts the resident blocks per SM is slower; **partly** when it is still faster, but
+by less than every doubling that keeps them (the reuse pays less); otherwise it does not
+reproduce. The symmetry ("about half the work"): the time with neither early exit over with
+both, at chunk_size {EXIT_CHUNK}: **reproduces** within {HALF_WITHIN:g}x of 2x, **partly** when it
+saves at least {NOISE:.0%}. Shared memory against global memory (the notes give no factor): the
+ladder's symmetric step (the same triangle, no tiles) over its tiled step, and over the tiled
+step at the notes' chunk_size {EXIT_CHUNK} where the ladder's runs another: **reproduces** when
+the tiled step is faster at each, **partly** at one of them. Each early exit's saving (credited
+by the textbook's code comments, not by the notes' text: a check of ladder's, listed apart from
+the notes' claims) is judged at chunk_size {EXIT_CHUNK}, the notes' kernel's default, with the
+other exit on as in their kernel: **reproduces** within {WITHIN:g}x of that saving, **partly**
+when it saves at least {NOISE:.0%} of the time without it, else it does not reproduce; not
+measured at the quick scale, whose sizes are smaller. A saving is judged on the time with the
+exit over the time without it (it saves 1 minus that): **undecided** where that ratio's interval
+crosses a bound of these rules. Likewise a gain's interval crossing a bound leaves the other
+claims undecided where that decides them.
 """
 
 
@@ -326,4 +460,4 @@ def section(ctx):
         ladder_section(ctx),
         "### Figures\n",
         rc.md_figure_groups(ctx, FIGURE_GROUPS, "No covariance figure was drawn.\n")])
-    return rc.Section(TITLE, body, claims(by_setting, mismatch))
+    return rc.Section(TITLE, body, claims(ctx, by_setting, mismatch))
