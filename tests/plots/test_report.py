@@ -87,7 +87,8 @@ class WholeReport(unittest.TestCase):
         self.assertIn("NVIDIA H100", text)
         self.assertIn("## Summary", text)
         # The summary's counts add up to the claims and read as plurals.
-        counts = {v: sum(c.verdict == v for s in sections for c in s.claims) for v in rc.VERDICTS}
+        seed = report.seed_claims([c for s in sections for c in s.claims])  # ladder's checks apart
+        counts = {v: sum(c.verdict == v for c in seed) for v in rc.VERDICTS}
         self.assertGreater(counts[rc.REPRODUCES], 1)
         self.assertIn(f"{sum(counts.values())} claims: {counts[rc.REPRODUCES]} reproduce,", text)
         if counts[rc.DOES_NOT] > 1:
@@ -144,7 +145,7 @@ class SummaryPage(unittest.TestCase):
                        "](figures/summary.png)", "our best GPU step", "**Not run**"):
             self.assertIn(needed, page)
         # The figure's numbers are the rows of the claims table.
-        claims = [c for _h, s in report.sections(ctx) for c in s.claims]
+        claims = report.seed_claims([c for _h, s in report.sections(ctx) for c in s.claims])
         table = text[text.index("## Claims"):]
         for number, claim in report_summary.numbered(claims):
             self.assertIn(f"| {number} | ", table)
