@@ -13,6 +13,7 @@ CONFIG = "skyline-paper"
 SEED_SWEEP = "fig11"  # the sweep of configs/skyline/paper.json that is the seed's Fig. 11
 PANELS = {dist: f"Skyline Fig. 11{panel}" for dist, panel in sp.FIG11_PANELS.items()}
 FIG11C = "Skyline Fig. 11c"
+FIG11AB = "Skyline Fig. 11a, 11b"  # a claim on both panels at once
 FIG11C_DIST = "anticorrelated"  # the seed's Fig. 11c is drawn on anti-correlated data
 # A gain reproduces when ours is within this factor of the seed's: the Tesla C1060 (2008) is
 # generations older than ours, so only the size of an effect can carry over.
@@ -47,6 +48,22 @@ WHY = {
                   f"where naive leaves a pair at its first worse attribute ({README})",
     "dwe_even": "DWE's reads are broadcasts here, which cannot conflict; at an even d only its "
                 f"row stores can, once per tile point ({README})",
+}
+
+# The seed's words (quote, place) for the claims not built from seed.json's gains, which carry
+# their own.
+SAID = {
+    "dwe_slower": ("그림 11을 보면 대부분의 경우 상당한 성능 향상을 얻을 수 있지만 속성의 수가 8개, "
+                   "16개인 경우 naive 알고리즘이보다 좋지 않은 성능을 나타낸다.", "§5.2, Fig. 11"),
+    "dwe_even": ("그림 11의 (c)의 실험 결과를 보면 DWE의 경우 짝수 개의 속성을 갖는 데이터가 속성이 "
+                 "하나 더 많은 홀수 개의 속성을 갖는 데이터 보다 좋지 않은 성능을 나타낸다.",
+                 "§5.3, Fig. 11(c)"),
+    "alr_even": ("이런 문제를 해결하기 위해 짝수 개의 속성을 갖는 객체의 마지막 속성으로 패딩 값을 "
+                 "삽입하여 발생할 수 있는 뱅크 충돌을 사전에 방지하였다.", "§5.3"),
+    "fewer_d": ("naive 알고리즘에 의해 ALR 알고리즘은 ... 향상되었으며, 이는 속성의 수가 적을수록 더 "
+                "큰 폭의 성능 향상을 얻을 수 있었다.", "§6"),
+    "apc_any_n": ("성능 향상 정도는 전체 데이터 집합의 수와 형식에 상관없이 비슷한 결과를 얻었다.",
+                  "§5.1"),
 }
 
 
@@ -146,23 +163,27 @@ def gain_claims(table, runs, gain, dist, note):
     claims = [rc.Claim(PANELS[dist], claim, f"{seed}% faster (band {band})", text, verdict,
                        "; ".join(w for w in (crossing, rc.why_of(
                            verdict, WHY.get((before, after), ""), missing, counters, note)) if w),
-                       seed_x=1 / (1 - seed / 100), ours_x=tuple(1 / (1 - r) for r in by_d.values()))]
+                       seed_x=1 / (1 - seed / 100), ours_x=tuple(1 / (1 - r) for r in by_d.values()),
+                       quote=gain["quote"], place=gain["place"])]
     if except_d:
         claims.append(slower_claim(at, of_dist(runs, dist), after, except_d, dist, note))
     return claims
 
 
-def at_each_d(target, claim, seed, checks, threshold, missing, known, note, counters=""):
+def at_each_d(target, claim, seed, checks, threshold, missing, known, note, said,
+              counters=""):
     """A statement checked at several d, checks [(what we found, a ratio of times (an
     rc.Ratio), holds(ratio): whether it holds)], each holds changing at `threshold` alone;
-    `counters`, the profiles' comparison of the steps, shown whatever the verdict."""
+    `said`, the seed's (quote, place); `counters`, the profiles' comparison of the steps,
+    shown whatever the verdict."""
     verdict, crossing = rc.decide(
         lambda ratios: rc.verdict_of_count(
             sum(holds(r) for (_text, _r, holds), r in zip(checks, ratios)), len(checks)),
         [r for _text, r, _holds in checks], (threshold,))
     return rc.Claim(target, claim, seed, "; ".join(text for text, _r, _h in checks) or "-",
                     verdict, "; ".join(w for w in (crossing, rc.why_of(
-                        verdict, known, "" if checks else missing, counters, note)) if w))
+                        verdict, known, "" if checks else missing, counters, note)) if w),
+                    quote=said[0], place=said[1])
 
 
 def slower_claim(at, runs, step, ds, dist, note):
@@ -175,7 +196,7 @@ def slower_claim(at, runs, step, ds, dist, note):
                            lambda r: r > SLOWER))
     return at_each_d(PANELS[dist], f"{sp.name_of(step)} slower than naive at d = "
                      f"{', '.join(map(str, ds))} (bank conflicts)", "slower", checks, SLOWER,
-                     missing_why(at, (step, "naive"), dist), "", note,
+                     missing_why(at, (step, "naive"), dist), "", note, SAID["dwe_slower"],
                      # The seed's cause is stated in the claim, so ours is said even when it holds.
                      "; ".join(p for p in (WHY["dwe_slower"] if checks else "",
                                            rc.profile_why(runs, "naive", step, {"d": ds[0]})) if p))
@@ -185,11 +206,11 @@ def fig11c_claims(table, note):
     """Fig. 11c on anti-correlated data: DWE slower at an even d than at d + 1, ALR not."""
     at = table.get(FIG11C_DIST, {})
     claims = []
-    for step, claim, slower in (
+    for step, claim, slower, said in (
             ("dwe", "anti-correlated: DWE slower at an even d than at d + 1 (bank "
-                    "conflicts)", True),
+                    "conflicts)", True, SAID["dwe_even"]),
             ("alr", "anti-correlated: ALR's padding removes it, no slower at an even d than "
-                    "at d + 1", False)):
+                    "at d + 1", False, SAID["alr_even"])):
         checks = []
         for d in sp.pairs_of(at):
             ratio = rc.run_ratio(run_at(at, step, d + 1), run_at(at, step, d))
@@ -202,12 +223,13 @@ def fig11c_claims(table, note):
                    else "no even d with d + 1 among the runs")
         claims.append(at_each_d(FIG11C, claim, "slower" if slower else "no slower", checks,
                                 1 / SLOWER, missing, WHY["dwe_even"] if step == "dwe" else "",
-                                note))
+                                note, said))
     return claims
 
 
 def size_claim(point, runs, quick):
-    """Our skyline sizes of the independent points beside the expected sizes."""
+    """Our skyline sizes of the independent points beside the expected sizes: a check of
+    ours (seed.json's expected_skyline_size says where they come from), not the seed's."""
     found, _clashes = sp.sizes(runs)
     ours, expected = found.get(sp.EXPECTED["distribution"], {}), sp.EXPECTED_SIZES
     claim = (f"skyline size of {sp.EXPECTED['n']:,} independent points: about "
@@ -219,7 +241,8 @@ def size_claim(point, runs, quick):
         why = f"quick scale: {why}"
     if why or not ds:
         return rc.Claim(PANELS["independent"], claim, seed, "-", rc.NOT_MEASURED,
-                        why or "no passed run reports a skyline size of independent points")
+                        why or "no passed run reports a skyline size of independent points",
+                        source=rc.FROM_LADDER)
     text = "; ".join(f"d={d}: {ours[d]:,.0f} ({ours[d] / expected[d] - 1:+.1%})" for d in ds)
     off = [d for d in ds if abs(ours[d] - expected[d])
            > max(SIZE_REL * expected[d], SIZE_SIGMAS * math.sqrt(expected[d]))]
@@ -228,7 +251,47 @@ def size_claim(point, runs, quick):
     why = [f"off at d = {', '.join(map(str, off))}" if off else "",
            f"not measured at d = {', '.join(map(str, absent))}" if absent else ""]
     return rc.Claim(PANELS["independent"], claim, seed, text, verdict,
-                    "; ".join(w for w in why if w))
+                    "; ".join(w for w in why if w), source=rc.FROM_LADDER)
+
+
+def over(a, b):
+    """a / b of two Ratios, its interval from their ends (a's low over b's high, a's high
+    over b's low): a 95% one where both are."""
+    (a_lo, a_hi), (b_lo, b_hi) = rc.spread(a) or (a, a), rc.spread(b) or (b, b)
+    kinds = [x.interval for x in (a, b) if x.interval is not None]
+    processes = min((i.processes for i in kinds), default=1)
+    return rc.Ratio(a / b, ladder_results.Interval(
+        a_lo / b_hi, a_hi / b_lo, processes if all(i.confidence for i in kinds) else 1))
+
+
+def fewer_d_claim(table, dist, note):
+    """The seed's conclusion: ALR gains more over naive the fewer the attributes. From each
+    d we ran to the next, ALR's time over naive's grows (more than SLOWER times)."""
+    at = table.get(dist, {})
+    alr = {d: rc.run_ratio(run_at(at, "alr", d), run_at(at, "naive", d))
+           for d in sorted(at.get("alr", {}))}
+    alr = {d: r for d, r in alr.items() if r}
+    pairs = [(d, e, over(alr[e], alr[d])) for d, e in zip(alr, list(alr)[1:])]
+    checks = [(f"ALR/naive at d={e} / at d={d}: {rc.fmt_measured(r)}", r, lambda r: r > SLOWER)
+              for d, e, r in pairs]
+    off = [f"{d} to {e}" for d, e, r in pairs if not r > SLOWER]
+    missing = "only one d where both ran" if alr else missing_why(at, ("naive", "alr"), dist)
+    return at_each_d(PANELS[dist], "ALR's gain over naive larger with fewer attributes (ALR's "
+                     "time over naive's grows with d)", "grows from each d to the next", checks,
+                     SLOWER, missing, f"not from d = {', '.join(off)}" if off else "", note,
+                     SAID["fewer_d"])
+
+
+def apc_any_n_claim(table, point):
+    """The seed's APC gain 'similar whatever the data set's size and distribution': ours has
+    naive and APC at the seed's n alone, so it is not judged."""
+    why = [f"needs naive and APC at a second n: the sweep {SEED_SWEEP} of {CONFIG} runs them at "
+           f"n = {n_text(point)} only"]
+    if not any(sp.reductions(table.get(dist, {}), "naive", "apc") for dist in PANELS):
+        why += [missing_why(table.get(dist, {}), ("naive", "apc"), dist) for dist in PANELS]
+    return rc.Claim(FIG11AB, "APC's gain over naive about the same at any n and distribution",
+                    "similar", "-", rc.NOT_MEASURED, "; ".join(dict.fromkeys(why)),
+                    quote=SAID["apc_any_n"][0], place=SAID["apc_any_n"][1])
 
 
 def quick_note(ctx, point):
@@ -248,9 +311,10 @@ def claims_of(ctx, point, runs):
     for dist in PANELS:
         for gain in sp.NOTES["gains"]:
             claims += gain_claims(table, runs, gain, dist, note)
+        claims.append(fewer_d_claim(table, dist, note))
         if dist == sp.EXPECTED["distribution"]:
             claims.append(size_claim(point, runs, ctx.quick))
-    return claims + fig11c_claims(table, note)
+    return claims + [apc_any_n_claim(table, point)] + fig11c_claims(table, note)
 
 
 # ---- the section's text -----------------------------------------------------------------------
@@ -264,10 +328,14 @@ RULES = f"""How the claims are judged:
   noise: the nested loops are timed once) but more or less than that; *does not reproduce*
   below.
 - **Statements at several d** (DWE slower than naive at d = 8 and 16; Fig. 11c's even d
-  against d + 1, judged on anti-correlated data as the seed's panel): "slower" means more
-  than {SLOWER:g}x the time. *Reproduces* when it holds at every d we ran, *partly* at some,
-  *does not reproduce* at none.
-- **Skyline sizes** (independent points): *reproduces* when ours is within {SIZE_REL:.0%} or
+  against d + 1, judged on anti-correlated data as the seed's panel; ALR's gain over naive
+  larger with fewer attributes, judged from each d we ran to the next: ALR's time over
+  naive's grows there): "slower" and "grows" mean more than {SLOWER:g}x. *Reproduces* when
+  it holds at every d we ran, *partly* at some, *does not reproduce* at none.
+- **APC's gain about the same at any n**: naive and APC run at one n only, so it is *not
+  measured*.
+- **Skyline sizes** (independent points; a check of ours, not a claim of the seed, which gives
+  no sizes): *reproduces* when ours is within {SIZE_REL:.0%} or
   {SIZE_SIGMAS:g} square roots (whichever is more; a random count's spread) of the expected
   size at every d we ran, *partly* at some d; judged only where the expected sizes apply
   (n = {sp.EXPECTED['n']:,}, plain points).

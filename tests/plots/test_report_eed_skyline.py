@@ -53,8 +53,12 @@ SKYLINE_EXPECTED = {
                               (f"DWE ~{gains[1]}% faster than APC", NO),
                               ("DWE slower than naive at d = 8, 16", RE),
                               (f"ALR ~{gains[2]}% faster than DWE", PA),
-                              (f"ALR ~{gains[3]}% faster than naive", NO))},
+                              (f"ALR ~{gains[3]}% faster than naive", NO),
+                              # ALR/naive grows from d to d + 1 at some d, not at all
+                              ("ALR's gain over naive larger with fewer attributes", PA))},
     ("Skyline Fig. 11a", "skyline size"): RE,
+    # naive and APC run at one n: the seed's "similar at any n" is not judged
+    ("Skyline Fig. 11a, 11b", "APC's gain over naive about the same at any n"): NM,
     ("Skyline Fig. 11c", "anti-correlated: DWE slower"): RE,
     ("Skyline Fig. 11c", "anti-correlated: ALR's padding"): RE,
 }
@@ -156,7 +160,7 @@ class OnTheReference(Case):
         eed, skyline = self.sections(eed=self.ref("eed"), skyline=self.ref("skyline"))
         for c in eed.claims + skyline.claims:
             with self.subTest(target=c.target, claim=c.claim):
-                if c.verdict in (PA, NO, NC, UN):
+                if c.verdict in (PA, NO, NC, UN, NM):
                     self.assertTrue(c.why)
                 else:  # a gain between steps that holds says only what the profiles say
                     parts = [part for part in c.why.split("; ") if part]
