@@ -211,10 +211,10 @@ void check_outputs_in(const fs::path& folder, const std::vector<fs::path>& files
 namespace {
 
 // What reproduce will write in DIR must be writable there before anything runs: each results
-// file, the manifest and the report absent or a regular file, the staging folder .partial
-// absent or a folder, and none of them one of the inputs.
+// file, the manifest, the report and its claims.json absent or a regular file, the staging
+// folder .partial absent or a folder, and none of them one of the inputs.
 void check_outputs(const fs::path& dir, const std::vector<Experiment>& exps, const fs::path& root) {
-  std::vector<fs::path> files = {dir / "reproduction.json", dir / "REPORT.md"};
+  std::vector<fs::path> files = {dir / "reproduction.json", dir / "REPORT.md", dir / "claims.json"};
   std::vector<std::string> inputs;
   for (const Experiment& e : exps) {
     files.push_back(dir / e.file);

@@ -17,6 +17,8 @@ ladder_bad(reproduce_results_is_a_directory "directory" --mkdir repro/hc-one.jso
            -- reproduce --configs ${FIX}/hc_repro_one --scale paper --no-peers --out repro)
 ladder_bad(reproduce_report_is_a_directory "REPORT.md" --mkdir repro/REPORT.md
            -- reproduce --configs ${FIX}/hc_repro_one --scale paper --no-peers --out repro)
+ladder_bad(reproduce_claims_is_a_directory "claims.json" --mkdir repro/claims.json
+           -- reproduce --configs ${FIX}/hc_repro_one --scale paper --no-peers --out repro)
 ladder_bad(reproduce_partial_is_a_file ".partial" --copy ${FIX}/ok.json .partial
            -- reproduce --configs ${FIX}/hc_repro_one --scale paper --no-peers --out .)
 
