@@ -270,7 +270,8 @@ def ratio_claim(ctx, runs, claim):
     why = why_of(verdict, known, missing, "; ".join(
         w for w in (counters, quick_note(ctx, runs, claim)) if w))
     return rc.Claim(claim["target"], claim["claim"], seed, ours or "-", verdict,
-                    "; ".join(w for w in (crossing, why) if w), **numbers)
+                    "; ".join(w for w in (crossing, why) if w), **numbers,
+                    quote=claim["quote"], place=claim["place"])
 
 
 def times_claim(ctx, runs, table):
@@ -292,6 +293,7 @@ def times_claim(ctx, runs, table):
     seed = f"{ep.ms_text(min(every))} to {ep.ms_text(max(every))}"
     what = f"'{t['stage']}' stage" if t.get("stage") else "total, copies included"
     claim = f"GTX 660 times at n = 100 and 1000, {t['title']} (ours: {what})"
+    words = dict(quote=t["quote"], place=t["place"])
     ours = "-"
     if pairs:
         mine = [o for _p, o in pairs]
@@ -300,7 +302,7 @@ def times_claim(ctx, runs, table):
     differs = ep.mismatch(ep.table_pool(runs, t), t["pairs"])
     if ctx.quick or differs:
         return rc.Claim(f"EED Table {table}", claim, seed, ours, rc.NOT_MEASURED,
-                        QUICK_WHY if ctx.quick else differs)
+                        QUICK_WHY if ctx.quick else differs, **words)
     device = ctx.results(CONFIG).device_name if ctx.results(CONFIG) else ""
     verdict, crossing = rc.decide(times_verdict, ratios, (1.0,))
     verdict = rc.absolute_verdict(verdict, device, ep.NOTES["device"])
@@ -308,9 +310,11 @@ def times_claim(ctx, runs, table):
         f" ({TABLE_WHY[table]})" if table in TABLE_WHY else "")
     if verdict == rc.NOT_COMPARABLE:
         return rc.Claim(f"EED Table {table}", claim, seed, ours, verdict, "; ".join(
-            [rc.other_hardware(device, ep.NOTES["device"])] + ([known] if slower else [])))
+            [rc.other_hardware(device, ep.NOTES["device"])] + ([known] if slower else [])),
+            **words)
     return rc.Claim(f"EED Table {table}", claim, seed, ours, verdict,
-                    "; ".join(w for w in (crossing, why_of(verdict, known, missing)) if w))
+                    "; ".join(w for w in (crossing, why_of(verdict, known, missing)) if w),
+                    **words)
 
 
 def claims_of(ctx, runs):
