@@ -31,6 +31,7 @@ EED_PEERS = {"peer_rapidfuzz": "eed-paper-rapidfuzz.json",
 EED_EXPECTED = {
     ("EED Fig. 5", "H_CUDA's and sH_CUDA's preprocessing ~16-63x"): PA,
     ("EED Fig. 5", "pH_CUDA (parallel), H_CUDA and sH_CUDA preprocess"): PA,
+    ("EED Fig. 5", "pH_CUDA's parallel preprocessing faster"): RE,  # 5.83x and 1.69x
     ("EED Table 1", "GTX 660 times"): NC,  # a GTX 660's times on an H100
     ("EED Fig. 6", "sH_CUDA ~10-14x faster than pH_CUDA"): PA,
     ("EED Fig. 6", "sH_CUDA ~2.6x faster than H_CUDA"): PA,
@@ -40,11 +41,20 @@ EED_EXPECTED = {
     # partly (1.49x at n = 1000) or does not reproduce
     ("EED Fig. 7", "sH_CUDA ~2.4-3.6x faster than pH_CUDA"): UN,
     ("EED Fig. 7", "multi-block"): PA,
+    ("EED Fig. 7", "pH_CUDA's 100 pairs ~100x slower"): RE,  # 87.1x, in the band 50.5-199x
     ("EED Table 3", "GTX 660 times"): NC,
     ("EED Table 4", "GTX 660 times"): NC,
     ("EED Table 4", "printed on the device: H_CUDA and sH_CUDA ~19-25x"): PA,
     ("EED Table 4", "printed on the device: sH_CUDA ~1.5x slower"): NO,
+    ("EED Table 4", "printed on the device: about the same time for H_CUDA"): RE,
+    # our sequential step for the paper's pH: 1.5x and 4.11x, gains below the band 6.5-23x
+    ("EED Table 4", "printed on the device: pH_CUDA ~12x"): PA,
+    # sH_CUDA's total over its compute stage, 1.02x: the copies cost next to nothing here
+    ("EED Table 4", "printed on the device: sH_CUDA ~29x"): NO,
+    ("EED Table 4", "printed on the device: sH_CUDA's shared-memory"): NM,
 }
+# A claim no run of ours can judge: not measured, whatever the runs.
+EED_UNRUN = ("EED Table 4", "printed on the device: sH_CUDA's shared-memory")
 SKYLINE_EXPECTED = {
     **{(panel, claim): verdict
        for panel, gains in (("Skyline Fig. 11a", (11, 28, 82, 78)),
@@ -238,7 +248,8 @@ class WithoutAGpu(Case):
                 continue
             with self.subTest(target=c.target, claim=c.claim):
                 self.assertEqual(c.verdict, NM)
-                self.assertIn("no CUDA device", c.why)
+                if (c.target, c.claim[:len(EED_UNRUN[1])]) != EED_UNRUN:
+                    self.assertIn("no CUDA device", c.why)
         self.assertIn("| 4  naive nested loop | skipped |", skyline.body)
         self.assertIn("not installed", eed.body)
 
@@ -264,7 +275,8 @@ class MissingSweeps(Case):
         for c in eed.claims:
             with self.subTest(target=c.target, claim=c.claim):
                 one_pair = c.target in ("EED Fig. 7", "EED Table 3")
-                self.assertEqual(c.verdict == NM, one_pair)
+                unrun = (c.target, c.claim[:len(EED_UNRUN[1])]) == EED_UNRUN
+                self.assertEqual(c.verdict == NM, one_pair or unrun)
         for c in skyline.claims:
             with self.subTest(target=c.target, claim=c.claim):
                 if not c.claim.startswith("skyline size"):  # the OpenMP runs give sizes
@@ -292,7 +304,8 @@ class QuickScale(Case):
             self.assertEqual(claim.verdict, NM)
             self.assertTrue(claim.why.startswith("quick scale"))
             self.assertNotEqual(claim.ours, "-")  # shown, not judged
-        relative = {k: v for k, v in EED_EXPECTED.items() if k not in EED_ABSOLUTE}
+        relative = {k: v for k, v in EED_EXPECTED.items()
+                    if k not in EED_ABSOLUTE and k != EED_UNRUN}
         self.check_verdicts(eed_section.claims, relative)
         for key in relative:
             self.assertIn("quick scale", find(eed_section.claims, *key).why)
