@@ -88,6 +88,13 @@ class ClaimsJson(unittest.TestCase):
             self.assertIn(rc.md_escape(c["claim"]), row.group(0))
             self.assertIn(f"| {c['verdict']} |", row.group(0))
         self.assertIn(f"{len(seed)} claims:", text)
+        # Every claim of a seed quotes it and says where; ladder's checks quote nothing.
+        for c in doc["claims"]:
+            if c["source"] == "seed":
+                self.assertTrue(c["quote"].strip() and c["place"].strip(), c)
+                self.assertLessEqual(len(c["quote"]), 400, c["id"])
+            else:
+                self.assertEqual((c["quote"], c["place"]), ("", ""), c)
         # Numbers are JSON numbers or null, never NaN text.
         self.assertNotIn("NaN", json.dumps(doc))
 
