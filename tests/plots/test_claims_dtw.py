@@ -7,10 +7,8 @@ as their rules say.
 Run: python3 tests/plots/test_claims_dtw.py   (exits non-zero on failure)
 """
 import copy
-import json
 import re
 import sys
-import tempfile
 import unittest
 from pathlib import Path
 
@@ -18,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "plots"))
 import ladder_results  # noqa: E402
 import report_common as rc  # noqa: E402
-from report_fixtures import load, skip_gpu, study_module  # noqa: E402
+from report_fixtures import SectionClaims, load, skip_gpu, study_module  # noqa: E402
 report_dtw = study_module("dtw", "report")
 
 DTW = "dtw-paper"
@@ -29,26 +27,12 @@ SHARED_LIMIT = "shared memory too small for the DP rows of long series"
 HANGUL = re.compile("[\uac00-\ud7a3]")
 
 
-class Claims(unittest.TestCase):
-    def setUp(self):
-        self._tmp = tempfile.TemporaryDirectory()
-        self.dir = Path(self._tmp.name)
-
-    def tearDown(self):
-        self._tmp.cleanup()
+class Claims(SectionClaims, unittest.TestCase):
+    SECTION, STUDY, CONFIG = report_dtw.section, "dtw", DTW
 
     def claims(self, results=None, scale="paper"):
         """{claim text: Claim} of the section built over `results` (None: no results)."""
-        configs = []
-        if results is not None:
-            (self.dir / f"{DTW}.json").write_text(json.dumps(results), encoding="utf-8")
-            configs.append({"name": DTW, "results": f"{DTW}.json", "state": "ran"})
-        ctx = rc.Context(self.dir, {"scale": scale, "configs": configs, "peers": [],
-                                    "figures": []})
-        claims = report_dtw.section(ctx).claims
-        out = {c.claim: c for c in claims}
-        self.assertEqual(len(out), len(claims), "two claims share a text")
-        return out
+        return {c.claim: c for c in self.section_claims(results, scale)}
 
     def states(self):
         """(name, claims) of the section over the reference runs, the canonical reproduction,

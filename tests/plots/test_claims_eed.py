@@ -8,10 +8,8 @@ their rules say.
 Run: python3 tests/plots/test_claims_eed.py   (exits non-zero on failure)
 """
 import copy
-import json
 import re
 import sys
-import tempfile
 import unittest
 from pathlib import Path
 
@@ -19,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "plots"))
 import ladder_results  # noqa: E402
 import report_common as rc  # noqa: E402
-from report_fixtures import load, skip_gpu, study_module  # noqa: E402
+from report_fixtures import SectionClaims, load, skip_gpu, study_module  # noqa: E402
 report_eed = study_module("eed", "report")
 eed_data = study_module("eed", "data")
 
@@ -54,26 +52,12 @@ HANGUL = re.compile("[\uac00-\ud7a3]")
 LOST = re.compile("[\ue000-\uf8ff]")  # the PDF's equations, private-use glyphs in its text
 
 
-class Claims(unittest.TestCase):
-    def setUp(self):
-        self._tmp = tempfile.TemporaryDirectory()
-        self.dir = Path(self._tmp.name)
-
-    def tearDown(self):
-        self._tmp.cleanup()
+class Claims(SectionClaims, unittest.TestCase):
+    SECTION, STUDY, CONFIG = report_eed.section, "eed", EED
 
     def claims(self, results=None, scale="paper"):
         """The section's claims over `results` (None: no results), each text once."""
-        configs = []
-        if results is not None:
-            (self.dir / f"{EED}.json").write_text(json.dumps(results), encoding="utf-8")
-            configs.append({"study": "eed", "name": EED, "results": f"{EED}.json",
-                            "state": "ran"})
-        ctx = rc.Context(self.dir, {"scale": scale, "configs": configs, "peers": [],
-                                    "figures": []})
-        claims = report_eed.section(ctx).claims
-        self.assertEqual(len({c.claim for c in claims}), len(claims), "two claims share a text")
-        return claims
+        return self.section_claims(results, scale)
 
     def states(self):
         """(name, claims) over the development and canonical reference runs, the runs without

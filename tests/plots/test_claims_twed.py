@@ -6,7 +6,6 @@ check of ladder's own carries neither, and the claims added from the seed's text
 Run: python3 tests/plots/test_claims_twed.py   (exits non-zero on failure; no matplotlib needed)
 """
 import copy
-import json
 import sys
 import tempfile
 import unittest
@@ -15,7 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "plots"))
 import report_common as rc  # noqa: E402
-from report_fixtures import load, skip_gpu, study_module  # noqa: E402
+from report_fixtures import load, skip_gpu, study_module, write_reproduction  # noqa: E402
 report_twed = study_module("twed", "report")
 
 CONFIGS = ("twed-paper", "twed-validation")
@@ -59,18 +58,8 @@ class Claims(unittest.TestCase):
         ours = copy.deepcopy(self.ours if ours is None else ours)
         peers = copy.deepcopy(self.peers if peers is None else peers)
         with tempfile.TemporaryDirectory() as tmp:
-            out = Path(tmp)
-            manifest = {"scale": scale, "configs": [], "peers": [], "figures": []}
-            for name, results in ours.items():
-                (out / f"{name}.json").write_text(json.dumps(results))
-                manifest["configs"].append({"study": "twed", "name": name, "state": "ran",
-                                            "results": f"{name}.json"})
-            for name, results in peers.items():
-                (out / f"{name}-cutwed.json").write_text(json.dumps(results))
-                manifest["peers"].append({"study": "twed", "peer": "cutwed", "config": name,
-                                          "results": f"{name}-cutwed.json", "state": "ran",
-                                          "why": ""})
-            return report_twed.section(rc.Context(out, manifest)).claims
+            manifest = write_reproduction(tmp, "twed", ours, peers, scale)
+            return report_twed.section(rc.Context(Path(tmp), manifest)).claims
 
     def find(self, claims, target, start):
         found = [c for c in claims if c.target == target and c.claim.startswith(start)]

@@ -5,7 +5,6 @@ config, a speedup that falls short).
 Run: python3 tests/plots/test_report_twed.py   (exits non-zero on failure; no matplotlib needed)
 """
 import copy
-import json
 import sys
 import tempfile
 import unittest
@@ -14,7 +13,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "plots"))
 import report_common as rc  # noqa: E402
-from report_fixtures import load, skip_gpu, study_module  # noqa: E402
+from report_fixtures import load, skip_gpu, study_module, write_reproduction  # noqa: E402
 report_twed = study_module("twed", "report")
 
 REFERENCE = ROOT / "results" / "reference" / "h100" / "development"
@@ -89,16 +88,7 @@ class Case(unittest.TestCase):
         peers = ({k: copy.deepcopy(self.files[k + "+peer"]) for k in PEERS}
                  if peers is None else peers)
         out = Path(self.tmp.name)
-        manifest = {"scale": scale, "configs": [], "peers": [], "figures": list(figures)}
-        for name, results in ours.items():
-            (out / f"{name}.json").write_text(json.dumps(results))
-            manifest["configs"].append({"study": "twed", "name": name, "state": "ran",
-                                        "results": f"{name}.json"})
-        for name, results in peers.items():
-            (out / f"{name}-cutwed.json").write_text(json.dumps(results))
-            manifest["peers"].append({"study": "twed", "peer": "cutwed", "config": name,
-                                      "results": f"{name}-cutwed.json", "state": "ran",
-                                      "why": ""})
+        manifest = write_reproduction(out, "twed", ours, peers, scale, figures)
         if peer_states is not None:
             manifest["peers"] = peer_states
         return report_twed.section(rc.Context(out, manifest))
