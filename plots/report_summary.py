@@ -129,9 +129,24 @@ def best(runs):
     return max(runs, key=lambda r: r.metric) if runs else None
 
 
+# The precision class a run's outputs are held in: what a peer must match. Three-term splits
+# (tf32x3, fp16x3) are FP32-accurate; FP16 and FP16x2 are their own class, never TF32's.
+ACCURACY_CLASS = {"tf32x3": "fp32", "fp16x3": "fp32"}
+
+
+def accuracy_class(run):
+    """Integer outputs are exact at any width: one class, whatever the width a run names."""
+    p = str(run.precision or "")
+    return "int" if p.startswith("int") else ACCURACY_CLASS.get(p, p)
+
+
 def study_rows(ctx, study, configs):
-    """One row per peer of a study (ours at the point where our best step is fastest among
-    those the peer ran), or one row without a peer."""
+    """The study's like-for-like rows at the point where its best peer is at its best (its
+    fastest correct run anywhere: the peer's own size and configuration, not the point that
+    flatters ours), one per precision class a peer ran there: our fastest step of that class
+    against the peer's fastest of it. Where our fastest step there is of a class no peer ran,
+    a row after them says ours is faster only by another precision. Without a peer: our fastest
+    GPU step anywhere."""
     ours, peers = [], []
     for c in configs:
         for r in ctx.runs(c["name"]):
@@ -140,33 +155,30 @@ def study_rows(ctx, study, configs):
             peers += results.runs
     ours = [r for r in timed(ours) if r.backend == "gpu"]
     if not ours:
-        return [[study, "-", "no GPU step timed", "-", "-", "-"]]
+        return [[study, "-", "no GPU step timed", "-", "-", "-", "-", "-", "-"]]
     # A share of the limit past 100% would mean a rate that counts work the step skips (or a
     # limit that is not the step's): such a run is no measure of the best.
     ours = [r for r in ours if (r.pct_of_peak or 0) <= 100] or ours
-    rows = []
-    for peer_name in dict.fromkeys(r.variant for r in timed(peers)):
-        points = {}
-        for r in timed(peers):
-            if r.variant == peer_name:
-                points.setdefault(r.point, []).append(r)
-        pairs = [(best([o for o in ours if o.point == p and alike(o, rs[0])]), best(rs))
-                 for p, rs in points.items()]
-        pairs = [(o, q) for o, q in pairs if o is not None]
-        if pairs:
-            o, q = max(pairs, key=lambda pair: pair[0].metric)
-            rows.append(row(study, o, q))
-    # Without a peer: our fastest step at any point.
-    return rows or [row(study, best(ours), None)]
-
-
-def alike(ours, peer):
-    """Ours may stand beside a peer's run: the same unit and, where both are floating point,
-    the same accuracy (an fp32 step against an fp64 library would flatter ours; a tf32x3 step
-    is FP32-accurate: common.peer_precision). Integer outputs are exact at any width."""
-    floating = [p is not None and p[:2] in ("fp", "tf", "bf") for p in (ours.precision, peer.precision)]
-    return ours.unit == peer.unit and (not all(floating)
-                                       or common.peer_precision(ours) == peer.precision)
+    peers = [q for q in timed(peers) if q.unit == ours[0].unit]
+    if not peers:
+        return [row(study, best(ours), None)]
+    point = best(peers).point
+    here, there = [o for o in ours if o.point == point], [q for q in peers if q.point == point]
+    if not here:
+        return [row(study, None, best(there))]
+    rows, classes = [], sorted({accuracy_class(q) for q in there},
+                               key=lambda k: -best([q for q in there if accuracy_class(q) == k]).metric)
+    for k in classes:
+        mine = [o for o in here if accuracy_class(o) == k]
+        if mine:
+            rows.append(row(study, best(mine), best([q for q in there if accuracy_class(q) == k])))
+    fastest = best(here)
+    if accuracy_class(fastest) not in classes:
+        peer = best(there)
+        rows.append(row(study, fastest, peer, f"ours in {fastest.precision}, which no peer ran here: "
+                                              f"faster only by another precision than the peer's "
+                                              f"{peer.precision}"))
+    return rows or [row(study, best(here), best(there), "no step of ours in a peer's precision here")]
 
 
 def peer_name(run):
@@ -179,23 +191,46 @@ def rate(run):
     return f"{common.format_value(run.metric)} {run.unit}"
 
 
-def row(study, ours, peer):
-    limit = common.limit_text(ours) or "-"
+def error_text(run):
+    """A run's largest error against the sequential baseline, as validation measured it."""
+    v = run.raw.get("validation") if run is not None else None
+    if not isinstance(v, dict) or not v.get("checked"):
+        return "not checked"
+    abs_err, rel_err = v.get("max_abs_error"), v.get("max_rel_error")
+    if abs_err == 0:
+        return f"exact ({v['checked']:,} checked)"
+    parts = [f"{name} {x:.2g}" for name, x in (("rel", rel_err), ("abs", abs_err)) if isinstance(x, (int, float))]
+    return ", ".join(parts) or "checked"
+
+
+def differs(ours, peer, extra=""):
+    """What still differs between the two, in words: the peer's own note (another distance,
+    another call) and `extra`."""
+    note = str(peer.raw.get("note") or "") if peer is not None else ""
+    return "; ".join(t for t in (extra, note) if t) or "-"
+
+
+def row(study, ours, peer, extra=""):
+    point = (ours or peer).point.replace(",", ", ")
+    mine = f"{common.row_name(ours)}: {rate(ours)}" if ours else "none of ours ran at the peer's point"
+    limit = (common.limit_text(ours) or "-") if ours else "-"
     peer_cell = f"{peer_name(peer)}: {rate(peer)}" if peer else "none run"
-    ratio = rc.fmt_ratio(rc.ratio(ours.metric, peer.metric)) if peer else "-"
-    return [study, ours.point.replace(",", ", "), f"{common.row_name(ours)}: {rate(ours)}", limit,
-            peer_cell, ratio]
+    ratio = rc.fmt_ratio(rc.ratio(ours.metric, peer.metric)) if ours and peer else "-"
+    return [study, point, mine, error_text(ours) if ours else "-", limit, peer_cell,
+            error_text(peer) if peer else "-", ratio, differs(ours, peer, extra)]
 
 
 def best_table(ctx):
-    """Per study: where a peer ran, our fastest GPU step at the point of that peer where ours is
-    fastest, beside the peer; else our fastest GPU step anywhere."""
+    """Per study, at its best peer's best point: ours against the peer in each precision class
+    a peer ran there, then ours in another precision where that is faster; else our fastest
+    GPU step anywhere."""
     by_study = {}
     for c in ctx.manifest.get("configs", []):
         by_study.setdefault(c.get("study", "?"), []).append(c)
     rows = [r for study, configs in by_study.items() for r in study_rows(ctx, study, configs)]
-    return rc.md_table(["study", "point", "our best GPU step", "share of the limit",
-                        "best peer there", "ours / peer"], rows)
+    return rc.md_table(["study", "point (the best peer's best)", "our best GPU step", "its error",
+                        "share of the limit", "best peer there", "its error", "ours / peer",
+                        "what differs"], rows)
 
 
 # ---- what was not run ---------------------------------------------------------------------------
@@ -241,7 +276,7 @@ def page(ctx, claims, figure):
         parts.append(rc.md_figure(str(rel), f"The seed's gain against ours for the "
                                             f"{len(numbered(claims))} claims stated as gains "
                                             f"(PDF beside it)"))
-    parts += ["**Best GPU step against the best peer and the hardware limit**\n\n"
+    parts += ["**Best GPU step against the best peer, like for like, and the hardware limit**\n\n"
               + best_table(ctx), "**Not run**\n\n" + "\n".join(not_run_lines(ctx))]
     return "\n\n".join(parts) + "\n"
 

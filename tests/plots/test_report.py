@@ -160,22 +160,55 @@ class SummaryPage(unittest.TestCase):
         files = [REFERENCE / f"{f}.json" for f in PAPER_FILES]
         with tempfile.TemporaryDirectory() as tmp:
             table = report_summary.best_table(rc.Context(tmp, manifest_for(tmp, files)))
-        rows = [line for line in table.splitlines()[2:]]
-        self.assertEqual({r.split(" | ")[0].strip("| ") for r in rows},
-                         {"dtw", "covariance", "twed", "eed", "skyline"})
-        self.assertIn("cuTWED", table)
-        self.assertIn("RapidFuzz", table)
+        rows = [line.split(" | ") for line in table.splitlines()[2:]]
+        self.assertEqual({r[0].strip("| ") for r in rows}, {"dtw", "covariance", "twed", "eed", "skyline"})
         # A peer stands beside our step of its own precision: cuTWED's fp64 calls beside an fp64
-        # step, its fp32 calls beside an fp32 one.
-        twed = [r.split(" | ") for r in rows if r.startswith("| twed")]
-        self.assertEqual(sorted(c[4].split(":")[0] for c in twed),
+        # step, its fp32 calls beside an fp32 one, at the point where cuTWED is fastest.
+        twed = [r for r in rows if r[0] == "| twed"]
+        self.assertEqual(sorted(c[5].split(":")[0] for c in twed),
                          ["cuTWED 2.0.2 (fp32)", "cuTWED 2.0.2 (fp64)"])
+        self.assertEqual(len({c[1] for c in twed}), 1)
         for c in twed:
-            self.assertEqual("fp32" in c[2], "(fp32)" in c[4], c)
+            self.assertEqual("fp32" in c[2], "(fp32)" in c[5], c)
+        # EED's best peer is StringZilla at its own best size (its int and our int32 alike).
+        eed = [r for r in rows if r[0] == "| eed"]
+        self.assertEqual(len(eed), 1, eed)
+        self.assertIn("StringZilla", eed[0][5])
+        self.assertIn("pairs=10000", eed[0][1])
+        self.assertIn("DIFFERENT distance", eed[0][8])  # the peer's note says what differs
         for r in rows:  # no share of a limit past 100% (work a step skips is not counted)
-            share = r.split(" | ")[3]
+            share = r[4]
             if share.endswith("limit"):
                 self.assertLessEqual(float(share.split("%")[0]), 100.0, r)
+
+    def test_best_step_table_is_like_for_like(self):
+        """The canonical H100 reference under the old rules read DTW 14.3x (ours at n = 128,
+        where cuDTW++ runs its length-255 kernel) and held the FP16 covariance step against
+        TF32 libraries without saying so: now each study stands at its best peer's best point,
+        one row per precision class a peer ran, and a faster step of another precision only in
+        a row of its own that says so; every row gives both errors."""
+        canonical = ROOT / "results" / "reference" / "h100"
+        files = [canonical / f for f in (
+            "dtw-paper.json", "dtw-paper-cudtw.json", "covariance-paper.json", "eed-paper.json",
+            "eed-paper-stringzilla.json", "eed-paper-rapidfuzz.json", "skyline-paper.json",
+            "skyline-paper-skyalign.json", "skyline-paper-skybench.json")]
+        with tempfile.TemporaryDirectory() as tmp:
+            table = report_summary.best_table(rc.Context(tmp, manifest_for(tmp, files)))
+        rows = [line.split(" | ") for line in table.splitlines()[2:]]
+        dtw = [r for r in rows if r[0] == "| dtw"]
+        self.assertIn("n=127", dtw[0][1])  # cuDTW++'s own length
+        self.assertEqual(dtw[0][7], "1.91x")
+        self.assertNotIn("14.3x", table)
+        self.assertTrue(all("other precision" in r[8] for r in dtw[1:]), dtw)
+        cov = [r for r in rows if r[0] == "| covariance"]
+        tf32 = [r for r in cov if "(tf32)" in r[5] and "TF32 wgmma" in r[2]]
+        self.assertEqual([r[7] for r in tf32], ["3.92x"])  # TF32 against TF32
+        for r in cov:
+            if "FP16 wgmma" in r[2] and "3xFP16" not in r[2]:
+                self.assertIn("faster only by another precision", r[8], r)
+        for r in rows:
+            if r[5] != "none run":
+                self.assertNotIn("-", (r[3], r[6]), r)  # both errors shown
 
 
 class Subsets(unittest.TestCase):
