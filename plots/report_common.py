@@ -258,6 +258,22 @@ def _placements(x, thresholds):
     return [x, *((a + b) / 2 for a, b in zip(cuts, cuts[1:]))] if len(cuts) > 2 else [x]
 
 
+def rounded_onto(numbers, thresholds, fmt=fmt_ratio):
+    """Where a number as printed reads as a threshold it is not ('1.05x' for 1.0496 against
+    1.05), the digits that tell them apart and the side it lies on: a verdict is never shown
+    beside a rounded number that contradicts it. '' when no number does."""
+    notes = []
+    for x in numbers:
+        if not isinstance(x, (int, float)) or isinstance(x, bool) or not math.isfinite(x):
+            continue
+        for t in sorted(set(thresholds)):
+            if x != t and fmt(x) == fmt(t):
+                digits = next((d for d in range(4, 10) if fmt(x, digits=d) != fmt(t, digits=d)), 10)
+                notes.append(f"{fmt(x, digits=digits)} is {'under' if x < t else 'over'} the "
+                             f"{fmt(t)} threshold")
+    return "; ".join(dict.fromkeys(notes))
+
+
 def decide(rule, numbers, thresholds, fmt=fmt_ratio):
     """(verdict, why): rule(numbers) -> verdict, for our numbers (Ratios; None or plain
     numbers, which have no interval, are taken as they are) and the thresholds the rule
@@ -270,7 +286,7 @@ def decide(rule, numbers, thresholds, fmt=fmt_ratio):
         if rule(list(placed)) != verdict:
             break
     else:
-        return verdict, ""
+        return verdict, rounded_onto(numbers, thresholds, fmt)
     crossings = []
     for x in numbers:
         lo, hi = spread(x) or (0, 0)

@@ -83,6 +83,18 @@ class Decide(unittest.TestCase):
         self.assertEqual(verdict, rc.UNDECIDED)
         self.assertEqual(why, "interval crosses the threshold (1.5x-6x vs 2x and 4x)")
 
+    def test_a_number_that_rounds_onto_the_threshold_says_its_side(self):
+        """1.048x prints as 1.05x: beside 'does not reproduce' at a 1.05x threshold the why
+        gives the digits that tell them apart, so the verdict never contradicts the number."""
+        def rule(xs):
+            return rc.REPRODUCES if xs[0] >= 1.05 else rc.DOES_NOT
+        self.assertEqual(rc.decide(rule, [1.048], (1.05,)),
+                         (rc.DOES_NOT, "1.048x is under the 1.05x threshold"))
+        self.assertEqual(rc.decide(rule, [1.0504], (1.05,)),
+                         (rc.REPRODUCES, "1.0504x is over the 1.05x threshold"))
+        self.assertEqual(rc.decide(rule, [1.05], (1.05,)), (rc.REPRODUCES, ""))  # on it: as shown
+        self.assertEqual(rc.decide(rule, [1.2], (1.05,)), (rc.REPRODUCES, ""))
+
     def test_how_an_interval_is_written(self):
         self.assertEqual(rc.fmt_measured(self.ratio(1.52, 1.44, 1.6)),
                          "1.52x (95% CI 1.44x-1.6x)")
