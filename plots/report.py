@@ -310,7 +310,8 @@ def build_all(ctx, draw_into=None):
         except ImportError as err:  # matplotlib missing: the report is still written
             print(f"report.py: summary figure not drawn: {err}", file=sys.stderr)
     ids = claim_ids(studies_found)
-    parts = [header(ctx), report_summary.page(ctx, claims, figure), rc.HOW_JUDGED,
+    by_study = [(s.title, seed_claims(s.claims)) for s in studies_found]
+    parts = [header(ctx), report_summary.page(ctx, claims, figure, by_study), rc.HOW_JUDGED,
              rc.HOW_PROFILED, claims_table(studies_found)]
     for heading, s in found:
         parts.append(f"## {heading}\n\n{s.body}")

@@ -12,7 +12,6 @@ FIGURE = "summary.png"  # under the reproduction's figures/
 STYLE = {rc.REPRODUCES: ("#1b9e77", "o"), rc.PARTLY: ("#d95f02", "s"),
          rc.DOES_NOT: ("#c0392b", "X"), rc.UNDECIDED: ("#7570b3", "P"),
          rc.NOT_COMPARABLE: ("#7f7f7f", "D"), rc.NOT_MEASURED: ("#bbbbbb", "v")}
-BAND = 2.0  # the figure's shaded band: ours within this factor of the seed's
 
 
 # ---- the hardware and the commit --------------------------------------------------------------
@@ -88,10 +87,10 @@ def draw_figure(claims, out_dir, subtitle):
     ax.set_yscale("log")
     ax.set_xlim(lo, hi)
     ax.set_ylim(lo, hi)
+    # The diagonal alone: a shaded "close enough" band would be a rule of its own, and the
+    # verdicts follow each study's rules (its section), which differ from study to study.
     line = [lo, hi]
     ax.plot(line, line, color="#444444", linewidth=1, zorder=1)
-    ax.fill_between(line, [v / BAND for v in line], [v * BAND for v in line], color="#eeeeee",
-                    zorder=0, label=f"ours within {BAND:g}x of the seed's")
     for number, c in placed:
         colour, marker = STYLE[c.verdict]
         ours = [v for v in c.ours_x if math_ok(v)]
@@ -113,7 +112,9 @@ def draw_figure(claims, out_dir, subtitle):
                  fontweight="bold")
     note = "\n".join(common.wrapped([f"{subtitle}. Numbers: the claim's row in the Claims "
                                      "table; a vertical line spans a claim's points; on the "
-                                     "diagonal ours equals the seed's."], 8.6))
+                                     "diagonal ours equals the seed's. The marks are the "
+                                     "verdicts of each study's own rules (its section), not a "
+                                     "distance from the diagonal."], 8.6))
     fig.text(0.01, 0.01, note, fontsize=common.MIN_FONT_PT, color=common.MUTED, va="bottom")
     fig.tight_layout(rect=(0, 0.06, 1, 1))
     return common.save(fig, out_dir, FIGURE)
@@ -267,9 +268,31 @@ def verdict_counts(claims):
     return f"{len(claims)} claims: {text or 'none'}."
 
 
-def page(ctx, claims, figure):
-    """The summary's Markdown; `figure`: the summary figure's path (None: not drawn)."""
+def reason(claim):
+    """The first clause of a claim's why that gives a reason (not a threshold's digits, not
+    'not profiled')."""
+    return next((p for p in claim.why.split("; ")
+                 if p and "threshold" not in p and not p.startswith("not profiled")), "")
+
+
+def study_line(title, claims):
+    """One study in a sentence or two: its counts, and what does not hold with the first
+    reason its why gives."""
+    counts = verdict_counts(claims).rstrip(".")
+    failing = [c for c in claims if c.verdict == rc.DOES_NOT]
+    if not failing:
+        return f"- **{title}**: {counts}."
+    said = [f"{c.claim} ({reason(c)})" if reason(c) else c.claim for c in failing[:2]]
+    more = f"; and {len(failing) - 2} more" if len(failing) > 2 else ""
+    return f"- **{title}**: {counts}. Does not hold: {'; '.join(said)}{more}."
+
+
+def page(ctx, claims, figure, by_study=()):
+    """The summary's Markdown; `figure`: the summary figure's path (None: not drawn);
+    `by_study`: (title, its seed claims) for a line each."""
     parts = ["## Summary", "\n".join(hardware_lines(ctx)), verdict_counts(claims)]
+    if by_study:
+        parts.append("\n".join(study_line(t, cs) for t, cs in by_study if cs))
     if figure is not None:
         rel = Path(figure).resolve().relative_to(ctx.report_dir.resolve()) \
             if Path(figure).resolve().is_relative_to(ctx.report_dir.resolve()) else figure

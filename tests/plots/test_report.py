@@ -152,6 +152,25 @@ class SummaryPage(unittest.TestCase):
             self.assertIn(f"| {number} | {self.title_of(claim, ctx)} | {claim.target} |", table)
         self.assertGreater(len(report_summary.numbered(claims)), 20)
 
+    def test_each_study_in_a_line_with_what_does_not_hold_and_why(self):
+        files = [REFERENCE / f"{f}.json" for f in PAPER_FILES]
+        with tempfile.TemporaryDirectory() as tmp:
+            ctx = rc.Context(tmp, manifest_for(tmp, files))
+            text = report.build(ctx)
+            found = report.sections(ctx)
+        page = text[text.index("## Summary"):text.index("How claims are judged.")]
+        for _h, s in found:
+            seed = report.seed_claims(s.claims)
+            line = next(l for l in page.splitlines() if l.startswith(f"- **{s.title}**: "))
+            self.assertIn(f"{len(seed)} claims: ", line)
+            failing = [c for c in seed if c.verdict == rc.DOES_NOT]
+            if failing:  # the first that does not hold, with a reason from its why
+                self.assertIn(f"Does not hold: {failing[0].claim}", line)
+                if report_summary.reason(failing[0]):
+                    self.assertIn(report_summary.reason(failing[0]), line)
+            else:
+                self.assertNotIn("Does not hold", line)
+
     @staticmethod
     def title_of(claim, ctx):
         return next(s.title for _h, s in report.sections(ctx) if claim in s.claims)
