@@ -483,6 +483,20 @@ def rate(run):
 PEER_PRECISION = {"tf32x3": "fp32", "fp16": "tf32", "fp16x3": "fp32"}
 
 
+def precision_class(run):
+    """'fp64', 'fp32', 'tf32', 'fp16' or 'int': the number format a run computes in, whatever
+    its scheme (fp16x2 and fp16x3 are fp16, tf32x3 tf32, bf16 fp16, int32 int); a format
+    of none of these is its own. A gain is stated only between two steps of one class."""
+    text = str(run.precision or "fp32").lower()
+    if text.startswith(("int", "uint")):
+        return "int"
+    for name, words in (("fp64", ("fp64", "f64", "double")), ("fp32", ("fp32", "f32", "float")),
+                        ("tf32", ("tf32",)), ("fp16", ("fp16", "f16", "half", "bf16"))):
+        if text.startswith(words):
+            return name
+    return re.sub(r"x\d+$", "", text)
+
+
 def peer_precision(run):
     """The precision of the peers a run is compared with: its own, or PEER_PRECISION's."""
     return PEER_PRECISION.get(run.precision, run.precision)

@@ -1,5 +1,5 @@
 """Figure dtw_paper: the DTW ladder beside the lecture notes' Titan X times, per point, with the
-speedup over the previous bar; plots/README.md says more."""
+gain over the previous step of ours of the same precision; plots/README.md says more."""
 import common
 
 from .data import NOTES, notes_mismatch, speedups
@@ -59,7 +59,7 @@ def speedup_column(ax, shown):
         ax.annotate(text, (1, y), xycoords=ax.get_yaxis_transform(), xytext=(gap, 0),
                     textcoords="offset points", va="center", fontsize=9, color=colour,
                     fontweight="bold" if colour == FASTER else "normal", annotation_clip=False)
-    ax.annotate("speedup over\nprevious bar", (1, 1), xycoords="axes fraction",
+    ax.annotate("gain over the previous\nstep of its precision", (1, 1), xycoords="axes fraction",
                 xytext=(gap, 4), textcoords="offset points", va="bottom", fontsize=9,
                 fontweight="bold", color="#333333", annotation_clip=False)
 
@@ -74,7 +74,8 @@ def figure(results, _study, point, runs):
         *([f"{NOTES['label']}: {NOTES['source']}", NOTES["remarks"]] if not mismatch
           else [f"{NOTES['label']} times not shown: {mismatch}."]),
         "GCUPS: cells (n x n per query-series pair, fewer with a band) / median time;  "
-        "speedup: previous timed bar's median / this bar's median."]
+        "gain: the median of the previous timed step of ours of the same precision (fp32, "
+        "fp16, ...) over this one's; none for a peer, nor for a precision's first step."]
     fig, margins = common.page(
         results, f"DTW ladder vs the lecture notes: {common.point_title(point)}",
         ROW_IN * len(shown) + AXIS_IN, footnotes, top_in=TOP_IN)
