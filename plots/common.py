@@ -38,11 +38,16 @@ else:
 DEFAULT_OUT_DIR = "results/figures"
 
 # Colour by role, lighter for CPU runs: the eye finds the baseline and the peers first,
-# CPU against GPU second.
-ROLE_COLOURS = {"baseline": {"cpu": "#4c72b0", "gpu": "#2f4f7f"},
-                "step": {"cpu": "#7cbf8e", "gpu": "#3d9b57"},
+# CPU against GPU second. Neutral hues (purple, blue, orange): a role's colour says whose run
+# it is, never that it is the better one, so no green (good) and no red (bad, incorrect).
+ROLE_COLOURS = {"baseline": {"cpu": "#9e8cc6", "gpu": "#5e4a94"},
+                "step": {"cpu": "#8db4dc", "gpu": "#2f6496"},
                 "peer": {"cpu": "#f0a86c", "gpu": "#d9773a"}}
 INCORRECT, MUTED = "#c0392b", "#555555"
+# Table cells: the paper's and ours in neutral greys and blue-greys; a comparison of ours with
+# another (a time over ours) green only where ours is faster, red where it is slower.
+SHADES = {"paper": "#ececec", "ours": "#e6ecf3", "ratio": "#f5f5f5", "peer": "#fbe6d5",
+          "faster": "#d5ecd9", "slower": "#f5d5d0"}
 TOP_IN, FOOT_LINE_IN = 0.75, 0.18  # title and subtitle; one footnote line
 # No text smaller than this (points at the figure's size as saved): legible on a slide, and in
 # a paper's column; tests/plots/test_figures_pdf.py checks every figure against it.
@@ -749,6 +754,15 @@ def role_handles(runs):
         handles.append(Patch(facecolor="white", edgecolor=INCORRECT, hatch="//",
                              label="incorrect"))
     return handles
+
+
+def versus_shade(text):
+    """A table cell's shade for 'X / ours' ('2.99x': the other's time over ours): 'faster'
+    above 1 (ours is faster), 'slower' below; None for an even ratio or no number."""
+    found = re.fullmatch(r"\s*(\d+(?:\.\d*)?)x\s*", str(text))
+    if not found or float(found[1]) == 1:
+        return None
+    return SHADES["faster" if float(found[1]) > 1 else "slower"]
 
 
 def line_handle(label, colour, drawn=True, not_drawn="not timed", **style):

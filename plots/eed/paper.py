@@ -193,9 +193,10 @@ def pairs_figure(results, runs, sweep, table, title):
 
 # ---- the table figure ------------------------------------------------------------------------
 
-SHADES = {"paper": "#ececec", "ours": "#e3f1e7", "ratio": "#f5f5f5", "peer": "#fbe6d5"}
+SHADES = common.SHADES
 ROW_IN, HEAD_IN, GAP_IN = 0.36, 0.5, 0.55
 PAPER_WIDTHS = [0.2, 0.16, 0.08, 0.14, 0.07, 0.08, 0.14, 0.07]
+VERSUS = (4, 7)  # the columns 'GTX 660 / ours': shaded by which is faster
 
 
 def tables_figure(results, runs):
@@ -205,9 +206,10 @@ def tables_figure(results, runs):
     device = common.peer_device(results, runs)
     notes = ([f"{NOTES['label']}: {NOTES['source']}", NOTES["restored"], NOTES["remarks"]]
              + notes + t_notes
-             + ["GTX 660 / ours: the paper's time over ours (above 1: faster here); time ratio: "
-                "sH_CUDA's time over pH_CUDA's or H_CUDA's (below 1: sH is faster); our "
-                "values are medians, the run's status where there is none.",
+             + ["GTX 660 / ours: the paper's time over ours (above 1, green: faster here; below "
+                "1, red: slower here); time ratio: sH_CUDA's time over pH_CUDA's or H_CUDA's "
+                "(below 1: sH is faster); our values are medians, the run's status where there "
+                "is none.",
                 "throughput: the median time with copies; GCUPS = len A x len B per pair / "
                 "median time; % of the int32 limit from the run's metrics."]
              + ([f"peers: from their results file{f' on {device}' if device else ''}; "
@@ -221,13 +223,15 @@ def tables_figure(results, runs):
     top = 1 - margins[0] / height
     ax = fig.add_axes([0.02, top - paper_in / height, 0.96, paper_in / height])
     kinds = [k for _c, k in paper]
+    cells = [c for c, _k in paper]
 
     def tint(row, col, cell):
         shade = (SHADES["ratio"] if kinds[row] == "ratio" else SHADES["paper"] if col in (2, 5)
-                 else SHADES["ours"] if col in (3, 6) else None)
+                 else SHADES["ours"] if col in (3, 6)
+                 else common.versus_shade(cells[row][col]) if col in VERSUS else None)
         if shade:
             cell.set_facecolor(shade)
-    common.draw_table(ax, PAPER_COLUMNS, [c for c, _k in paper], PAPER_WIDTHS, tint)
+    common.draw_table(ax, PAPER_COLUMNS, cells, PAPER_WIDTHS, tint)
     bottom = top - (paper_in + GAP_IN) / height
     ax2 = fig.add_axes([0.02, bottom - through_in / height, 0.96, through_in / height])
     ax2.set_title("Throughput (sweeps 'throughput', 'alphabet', 'long')", fontsize=10, loc="left")

@@ -43,14 +43,15 @@ def settings_note(counts):
 # ---- Fig. 11 (a, b) and the gains -------------------------------------------------------------
 
 def draw_table(ax, header, rows, widths, kinds):
-    """rows: (cells, text colours); names left-aligned, seed columns grey, ours green."""
+    """rows: (cells, text colours); names left-aligned, seed columns grey, ours a neutral
+    blue-grey (its text green where ours is faster, red where slower)."""
     def style(row, col, cell):
         cell.get_text().set_color(rows[row][1][col])
         if col == 0:
             cell.get_text().set_ha("left")
             cell.PAD = 0.02
         else:
-            cell.set_facecolor("#ececec" if kinds[col - 1] == "seed" else "#e3f1e7")
+            cell.set_facecolor(common.SHADES["paper" if kinds[col - 1] == "seed" else "ours"])
     return common.draw_table(ax, header, [c for c, _k in rows], widths, style)
 
 

@@ -7,9 +7,13 @@ import common
 from .data import (LARGE, NOTES, best_gpu, n_of, pair_mode, paper_mismatch, paper_rows,
                    peer_runs, variant_runs)
 
-OURS = {"baseline": "#4c72b0", "itwed": "#7cbf8e", "best": "#1e7b3c"}
-PEER, PAPER = "#d9773a", "#7f7f7f"
-LINE_COLOURS = ["#1e7b3c", "#3d9b57", "#17becf", "#9467bd", "#8c564b", "#bcbd22"]
+# Ours in the ladder's neutral role colours (common.ROLE_COLOURS: never green, which would say
+# 'better' whatever the numbers), cuTWED here in the peers' orange, the paper in grey.
+OURS = {"baseline": common.role_colour("baseline", "cpu"),
+        "itwed": common.role_colour("step", "cpu"), "best": common.role_colour("step", "gpu")}
+PEER, PAPER = common.role_colour("peer", "gpu"), "#7f7f7f"
+LINE_COLOURS = [common.role_colour("step", "gpu"), "#5b8fc7", common.role_colour("baseline", "gpu"),
+                "#17becf", "#8c564b", "#bcbd22"]
 BODY_IN = 5.4
 TIME_AXIS = "median wall time [s], log scale"
 
