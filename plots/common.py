@@ -747,12 +747,14 @@ def role_colour(role, backend):
 
 
 def role_handles(runs):
-    """Legend entries for the roles and backends present, plus 'incorrect'."""
+    """Legend entries (dots, as finish_rows' rows) for the roles and backends present, plus
+    'incorrect'."""
     seen = dict.fromkeys((r.role, str(r.backend)) for r in runs)
-    handles = [Patch(color=role_colour(r, b), label=f"{r} ({b.upper()})") for r, b in seen]
+    handles = [Line2D([], [], linestyle="none", marker="o", markersize=DOT_PT,
+                      color=role_colour(r, b), label=f"{r} ({b.upper()})") for r, b in seen]
     if any(r.status == "incorrect" for r in runs):
-        handles.append(Patch(facecolor="white", edgecolor=INCORRECT, hatch="//",
-                             label="incorrect"))
+        handles.append(Line2D([], [], linestyle="none", marker="X", markersize=DOT_PT + 1,
+                              color=INCORRECT, label="incorrect"))
     return handles
 
 
@@ -776,84 +778,116 @@ def legend(ax, handles, above=False):
     """Outside the axes, where it covers no bar or line: top right, or in a row above."""
     where = (dict(loc="lower left", bbox_to_anchor=(0, 1.01), ncol=len(handles)) if above
              else dict(loc="upper left", bbox_to_anchor=(1.01, 1)))
-    ax.legend(handles=handles, borderaxespad=0.2, fontsize=9, frameon=False, **where)
+    return ax.legend(handles=handles, borderaxespad=0.2, fontsize=9, frameon=False, **where)
 
 
-# ---- bars ----------------------------------------------------------------------------------
+# ---- rows: a value per row, as a dot -------------------------------------------------------
+# A bar's length stands for its value only on a linear axis from zero. A ladder's values span
+# decades, so its rows are dots on a log axis (a dot plot): where a dot sits is its value, and
+# nothing has a length. Each row's numbers stand in a column right of the axes, so that the
+# value axis reaches no further than the values drawn on it.
 
-def bar_base(values):
-    """Left end of a log axis and of its bars: a log axis has no zero, so bars start a
-    little below the smallest value's decade."""
-    return 10 ** math.floor(math.log10(min(values)) - 0.3) if values else 1.0
+DOT_PT = 8  # a dot's size
+COLUMN_GAP_IN = 0.1  # between the axes and the first text column, and between columns
+MIN_AXES_IN = 5.5  # the value axis is never narrower: the page widens instead
+GUIDE = "#e4e4e4"  # a row's faint line across the whole axes, for the eye to follow
+ROW_PAD = 10 ** 0.12  # the value axis past the lowest and highest value (a factor)
 
 
-def hbar(ax, y, value, base, text, colour_, whisker=None, height=0.6, incorrect=False,
-         text_colour="black", **bar_style):
-    """A horizontal bar from `base`, its whisker and its label; an incorrect run's bar is
-    hatched red and its label says INCORRECT. Returns (right end, label) for fit_labels."""
-    if incorrect:
-        bar_style = dict(edgecolor=INCORRECT, linewidth=2, hatch="//")
-        text, text_colour = f"INCORRECT  {text}", INCORRECT
-    ax.barh(y, value - base, left=base, height=height, color=colour_, zorder=2, **bar_style)
+def dot(ax, y, value, colour_, whisker=None, incorrect=False, marker="o", hollow=False):
+    """Row y's value as a dot, its whisker (the run's interval) through it, a faint guide
+    across the row; an incorrect run's dot a red X. Returns the values drawn, for value_axis."""
+    ax.axhline(y, color=GUIDE, linewidth=0.8, zorder=1)
     if whisker:
         ax.plot(whisker, (y, y), color="black", linewidth=1, zorder=3)
-    end = max((value, *(whisker or ())))
-    # Unclipped: measured before the final limits, when the bar end may lie outside the
-    # axes. Out of tight_layout, which would squeeze the axes to make room for a label
-    # placed against provisional limits: fit_labels makes the room instead.
-    artist = ax.annotate(text, (end, y), xytext=(4, 0), textcoords="offset points",
-                         va="center", fontsize=9, color=text_colour, zorder=4,
-                         annotation_clip=False)
+    if incorrect:
+        style = dict(marker="X", color=INCORRECT, markersize=DOT_PT + 1)
+    else:
+        style = dict(marker=marker, color=colour_, markersize=DOT_PT, markeredgewidth=1.4,
+                     markerfacecolor="white" if hollow else colour_)
+    ax.plot([value], [y], linestyle="none", zorder=4, **style)
+    return [value, *(whisker or ())]
+
+
+def row_text(ax, y, text, colour_="black", offset_in=0.0, incorrect=False, **style):
+    """Row y's text in a column right of the axes, offset_in inches into the columns (0: the
+    first); an incorrect run's red and saying so. Out of tight_layout: finish_rows leaves the
+    room. Returns the text."""
+    if incorrect:
+        text, colour_ = f"INCORRECT  {text}", INCORRECT
+    artist = ax.annotate(text, (1, y), xycoords=ax.get_yaxis_transform(),
+                         xytext=((COLUMN_GAP_IN + offset_in) * 72, 0),
+                         textcoords="offset points", va="center", ha="left",
+                         **{"fontsize": 9, "color": colour_, **style}, annotation_clip=False)
     artist.set_in_layout(False)
-    return end, artist
+    return artist
+
+
+def width_in(fig, artists):
+    """The width in inches of the widest of `artists` (texts), 0 for none."""
+    renderer = fig.canvas.get_renderer()
+    return max((a.get_window_extent(renderer).width / fig.dpi for a in artists), default=0.0)
 
 
 def status_row(ax, y, text):
-    """No bar: the row says why, from the left edge of the axes."""
+    """No dot: the row says why, from the left edge of the axes (into the text columns where
+    it is long: out of tight_layout, which would squeeze the axes to hold it)."""
     ax.text(0.01, y, text, transform=ax.get_yaxis_transform(), va="center", ha="left",
-            fontsize=9, style="italic", color=MUTED)
+            fontsize=9, style="italic", color=MUTED).set_in_layout(False)
 
 
-def finish_bars(fig, margins, ax, shown, names, bars, axis_text, handles, right_in=0.0,
-                legend_above=False):
-    """The end of every bar chart: row names (the first on top: a ladder reads downwards),
-    value axis, legend, layout, then the axis widened to fit the bars' (labels, base)."""
+def finish_rows(fig, margins, ax, shown, names, values, axis_text, handles, columns_in):
+    """The end of every dot chart: row names (the first on top: a ladder reads downwards),
+    the value axis fitted to `values`, the legend in a row above the axes, the layout leaving
+    columns_in inches right of the axes for the rows' text columns; the page widened where
+    the axes would be narrower than MIN_AXES_IN."""
     ax.set_yticks(range(len(names)))
     ax.set_yticklabels(names, fontsize=9.5)
     for tick, run in zip(ax.get_yticklabels(), shown):
         tick.set_color(colour(run, text=True))
     ax.set_ylim(len(names) - 0.5, -0.5)
     ax.tick_params(axis="y", length=0)
-    value_axis(ax, bool(bars[0]), axis_text)
-    legend(ax, handles, legend_above)
+    value_axis(ax, values, axis_text)
+    # Above the axes, in the room the page's top margin leaves for it: out of tight_layout,
+    # which would narrow the axes to the legend's width.
+    legend(ax, handles, above=True).set_in_layout(False)
+    right_in = columns_in + 2 * COLUMN_GAP_IN
     layout(fig, margins, right_in)
-    if bars[0]:
-        fit_labels(fig, ax, bars[1], bars[0])
+    short = MIN_AXES_IN - ax.get_position().width * fig.get_figwidth()
+    if short > 0:
+        fig.set_size_inches(fig.get_figwidth() + short, fig.get_figheight())
+        layout(fig, margins, right_in)
 
 
-def provisional_xlim(ax, base, ends):
-    """Log limits that hold every bar end until fit_labels sets the right one. A bar or a peer
-    line past the provisional limits still counts in tight_layout, which would then squeeze
-    the axes to a sliver to make room for it."""
-    ax.set_xlim(base, max([base * 1000, *ends]) * 2)
+def fitted(lo, hi, pad=ROW_PAD, least=10.0):
+    """Log-axis limits holding lo..hi with `pad` to spare, at least `least` wide (a factor),
+    centred on the values: from the data alone, never from a limit far past it."""
+    lo, hi = lo / pad, hi * pad
+    if hi / lo < least:
+        middle, half = math.sqrt(lo * hi), math.sqrt(least)
+        lo, hi = middle / half, middle * half
+    return lo, hi
 
 
-def fit_labels(fig, ax, base, labelled):
-    """Widen the log axis until every bar label fits; needs the final layout, since label
-    widths are in inches against the axes' width. A label w inches wide after a bar ending
-    at x fits when log(x/base) / decades + (w + pad) / axes width <= 1."""
-    renderer = fig.canvas.get_renderer()
-    axes_in = ax.get_position().width * fig.get_figwidth()
-    decades = 1.0
-    for end, artist in labelled:
-        free = min((artist.get_window_extent(renderer).width / fig.dpi + 0.15) / axes_in, 0.8)
-        decades = max(decades, math.log10(end / base) / (1 - free))
-    ax.set_xlim(base, base * 10 ** decades)
-    log_ticks(ax.xaxis, decades)
-    # The axis past the longest bar is room for its label, not a range of values: no ticks.
-    top = 10 * max(end for end, _ in labelled)
-    ax.xaxis.set_major_locator(FixedLocator(
-        [t for t in ax.xaxis.get_major_locator().tick_values(base, top) if base <= t <= top]))
+def value_axis(ax, values, text):
+    """The log value axis of a dot chart, spanning the values drawn (dots, whiskers, a peer's
+    line) and no more: labelled ticks and a grid; or, when nothing was timed, no ticks at all
+    (they would read like measurements)."""
+    ax.set_xscale("log")
+    ax.set_axisbelow(True)
+    values = [v for v in values if v and v > 0]
+    if not values:
+        ax.set_xlim(1, 10)
+        ax.xaxis.set_major_locator(NullLocator())
+        ax.xaxis.set_minor_locator(NullLocator())
+        ax.set_xlabel("no run at this point was timed")
+        return
+    lo, hi = fitted(min(values), max(values))
+    ax.set_xlim(lo, hi)
+    log_ticks(ax.xaxis, math.log10(hi / lo))
+    ax.set_xlabel(text)
+    ax.grid(axis="x", which="major", color="#cccccc", zorder=0)
+    ax.grid(axis="x", which="minor", color="#eeeeee", zorder=0)
 
 
 def log_ticks(axis, decades):
@@ -861,22 +895,6 @@ def log_ticks(axis, decades):
     axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0) if decades <= 3.5 else (1.0,)))
     axis.set_major_formatter(FuncFormatter(tick_text))
     axis.set_minor_formatter(NullFormatter())  # labelled minors crowd the axis
-
-
-def value_axis(ax, timed, text):
-    """The log value axis of a bar chart: labelled ticks and a grid, or, when nothing was
-    timed, no ticks at all (they would read like measurements)."""
-    ax.set_xscale("log")
-    ax.set_axisbelow(True)
-    if timed:
-        ax.set_xlabel(text)
-        ax.grid(axis="x", which="major", color="#cccccc", zorder=0)
-        ax.grid(axis="x", which="minor", color="#eeeeee", zorder=0)
-        return
-    ax.xaxis.set_major_formatter(NullFormatter())
-    ax.xaxis.set_minor_formatter(NullFormatter())
-    ax.tick_params(axis="x", which="both", length=0)
-    ax.set_xlabel("no run at this point was timed")
 
 
 # ---- sweeps: a value against a swept param -------------------------------------------------

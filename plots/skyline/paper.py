@@ -1,7 +1,5 @@
 """Figure skyline_paper: the skyline study beside its seed (Min, Han and Lee 2010), per data set:
 Fig. 11 with the gains, the skyline sizes and Fig. 11c; plots/README.md says more."""
-import math
-
 import common
 
 from .data import (DIST_TEXT, EXPECTED, EXPECTED_SIZES, FIG11_PANELS, FIG11C_STEPS, NOTES,
@@ -180,8 +178,8 @@ def fig11c(results, point, runs):
              "16 (a multiple of the banks' stride) DWE's shared-memory rows conflict, and one more "
              "attribute removes the conflicts. Ours keeps each thread's point in registers and "
              "reads tile rows by broadcast, so only its row stores can conflict; ALR pads those rows.",
-             "bars: median time of passed runs; under each pair, time at d + 1 / time at d "
-             "(below 1: d + 1 is faster despite the extra attribute)."]
+             "bars: median time of passed runs, on a linear axis from zero; under each pair, "
+             "time at d + 1 / time at d (below 1: d + 1 is faster despite the extra attribute)."]
     notes += settings_note(counts)
     width = max(11.0, 5.2 * len(panels) + 0.8)
     fig, margins = common.page(results, f"Skyline vs Min, Han and Lee (2010) Fig. 11c: DWE and "
@@ -192,7 +190,6 @@ def fig11c(results, point, runs):
     for ax, (s, ds) in zip(axes, panels):
         at = table[s]
         values = [t for v in FIG11C_STEPS for d in ds for t in times(at, v, d, d + 1) if t]
-        base = common.bar_base(values)
         labels, tops = [], []  # tops: the whiskers' upper ends
         for i, d in enumerate(ds):
             ratios = []
@@ -201,11 +198,13 @@ def fig11c(results, point, runs):
                 for k, (t, (_at, alpha, hatch)) in enumerate(zip(pair, PAIR_BARS)):
                     x = i + (2 * j + k - 1.5) * bar_w
                     if not t:
-                        ax.text(x, base * 1.15, "not run", rotation=90, ha="center",
-                                va="bottom", fontsize=8, color=common.MUTED)
+                        ax.text(x, 0.02, "not run", rotation=90, ha="center", va="bottom",
+                                fontsize=8, color=common.MUTED,
+                                transform=ax.get_xaxis_transform())
                         continue
-                    ax.bar(x, t - base, bottom=base, width=bar_w * 0.92, color=STYLES[v][0],
-                           alpha=alpha, hatch=hatch, edgecolor=STYLES[v][0], zorder=3)
+                    # A bar from zero on a linear axis: its length is its time.
+                    ax.bar(x, t, width=bar_w * 0.92, color=STYLES[v][0], alpha=alpha,
+                           hatch=hatch, edgecolor=STYLES[v][0], zorder=3)
                     # the run's whisker, black as the ladder's; the time above its top
                     span = common.sample_span(at[v][d + k], t)
                     if common.range_bars(ax, [(x, t, span)], "black"):
@@ -219,12 +218,11 @@ def fig11c(results, point, runs):
         ax.set_xticks(range(len(ds)))
         ax.set_xticklabels(labels, fontsize=8.5)
         ax.set_xlim(-0.6, len(ds) - 0.4)
-        ax.set_yscale("log")
-        top = max(values + tops) * 6
-        ax.set_ylim(base, top)
-        common.log_ticks(ax.yaxis, math.log10(top / base))
+        # Room above the tallest bar for its time, written upwards (about 0.35 in).
+        ax.set_ylim(0, max(values + tops) * 1.3 if values else 1.0)
+        ax.yaxis.set_major_formatter(common.FuncFormatter(lambda v, _p: f"{v:g}"))
         whiskers = common.range_text(common.range_spans(ax), "whiskers")
-        ax.set_ylabel("median time [s], log scale" + (f"\n{whiskers}" if whiskers else ""))
+        ax.set_ylabel("median time [s]" + (f"\n{whiskers}" if whiskers else ""))
         ax.grid(axis="y", color="#e0e0e0", zorder=0)
         ax.set_axisbelow(True)
         ax.set_title(DIST_TEXT.get(s, s), fontsize=10.5)
