@@ -897,6 +897,42 @@ def log_ticks(axis, decades):
     axis.set_minor_formatter(NullFormatter())  # labelled minors crowd the axis
 
 
+# ---- lines at a level: a limit, a count ------------------------------------------------------
+
+NEAR = 4.0  # a level farther than this from the data (a factor) is said, not drawn
+
+
+def levels(ax, lines, values):
+    """Horizontal lines [(y, label, style)] (a hardware limit, n: every point) beside `values`
+    on a log y axis: each within NEAR of the values is drawn, and the axis must hold it; each
+    farther is not drawn (it would stretch the axis far past the data, the data squeezed into
+    a corner) but said at the axes' edge, with an arrow, and in the legend. Returns (legend
+    handles, values the axis must hold)."""
+    handles, held, far = [], [], []
+    if not values:  # nothing to stand beside: no line alone on an empty axis
+        return handles, held
+    top, bottom = max(values), min(values)
+    for y, label, style in lines:
+        if bottom / NEAR <= y <= top * NEAR:
+            ax.axhline(y, zorder=2, **style)
+            held.append(y)
+            handles.append(Line2D([], [], label=label, **style))
+            continue
+        above = y > top
+        ratio = times_text(y / top if above else bottom / y)
+        said = f"{label}: {ratio} {'above the highest' if above else 'below the lowest'} value"
+        handles.append(Line2D([], [], label=f"{said}, off the axis",
+                              **{**style, "color": "#bbbbbb"}))
+        far.append((above, f"{'↑' if above else '↓'} {said}"))
+    for i, (above, text) in enumerate(t for t in far if t[0]):
+        ax.annotate(text, (0.99, 0.98 - 0.06 * i), xycoords="axes fraction", ha="right",
+                    va="top", fontsize=8, style="italic", color=MUTED)
+    for i, (above, text) in enumerate(t for t in far if not t[0]):
+        ax.annotate(text, (0.99, 0.02 + 0.06 * i), xycoords="axes fraction", ha="right",
+                    va="bottom", fontsize=8, style="italic", color=MUTED)
+    return handles, held
+
+
 # ---- sweeps: a value against a swept param -------------------------------------------------
 
 def log2_x(ax, xs, text):

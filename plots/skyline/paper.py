@@ -156,12 +156,13 @@ def sizes_figure(results, point, runs):
         handles.append(common.Line2D([], [], linestyle="none", marker="D", markersize=9,
                                     markerfacecolor="none", markeredgecolor="black",
                                     label=f"expected, {EXPECTED['n']:,} independent points"))
-    if n:
-        ax.axhline(n, color="#888888", linestyle=":", linewidth=1.2, zorder=2)
-        values.append(n)
-        handles.append(common.Line2D([], [], color="#888888", linestyle=":",
-                                     label=f"n = {n:,.0f} (every point)"))
     values = [v for v in values if v > 0]
+    if n:  # drawn where near the sizes; far above them, said at the top instead
+        said, held = common.levels(ax, [(n, f"n = {n:,.0f} (every point)",
+                                         dict(color="#888888", linestyle=":", linewidth=1.2))],
+                                   values)
+        handles += said
+        values += held
     common.linear_x(ax, ds, D_AXIS, 2, right=0.1)  # room for the last point's label
     common.log_y(ax, values, "skyline points, log scale")
     common.legend(ax, handles)
