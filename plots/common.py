@@ -38,11 +38,16 @@ else:
 DEFAULT_OUT_DIR = "results/figures"
 
 # Colour by role, lighter for CPU runs: the eye finds the baseline and the peers first,
-# CPU against GPU second.
-ROLE_COLOURS = {"baseline": {"cpu": "#4c72b0", "gpu": "#2f4f7f"},
-                "step": {"cpu": "#7cbf8e", "gpu": "#3d9b57"},
+# CPU against GPU second. Neutral hues (purple, blue, orange): a role's colour says whose run
+# it is, never that it is the better one, so no green (good) and no red (bad, incorrect).
+ROLE_COLOURS = {"baseline": {"cpu": "#9e8cc6", "gpu": "#5e4a94"},
+                "step": {"cpu": "#8db4dc", "gpu": "#2f6496"},
                 "peer": {"cpu": "#f0a86c", "gpu": "#d9773a"}}
 INCORRECT, MUTED = "#c0392b", "#555555"
+# Table cells: the paper's and ours in neutral greys and blue-greys; a comparison of ours with
+# another (a time over ours) green only where ours is faster, red where it is slower.
+SHADES = {"paper": "#ececec", "ours": "#e6ecf3", "ratio": "#f5f5f5", "peer": "#fbe6d5",
+          "faster": "#d5ecd9", "slower": "#f5d5d0"}
 TOP_IN, FOOT_LINE_IN = 0.75, 0.18  # title and subtitle; one footnote line
 # No text smaller than this (points at the figure's size as saved): legible on a slide, and in
 # a paper's column; tests/plots/test_figures_pdf.py checks every figure against it.
@@ -483,6 +488,20 @@ def rate(run):
 PEER_PRECISION = {"tf32x3": "fp32", "fp16": "tf32", "fp16x3": "fp32"}
 
 
+def precision_class(run):
+    """'fp64', 'fp32', 'tf32', 'fp16' or 'int': the number format a run computes in, whatever
+    its scheme (fp16x2 and fp16x3 are fp16, tf32x3 tf32, bf16 fp16, int32 int); a format
+    of none of these is its own. A gain is stated only between two steps of one class."""
+    text = str(run.precision or "fp32").lower()
+    if text.startswith(("int", "uint")):
+        return "int"
+    for name, words in (("fp64", ("fp64", "f64", "double")), ("fp32", ("fp32", "f32", "float")),
+                        ("tf32", ("tf32",)), ("fp16", ("fp16", "f16", "half", "bf16"))):
+        if text.startswith(words):
+            return name
+    return re.sub(r"x\d+$", "", text)
+
+
 def peer_precision(run):
     """The precision of the peers a run is compared with: its own, or PEER_PRECISION's."""
     return PEER_PRECISION.get(run.precision, run.precision)
@@ -728,13 +747,24 @@ def role_colour(role, backend):
 
 
 def role_handles(runs):
-    """Legend entries for the roles and backends present, plus 'incorrect'."""
+    """Legend entries (dots, as finish_rows' rows) for the roles and backends present, plus
+    'incorrect'."""
     seen = dict.fromkeys((r.role, str(r.backend)) for r in runs)
-    handles = [Patch(color=role_colour(r, b), label=f"{r} ({b.upper()})") for r, b in seen]
+    handles = [Line2D([], [], linestyle="none", marker="o", markersize=DOT_PT,
+                      color=role_colour(r, b), label=f"{r} ({b.upper()})") for r, b in seen]
     if any(r.status == "incorrect" for r in runs):
-        handles.append(Patch(facecolor="white", edgecolor=INCORRECT, hatch="//",
-                             label="incorrect"))
+        handles.append(Line2D([], [], linestyle="none", marker="X", markersize=DOT_PT + 1,
+                              color=INCORRECT, label="incorrect"))
     return handles
+
+
+def versus_shade(text):
+    """A table cell's shade for 'X / ours' ('2.99x': the other's time over ours): 'faster'
+    above 1 (ours is faster), 'slower' below; None for an even ratio or no number."""
+    found = re.fullmatch(r"\s*(\d+(?:\.\d*)?)x\s*", str(text))
+    if not found or float(found[1]) == 1:
+        return None
+    return SHADES["faster" if float(found[1]) > 1 else "slower"]
 
 
 def line_handle(label, colour, drawn=True, not_drawn="not timed", **style):
@@ -748,84 +778,116 @@ def legend(ax, handles, above=False):
     """Outside the axes, where it covers no bar or line: top right, or in a row above."""
     where = (dict(loc="lower left", bbox_to_anchor=(0, 1.01), ncol=len(handles)) if above
              else dict(loc="upper left", bbox_to_anchor=(1.01, 1)))
-    ax.legend(handles=handles, borderaxespad=0.2, fontsize=9, frameon=False, **where)
+    return ax.legend(handles=handles, borderaxespad=0.2, fontsize=9, frameon=False, **where)
 
 
-# ---- bars ----------------------------------------------------------------------------------
+# ---- rows: a value per row, as a dot -------------------------------------------------------
+# A bar's length stands for its value only on a linear axis from zero. A ladder's values span
+# decades, so its rows are dots on a log axis (a dot plot): where a dot sits is its value, and
+# nothing has a length. Each row's numbers stand in a column right of the axes, so that the
+# value axis reaches no further than the values drawn on it.
 
-def bar_base(values):
-    """Left end of a log axis and of its bars: a log axis has no zero, so bars start a
-    little below the smallest value's decade."""
-    return 10 ** math.floor(math.log10(min(values)) - 0.3) if values else 1.0
+DOT_PT = 8  # a dot's size
+COLUMN_GAP_IN = 0.1  # between the axes and the first text column, and between columns
+MIN_AXES_IN = 5.5  # the value axis is never narrower: the page widens instead
+GUIDE = "#e4e4e4"  # a row's faint line across the whole axes, for the eye to follow
+ROW_PAD = 10 ** 0.12  # the value axis past the lowest and highest value (a factor)
 
 
-def hbar(ax, y, value, base, text, colour_, whisker=None, height=0.6, incorrect=False,
-         text_colour="black", **bar_style):
-    """A horizontal bar from `base`, its whisker and its label; an incorrect run's bar is
-    hatched red and its label says INCORRECT. Returns (right end, label) for fit_labels."""
-    if incorrect:
-        bar_style = dict(edgecolor=INCORRECT, linewidth=2, hatch="//")
-        text, text_colour = f"INCORRECT  {text}", INCORRECT
-    ax.barh(y, value - base, left=base, height=height, color=colour_, zorder=2, **bar_style)
+def dot(ax, y, value, colour_, whisker=None, incorrect=False, marker="o", hollow=False):
+    """Row y's value as a dot, its whisker (the run's interval) through it, a faint guide
+    across the row; an incorrect run's dot a red X. Returns the values drawn, for value_axis."""
+    ax.axhline(y, color=GUIDE, linewidth=0.8, zorder=1)
     if whisker:
         ax.plot(whisker, (y, y), color="black", linewidth=1, zorder=3)
-    end = max((value, *(whisker or ())))
-    # Unclipped: measured before the final limits, when the bar end may lie outside the
-    # axes. Out of tight_layout, which would squeeze the axes to make room for a label
-    # placed against provisional limits: fit_labels makes the room instead.
-    artist = ax.annotate(text, (end, y), xytext=(4, 0), textcoords="offset points",
-                         va="center", fontsize=9, color=text_colour, zorder=4,
-                         annotation_clip=False)
+    if incorrect:
+        style = dict(marker="X", color=INCORRECT, markersize=DOT_PT + 1)
+    else:
+        style = dict(marker=marker, color=colour_, markersize=DOT_PT, markeredgewidth=1.4,
+                     markerfacecolor="white" if hollow else colour_)
+    ax.plot([value], [y], linestyle="none", zorder=4, **style)
+    return [value, *(whisker or ())]
+
+
+def row_text(ax, y, text, colour_="black", offset_in=0.0, incorrect=False, **style):
+    """Row y's text in a column right of the axes, offset_in inches into the columns (0: the
+    first); an incorrect run's red and saying so. Out of tight_layout: finish_rows leaves the
+    room. Returns the text."""
+    if incorrect:
+        text, colour_ = f"INCORRECT  {text}", INCORRECT
+    artist = ax.annotate(text, (1, y), xycoords=ax.get_yaxis_transform(),
+                         xytext=((COLUMN_GAP_IN + offset_in) * 72, 0),
+                         textcoords="offset points", va="center", ha="left",
+                         **{"fontsize": 9, "color": colour_, **style}, annotation_clip=False)
     artist.set_in_layout(False)
-    return end, artist
+    return artist
+
+
+def width_in(fig, artists):
+    """The width in inches of the widest of `artists` (texts), 0 for none."""
+    renderer = fig.canvas.get_renderer()
+    return max((a.get_window_extent(renderer).width / fig.dpi for a in artists), default=0.0)
 
 
 def status_row(ax, y, text):
-    """No bar: the row says why, from the left edge of the axes."""
+    """No dot: the row says why, from the left edge of the axes (into the text columns where
+    it is long: out of tight_layout, which would squeeze the axes to hold it)."""
     ax.text(0.01, y, text, transform=ax.get_yaxis_transform(), va="center", ha="left",
-            fontsize=9, style="italic", color=MUTED)
+            fontsize=9, style="italic", color=MUTED).set_in_layout(False)
 
 
-def finish_bars(fig, margins, ax, shown, names, bars, axis_text, handles, right_in=0.0,
-                legend_above=False):
-    """The end of every bar chart: row names (the first on top: a ladder reads downwards),
-    value axis, legend, layout, then the axis widened to fit the bars' (labels, base)."""
+def finish_rows(fig, margins, ax, shown, names, values, axis_text, handles, columns_in):
+    """The end of every dot chart: row names (the first on top: a ladder reads downwards),
+    the value axis fitted to `values`, the legend in a row above the axes, the layout leaving
+    columns_in inches right of the axes for the rows' text columns; the page widened where
+    the axes would be narrower than MIN_AXES_IN."""
     ax.set_yticks(range(len(names)))
     ax.set_yticklabels(names, fontsize=9.5)
     for tick, run in zip(ax.get_yticklabels(), shown):
         tick.set_color(colour(run, text=True))
     ax.set_ylim(len(names) - 0.5, -0.5)
     ax.tick_params(axis="y", length=0)
-    value_axis(ax, bool(bars[0]), axis_text)
-    legend(ax, handles, legend_above)
+    value_axis(ax, values, axis_text)
+    # Above the axes, in the room the page's top margin leaves for it: out of tight_layout,
+    # which would narrow the axes to the legend's width.
+    legend(ax, handles, above=True).set_in_layout(False)
+    right_in = columns_in + 2 * COLUMN_GAP_IN
     layout(fig, margins, right_in)
-    if bars[0]:
-        fit_labels(fig, ax, bars[1], bars[0])
+    short = MIN_AXES_IN - ax.get_position().width * fig.get_figwidth()
+    if short > 0:
+        fig.set_size_inches(fig.get_figwidth() + short, fig.get_figheight())
+        layout(fig, margins, right_in)
 
 
-def provisional_xlim(ax, base, ends):
-    """Log limits that hold every bar end until fit_labels sets the right one. A bar or a peer
-    line past the provisional limits still counts in tight_layout, which would then squeeze
-    the axes to a sliver to make room for it."""
-    ax.set_xlim(base, max([base * 1000, *ends]) * 2)
+def fitted(lo, hi, pad=ROW_PAD, least=10.0):
+    """Log-axis limits holding lo..hi with `pad` to spare, at least `least` wide (a factor),
+    centred on the values: from the data alone, never from a limit far past it."""
+    lo, hi = lo / pad, hi * pad
+    if hi / lo < least:
+        middle, half = math.sqrt(lo * hi), math.sqrt(least)
+        lo, hi = middle / half, middle * half
+    return lo, hi
 
 
-def fit_labels(fig, ax, base, labelled):
-    """Widen the log axis until every bar label fits; needs the final layout, since label
-    widths are in inches against the axes' width. A label w inches wide after a bar ending
-    at x fits when log(x/base) / decades + (w + pad) / axes width <= 1."""
-    renderer = fig.canvas.get_renderer()
-    axes_in = ax.get_position().width * fig.get_figwidth()
-    decades = 1.0
-    for end, artist in labelled:
-        free = min((artist.get_window_extent(renderer).width / fig.dpi + 0.15) / axes_in, 0.8)
-        decades = max(decades, math.log10(end / base) / (1 - free))
-    ax.set_xlim(base, base * 10 ** decades)
-    log_ticks(ax.xaxis, decades)
-    # The axis past the longest bar is room for its label, not a range of values: no ticks.
-    top = 10 * max(end for end, _ in labelled)
-    ax.xaxis.set_major_locator(FixedLocator(
-        [t for t in ax.xaxis.get_major_locator().tick_values(base, top) if base <= t <= top]))
+def value_axis(ax, values, text):
+    """The log value axis of a dot chart, spanning the values drawn (dots, whiskers, a peer's
+    line) and no more: labelled ticks and a grid; or, when nothing was timed, no ticks at all
+    (they would read like measurements)."""
+    ax.set_xscale("log")
+    ax.set_axisbelow(True)
+    values = [v for v in values if v and v > 0]
+    if not values:
+        ax.set_xlim(1, 10)
+        ax.xaxis.set_major_locator(NullLocator())
+        ax.xaxis.set_minor_locator(NullLocator())
+        ax.set_xlabel("no run at this point was timed")
+        return
+    lo, hi = fitted(min(values), max(values))
+    ax.set_xlim(lo, hi)
+    log_ticks(ax.xaxis, math.log10(hi / lo))
+    ax.set_xlabel(text)
+    ax.grid(axis="x", which="major", color="#cccccc", zorder=0)
+    ax.grid(axis="x", which="minor", color="#eeeeee", zorder=0)
 
 
 def log_ticks(axis, decades):
@@ -835,20 +897,40 @@ def log_ticks(axis, decades):
     axis.set_minor_formatter(NullFormatter())  # labelled minors crowd the axis
 
 
-def value_axis(ax, timed, text):
-    """The log value axis of a bar chart: labelled ticks and a grid, or, when nothing was
-    timed, no ticks at all (they would read like measurements)."""
-    ax.set_xscale("log")
-    ax.set_axisbelow(True)
-    if timed:
-        ax.set_xlabel(text)
-        ax.grid(axis="x", which="major", color="#cccccc", zorder=0)
-        ax.grid(axis="x", which="minor", color="#eeeeee", zorder=0)
-        return
-    ax.xaxis.set_major_formatter(NullFormatter())
-    ax.xaxis.set_minor_formatter(NullFormatter())
-    ax.tick_params(axis="x", which="both", length=0)
-    ax.set_xlabel("no run at this point was timed")
+# ---- lines at a level: a limit, a count ------------------------------------------------------
+
+NEAR = 4.0  # a level farther than this from the data (a factor) is said, not drawn
+
+
+def levels(ax, lines, values):
+    """Horizontal lines [(y, label, style)] (a hardware limit, n: every point) beside `values`
+    on a log y axis: each within NEAR of the values is drawn, and the axis must hold it; each
+    farther is not drawn (it would stretch the axis far past the data, the data squeezed into
+    a corner) but said at the axes' edge, with an arrow, and in the legend. Returns (legend
+    handles, values the axis must hold)."""
+    handles, held, far = [], [], []
+    if not values:  # nothing to stand beside: no line alone on an empty axis
+        return handles, held
+    top, bottom = max(values), min(values)
+    for y, label, style in lines:
+        if bottom / NEAR <= y <= top * NEAR:
+            ax.axhline(y, zorder=2, **style)
+            held.append(y)
+            handles.append(Line2D([], [], label=label, **style))
+            continue
+        above = y > top
+        ratio = times_text(y / top if above else bottom / y)
+        said = f"{label}: {ratio} {'above the highest' if above else 'below the lowest'} value"
+        handles.append(Line2D([], [], label=f"{said}, off the axis",
+                              **{**style, "color": "#bbbbbb"}))
+        far.append((above, f"{'↑' if above else '↓'} {said}"))
+    for i, (above, text) in enumerate(t for t in far if t[0]):
+        ax.annotate(text, (0.99, 0.98 - 0.06 * i), xycoords="axes fraction", ha="right",
+                    va="top", fontsize=8, style="italic", color=MUTED)
+    for i, (above, text) in enumerate(t for t in far if not t[0]):
+        ax.annotate(text, (0.99, 0.02 + 0.06 * i), xycoords="axes fraction", ha="right",
+                    va="bottom", fontsize=8, style="italic", color=MUTED)
+    return handles, held
 
 
 # ---- sweeps: a value against a swept param -------------------------------------------------

@@ -8,6 +8,7 @@ import sys
 import common
 
 ROW_IN, AXIS_IN = 0.55, 0.65  # AXIS_IN: tick labels and axis label under the axes
+LEGEND_IN = 0.3  # the legend's row above the axes
 
 
 def value(run, by_metric):
@@ -58,32 +59,28 @@ def line_peer(shown, peers):
 
 
 def draw_rows(ax, shown, by_metric, peers, with_extras):
-    """Bars of the timed rows, status text on the others; returns (bar labels, bars' base)."""
-    ends = [v for r in shown if value(r, by_metric)
-            for v in whisker(r, by_metric) or (value(r, by_metric),)]
-    base = common.bar_base(ends)
-    ax.set_xscale("log")
-    common.provisional_xlim(ax, base, ends)
-    labelled = []
+    """A dot per timed row, its numbers in the column right of the axes, status text on the
+    others; returns (values drawn, the column's texts)."""
+    values, texts = [], []
     for y, run in enumerate(shown):
         ms = run.median_ms
         if value(run, by_metric):
-            labelled.append(common.hbar(
-                ax, y, value(run, by_metric), base, bar_text(run, by_metric, peers, with_extras),
-                common.colour(run), whisker(run, by_metric), incorrect=run.status == "incorrect"))
+            values += common.dot(ax, y, value(run, by_metric), common.colour(run),
+                                 whisker(run, by_metric), incorrect=run.status == "incorrect")
+            texts.append(common.row_text(ax, y, bar_text(run, by_metric, peers, with_extras),
+                                         incorrect=run.status == "incorrect"))
         else:  # untimed, or timed without the metric the axis shows
             common.status_row(ax, y, f"{common.format_time(ms)}, no {run.metric_name}"
                               if ms else common.status_text(run))
-    return labelled, base
+    return values, texts
 
 
 def peer_line(ax, peer, by_metric):
-    """Dashed line at the best peer's value, named above the axes."""
+    """Dashed line at the best peer's value; its legend entry."""
     x, colour = value(peer, by_metric), common.colour(peer, text=True)
-    ax.axvline(x, color=colour, linestyle=(0, (5, 3)), linewidth=1.3, zorder=3)
-    ax.annotate(f"best peer: {common.step_label(peer)}", (x, 1),
-                xycoords=("data", "axes fraction"), xytext=(0, 3), textcoords="offset points",
-                ha="center", va="bottom", fontsize=8.5, color=colour, annotation_clip=False)
+    style = dict(color=colour, linestyle=(0, (5, 3)), linewidth=1.3)
+    ax.axvline(x, zorder=3, **style)
+    return common.Line2D([], [], label=f"best peer: {common.step_label(peer)}", **style)
 
 
 def figure(results, study, point, runs):
@@ -96,21 +93,22 @@ def figure(results, study, point, runs):
     texts = {extras_text(r) for r in shown if r.median_ms}
     extras = texts.pop() if len(texts) == 1 and len(shown) > 1 else ""
     notes = common.limit_footnotes(shown) + ([f"every timed run: {extras}"] if extras else [])
-    peer_in = 0.2 if peer else 0  # the peer line's name above the axes
     fig, (top_in, bottom_in) = common.page(
         results, f"{study} ladder: {common.point_title(point)}",
-        ROW_IN * max(len(shown), 2) + AXIS_IN + peer_in, notes)
+        ROW_IN * max(len(shown), 2) + AXIS_IN, notes, top_in=common.TOP_IN + LEGEND_IN)
     ax = fig.add_subplot()
-    bars = draw_rows(ax, shown, by_metric, peers, with_extras=not extras)
+    values, column = draw_rows(ax, shown, by_metric, peers, with_extras=not extras)
+    handles = common.role_handles(shown)
     if peer:
-        peer_line(ax, peer, by_metric)
+        handles.append(peer_line(ax, peer, by_metric))
+        values.append(value(peer, by_metric))
     unit = next((r.unit for r in shown if r.metric), "")
     whiskers = common.range_text([whisker(r, by_metric) for r in shown], "whiskers")
-    common.finish_bars(fig, (top_in + peer_in, bottom_in), ax, shown, names, bars,
-                       (f"{unit}, log scale (higher is better)" if by_metric else
-                        "median time [ms], log scale (lower is better)")
+    common.finish_rows(fig, (top_in, bottom_in), ax, shown, names, values,
+                       (f"{unit}, log scale: a dot per run (higher is better)" if by_metric else
+                        "median time [ms], log scale: a dot per run (lower is better)")
                        + (f"; {whiskers}" if whiskers else ""),
-                       common.role_handles(shown))
+                       handles, common.width_in(fig, column))
     return fig
 
 

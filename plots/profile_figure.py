@@ -4,8 +4,8 @@ step beside step, one figure per study and point, so that a step's gain (or loss
 off the hardware:
 
   1. speed of light: SM, memory, DRAM, L2 and L1 throughput as % of peak (which unit binds);
-  2. instructions per work unit, thread and warp (log scale), with each SASS operation counted
-     per unit (how much a step executes per cell, and of which kind);
+  2. instructions per work unit, thread and warp (dots on a log scale), with each SASS
+     operation counted per unit (how much a step executes per cell, and of which kind);
   3. achieved occupancy and issue-slot use (how much latency is hidden, how busy the
      schedulers are);
   4. stall cycles per issued instruction, the 6 largest reasons at the point stacked, the
@@ -55,6 +55,7 @@ LABEL_PT, TICK_PT = 11, 10
 PALETTE = ["#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3",
            "#ccb974", "#64b5cd", "#8c8c8c"]
 OTHER = "#bbbbbb"
+DOTS = ["o", "s", "^", "D", "v", "P", "X", "*"]  # the log panel's dots, a shape per series
 TOP_STALLS = 6  # more reasons than this make a stack no one can read
 
 SOL = (("sm_pct", "SM"), ("memory_pct", "memory"), ("dram_pct", "DRAM"), ("l2_pct", "L2"),
@@ -132,7 +133,8 @@ def panels(runs, unit="unknown"):
     candidates = [
         ("speed of light: throughput as % of each unit's peak", "% of peak",
          series(runs, SOL, "speed_of_light_pct"), "percent"),
-        (f"instructions and SASS operations per work unit ({unit})", "per work unit, log scale",
+        (f"instructions and SASS operations per work unit ({unit})",
+         "per work unit, log scale (dots)",
          series(runs, instruction_keys(runs), "per_work_unit", positive=True), "log"),
         ("achieved occupancy and issue-slot use", "% of peak", series(runs, OCCUPANCY),
          "percent"),
@@ -349,12 +351,18 @@ def roof_axes(ax, kind, drawn, roofs, handles):
 
 # ---- drawing -------------------------------------------------------------------------------
 
-def grouped(ax, panel_series):
-    """Bars side by side at each step, one colour per series; None draws no bar."""
+def grouped(ax, panel_series, dots=False):
+    """Bars side by side at each step, one colour per series; None draws no bar. dots=True
+    (a log axis, where a bar's length means nothing): a dot per value in the bar's place."""
     width = 0.8 / len(panel_series)
     for i, (label, values) in enumerate(panel_series):
         kept = [(x - 0.4 + width * (i + 0.5), v) for x, v in enumerate(values) if v is not None]
-        ax.bar(*zip(*kept), width, label=label, color=PALETTE[i % len(PALETTE)], zorder=2)
+        colour = PALETTE[i % len(PALETTE)]
+        if dots:
+            ax.plot(*zip(*kept), linestyle="none", marker=DOTS[i % len(DOTS)], markersize=7,
+                    label=label, color=colour, zorder=2)
+        else:
+            ax.bar(*zip(*kept), width, label=label, color=colour, zorder=2)
 
 
 def stacked(ax, panel_series):
@@ -394,7 +402,7 @@ def draw_panel(ax, panel, count):
     if how == "stacked":
         heights = stacked(ax, panel_series)
     else:
-        grouped(ax, panel_series)
+        grouped(ax, panel_series, dots=how == "log")
         heights = [v for _, values in panel_series for v in values if v is not None]
     y_axis(ax, how, heights)
     for x in range(count):

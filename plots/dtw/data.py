@@ -18,18 +18,25 @@ def notes_mismatch(runs):
 
 
 def speedups(shown):
-    """(text, ratio or None) per row: the previous timed bar's median over this one's, naming
-    that bar when untimed rows lie between."""
-    column, previous = [], None
+    """(text, ratio or None) per row: the gain over the previous timed step of ours of the same
+    precision class (common.precision_class: fp32 beside fp32, fp16x2 beside fp16x2), its
+    median over this one's, naming that step when other rows lie between. A peer gets no
+    gain ('peer'), and is no step to gain over; neither does the first timed step of ours
+    ('baseline') or of a precision ('first fp16')."""
+    column, previous = [], {}
     for i, run in enumerate(shown):
-        ms = run.median_ms
-        if ms is None or previous is None:
-            column.append(("baseline" if ms else "-", None))
+        ms, kind = run.median_ms, common.precision_class(run)
+        if run.is_peer:
+            column.append(("peer" if ms else "-", None))
+            continue
+        if ms is None or kind not in previous:
+            column.append(("-" if not ms else "baseline" if not previous else f"first {kind}",
+                           None))
         else:
-            row, name, before = previous
+            row, name, before = previous[kind]
             ratio = before / ms
             column.append((common.times_text(ratio) + ("" if row == i - 1 else f" vs {name}"),
                            ratio))
         if ms:
-            previous = (i, common.step_label(run), ms)
+            previous[kind] = (i, common.step_label(run), ms)
     return column

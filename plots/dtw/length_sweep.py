@@ -47,11 +47,15 @@ def figure(results, _study, point, runs):
                                   linewidth=1.6, color=colour, **style)
         values += drawn
         handles.append(common.line_handle(name, colour, drawn, **style))
-    for (limit, (peak, unit, _)), dashes in zip(common.limits(runs).items(), LIMIT_DASHES):
-        ax.axhline(peak, color="black", linestyle=dashes, linewidth=1.3, zorder=2)
-        handles.append(common.Line2D([], [], color="black", linestyle=dashes,
-                                     label=f"{limit} ({common.format_value(peak)} {unit})"))
-        values.append(peak)
+    # A limit near the lines is drawn; one far above them is said at the top of the axes
+    # (common.levels), so that the axis fits the measurements, not the hardware's peak.
+    said, held = common.levels(
+        ax, [(peak, f"{limit} ({common.format_value(peak)} {unit})",
+              dict(color="black", linestyle=dashes, linewidth=1.3))
+             for (limit, (peak, unit, _)), dashes in zip(common.limits(runs).items(),
+                                                         LIMIT_DASHES)], values)
+    handles += said
+    values += held
     common.log2_x(ax, lengths, "series length n, log2 scale")
     unit = next((r.unit for r in runs if r.metric), "GCUPS")
     common.log_y(ax, values, f"{unit}, log scale (higher is better)")

@@ -1,18 +1,16 @@
 """Figure dtw_paper: the DTW ladder beside the lecture notes' Titan X times, per point, with the
-speedup over the previous bar; plots/README.md says more."""
+gain over the previous step of ours of the same precision; plots/README.md says more."""
 import common
 
 from .data import NOTES, notes_mismatch, speedups
 
-NOTES_STYLE = dict(edgecolor="#7f7f7f", hatch="///", linewidth=0.8)
-NOTES_FACE, NOTES_TEXT = "#d9d9d9", "#666666"
+NOTES_COLOUR, NOTES_TEXT = "#7f7f7f", "#666666"  # the notes' hollow diamonds and their text
 FASTER, SLOWER = "#1e7b3c", "#b03a2e"
 
 ROW_IN, AXIS_IN, TOP_IN = 0.58, 0.6, 1.05  # TOP_IN: titles, legend and column header
-COLUMN_IN = 1.5  # the speedup column right of the axes
-# Placement inside a row (a row is 1 tall): (offset, height) of our bar beside a notes bar,
-# of the notes bar, and of our bar alone.
-OURS_PAIRED, NOTES_PAIRED, OURS_ALONE = (-0.17, 0.36), (0.22, 0.26), (0.0, 0.55)
+# Where in a row (a row is 1 tall) our dot goes beside the notes' diamond, the notes' diamond,
+# and our dot alone.
+OURS_PAIRED, NOTES_PAIRED, OURS_ALONE = -0.17, 0.22, 0.0
 
 
 def our_text(run):
@@ -25,43 +23,43 @@ def our_text(run):
     return ", ".join(p for p in parts if p)
 
 
-def draw_bars(ax, shown, notes):
-    """Our bars (or status text) and the notes' bars; returns the labels for fit_labels."""
-    seconds = [t for r in shown if r.median_ms
-               for t in common.sample_span(r, r.median_ms / 1000) or (r.median_ms / 1000,)]
-    ends = seconds + [n["value"] for n in notes.values()]
-    base = common.bar_base(ends)
-    ax.set_xscale("log")
-    common.provisional_xlim(ax, base, ends)
-    labelled = []
+def draw_rows(ax, shown, notes):
+    """Our dots (or status text) and the notes' hollow diamonds, each with its text in the
+    values' column; returns (values drawn, the column's texts)."""
+    values, texts = [], []
     for y, run in enumerate(shown):
-        offset, height = OURS_PAIRED if y in notes else OURS_ALONE
+        at = y + (OURS_PAIRED if y in notes else OURS_ALONE)
         ms = run.median_ms
         if ms is None:
-            common.status_row(ax, y + offset, common.status_text(run))
+            common.status_row(ax, at, common.status_text(run))
         else:
-            labelled.append(common.hbar(
-                ax, y + offset, ms / 1000, base, our_text(run), common.colour(run),
-                common.sample_span(run, ms / 1000), height, incorrect=run.status == "incorrect"))
+            incorrect = run.status == "incorrect"
+            values += common.dot(ax, at, ms / 1000, common.colour(run),
+                                 common.sample_span(run, ms / 1000), incorrect=incorrect)
+            texts.append(common.row_text(ax, at, our_text(run), incorrect=incorrect))
         if y in notes:
-            offset, height = NOTES_PAIRED
-            labelled.append(common.hbar(
-                ax, y + offset, notes[y]["value"], base, f"{NOTES['label']}: {notes[y]['text']}",
-                NOTES_FACE, height=height, text_colour=NOTES_TEXT, **NOTES_STYLE))
-    return labelled, base
+            at = y + NOTES_PAIRED
+            values += common.dot(ax, at, notes[y]["value"], NOTES_COLOUR, marker="D",
+                                 hollow=True)
+            texts.append(common.row_text(ax, at, f"{NOTES['label']}: {notes[y]['text']}",
+                                         NOTES_TEXT))
+    return values, texts
 
 
-def speedup_column(ax, shown):
-    """The speedup column, right of the axes."""
-    gap = 8  # points between the axes and the column
+def speedup_column(ax, shown, offset_in):
+    """The gains' column, offset_in inches right of the values' column; returns its texts."""
+    texts = []
     for y, (text, ratio) in enumerate(speedups(shown)):
         colour = common.MUTED if ratio is None else FASTER if ratio >= 1 else SLOWER
-        ax.annotate(text, (1, y), xycoords=ax.get_yaxis_transform(), xytext=(gap, 0),
-                    textcoords="offset points", va="center", fontsize=9, color=colour,
-                    fontweight="bold" if colour == FASTER else "normal", annotation_clip=False)
-    ax.annotate("speedup over\nprevious bar", (1, 1), xycoords="axes fraction",
-                xytext=(gap, 4), textcoords="offset points", va="bottom", fontsize=9,
-                fontweight="bold", color="#333333", annotation_clip=False)
+        texts.append(common.row_text(ax, y, text, colour, offset_in,
+                                     fontweight="bold" if colour == FASTER else "normal"))
+    header = ax.annotate("gain over the previous\nstep of its precision", (1, 1),
+                         xycoords="axes fraction",
+                         xytext=((common.COLUMN_GAP_IN + offset_in) * 72, 4),
+                         textcoords="offset points", va="bottom", fontsize=9,
+                         fontweight="bold", color="#333333", annotation_clip=False)
+    header.set_in_layout(False)
+    return texts + [header]
 
 
 def figure(results, _study, point, runs):
@@ -74,23 +72,26 @@ def figure(results, _study, point, runs):
         *([f"{NOTES['label']}: {NOTES['source']}", NOTES["remarks"]] if not mismatch
           else [f"{NOTES['label']} times not shown: {mismatch}."]),
         "GCUPS: cells (n x n per query-series pair, fewer with a band) / median time;  "
-        "speedup: previous timed bar's median / this bar's median."]
+        "gain: the median of the previous timed step of ours of the same precision (fp32, "
+        "fp16, ...) over this one's; none for a peer, nor for a precision's first step."]
     fig, margins = common.page(
         results, f"DTW ladder vs the lecture notes: {common.point_title(point)}",
         ROW_IN * len(shown) + AXIS_IN, footnotes, top_in=TOP_IN)
     ax = fig.add_subplot()
-    bars = draw_bars(ax, shown, notes)
-    for boundary in range(1, len(shown)):  # thin separators: which bars belong to which step
-        ax.axhline(boundary - 0.5, color="#eeeeee", linewidth=0.8, zorder=1)
+    values, column = draw_rows(ax, shown, notes)
+    for boundary in range(1, len(shown)):  # thin separators: which dots belong to which step
+        ax.axhline(boundary - 0.5, color="#d0d0d0", linewidth=0.8, zorder=1)
     handles = common.role_handles(shown)
     if notes:
-        handles.append(common.Patch(facecolor=NOTES_FACE, label=NOTES["label"], **NOTES_STYLE))
+        handles.append(common.Line2D([], [], linestyle="none", marker="D", markersize=7,
+                                     color=NOTES_COLOUR, markerfacecolor="white",
+                                     markeredgewidth=1.4, label=NOTES["label"]))
     whiskers = common.range_text([common.time_range(r) for r in shown], "whiskers")
-    common.finish_bars(fig, margins, ax, shown, names, bars,
-                       "median time [s], log scale (lower is better)"
-                       + (f"; {whiskers}" if whiskers else ""), handles,
-                       right_in=COLUMN_IN, legend_above=True)
-    speedup_column(ax, shown)  # after the layout, which would squeeze the axes around it
+    values_in = common.width_in(fig, column) + common.COLUMN_GAP_IN
+    gains_in = common.width_in(fig, speedup_column(ax, shown, values_in))
+    common.finish_rows(fig, margins, ax, shown, names, values,
+                       "median time [s], log scale: a dot per run (lower is better)"
+                       + (f"; {whiskers}" if whiskers else ""), handles, values_in + gains_in)
     return fig
 
 

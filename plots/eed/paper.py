@@ -3,9 +3,10 @@ experiments 1-3 against the length (eed_fig5-7) and its Tables 1-4 with our thro
 (eed_tables); plots/README.md says more."""
 import common
 
-from .data import (DEFAULT_PREP, NOTES, ONE_PAIR, PAIRS_100, PAPER_COLUMNS, PAPER_STEPS, SERIAL,
-                   TABLES, in_sweep, lines_of, mismatch, paper_ms, paper_rows, prep, run_name,
-                   stage_ms, table_value, throughput_rows, total_ms, why_not)
+from .data import (ALPHABET, DEFAULT_PREP, LONG, NOTES, ONE_PAIR, PAIRS_100, PAPER_COLUMNS,
+                   PAPER_STEPS, SERIAL, TABLES, THROUGHPUT, in_sweep, lines_of, mismatch,
+                   paper_ms, paper_rows, prep, run_name, stage_ms, table_value,
+                   throughput_rows, total_ms, why_not)
 
 # Colour and marker per step; markers o and D are the paper's (hollow).
 STYLES = {"seq": ("#2f4f7f", "x"), "openmp": ("#4c72b0", "+"), "openmp_linear": ("#8fa8d6", "1"),
@@ -193,54 +194,60 @@ def pairs_figure(results, runs, sweep, table, title):
 
 # ---- the table figure ------------------------------------------------------------------------
 
-SHADES = {"paper": "#ececec", "ours": "#e3f1e7", "ratio": "#f5f5f5", "peer": "#fbe6d5"}
+SHADES = common.SHADES
 ROW_IN, HEAD_IN, GAP_IN = 0.36, 0.5, 0.55
 PAPER_WIDTHS = [0.2, 0.16, 0.08, 0.14, 0.07, 0.08, 0.14, 0.07]
+VERSUS = (4, 7)  # the columns 'GTX 660 / ours': shaded by which is faster
 
 
 def tables_figure(results, runs):
+    """Tables 1-4 beside ours and, where this file has runs of the throughput sweeps, our
+    throughput; without them no throughput table (a footnote says so)."""
     paper, notes = paper_rows(runs)
     header, through, t_notes = throughput_rows(runs)
     peers = [r for r in runs if r.is_peer]
     device = common.peer_device(results, runs)
     notes = ([f"{NOTES['label']}: {NOTES['source']}", NOTES["restored"], NOTES["remarks"]]
-             + notes + t_notes
-             + ["GTX 660 / ours: the paper's time over ours (above 1: faster here); time ratio: "
-                "sH_CUDA's time over pH_CUDA's or H_CUDA's (below 1: sH is faster); our "
-                "values are medians, the run's status where there is none.",
-                "throughput: the median time with copies; GCUPS = len A x len B per pair / "
-                "median time; % of the int32 limit from the run's metrics."]
+             + notes
+             + (t_notes if through else [f"no throughput table: no run of the sweeps "
+                                         f"'{THROUGHPUT}', '{ALPHABET}' or '{LONG}' in this file."])
+             + ["GTX 660 / ours: the paper's time over ours (above 1, green: faster here; below "
+                "1, red: slower here); time ratio: sH_CUDA's time over pH_CUDA's or H_CUDA's "
+                "(below 1: sH is faster); our values are medians, the run's status where there "
+                "is none."]
+             + (["throughput: the median time with copies; GCUPS = len A x len B per pair / "
+                 "median time; % of the int32 limit from the run's metrics."] if through else [])
              + ([f"peers: from their results file{f' on {device}' if device else ''}; "
                  "StringZilla's distance is Levenshtein (no swaps), not EED."] if peers else []))
     paper_in = HEAD_IN + ROW_IN * 1.35 * len(paper)
-    through_in = HEAD_IN + ROW_IN * 1.25 * max(len(through), 1)
-    fig, margins = common.page(results, "EED vs Kim, Na and Sim (2015): Tables 1-4 and "
-                               "throughput", paper_in + GAP_IN + through_in,
+    through_in = GAP_IN + HEAD_IN + ROW_IN * 1.25 * len(through) if through else 0.0
+    fig, margins = common.page(results, "EED vs Kim, Na and Sim (2015): Tables 1-4"
+                               + (" and throughput" if through else ""), paper_in + through_in,
                                common.wrapped(notes, 16.0), width=16.0)
     height = fig.get_figheight()
     top = 1 - margins[0] / height
     ax = fig.add_axes([0.02, top - paper_in / height, 0.96, paper_in / height])
     kinds = [k for _c, k in paper]
+    cells = [c for c, _k in paper]
 
     def tint(row, col, cell):
         shade = (SHADES["ratio"] if kinds[row] == "ratio" else SHADES["paper"] if col in (2, 5)
-                 else SHADES["ours"] if col in (3, 6) else None)
+                 else SHADES["ours"] if col in (3, 6)
+                 else common.versus_shade(cells[row][col]) if col in VERSUS else None)
         if shade:
             cell.set_facecolor(shade)
-    common.draw_table(ax, PAPER_COLUMNS, [c for c, _k in paper], PAPER_WIDTHS, tint)
-    bottom = top - (paper_in + GAP_IN) / height
-    ax2 = fig.add_axes([0.02, bottom - through_in / height, 0.96, through_in / height])
-    ax2.set_title("Throughput (sweeps 'throughput', 'alphabet', 'long')", fontsize=10, loc="left")
+    common.draw_table(ax, PAPER_COLUMNS, cells, PAPER_WIDTHS, tint)
     if through:
+        bottom = top - (paper_in + GAP_IN) / height
+        ax2 = fig.add_axes([0.02, bottom - (through_in - GAP_IN) / height, 0.96,
+                            (through_in - GAP_IN) / height])
+        ax2.set_title(f"Throughput (sweeps '{THROUGHPUT}', '{ALPHABET}', '{LONG}')", fontsize=10,
+                      loc="left")
         ncols = len(header)
         widths = [0.26] + [min(0.7 / (ncols - 1), 0.13)] * (ncols - 1)
         peer_rows = [r[0].startswith("peer") for r in through]
         common.draw_table(ax2, header, through, widths, lambda row, _col, cell: (
             cell.set_facecolor(SHADES["peer"]) if peer_rows[row] else None))
-    else:
-        ax2.axis("off")
-        ax2.text(0.0, 0.5, "no run of the throughput sweeps in this file", style="italic",
-                 color=common.MUTED, transform=ax2.transAxes)
     return fig
 
 

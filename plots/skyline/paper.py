@@ -1,7 +1,5 @@
 """Figure skyline_paper: the skyline study beside its seed (Min, Han and Lee 2010), per data set:
 Fig. 11 with the gains, the skyline sizes and Fig. 11c; plots/README.md says more."""
-import math
-
 import common
 
 from .data import (DIST_TEXT, EXPECTED, EXPECTED_SIZES, FIG11_PANELS, FIG11C_STEPS, NOTES,
@@ -43,14 +41,15 @@ def settings_note(counts):
 # ---- Fig. 11 (a, b) and the gains -------------------------------------------------------------
 
 def draw_table(ax, header, rows, widths, kinds):
-    """rows: (cells, text colours); names left-aligned, seed columns grey, ours green."""
+    """rows: (cells, text colours); names left-aligned, seed columns grey, ours a neutral
+    blue-grey (its text green where ours is faster, red where slower)."""
     def style(row, col, cell):
         cell.get_text().set_color(rows[row][1][col])
         if col == 0:
             cell.get_text().set_ha("left")
             cell.PAD = 0.02
         else:
-            cell.set_facecolor("#ececec" if kinds[col - 1] == "seed" else "#e3f1e7")
+            cell.set_facecolor(common.SHADES["paper" if kinds[col - 1] == "seed" else "ours"])
     return common.draw_table(ax, header, [c for c, _k in rows], widths, style)
 
 
@@ -157,12 +156,13 @@ def sizes_figure(results, point, runs):
         handles.append(common.Line2D([], [], linestyle="none", marker="D", markersize=9,
                                     markerfacecolor="none", markeredgecolor="black",
                                     label=f"expected, {EXPECTED['n']:,} independent points"))
-    if n:
-        ax.axhline(n, color="#888888", linestyle=":", linewidth=1.2, zorder=2)
-        values.append(n)
-        handles.append(common.Line2D([], [], color="#888888", linestyle=":",
-                                     label=f"n = {n:,.0f} (every point)"))
     values = [v for v in values if v > 0]
+    if n:  # drawn where near the sizes; far above them, said at the top instead
+        said, held = common.levels(ax, [(n, f"n = {n:,.0f} (every point)",
+                                         dict(color="#888888", linestyle=":", linewidth=1.2))],
+                                   values)
+        handles += said
+        values += held
     common.linear_x(ax, ds, D_AXIS, 2, right=0.1)  # room for the last point's label
     common.log_y(ax, values, "skyline points, log scale")
     common.legend(ax, handles)
@@ -179,8 +179,8 @@ def fig11c(results, point, runs):
              "16 (a multiple of the banks' stride) DWE's shared-memory rows conflict, and one more "
              "attribute removes the conflicts. Ours keeps each thread's point in registers and "
              "reads tile rows by broadcast, so only its row stores can conflict; ALR pads those rows.",
-             "bars: median time of passed runs; under each pair, time at d + 1 / time at d "
-             "(below 1: d + 1 is faster despite the extra attribute)."]
+             "bars: median time of passed runs, on a linear axis from zero; under each pair, "
+             "time at d + 1 / time at d (below 1: d + 1 is faster despite the extra attribute)."]
     notes += settings_note(counts)
     width = max(11.0, 5.2 * len(panels) + 0.8)
     fig, margins = common.page(results, f"Skyline vs Min, Han and Lee (2010) Fig. 11c: DWE and "
@@ -191,7 +191,6 @@ def fig11c(results, point, runs):
     for ax, (s, ds) in zip(axes, panels):
         at = table[s]
         values = [t for v in FIG11C_STEPS for d in ds for t in times(at, v, d, d + 1) if t]
-        base = common.bar_base(values)
         labels, tops = [], []  # tops: the whiskers' upper ends
         for i, d in enumerate(ds):
             ratios = []
@@ -200,11 +199,13 @@ def fig11c(results, point, runs):
                 for k, (t, (_at, alpha, hatch)) in enumerate(zip(pair, PAIR_BARS)):
                     x = i + (2 * j + k - 1.5) * bar_w
                     if not t:
-                        ax.text(x, base * 1.15, "not run", rotation=90, ha="center",
-                                va="bottom", fontsize=8, color=common.MUTED)
+                        ax.text(x, 0.02, "not run", rotation=90, ha="center", va="bottom",
+                                fontsize=8, color=common.MUTED,
+                                transform=ax.get_xaxis_transform())
                         continue
-                    ax.bar(x, t - base, bottom=base, width=bar_w * 0.92, color=STYLES[v][0],
-                           alpha=alpha, hatch=hatch, edgecolor=STYLES[v][0], zorder=3)
+                    # A bar from zero on a linear axis: its length is its time.
+                    ax.bar(x, t, width=bar_w * 0.92, color=STYLES[v][0], alpha=alpha,
+                           hatch=hatch, edgecolor=STYLES[v][0], zorder=3)
                     # the run's whisker, black as the ladder's; the time above its top
                     span = common.sample_span(at[v][d + k], t)
                     if common.range_bars(ax, [(x, t, span)], "black"):
@@ -218,12 +219,11 @@ def fig11c(results, point, runs):
         ax.set_xticks(range(len(ds)))
         ax.set_xticklabels(labels, fontsize=8.5)
         ax.set_xlim(-0.6, len(ds) - 0.4)
-        ax.set_yscale("log")
-        top = max(values + tops) * 6
-        ax.set_ylim(base, top)
-        common.log_ticks(ax.yaxis, math.log10(top / base))
+        # Room above the tallest bar for its time, written upwards (about 0.35 in).
+        ax.set_ylim(0, max(values + tops) * 1.3 if values else 1.0)
+        ax.yaxis.set_major_formatter(common.FuncFormatter(lambda v, _p: f"{v:g}"))
         whiskers = common.range_text(common.range_spans(ax), "whiskers")
-        ax.set_ylabel("median time [s], log scale" + (f"\n{whiskers}" if whiskers else ""))
+        ax.set_ylabel("median time [s]" + (f"\n{whiskers}" if whiskers else ""))
         ax.grid(axis="y", color="#e0e0e0", zorder=0)
         ax.set_axisbelow(True)
         ax.set_title(DIST_TEXT.get(s, s), fontsize=10.5)

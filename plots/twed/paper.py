@@ -7,9 +7,13 @@ import common
 from .data import (LARGE, NOTES, best_gpu, n_of, pair_mode, paper_mismatch, paper_rows,
                    peer_runs, variant_runs)
 
-OURS = {"baseline": "#4c72b0", "itwed": "#7cbf8e", "best": "#1e7b3c"}
-PEER, PAPER = "#d9773a", "#7f7f7f"
-LINE_COLOURS = ["#1e7b3c", "#3d9b57", "#17becf", "#9467bd", "#8c564b", "#bcbd22"]
+# Ours in the ladder's neutral role colours (common.ROLE_COLOURS: never green, which would say
+# 'better' whatever the numbers), cuTWED here in the peers' orange, the paper in grey.
+OURS = {"baseline": common.role_colour("baseline", "cpu"),
+        "itwed": common.role_colour("step", "cpu"), "best": common.role_colour("step", "gpu")}
+PEER, PAPER = common.role_colour("peer", "gpu"), "#7f7f7f"
+LINE_COLOURS = [common.role_colour("step", "gpu"), "#5b8fc7", common.role_colour("baseline", "gpu"),
+                "#17becf", "#8c564b", "#bcbd22"]
 BODY_IN = 5.4
 TIME_AXIS = "median wall time [s], log scale"
 
@@ -120,8 +124,7 @@ def fig10(ax, runs, paper):
     xs = sorted({n_of(r) for r in large if n_of(r)})
     values += line(ax, {r["N"]: r["cutwed_s"] for r in paper if r["N"] in xs},
                    "paper: cuTWED (P100)", PAPER, linestyle="--", marker="s")
-    finish_axis(ax, xs, values, TIME_AXIS, f"(c) large N (sweep '{LARGE}')" if large else
-                f"(c) large N: no run of sweep '{LARGE}' here")
+    finish_axis(ax, xs, values, TIME_AXIS, f"(c) large N (sweep '{LARGE}')")
 
 
 def speedup_bars_text(runs):
@@ -141,6 +144,8 @@ def footnotes(results, runs, mismatch):
     """Sources, what was left out and why, and how cuTWED was timed."""
     notes = [f"{NOTES['label']}: {NOTES['source']}" if not mismatch
              else f"paper numbers not shown: {mismatch}."]
+    if not any(r.sweep == LARGE for r in runs):
+        notes.append(f"no panel (c), large N: no run of sweep '{LARGE}' in this file.")
     shown = ("seq_full", "itwed")
     missing = [(f"{r.variant} N={n_of(r):.0f}", common.status_text(r, 70))
                for r in runs if (r.variant in shown or r.is_peer) and not r.seconds and n_of(r)]
@@ -164,10 +169,13 @@ def figure(results, _study, point, runs):
     top = max((n_of(r) for r in small if n_of(r)), default=0)
     fig, margins = common.page(results, f"TWED vs cuTWED's paper: {common.point_title(point)}",
                                BODY_IN, footnotes(results, runs, mismatch), width=19.0)
-    axes = [fig.add_subplot(1, 3, k) for k in (1, 2, 3)]
+    # (c) only with runs of its sweep: an empty panel says nothing (a footnote says why).
+    large = any(r.sweep == LARGE for r in runs)
+    axes = [fig.add_subplot(1, 3 if large else 2, k) for k in ((1, 2, 3) if large else (1, 2))]
     fig9a(axes[0], small, [r for r in paper if r["N"] <= top or (not top and r["twed_c_s"])])
     fig9b(axes[1], small, [r for r in paper if r["N"] <= top or not top])
-    fig10(axes[2], runs, paper)
+    if large:
+        fig10(axes[2], runs, paper)
     common.layout(fig, margins)
     return fig
 

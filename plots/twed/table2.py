@@ -8,8 +8,7 @@ COLUMNS = ["validation set", "our point", "paper\ntwed.c", "paper\ncuTWED", "pap
            "ours:\nsequential", "ours: best FP64\nGPU step", "ours:\nspeedup",
            "cuTWED\nhere (FP64)", "cuTWED here /\nours"]
 WIDTHS = [0.15, 0.13, 0.07, 0.07, 0.07, 0.08, 0.15, 0.07, 0.1, 0.09]
-SHADES = {"paper": "#ececec", "ours": "#e3f1e7", "peer": "#fbe6d5"}
-GROUPS = ["", "", "paper", "paper", "paper", "ours", "ours", "ours", "peer", "peer"]
+GROUPS = ["", "", "paper", "paper", "paper", "ours", "ours", "ours", "peer", "versus"]
 ROW_IN, HEAD_IN = 0.42, 0.55
 
 
@@ -59,9 +58,12 @@ def rows(runs):
 
 
 def tint(_row, col, cell):
-    """The paper's, our and cuTWED's columns tinted."""
-    if GROUPS[col]:
-        cell.set_facecolor(SHADES[GROUPS[col]])
+    """The paper's, our and cuTWED's columns tinted in neutral shades; 'cuTWED here / ours'
+    green where ours is faster, red where slower (common.versus_shade), else cuTWED's."""
+    shade = (common.versus_shade(cell.get_text().get_text()) or common.SHADES["peer"]
+             if GROUPS[col] == "versus" else common.SHADES.get(GROUPS[col]))
+    if shade:
+        cell.set_facecolor(shade)
 
 
 def figure(results, runs):
@@ -71,7 +73,7 @@ def figure(results, runs):
     notes = [f"{NOTES['label']}: {NOTES['source']}", NOTES["table2_remarks"], *notes,
              "ours: seq_full (the sequential full-matrix reference) and the fastest correct FP64 "
              "GPU step; speedup = sequential / best GPU step; cuTWED here / ours = cuTWED's time "
-             "over our best GPU step's (above 1: ours is faster).",
+             "over our best GPU step's (above 1, green: ours is faster; below 1, red: slower).",
              "cuTWED here: peers/twed/cutwed.py" + (f" on {peer_device}" if peer_device else "")
              + ", wall clock around each call; times are medians."]
     fig, margins = common.page(results, "TWED validation sets vs cuTWED's Table 2",

@@ -3,7 +3,7 @@ studies.figures() is drawn from runs of several samples (test_plots.py's fixture
 reference files, their timings spread around the same medians), and every bar end or line point
 that is a run's median time (ms or s) or its rate (run.metric) must carry its min..max sample:
 a vertical error bar at that x (lines, vertical bars) or a horizontal whisker at that y (the
-ladder's bars) reaching from below the value to above it, with the axis saying 'min..max sample'.
+ladder's dots) reaching from below the value to above it, with the axis saying 'min..max sample'.
 The same figures from runs of one sample draw no error bar. Values the results keep no samples
 of (the paper's numbers, stage medians, limits, skyline sizes) are not checked.
 
@@ -109,7 +109,8 @@ def run_values(raw):
 
 
 def horizontal_bars(ax):
-    """Bars along x (common.hbar: values on a log x axis, rows on a linear y) rather than up y."""
+    """Values along x, a row each (common.dot: values on a log x axis, rows on a linear y)
+    rather than up y."""
     return ax.get_xscale() == "log" and ax.get_yscale() == "linear"
 
 
@@ -119,8 +120,8 @@ def data_lines(ax):
 
 
 def ranges_of(ax):
-    """(vertical, horizontal, caps): error bars as [(x, lo, hi)], whiskers of horizontal bars
-    as [(y, lo, hi)] (two-point level lines, as common.hbar draws), and the error bars' caps."""
+    """(vertical, horizontal, caps): error bars as [(x, lo, hi)], whiskers of rows' dots as
+    [(y, lo, hi)] (two-point level lines, as common.dot draws), and the error bars' caps."""
     vertical, caps = [], set()
     for container in ax.containers:
         if isinstance(container, ErrorbarContainer):
@@ -138,12 +139,17 @@ def ranges_of(ax):
 
 def points_of(ax, caps):
     """[(x, y, 'v')] of line points and vertical bars' tops, their value on y; [(y, x, 'h')] of
-    horizontal bars' ends, their value on x. Only bars where bars run along x."""
+    the dots of rows (one-point marker lines) and horizontal bars' ends, their value on x,
+    where values run along x."""
     points = []
-    for line in [] if horizontal_bars(ax) else data_lines(ax):
-        if id(line) not in caps:
+    for line in data_lines(ax):
+        if id(line) in caps:
+            continue
+        if not horizontal_bars(ax):
             points += [(x, y, "v") for x, y in zip(line.get_xdata(), line.get_ydata())
                        if isinstance(x, numbers.Real) and isinstance(y, numbers.Real)]
+        elif len(line.get_xdata()) == 1 and line.get_marker() not in (None, "", "None"):
+            points.append((line.get_ydata()[0], line.get_xdata()[0], "h"))
     for patch in ax.patches:
         if isinstance(patch, Rectangle):
             x, y, w, h = patch.get_x(), patch.get_y(), patch.get_width(), patch.get_height()

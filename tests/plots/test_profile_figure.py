@@ -211,10 +211,12 @@ class ProfileFigure(unittest.TestCase):
         ax = self.axes[1]
         self.assertEqual(ax.get_yscale(), "log")
         self.assertIn("per work unit (cells)", ax.get_title(loc="left"))
-        # ffma is 0 per cell: nothing a log axis shows, so no bar and no legend entry.
+        # ffma is 0 per cell: nothing a log axis shows, so no dot and no legend entry.
         self.assertEqual(legend_labels(ax),
                          ["thread instructions", "warp instructions", "fadd", "integer"])
-        heights = sorted(p.get_height() for p in ax.patches)
+        # Dots, not bars: a bar's length on a log axis means nothing.
+        self.assertEqual(len(ax.patches), 0)
+        heights = sorted(y for line in ax.lines for y in line.get_ydata())
         self.assertEqual(heights, [0.375, 1.0, 1.25, 5.5, 12.0, 40.0])
 
     def test_stalls_stack_the_six_largest_and_other(self):
