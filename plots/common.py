@@ -483,9 +483,10 @@ def rate(run):
 
 
 # A precision whose results are as accurate as another's is held against that one's peers:
-# tf32x3 (three TF32 tensor-core products) is FP32-accurate, as cuBLAS SGEMM and SSYRK are;
-# fp16 of scaled operands keeps TF32's 10-bit mantissa, and fp16x3 is FP32-accurate too.
-PEER_PRECISION = {"tf32x3": "fp32", "fp16": "tf32", "fp16x3": "fp32"}
+# tf32x3 (three TF32 tensor-core products) and fp16x3 are FP32-accurate, as cuBLAS SGEMM and
+# SSYRK are. FP16 is its own class: a step that is faster only by computing in FP16 is never
+# held against a TF32 or FP32 library as if alike (the summary gives it a row that says so).
+PEER_PRECISION = {"tf32x3": "fp32", "fp16x3": "fp32"}
 
 
 def precision_class(run):
@@ -503,8 +504,10 @@ def precision_class(run):
 
 
 def peer_precision(run):
-    """The precision of the peers a run is compared with: its own, or PEER_PRECISION's."""
-    return PEER_PRECISION.get(run.precision, run.precision)
+    """The precision of the peers a run is compared with: its own, or PEER_PRECISION's;
+    integer outputs are exact at any width, so every int precision is 'int'."""
+    text = str(run.precision or "")
+    return "int" if text.startswith(("int", "uint")) else PEER_PRECISION.get(text, text)
 
 
 def best_peers(shown, by_metric):

@@ -130,17 +130,6 @@ def best(runs):
     return max(runs, key=lambda r: r.metric) if runs else None
 
 
-# The precision class a run's outputs are held in: what a peer must match. Three-term splits
-# (tf32x3, fp16x3) are FP32-accurate; FP16 and FP16x2 are their own class, never TF32's.
-ACCURACY_CLASS = {"tf32x3": "fp32", "fp16x3": "fp32"}
-
-
-def accuracy_class(run):
-    """Integer outputs are exact at any width: one class, whatever the width a run names."""
-    p = str(run.precision or "")
-    return "int" if p.startswith("int") else ACCURACY_CLASS.get(p, p)
-
-
 def study_rows(ctx, study, configs):
     """The study's like-for-like rows at the point where its best peer is at its best (its
     fastest correct run anywhere: the peer's own size and configuration, not the point that
@@ -167,14 +156,14 @@ def study_rows(ctx, study, configs):
     here, there = [o for o in ours if o.point == point], [q for q in peers if q.point == point]
     if not here:
         return [row(study, None, best(there))]
-    rows, classes = [], sorted({accuracy_class(q) for q in there},
-                               key=lambda k: -best([q for q in there if accuracy_class(q) == k]).metric)
+    rows, classes = [], sorted({common.peer_precision(q) for q in there},
+                               key=lambda k: -best([q for q in there if common.peer_precision(q) == k]).metric)
     for k in classes:
-        mine = [o for o in here if accuracy_class(o) == k]
+        mine = [o for o in here if common.peer_precision(o) == k]
         if mine:
-            rows.append(row(study, best(mine), best([q for q in there if accuracy_class(q) == k])))
+            rows.append(row(study, best(mine), best([q for q in there if common.peer_precision(q) == k])))
     fastest = best(here)
-    if accuracy_class(fastest) not in classes:
+    if common.peer_precision(fastest) not in classes:
         peer = best(there)
         rows.append(row(study, fastest, peer, f"ours in {fastest.precision}, which no peer ran here: "
                                               f"faster only by another precision than the peer's "
