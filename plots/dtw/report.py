@@ -243,14 +243,14 @@ def notes_table(at, comparable):
 
 
 def ladder_table(shown):
-    """Every step at the notes' point, with the gain over the previous timed step."""
+    """Every step at the notes' point, with the gain over the previous timed step of its precision."""
     gains = [text for text, _ratio in speedups(shown)]
     rows = [[run.step, f"{common.step_label(run)} (`{run.variant}`)",
              f"{(run.backend or '?').upper()}, {run.precision or 'fp32'}",
              rc.time_text(run), gcups_text(run), limit_text(run), gain]
             for run, gain in zip(shown, gains)]
     return rc.md_table(["step", "variant", "backend, precision", "median time", "GCUPS",
-                        "% of limit", "gain over the previous timed step"], rows)
+                        "% of limit", "gain over the previous timed step of its precision"], rows)
 
 
 def past_the_notes(at, shown):
