@@ -67,25 +67,33 @@ SAID = {
     "ladder": dict(quote="", place="", source=rc.FROM_LADDER),
 }
 QUICK_WHY = "quick scale: our sizes are smaller than the seed's, so absolute times are not judged"
+# Whose speedup a Fig. 9b or Table 2 claim is judged on. The seed's speedups are its code's, so
+# its claims are judged on cuTWED run here; our best FP64 GPU step's at the same point is a check
+# of ladder's own (its words start with OURS), kept beside it but never counted.
+CUTWED, OURS = "cuTWED here", "ours (best GPU step)"
 RULES = (
     "How the claims are judged. *Times* (twed.c, cuTWED, Fig. 10): where comparable at all "
     f"(the seed ran {SEED_HW}; see How claims are judged), reproduces when ours is at most "
     f"{SLOWER_OK:g}x the seed's at every N compared, partly when at some, does not when at "
-    "none. *Speedups* (Fig. 9b, Table 2): ours is our sequential reference over our best "
-    "FP64 GPU step at the same size; reproduces when it is at least the seed's. The seed's "
-    "speedup is a GPU-over-CPU ratio that depends on both of its machines, as ours does on "
-    "ours, so a higher speedup here says our pair of machines and steps is at least as far "
-    "apart, not that a step is faster. *Trend*: reproduces when our speedup rises from the "
-    f"smallest to the largest N and never falls below {DIP_OK:g}x the one before. *Launch "
+    "none. *Speedups* (Fig. 9b, Table 2): the seed's speedups are cuTWED's, so they are "
+    "judged on cuTWED run here: our sequential reference over cuTWED's FP64 time at the same "
+    "size (on a validation set, its batch point); reproduces when it is at least the seed's. "
+    "Our best FP64 GPU step's speedup at the same point is listed apart, a check of ladder's "
+    "own that is not counted. The seed's speedup is a GPU-over-CPU ratio that depends on both "
+    "of its machines, as cuTWED's here does on ours: a lower one here can come from our "
+    "faster core as much as from cuTWED on this GPU (see the ours/seed columns of Fig. 9a). "
+    "*Trend*: reproduces when cuTWED's speedup here rises from the smallest to the largest N "
+    f"and never falls below {DIP_OK:g}x the one before (ours apart, by the same rule). *Launch "
     "overhead*: reproduces when our itwed (a launch per diagonal) at its smallest N takes "
     f"within {SLOWER_OK:g}x of the seed's time per diagonal and at most "
     f"{LAUNCH_BOUND_GROWTH:g}x as long at 2N (a launch-bound time doubles with the "
     "diagonals, a compute-bound one quadruples with the cells). *cuTWED's factor of two left*: "
     "reproduces when cuTWED run here takes at least 2x our best FP64 GPU step at every N, on "
-    "the same GPU. *Triangle*: reproduces when our best step on the whole matrix takes "
-    f"{TRIANGLE_GAIN / TRIANGLE_WITHIN:g}x to {TRIANGLE_GAIN * TRIANGLE_WITHIN:g}x as long as "
-    "on the triangle, on every set with both. *Single precision*: reproduces when cuTWED run "
-    f"here is at most {MARGINAL:g}x as fast in FP32 as in FP64 at every N. *cuTWED's "
+    "the same GPU. *Triangle*: reproduces when cuTWED run here takes "
+    f"{TRIANGLE_GAIN / TRIANGLE_WITHIN:g}x to {TRIANGLE_GAIN * TRIANGLE_WITHIN:g}x as long on "
+    "the whole matrix (its batch mode) as on the triangle (its triangle option), on every set "
+    "with both (our best step apart, by the same rule). *Single precision*: reproduces when "
+    f"cuTWED run here is at most {MARGINAL:g}x as fast in FP32 as in FP64 at every N. *cuTWED's "
     "distances*: reproduce when cuTWED's FP64 distances differ from our sequential reference "
     f"(twed.c's algorithm) by at most {MATCH_REL:g} relative on every validation set. "
     "At quick scale the absolute times are shown but "
@@ -134,6 +142,16 @@ def reference(view, n):
     if common.seconds(full) or not common.seconds(view["seq_itwed"].get(n)):
         return full, "seq_full"
     return view["seq_itwed"][n], "seq_itwed"
+
+
+def peer_missing(ctx, config):
+    """Why cuTWED has no results on a config ('' when it has): 'cuTWED was not run here
+    (cutwed not installed)', its state in the manifest, else that its results are missing."""
+    if ctx.peer_results(config):
+        return ""
+    states = [f"{p.get('peer', '?')} {p.get('state', '?')}" for p in ctx.manifest.get("peers", [])
+              if p.get("config") == config and p.get("state") not in ("ran", "reused")]
+    return f"cuTWED was not run here ({'; '.join(states) or f'peer results for {config} missing'})"
 
 
 def missing_config(ctx, name):
@@ -340,19 +358,20 @@ def precision_claim(view, missing):
 
 # ---- TWED Fig. 9b: speedup over the CPU reference --------------------------------------------
 
-def speedups(view):
-    """{N: (our speedup (an rc.Ratio), reference name, best run)} where both are timed."""
+def speedups(view, who):
+    """{N: (speedup (an rc.Ratio), reference name, run)}: our sequential reference over `who`'s
+    run (cuTWED here, or our best step) at each N where both are timed."""
     out = {}
-    for n, best in sorted(view["best"].items()):
+    for n, run in sorted(view["peer" if who == CUTWED else "best"].items()):
         ref, name = reference(view, n)
-        speedup = rc.run_ratio(ref, best)
+        speedup = rc.run_ratio(ref, run)
         if speedup:
-            out[n] = (speedup, name, best)
+            out[n] = (speedup, name, run)
     return out
 
 
 def fig9b(ctx, view, seed, missing):
-    ours = speedups(view)
+    ours, cutwed = speedups(view, OURS), speedups(view, CUTWED)
     rows = []
     for n in sorted(set(view["ns"]) | {n for n, p in seed.items() if p["speedup"]}):
         ref, name = reference(view, n)
@@ -369,71 +388,108 @@ def fig9b(ctx, view, seed, missing):
             "keeps three diagonals instead of the full matrix, and was faster than seq_full "
             "wherever both ran, so the speedup over it is a lower bound). The last column is "
             "cuTWED run here over the same reference: the seed's ratio, remeasured on our "
-            "machines; where it falls short of the seed's, this host's core is the faster "
+            "machines, on which the seed's speedups are judged (ours is a check of ladder's "
+            "own, apart); where it falls short of the seed's, this host's core is the faster "
             "against this GPU (see the ours/seed columns of Fig. 9a).\n\n"
             + rc.md_table(["N", "seed: speedup", "our reference", "ours: best FP64 GPU step",
                            "ours: speedup", "ours/seed", "cuTWED here: speedup"], rows)
             + "\n" + launch)
-    claims = [speedup_claim(view, ours, n, p["speedup"], missing)
-              for n, p in sorted(seed.items()) if p["speedup"]]
+    no_peer = missing or peer_missing(ctx, PAPER)
+    claims = [claim for n, p in sorted(seed.items()) if p["speedup"]
+              for claim in (speedup_claim(view, cutwed, p, no_peer, CUTWED),
+                            speedup_claim(view, ours, p, missing, OURS))]
     older = rc.Claim(T9B, "above 10x over twed.c on the seed's older desktop (Titan Z, i7-2600K)",
                      "> 10x", "-", rc.NOT_MEASURED, "needs runs on a Titan Z (Kepler) beside an "
                      "i7-2600K: the seed's speedups there are only plotted", **SAID["older"])
-    return body, claims + [trend_claim(ctx, view, ours, seed, missing), launch_claim, older]
+    return body, claims + [trend_claim(ctx, view, cutwed, seed, no_peer, CUTWED),
+                           trend_claim(ctx, view, ours, seed, missing, OURS), launch_claim, older]
 
 
-def speedup_claim(view, ours, n, seed_x, missing):
-    claim, seed = f"{seed_x:g}x over twed.c at N = {fmt_n(n)}", f"{seed_x:g}x"
-    said = dict(quote=seed, place=f"Table 3, Speedup column, N = {n}; Fig. 9b")  # the cell
-    if n not in ours:
-        ref, name = reference(view, n)
-        why = (missing or (f"N = {fmt_n(n)} is not in sweep pair" if n not in view["ns"] else
-               f"{name}: {rc.not_run_why(ref)}" if not common.seconds(ref) else
-               f"best FP64 GPU step: {gpu_why(view['runs'], n)}"))
-        return rc.Claim(T9B, claim, seed, "-", rc.NOT_MEASURED, why, **said)
-    x, name, best = ours[n]
-    step = common.step_label(best, best.variant)
+def no_speedup(view, n, who):
+    """Why `who` has no speedup at N: N, our reference or the GPU run is missing."""
+    ref, name = reference(view, n)
+    if n not in view["ns"]:
+        return f"N = {fmt_n(n)} is not in sweep pair"
+    if not common.seconds(ref):
+        return f"{name}: {rc.not_run_why(ref)}"
+    if who == OURS:
+        return f"best FP64 GPU step: {gpu_why(view['runs'], n)}"
+    return f"{CUTWED}: {rc.not_run_why(view['peer'].get(n))}"
+
+
+def short_of(x, name, ref, run, seed_ref_s, seed_run_s):
+    """Why cuTWED's speedup here falls short of the seed's: both times beside the seed's."""
+    return (f"{CUTWED} is only {rc.fmt_ratio(x)} faster than {name} here: cuTWED took "
+            f"{cell(run)} ({rc.fmt_seconds(seed_run_s)} on the seed's {tp.NOTES['device']}), "
+            f"{name} {cell(ref)} (twed.c {rc.fmt_seconds(seed_ref_s)} on the seed's "
+            f"{tp.NOTES['cpu']})")
+
+
+def speedup_claim(view, found, p, missing, who):
+    """`who`'s speedup at N (found: speedups(view, who)) at least the seed's Table 3 cell: the
+    seed's claim, on cuTWED here; or, who=OURS, ladder's check of our best step."""
+    n, seed_x = p["N"], p["speedup"]
+    seed = f"{seed_x:g}x"
+    claim, said = ((f"{seed} over twed.c at N = {fmt_n(n)}",  # the cell
+                    dict(quote=seed, place=f"Table 3, Speedup column, N = {n}; Fig. 9b"))
+                   if who == CUTWED else (f"{OURS} over twed.c at N = {fmt_n(n)}", SAID["ladder"]))
+    if n not in found:
+        return rc.Claim(T9B, claim, seed, "-", rc.NOT_MEASURED,
+                        missing or no_speedup(view, n, who), **said)
+    x, name, run = found[n]
+    step = CUTWED if who == CUTWED else common.step_label(run, run.variant)
     text = f"{rc.fmt_measured(x)} ({name} / {step})"
-    peer = rc.ratio(common.seconds(reference(view, n)[0]), common.seconds(view["peer"].get(n)))
-    context = f"; cuTWED here: {rc.fmt_ratio(peer)}" if peer else ""
     numbers = dict(seed_x=seed_x, ours_x=(x,), **said)
     verdict, crossing = rc.decide(lambda xs: rc.REPRODUCES if xs[0] >= seed_x else rc.DOES_NOT,
                                   [x], (seed_x,))
-    if verdict == rc.REPRODUCES:
-        return rc.Claim(T9B, claim, seed, text, rc.REPRODUCES,
-                        f"{step} on this GPU vs {name} on one core here{context}", **numbers)
-    if verdict == rc.UNDECIDED:
-        return rc.Claim(T9B, claim, seed, text, rc.UNDECIDED,
-                        f"{crossing}; {step} on this GPU vs {name} on one core here{context}",
-                        **numbers)
+    if verdict != rc.DOES_NOT:
+        why = f"{step} on this GPU vs {name} on one core here"
+        return rc.Claim(T9B, claim, seed, text, verdict,
+                        "; ".join(w for w in (crossing, why) if w), **numbers)
     if name != "seq_full":  # only a lower bound was measured, and it falls short
         return rc.Claim(T9B, claim, seed, text + " (lower bound)", rc.NOT_MEASURED,
                         "seq_full did not run: the speedup over seq_itwed is only a lower bound",
                         **said)
-    why = f"{step} is only {rc.fmt_ratio(x)} faster than {name} here{context}"
-    return rc.Claim(T9B, claim, seed, text, rc.DOES_NOT,
-                    rc.with_profile(why, view["runs"], name, best.variant, {"n": n}), **numbers)
+    if who == CUTWED:
+        why = short_of(x, name, reference(view, n)[0], run, p["twed_c_s"], p["cutwed_s"])
+    else:
+        why = rc.with_profile(f"{step} is only {rc.fmt_ratio(x)} faster than {name} here",
+                              view["runs"], name, run.variant, {"n": n})
+    return rc.Claim(T9B, claim, seed, text, rc.DOES_NOT, why, **numbers)
 
 
-def trend_claim(ctx, view, ours, seed, missing):
-    """Speedup grows with N. Mixing references cannot fake it: where seq_itwed stands in, it is
-    faster than seq_full, which only lowers the later speedups."""
-    points = [(n, x) for n, (x, _, _) in sorted(ours.items())]
+def trend_claim(ctx, view, found, seed, missing, who):
+    """`who`'s speedup (found: speedups(view, who)) grows with N. Mixing references cannot fake
+    it: where seq_itwed stands in, it is faster than seq_full, which only lowers the later
+    speedups."""
+    points = [(n, x) for n, (x, _, _) in sorted(found.items())]
     seed_text = span([(n, p["speedup"]) for n, p in sorted(seed.items()) if p["speedup"]],
                      rc.fmt_ratio)
-    claim = "the speedup grows with N"
+    claim, said = (("the speedup grows with N", SAID["trend"]) if who == CUTWED else
+                   (f"{OURS}: the speedup grows with N", SAID["ladder"]))
     if len(points) < 2:
         return rc.Claim(T9B, claim, seed_text, span(points, rc.fmt_ratio), rc.NOT_MEASURED,
-                        missing or gpu_why(view["runs"], None, "fewer than two N with a speedup"),
-                        **SAID["trend"])
+                        missing or no_trend(view, who), **said)
     xs = [x for _, x in points]
     grows = xs[-1] > xs[0] and all(b >= DIP_OK * a for a, b in zip(xs, xs[1:]))
-    why = "our best step is not launch-bound, but a small pair leaves most of the GPU idle"
+    why = ("our best step is not launch-bound, but a small pair leaves most of the GPU idle"
+           if who == OURS else "cuTWED here over our sequential reference at each N: a launch "
+           "per diagonal, so its time grows with the diagonals, the reference's with the cells")
     if ctx.quick:
         why = "quick scale: our N are smaller than the seed's; " + why
     # Speedups are held against each other by their values; each is shown with its interval.
     return rc.Claim(T9B, claim, seed_text, span(points, rc.fmt_measured),
-                    rc.REPRODUCES if grows else rc.DOES_NOT, why, **SAID["trend"])
+                    rc.REPRODUCES if grows else rc.DOES_NOT, why, **said)
+
+
+def no_trend(view, who):
+    """Why `who` has fewer than two speedups: its GPU runs untimed, else too few N."""
+    few = "fewer than two N with a speedup"
+    if who == OURS:
+        return gpu_why(view["runs"], None, few)
+    if any(map(common.seconds, view["peer"].values())):
+        return few
+    return none_timed(CUTWED, view["peer"])
 
 
 def launch_overhead(view, seed, missing):
@@ -562,14 +618,15 @@ def throughput_claim(ctx, best, seed, why_none):
 # ---- TWED Table 2: the validation sets -------------------------------------------------------
 
 def table2(ctx, runs, missing):
-    rows, claims, gains = [], [], []
+    rows, claims, gains = [], [], {CUTWED: [], OURS: []}
+    no_peer = missing or peer_missing(ctx, VALIDATION)
     for entry in tp.NOTES["table2"]:
         groups = tp.points_of(runs, entry["sweep"])
         seed = [rc.fmt_seconds(entry["twed_c_s"]),
                 entry.get("cutwed_text") or rc.fmt_seconds(entry["cutwed_s"]),
                 rc.fmt_ratio(entry["speedup"])]
         if not groups:
-            rows.append([entry["name"], missing or "not in this config", *seed] + ["-"] * 6)
+            rows.append([entry["name"], missing or "not in this config", *seed] + ["-"] * 7)
         for group in groups.values():
             seq, best, peer = tp.set_times(group)
             s, b = common.seconds(seq), common.seconds(best)
@@ -577,28 +634,42 @@ def table2(ctx, runs, missing):
                          named(best) if best else gpu_why(group, None, "-"),
                          rc.fmt_ratio(rc.ratio(s, b)),
                          rc.fmt_ratio(rc.ratio(rc.ratio(s, b), entry["speedup"])),
-                         cell(peer), over(peer, b)])
+                         cell(peer), over(seq, common.seconds(peer)), over(peer, b)])
         if entry["speedup"]:
-            claims.append(set_claim(ctx, entry, groups, missing))
+            claims += [set_claim(ctx, entry, groups, no_peer, CUTWED),
+                       set_claim(ctx, entry, groups, missing, OURS)]
         elif entry["cutwed_s"]:
             claims.append(set_time_claim(ctx, entry, groups, missing))
-        gain = triangle_gain(groups)
-        if gain:
-            gains.append((entry["name"], gain))
+        for who, found in gains.items():
+            gain = triangle_gain(groups, who)
+            if gain:
+                found.append((entry["name"], gain))
     body = ("### TWED Table 2: the validation sets\n\n"
             "The seed's seconds (twed.c computed only the upper triangle of a batch, cuTWED "
             "the whole matrix) beside ours: seq_full, our best FP64 GPU step, our speedup "
             "(seq_full over the best step, both in the same mode: batch is the whole matrix, "
-            "triangle i < j), and cuTWED run here over our best step (above 1: ours is faster). "
-            "Each speedup claim is judged on the batch point, the whole matrix on both sides "
-            "(the seed's ratio, half a matrix on the CPU against a whole one on the GPU, is the "
-            "lower by about 2x).\n\n"
+            "triangle i < j), cuTWED run here, its speedup (seq_full over cuTWED), and cuTWED "
+            "here over our best step (above 1: ours is faster). The seed's speedup claims are "
+            "judged on cuTWED's speedup here (ours is a check of ladder's own, apart), each on "
+            "the batch point, the whole matrix on both sides (the seed's ratio, half a matrix on "
+            "the CPU against a whole one on the GPU, is the lower by about 2x).\n\n"
             + rc.md_table(["validation set", "our point", "seed: twed.c", "seed: cuTWED",
                            "seed: speedup", "ours: seq_full", "ours: best FP64 GPU step",
-                           "ours: speedup", "ours/seed", "cuTWED here", "cuTWED here / ours"],
-                          rows))
-    why = missing or gpu_why(runs, None, "no set with both a batch and a triangle time")
-    return body, claims + [triangle_claim(gains, why), match_claim(runs, missing)]
+                           "ours: speedup", "ours/seed", "cuTWED here", "cuTWED here: speedup",
+                           "cuTWED here / ours"], rows))
+    none = "no set with both a batch and a triangle time"
+    triangles = [triangle_claim(gains[CUTWED], no_peer or peer_why(runs, none), CUTWED),
+                 triangle_claim(gains[OURS], missing or gpu_why(runs, None, none), OURS)]
+    return body, claims + triangles + [match_claim(runs, missing)]
+
+
+def peer_why(runs, missing):
+    """Why none of cuTWED's FP64 runs has a time: the first one's status; `missing` when one of
+    them was timed (or there is none)."""
+    peers = [r for r in runs if r.is_peer and r.precision == "fp64"]
+    if not peers or any(r.seconds for r in peers):
+        return missing
+    return f"{CUTWED}: {rc.not_run_why(peers[0])}"
 
 
 def batch_group(groups):
@@ -607,34 +678,57 @@ def batch_group(groups):
                 next(iter(groups.values()), []))
 
 
-def set_claim(ctx, entry, groups, missing):
-    """Our speedup on a set, at its batch point, at least the seed's."""
+def set_run(group, who):
+    """A validation point's run of `who`: cuTWED's FP64 run, or our best FP64 GPU step."""
+    _seq, best, peer = tp.set_times(group)
+    return peer if who == CUTWED else best
+
+
+def set_gap(entry, group, seq, run, who):
+    """Why a set has no speedup of `who`: its sweep, seq_full or `who`'s run is missing; where
+    only seq_full is, what the GPU did against the seed's cuTWED."""
+    sweep = entry["sweep"]
+    if not group:
+        return f"sweep {sweep} is not in this config"
+    gaps = [f"seq_full is not in sweep {sweep}" if seq is None else
+            "" if common.seconds(seq) else f"seq_full: {rc.not_run_why(seq)}"]
+    if common.seconds(run):
+        name = CUTWED if who == CUTWED else f"our {common.step_label(run, run.variant)}"
+        gaps.append(f"{name} took {rc.fmt_seconds(common.seconds(run))} against cuTWED's "
+                    f"{rc.fmt_seconds(entry['cutwed_s'])} on the {tp.NOTES['device']}")
+    elif who == OURS:
+        gaps.append(f"best FP64 GPU step: {gpu_why(group)}")
+    else:
+        gaps.append(f"cuTWED is not in sweep {sweep}" if run is None else
+                    f"{CUTWED}: {rc.not_run_why(run)}")
+    return "; ".join(g for g in gaps if g)
+
+
+def set_claim(ctx, entry, groups, missing, who):
+    """`who`'s speedup on a set, at its batch point, at least the seed's: the seed's claim, on
+    cuTWED here; or, who=OURS, ladder's check of our best step."""
     group = batch_group(groups)
-    said = dict(quote=entry["quote"], place=entry["place"])
     seed_x = f"{entry['speedup']:g}x"
-    claim = f"{entry['name']}: {seed_x} over twed.c"
-    seq, best, _ = tp.set_times(group)
-    s, b = common.seconds(seq), common.seconds(best)
+    claim, said = ((f"{entry['name']}: {seed_x} over twed.c",
+                    dict(quote=entry["quote"], place=entry["place"])) if who == CUTWED else
+                   (f"{OURS} over twed.c on {entry['name']}", SAID["ladder"]))
+    seq, run = (tp.set_times(group)[0], set_run(group, who)) if group else (None, None)
+    s, b = common.seconds(seq), common.seconds(run)
     if not (s and b):
-        why = (missing or (f"sweep {entry['sweep']} is not in this config" if not group else
-               f"seq_full is not in sweep {entry['sweep']}" if seq is None else
-               f"seq_full: {rc.not_run_why(seq)}" if not s else
-               f"best FP64 GPU step: {gpu_why(group)}"))
-        if group and not s and b:  # say what the GPU did against cuTWED's seconds
-            why += (f"; our {common.step_label(best, best.variant)} took {rc.fmt_seconds(b)} "
-                    f"against cuTWED's {rc.fmt_seconds(entry['cutwed_s'])} on the "
-                    f"{tp.NOTES['device']}")
-        return rc.Claim(T2, claim, seed_x, "-", rc.NOT_MEASURED, why, **said)
-    step = common.step_label(best, best.variant)
-    x = rc.run_ratio(seq, best)
+        return rc.Claim(T2, claim, seed_x, "-", rc.NOT_MEASURED,
+                        missing or set_gap(entry, group, seq, run, who), **said)
+    step = CUTWED if who == CUTWED else common.step_label(run, run.variant)
+    x = rc.run_ratio(seq, run)
     ours = f"{rc.fmt_measured(x)} ({tp.point_text(group)}, seq_full / {step})"
-    why = f"{step} on this GPU vs seq_full on one core here"
-    if ctx.quick:
-        why = (f"quick scale: our point is {tp.point_text(group)}, the seed's "
-               f"{entry['shape']}; {why}")
     verdict, crossing = rc.decide(
         lambda xs: rc.REPRODUCES if xs[0] >= entry["speedup"] else rc.DOES_NOT, [x],
         (entry["speedup"],))
+    why = f"{step} on this GPU vs seq_full on one core here"
+    if verdict == rc.DOES_NOT and who == CUTWED:
+        why = short_of(x, "seq_full", seq, run, entry["twed_c_s"], entry["cutwed_s"])
+    if ctx.quick:
+        why = (f"quick scale: our point is {tp.point_text(group)}, the seed's "
+               f"{entry['shape']}; {why}")
     return rc.Claim(T2, claim, seed_x, ours, verdict, "; ".join(w for w in (crossing, why) if w),
                     seed_x=entry["speedup"], ours_x=(x,), **said)
 
@@ -661,27 +755,36 @@ def set_time_claim(ctx, entry, groups, missing):
                           dict(quote=entry["quote"], place=entry["place"]))
 
 
-def triangle_gain(groups):
-    """Our best FP64 GPU time on the whole matrix over that on the triangle (an rc.Ratio),
-    else None."""
-    by_mode = {g[0].params.get("mode"): tp.set_times(g)[1] for g in groups.values()}
+def triangle_gain(groups, who):
+    """`who`'s FP64 GPU time on the whole matrix over that on the triangle (an rc.Ratio), else
+    None."""
+    by_mode = {g[0].params.get("mode"): set_run(g, who) for g in groups.values()}
     return rc.run_ratio(by_mode.get("batch"), by_mode.get("triangle"))
 
 
-def triangle_claim(gains, why_none):
-    """The seed: computing the triangle only 'would roughly double' the batch speedups."""
-    claim = "computing the triangle only roughly doubles the batch speedup"
+def triangle_claim(gains, why_none, who):
+    """The seed: computing the triangle only 'would roughly double' the batch speedups; judged
+    on cuTWED's triangle option here, or, who=OURS, ladder's check of our best step."""
+    claim, said = (("computing the triangle only roughly doubles the batch speedup",
+                    SAID["triangle"]) if who == CUTWED else
+                   (f"{OURS}: computing the triangle only roughly doubles the batch speedup",
+                    SAID["ladder"]))
     if not gains:
-        return rc.Claim(T2, claim, "~2x", "-", rc.NOT_MEASURED, why_none, **SAID["triangle"])
+        return rc.Claim(T2, claim, "~2x", "-", rc.NOT_MEASURED, why_none, **said)
     ours = "; ".join(f"{name}: {rc.fmt_measured(g)}" for name, g in gains)
     verdict, crossing = rc.decide(
         lambda gs: rc.verdict_all([rc.verdict_of_ratio(g, TRIANGLE_GAIN, TRIANGLE_WITHIN)
                                    == rc.REPRODUCES for g in gs]),
         [g for _, g in gains], (TRIANGLE_GAIN / TRIANGLE_WITHIN, TRIANGLE_GAIN * TRIANGLE_WITHIN))
-    why = "our best step's time on the whole matrix over that on the triangle i < j"
+    why = ("our best step's time on the whole matrix over that on the triangle i < j"
+           if who == OURS else "cuTWED's time here on the whole matrix (its batch mode) over "
+           "that with its triangle option (i < j)")
+    slower = [name for name, g in gains if g < 1]
+    if slower:  # the triangle took longer than the whole matrix
+        why += f"; slower on the triangle than on the whole matrix on {', '.join(slower)}"
     return rc.Claim(T2, claim, "~2x (expected, not measured by the seed)", ours, verdict,
                     "; ".join(w for w in (crossing, why) if w), seed_x=TRIANGLE_GAIN,
-                    ours_x=tuple(g for _, g in gains), **SAID["triangle"])
+                    ours_x=tuple(g for _, g in gains), **said)
 
 
 def match_claim(runs, missing):
