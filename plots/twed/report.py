@@ -448,8 +448,8 @@ def speedup_claim(view, found, p, missing, who):
                         "; ".join(w for w in (crossing, why) if w), **numbers)
     if name != "seq_full":  # only a lower bound was measured, and it falls short
         return rc.Claim(T9B, claim, seed, text + " (lower bound)", rc.NOT_MEASURED,
-                        "seq_full did not run: the speedup over seq_itwed is only a lower bound",
-                        **said)
+                        f"seq_full did not run: the speedup of {step} over seq_itwed is only a "
+                        "lower bound", **said)
     if who == CUTWED:
         why = short_of(x, name, reference(view, n)[0], run, p["twed_c_s"], p["cutwed_s"])
     else:
