@@ -541,6 +541,17 @@ def launch_overhead(view, seed, missing):
     return body, rc.Claim(T9B, claim, seed_text, lines["itwed"], verdict, why, **SAID["ladder"])
 
 
+def within_slower_ok(slower, note):
+    """The judge of an absolute time against the seed's (`slower`: ours over the seed's): it
+    reproduces at most SLOWER_OK times the seed's; `note` follows any interval crossing."""
+    def judge():
+        verdict, crossing = rc.decide(
+            lambda xs: rc.REPRODUCES if xs[0] <= SLOWER_OK else rc.DOES_NOT, [slower],
+            (SLOWER_OK,))
+        return verdict, "; ".join(w for w in (crossing, note) if w)
+    return judge
+
+
 def us_text(us, digits=2):
     """'3.1 us': a time per diagonal."""
     return f"{us:.{digits}g} us"
@@ -605,12 +616,8 @@ def throughput_claim(ctx, best, seed, why_none):
             f"({common.step_label(best[n], best[n].variant)}; time ours/seed "
             f"{rc.fmt_measured(slower)})" if both else None)
 
-    def judge():
-        verdict, crossing = rc.decide(
-            lambda xs: rc.REPRODUCES if xs[0] <= SLOWER_OK else rc.DOES_NOT, [slower],
-            (SLOWER_OK,))
-        return verdict, "; ".join(w for w in (crossing, "one launch per pair on this GPU "
-                                              "against a launch per diagonal on a P100") if w)
+    judge = within_slower_ok(slower, "one launch per pair on this GPU against a launch per "
+                                     "diagonal on a P100")
     return absolute_claim(ctx, T10, "about 5 G cells/s at the largest N", seed_text, ours, judge,
                           why_none, SAID["ladder"])
 
@@ -744,12 +751,8 @@ def set_time_claim(ctx, entry, groups, missing):
     not_timed = (f"sweep {entry['sweep']} is not in this config" if not group else
                  f"best FP64 GPU step: {gpu_why(group)}")
 
-    def judge():
-        verdict, crossing = rc.decide(
-            lambda xs: rc.REPRODUCES if xs[0] <= SLOWER_OK else rc.DOES_NOT, [slower],
-            (SLOWER_OK,))
-        return verdict, "; ".join(w for w in (crossing, "our best step on this GPU; cuTWED's a "
-                                              "launch per diagonal on a P100") if w)
+    judge = within_slower_ok(slower, "our best step on this GPU; cuTWED's a launch per diagonal "
+                                     "on a P100")
     return absolute_claim(ctx, T2, f"cuTWED's time for {entry['name']} (P100)",
                           entry["cutwed_text"], ours, judge, missing or not_timed,
                           dict(quote=entry["quote"], place=entry["place"]))
