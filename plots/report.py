@@ -286,13 +286,14 @@ def number_or_none(x):
 def claims_document(ctx, sections):
     """claims.json (plots/claims.schema.json): every claim as the report judged it."""
     ids = claim_ids(sections)
-    return {"schema_version": 1, "report": "REPORT.md", "scale": ctx.manifest.get("scale"),
+    return {"schema_version": 2, "report": "REPORT.md", "scale": ctx.manifest.get("scale"),
             "ladder": ctx.manifest.get("ladder"),
             "claims": [{"id": ids[id(c)], "source": c.source, "study": s.title, "target": c.target,
                         "claim": c.claim, "quote": c.quote, "place": c.place, "seed": c.seed,
                         "seed_value": number_or_none(c.seed_x), "ours": c.ours,
-                        "ours_values": [number_or_none(v) for v in c.ours_x], "verdict": c.verdict,
-                        "why": c.why}
+                        "ours_values": [number_or_none(v) for v in c.ours_x],
+                        "rule": c.rule or None, "thresholds": [float(t) for t in c.thresholds],
+                        "verdict": c.verdict, "why": c.why}
                        for s in sections for c in s.claims]}
 
 
@@ -311,7 +312,7 @@ def build_all(ctx, draw_into=None):
             print(f"report.py: summary figure not drawn: {err}", file=sys.stderr)
     ids = claim_ids(studies_found)
     by_study = [(s.title, seed_claims(s.claims)) for s in studies_found]
-    parts = [header(ctx), report_summary.page(ctx, claims, figure, by_study), rc.HOW_JUDGED,
+    parts = [header(ctx), report_summary.page(ctx, claims, figure, by_study), rc.how_judged(),
              rc.HOW_PROFILED, claims_table(studies_found)]
     for heading, s in found:
         parts.append(f"## {heading}\n\n{s.body}")

@@ -15,43 +15,169 @@ import ladder_results
 REPRODUCES = "reproduces"
 PARTLY = "partly"
 DOES_NOT = "does not reproduce"
-UNDECIDED = "undecided"
+INCONCLUSIVE = "inconclusive"
 NOT_COMPARABLE = "not comparable"
 NOT_MEASURED = "not measured"
-VERDICTS = (REPRODUCES, PARTLY, DOES_NOT, UNDECIDED, NOT_COMPARABLE, NOT_MEASURED)
+VERDICTS = (REPRODUCES, PARTLY, DOES_NOT, INCONCLUSIVE, NOT_COMPARABLE, NOT_MEASURED)
 # Where a claim comes from: the seed, or a check ladder adds (reported apart, never counted).
 FROM_SEED, FROM_LADDER = "seed", "ladder"
 SOURCES = (FROM_SEED, FROM_LADDER)
 
-# How every claim is judged, stated once at the top of the report; the studies' own rules
-# give only their thresholds.
-HOW_JUDGED = f"""\
-How claims are judged. Each claim of a seed gets one verdict:
+# One rule per kind of claim, stated once at the top of the report with its thresholds and
+# applied the same way at both scales; a study names the kind of each claim and what it
+# measures, never a threshold of its own.
+NOISE = 1.05   # a ratio of times under this is no gain: a run's spread from process to process
+FACTOR = 2.0   # a gain agrees with the seed's when its excess over 1 is within this factor
+SAME = 1.5     # "about the same": the slower at most this many times the faster
 
-- **{REPRODUCES}**: our number agrees with the seed's within the study's tolerance (stated in
-  its section), at every point compared.
-- **{PARTLY}**: it agrees at some points, or the effect has the seed's direction but not its
-  size.
-- **{DOES_NOT}**: a gain between two steps (or another claim that compares our own runs
-  with each other) that does not hold here; the hardware alone does not explain it.
-- **{UNDECIDED}**: the 95% interval of one of our ratios crosses a threshold of the claim's
-  rule, and the verdict would differ on its two sides; the why says which interval crosses
-  which threshold ('interval crosses the threshold (1.02x-1.09x vs 1.05x)').
-- **{NOT_COMPARABLE}**: an absolute time or throughput that the seed measured on other hardware
-  than ours. It is not expected to match, so it is not judged; ours and the ratio to the
-  seed's are still shown.
-- **{NOT_MEASURED}**: we have no number to judge (the step did not run, or the quick scale's
-  smaller sizes, at which absolute times are not judged).
+# What one point says of a claim: it holds; only its direction holds (a gain, but not the
+# seed's size); or nothing of it holds.
+HOLDS, GAIN, NONE = "holds", "gain", "none"
 
+
+def _range(seed):
+    """(low, high) of a seed's number or range ((16, 63) for '~16-63x')."""
+    return tuple(seed) if isinstance(seed, (tuple, list)) else (seed, seed)
+
+
+def factor_band(seed):
+    """The ratios that agree with a seed's factor X (or range X-Y): an excess over 1 within
+    FACTOR of the seed's, 1 + (X-1)/FACTOR to 1 + FACTOR(Y-1)."""
+    lo, hi = _range(seed)
+    return 1 + (lo - 1) / FACTOR, 1 + FACTOR * (hi - 1)
+
+
+@dataclasses.dataclass(frozen=True)
+class Rule:
+    """A kind of claim: what claims are of it, how one point is judged (`test`: value, seed ->
+    HOLDS, GAIN or NONE), and the thresholds where that changes (`cuts`: seed -> tuple)."""
+    kind: str
+    claims: str
+    per_point: str
+    test: object
+    cuts: object
+
+
+def _gain_or_none(v):
+    return GAIN if v >= NOISE else NONE
+
+
+RULES = {r.kind: r for r in (
+    Rule("factor", "\"A is about X (or X-Y) times faster than B\": a gain between two steps, a "
+         "speed-up of a GPU step over a CPU one, a time saved (a percentage becomes the ratio of "
+         "times it means)",
+         f"holds when our ratio of times lies in 1 + (X-1)/{FACTOR:g} to 1 + {FACTOR:g}(Y-1) "
+         f"(its excess over 1 within {FACTOR:g}x of the seed's); a gain alone when it is at least "
+         f"{NOISE:g}x but outside that band",
+         lambda v, seed: HOLDS if factor_band(seed)[0] <= v <= factor_band(seed)[1]
+         else _gain_or_none(v),
+         lambda seed: (NOISE, *factor_band(seed))),
+    Rule("at least", "\"more than X times\", \"at least X\"",
+         f"holds when our ratio is at least X; a gain alone when at least {NOISE:g}x but under X",
+         lambda v, seed: HOLDS if v >= _range(seed)[0] else _gain_or_none(v),
+         lambda seed: (NOISE, _range(seed)[0])),
+    Rule("direction", "\"A is faster (slower) than B\", \"grows\", with no factor",
+         f"holds when our ratio, taken the way the seed says it goes, is at least {NOISE:g}x",
+         lambda v, seed: HOLDS if v >= NOISE else NONE,
+         lambda seed: (NOISE,)),
+    Rule("same", "\"about the same\", \"overlapping\", \"marginal\"",
+         f"holds when the slower is at most {SAME:g}x the faster (our ratio in 1/{SAME:g} to {SAME:g})",
+         lambda v, seed: HOLDS if 1 / SAME <= v <= SAME else NONE,
+         lambda seed: (1 / SAME, SAME)),
+    Rule("at most", "\"about X\" of an error or a difference",
+         f"holds when ours is at most {FACTOR:g}x the seed's X",
+         lambda v, seed: HOLDS if v <= FACTOR * _range(seed)[1] else NONE,
+         lambda seed: (FACTOR * _range(seed)[1],)),
+    Rule("absolute", "a time or a throughput",
+         f"judged only on the seed's own hardware (else {'{NOT_COMPARABLE}'}, saying what differs) "
+         f"and at the seed's size; holds when ours is within {FACTOR:g}x of the seed's either way",
+         lambda v, seed: HOLDS if 1 / FACTOR <= v <= FACTOR else NONE,
+         lambda seed: (1 / FACTOR, FACTOR)),
+    Rule("statement", "a fact with no number (\"shared memory runs out for long series\")",
+         "holds where our runs show it",
+         lambda v, seed: HOLDS if v else NONE,
+         lambda seed: ()),
+)}
+
+
+def verdict_of_points(states):
+    """A claim's verdict from its points' states: every point HOLDS, reproduces; none has even
+    a GAIN, does not; else partly. No point, not measured."""
+    if not states:
+        return NOT_MEASURED
+    if all(s == HOLDS for s in states):
+        return REPRODUCES
+    return PARTLY if any(s in (HOLDS, GAIN) for s in states) else DOES_NOT
+
+
+@dataclasses.dataclass(frozen=True)
+class Judgement:
+    """A rule's verdict on a claim's values: the kind, its thresholds, the verdict, and what
+    the numbers say beside it (an interval crossing a threshold, a number rounded onto one)."""
+    rule: str
+    thresholds: tuple
+    verdict: str
+    note: str = ""
+
+
+def judge(kind, values, seed=None, fmt=None):
+    """RULES[kind] applied to our values at each point compared (Ratios, whose intervals are
+    judged whole: decide), against the seed's number or range."""
+    rule = RULES[kind]
+    cuts = tuple(rule.cuts(seed))
+    values = [v for v in values if v is not None]
+    verdict, note = decide(lambda xs: verdict_of_points([rule.test(x, seed) for x in xs]),
+                           values, cuts, fmt or fmt_ratio)
+    return Judgement(kind, cuts, verdict, note)
+
+
+def judge_absolute(values, ours_hardware, seed_hardware, fmt=None):
+    """The absolute rule: our values over the seed's, judged only on the seed's hardware;
+    elsewhere NOT_COMPARABLE, saying what differs."""
+    if values and not same_hardware(ours_hardware, seed_hardware):
+        return Judgement("absolute", RULES["absolute"].cuts(None), NOT_COMPARABLE,
+                         other_hardware(ours_hardware, seed_hardware))
+    return judge("absolute", values, fmt=fmt)
+
+
+def rules_table():
+    """The rules as the report prints them, one row per kind."""
+    rows = [(f"**{r.kind}**", r.claims, r.per_point.replace("{NOT_COMPARABLE}", NOT_COMPARABLE))
+            for r in RULES.values()]
+    return md_table(("kind", "claims of this kind", "one point"), rows)
+
+
+HOW_JUDGED_HEAD = f"""\
+How claims are judged. Each claim of a seed is of one kind below, and each kind has one rule,
+the same for every study and at both scales. A claim is judged at every point the seed states it
+for (each size, each d): it **{REPRODUCES}** when it holds at every point, is **{PARTLY}**
+reproduced when it holds, or keeps only its direction, at some, and **{DOES_NOT}** when nothing
+of it holds at any; the why then gives the measured reason (Nsight Compute's counters at the
+claim's point, the seed's kernel form against ours, or a hardware fact with its figure).
+**{INCONCLUSIVE}**: the 95% interval of one of our ratios crosses a threshold, and the verdict
+would differ on its two sides; the why says which ('interval crosses the threshold (1.02x-1.09x
+vs 1.05x)'). **{NOT_COMPARABLE}**: an absolute time or throughput the seed measured on other
+hardware than ours; ours and the ratio to the seed's are still shown, with what differs.
+**{NOT_MEASURED}**: we have no number at the claim's point (the step did not run, or the quick
+scale's smaller sizes, where the seed's sizes are not run).
+
+"""
+
+HOW_JUDGED_TAIL = f"""
 Every ratio of our times (a gain, a speedup, ours over the seed's) is shown with its interval.
 Where both runs ran several processes (a K-process results file) it is the 95% confidence
 interval of the ratio of the geometric means of their process medians (Welch's t on the log
 scale): '1.52x (95% CI 1.44x-1.61x)'. Where a run ran one process it is the range its samples
 give (one run's fastest sample over the other's slowest and back), marked 'sample range, not a
 confidence interval': the samples of one process do not say where another process would land.
-A rule is applied to the whole interval: where it would give different verdicts within it, the
-claim is {UNDECIDED}.
+A rule is applied to the whole interval. A number is never printed rounded onto a threshold
+it lies on the other side of: the why gives its digits ('1.048x is under the 1.05x threshold').
 """
+
+
+def how_judged():
+    """The report's statement of the rules, once."""
+    return HOW_JUDGED_HEAD + rules_table() + HOW_JUDGED_TAIL
 
 
 @dataclasses.dataclass
@@ -75,12 +201,17 @@ class Claim:
     quote: str = ""
     place: str = ""
     source: str = FROM_SEED
+    # The kind of claim (a key of RULES) and the thresholds its rule compared ours with.
+    rule: str = ""
+    thresholds: tuple = ()
 
     def __post_init__(self):
         if self.verdict not in VERDICTS:
             raise ValueError(f"verdict {self.verdict!r} is not one of {VERDICTS}")
         if self.source not in SOURCES:
             raise ValueError(f"source {self.source!r} is not one of {SOURCES}")
+        if self.rule and self.rule not in RULES:
+            raise ValueError(f"rule {self.rule!r} is not one of {tuple(RULES)}")
 
 
 @dataclasses.dataclass
@@ -279,7 +410,7 @@ def decide(rule, numbers, thresholds, fmt=fmt_ratio):
     numbers, which have no interval, are taken as they are) and the thresholds the rule
     compares them with (all of them: between two the rule must not change). Where a number's
     interval crosses a threshold and the verdict would differ with where in it the number
-    lies, (UNDECIDED, 'interval crosses the threshold (1.02x-1.09x vs 1.05x)'); else the
+    lies, (INCONCLUSIVE, 'interval crosses the threshold (1.02x-1.09x vs 1.05x)'); else the
     rule's verdict and ''."""
     verdict = rule(list(numbers))
     for placed in itertools.product(*(_placements(x, thresholds) for x in numbers)):
@@ -294,7 +425,7 @@ def decide(rule, numbers, thresholds, fmt=fmt_ratio):
         if inside:
             crossings.append(f"interval crosses the threshold ({fmt_interval(lo, hi, fmt)} vs "
                              f"{' and '.join(map(fmt, inside))})")
-    return UNDECIDED, "; ".join(dict.fromkeys(crossings))
+    return INCONCLUSIVE, "; ".join(dict.fromkeys(crossings))
 
 
 # ---- Markdown -------------------------------------------------------------------------------
@@ -354,7 +485,7 @@ def why_of(verdict, known, *more):
     """A claim's one line: `known`, why it does not reproduce here, where it does not (fully)
     or may not (undecided), then each of `more` (what was not measured, the scale) that says
     anything."""
-    return "; ".join(p for p in (known if verdict in (PARTLY, DOES_NOT, UNDECIDED) else "",
+    return "; ".join(p for p in (known if verdict in (PARTLY, DOES_NOT, INCONCLUSIVE) else "",
                                  *more) if p)
 
 

@@ -10,7 +10,7 @@ import report_common as rc
 FIGURE = "summary.png"  # under the reproduction's figures/
 # Verdict -> (colour, marker) in the summary figure; colour-blind safe, told apart by shape too.
 STYLE = {rc.REPRODUCES: ("#1b9e77", "o"), rc.PARTLY: ("#d95f02", "s"),
-         rc.DOES_NOT: ("#c0392b", "X"), rc.UNDECIDED: ("#7570b3", "P"),
+         rc.DOES_NOT: ("#c0392b", "X"), rc.INCONCLUSIVE: ("#7570b3", "P"),
          rc.NOT_COMPARABLE: ("#7f7f7f", "D"), rc.NOT_MEASURED: ("#bbbbbb", "v")}
 
 

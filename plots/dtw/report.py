@@ -9,7 +9,6 @@ SEED, TITLE = "seed 000: DTW lecture notes", "DTW ladder"
 TARGET = "DTW ladder (seed 000)"
 CONFIG, SWEEP = "dtw-paper", "notes"
 NOTES_CORES = 32  # the notes' OpenMP host
-WITHIN = 2.0  # a time or a gain reproduces within this factor of the notes'
 
 # Where in the notes a claim stands: a section heading, then the heading under it (glossed).
 AT_NAIVE = "§ DTW: Naive CUDA Kernel > 결과 보기 (the results)"
@@ -100,21 +99,14 @@ def hardware(results):
 
 # ---- claims ---------------------------------------------------------------------------------
 
-def gain_verdict(ours, seed):
-    """The verdict on a gain between two steps, as RULES says."""
-    if rc.verdict_of_ratio(ours, seed, WITHIN) == rc.REPRODUCES:
-        return rc.REPRODUCES
-    return rc.PARTLY if ours > 1 else rc.DOES_NOT
-
-
 def gain_claim(at, runs, slower, faster, claim, quote, place, comparable, results):
     seed = notes_seconds(slower) / notes_seconds(faster)
     ours = rc.run_ratio(at.get(slower), at.get(faster))
     if ours is None:
         return rc.Claim(TARGET, claim, rc.fmt_ratio(seed), "-", rc.NOT_MEASURED,
                         missing_why(at, slower, faster), quote=quote, place=place)
-    verdict, crossing = rc.decide(lambda xs: gain_verdict(xs[0], seed), [ours],
-                                  (seed / WITHIN, seed * WITHIN, 1.0))
+    judged = rc.judge("factor", [ours], seed)
+    verdict, crossing = judged.verdict, judged.note
     device, cores = hardware(results)
     why = ""
     if verdict != rc.REPRODUCES:
@@ -130,7 +122,7 @@ def gain_claim(at, runs, slower, faster, claim, quote, place, comparable, result
     why = rc.with_profile(why, runs, slower, faster)  # the counters, whatever the verdict
     return rc.Claim(TARGET, claim, rc.fmt_ratio(seed), rc.fmt_measured(ours), verdict,
                     "; ".join(w for w in (crossing, why) if w), seed_x=seed, ours_x=(ours,),
-                    quote=quote, place=place)
+                    quote=quote, place=place, rule=judged.rule, thresholds=judged.thresholds)
 
 
 def time_claim(at, variant, words, quote, place, mismatch, results):
@@ -141,16 +133,14 @@ def time_claim(at, variant, words, quote, place, mismatch, results):
         return rc.Claim(TARGET, claim, notes["text"], rc.fmt_seconds(ours), rc.NOT_MEASURED,
                         missing_why(at, variant) or mismatch, quote=quote, place=place)
     device = hardware(results)[0]
-    verdict, crossing = rc.decide(
-        lambda xs: rc.verdict_of_ratio(xs[0], notes["value"], WITHIN), [ours],
-        (notes["value"] / WITHIN, notes["value"] * WITHIN), rc.fmt_seconds)
-    verdict = rc.absolute_verdict(verdict, device, NOTES["device"])
+    judged = rc.judge_absolute([rc.run_seconds(at.get(variant), 1 / notes["value"])], device,
+                               NOTES["device"])
     faster = f"ours is {faster_than_notes(at, variant)} faster"
-    why = (f"{rc.other_hardware(device, NOTES['device'])}; {faster}"
-           if verdict == rc.NOT_COMPARABLE else crossing if verdict == rc.UNDECIDED
-           else "" if verdict == rc.REPRODUCES else faster)
+    why = "; ".join(w for w in (judged.note, faster if judged.verdict != rc.REPRODUCES else "")
+                    if w)
     return rc.Claim(TARGET, claim, notes["text"], rc.fmt_measured(ours, rc.fmt_seconds),
-                    verdict, why, quote=quote, place=place)
+                    judged.verdict, why, quote=quote, place=place, rule=judged.rule,
+                    thresholds=judged.thresholds)
 
 
 def coalescing_claim(at, runs):
@@ -163,14 +153,15 @@ def coalescing_claim(at, runs):
     if not timed:
         return rc.Claim(TARGET, claim, "much faster (no factor)", "-", rc.NOT_MEASURED, missing,
                         quote=SAID_COALESCED, place=AT_NAIVE)
-    verdict, crossing = rc.decide(lambda xs: rc.verdict_all([x > 1 for x in xs]),
-                                  [gain for _pair, gain in timed], (1.0,))
+    judged = rc.judge("direction", [gain for _pair, gain in timed])
+    verdict, crossing = judged.verdict, judged.note
     ours = ", ".join(f"{name(at, faster)} {rc.fmt_measured(gain)} over {name(at, slower)}"
                      for (slower, faster), gain in timed)
     profiles = dict.fromkeys(rc.with_profile("", runs, *pair) for pair, _gain in timed)
     why = "; ".join(w for w in (crossing, missing, *profiles) if w)
     return rc.Claim(TARGET, claim, "much faster (no factor)", ours, verdict, why,
-                    quote=SAID_COALESCED, place=AT_NAIVE)
+                    quote=SAID_COALESCED, place=AT_NAIVE, rule=judged.rule,
+                    thresholds=judged.thresholds)
 
 
 def shared_limit_claim(length_runs):
@@ -178,7 +169,7 @@ def shared_limit_claim(length_runs):
     the shared memory its rows need at some length. Its gain over thread-local at each
     timed length goes in the why (the notes add that fewer blocks then fit an SM)."""
     claim, seed = "shared memory too small for the DP rows of long series", "long series exceed it"
-    said = dict(quote=SAID_SHARED_LIMIT, place=AT_SHARED_LIMIT)
+    said = dict(quote=SAID_SHARED_LIMIT, place=AT_SHARED_LIMIT, rule="statement")
     at = {(r.variant, common.number(r.params.get("n"))): r for r in length_runs}
     shared = sorted((n, r) for (v, n), r in at.items() if v == "shared" and n is not None)
     refused = [(n, r) for n, r in shared
@@ -271,17 +262,13 @@ def past_the_notes(at, shown):
 
 COALESCED_TEXT = ", ".join(f"`{faster}` over `{slower}`" for slower, faster in COALESCED)
 RULES = f"""\
-How the claims are judged: a gain between two steps (time of the slower over time of the
-faster) **reproduces** when ours lies within {WITHIN:g}x of the notes' (half to twice it),
-is **partly** reproduced when the step is faster but by a factor outside that, and **does
-not reproduce** when it is not faster; **undecided** when its interval crosses one of these
-bounds. An absolute time is judged within {WITHIN:g}x of the notes' where it is comparable
-at all (see How claims are judged). The notes give no factor for coalescing: it
-**reproduces** when each of our coalesced steps ({COALESCED_TEXT})
-is faster than the step it changes, **partly** when one is, and **does not** when neither
-is. That shared memory runs out as series grow **reproduces** when sweep `{LENGTH_SWEEP}` has
-our shared step refused for the shared memory its rows need at some length, and **does
-not** when it runs at every length.
+What is measured (the rules are at the top of the report): the notes' gains between two steps,
+and their GPU-over-CPU ratios (our OpenMP on the host's cores stands in for theirs on 32), are
+**factor** claims on our times at the notes' point; their times are **absolute**. The notes give
+no factor for coalescing: a **direction** claim on each of our coalesced steps against the step
+it changes ({COALESCED_TEXT}). That shared memory runs out as series grow is a **statement**:
+it holds when sweep `{LENGTH_SWEEP}` has our shared step refused for the shared memory its rows
+need at some length.
 """
 
 

@@ -10,15 +10,6 @@ from . import data as ep
 SEED, TITLE = "seed 003: Kim, Na and Sim 2015", "Extended edit distance (EED)"
 CONFIG = "eed-paper"
 STUDY = "eed"
-# A speed-up reproduces when its gain (ratio - 1) lies within this factor of the paper's: the
-# paper's GPU (2012) is generations older than ours, so only the size of an effect can carry
-# over.
-BAND = 2.0
-# A ratio below this is no gain: timing noise.
-NOISE = 1.05
-# "Their lines overlap": the slowest of the steps at most this many times the fastest. The
-# paper's own three values differ by up to 1.65x at length 100.
-OVERLAP = 2.0
 TARGETS = ("EED Fig. 5", "EED Table 1", "EED Fig. 6", "EED Table 2", "EED Fig. 7",
            "EED Table 3", "EED Table 4")
 # Blocks of the paper's experiments 1 and 2: one per pair (configs/eed/paper.json, any scale).
@@ -219,36 +210,6 @@ def spreads_of(runs, claim):
 
 # ---- verdicts ---------------------------------------------------------------------------------
 
-def speedup_band(lo, hi):
-    """The ratios whose gain (ratio - 1) is within a factor BAND of the seed's range."""
-    return 1 + (lo - 1) / BAND, 1 + (hi - 1) * BAND
-
-
-def speedup_verdict(ratios, lo, hi):
-    """The verdict on the ratios of a speed-up the paper puts in [lo, hi], as RULES says."""
-    if not ratios:
-        return rc.NOT_MEASURED
-    if any(r < NOISE for r in ratios):
-        return rc.DOES_NOT
-    low, high = speedup_band(lo, hi)
-    return rc.REPRODUCES if all(low <= r <= high for r in ratios) else rc.PARTLY
-
-
-def overlap_verdict(spreads):
-    """Slowest / fastest at most OVERLAP at every length: reproduces; at some: partly."""
-    return rc.verdict_all([s <= OVERLAP for s in spreads])
-
-
-def faster_verdict(ratios):
-    """A direction alone ("A faster than B"): a gain (at least NOISE) at every length."""
-    return rc.verdict_all([r >= NOISE for r in ratios]) if ratios else rc.NOT_MEASURED
-
-
-def times_verdict(ratios):
-    """ratios: ours over the paper's at each point; ours should be no slower (RULES)."""
-    return rc.verdict_all([r <= 1 for r in ratios])
-
-
 def why_of(verdict, known, missing, note=""):
     """rc.why_of with the points not timed, [(where, why)], grouped by why."""
     return rc.why_of(verdict, known, *common.missing_footnotes(
@@ -271,23 +232,23 @@ def ratio_claim(ctx, runs, claim):
     """A claim of the paper's text (speed-up, overlap or multi-block) judged on our runs."""
     if claim["kind"] == "overlap":
         found, missing = spreads_of(runs, claim)
-        verdict, crossing = overlap_verdict([s for _l, s in found]), ""
+        judged = rc.judge("same", [s for _l, s in found])
         seed = "about equal"
         ours = "; ".join(f"{l}: slowest {rc.fmt_ratio(s)} the fastest" for l, s in found)
     elif claim["kind"] == "faster":
         found, missing = ratios_of(runs, claim)
-        verdict, crossing = rc.decide(faster_verdict, [r for _l, r in found], (NOISE,))
+        judged = rc.judge("direction", [r for _l, r in found])
         seed = "faster (no factor given)"
         ours = "; ".join(f"{l}: {rc.fmt_measured(r)}" for l, r in found)
     else:
         found, missing = ratios_of(runs, claim)
         lo, hi = claim["range"]
-        band = speedup_band(lo, hi)
-        verdict, crossing = rc.decide(lambda rs: speedup_verdict(rs, lo, hi),
-                                      [r for _l, r in found], (NOISE, *band))
+        band = rc.factor_band((lo, hi))
+        judged = rc.judge("factor", [r for _l, r in found], (lo, hi))
         seed = (f"{lo:g}x" if lo == hi else f"{lo:g}-{hi:g}x") + (
             f" (band {band[0]:.3g}-{band[1]:.3g}x)")
         ours = "; ".join(f"{l}: {rc.fmt_measured(r)}" for l, r in found)
+    verdict, crossing = judged.verdict, judged.note
     numbers, known = {}, known_why(claim["id"], ctx.results(CONFIG))
     if claim.get("range"):  # the middle of the seed's range, on a log scale
         numbers = dict(seed_x=math.sqrt(lo * hi), ours_x=tuple(r for _l, r in found))
@@ -297,7 +258,8 @@ def ratio_claim(ctx, runs, claim):
         w for w in (counters, quick_note(ctx, runs, claim)) if w))
     return rc.Claim(claim["target"], claim["claim"], seed, ours or "-", verdict,
                     "; ".join(w for w in (crossing, why) if w), **numbers,
-                    quote=claim["quote"], place=claim["place"])
+                    quote=claim["quote"], place=claim["place"], rule=judged.rule,
+                    thresholds=judged.thresholds)
 
 
 def unrun_claim(claim):
@@ -309,7 +271,7 @@ def unrun_claim(claim):
 def times_claim(ctx, runs, table):
     """The paper's times of one table at lengths 100 and 1000 against ours."""
     t = ep.TABLES[table]
-    pairs, ratios, slower, missing = [], [], [], []
+    pairs, ratios, off, missing = [], [], [], []
     for row, papers in ep.table_values(t):
         for n, paper in zip(ep.NOTES["lengths"], papers):
             ours, run = our_ms(runs, table, row, n)
@@ -319,8 +281,8 @@ def times_claim(ctx, runs, table):
                 continue
             pairs.append((paper, ours))
             ratios.append(measured(ours / paper, run, None, (table,), 1 / paper))
-            if ours > paper:
-                slower.append(f"{where} ({rc.fmt_measured(ratios[-1])} the GTX 660's)")
+            if not 1 / rc.FACTOR <= ours / paper <= rc.FACTOR:
+                off.append(f"{where} ({rc.fmt_measured(ratios[-1])} the GTX 660's)")
     every = [ms for _row, papers in ep.table_values(t) for ms in papers]
     seed = f"{ep.ms_text(min(every))} to {ep.ms_text(max(every))}"
     what = f"'{t['stage']}' stage" if t.get("stage") else "total, copies included"
@@ -330,23 +292,21 @@ def times_claim(ctx, runs, table):
     if pairs:
         mine = [o for _p, o in pairs]
         ours = (f"{ep.ms_text(min(mine))} to {ep.ms_text(max(mine))}; "
-                f"{sum(o <= p for p, o in pairs)} of {len(pairs)} no slower")
+                f"{sum(o <= p for p, o in pairs)} of {len(pairs)} no slower than the GTX 660's")
     differs = ep.mismatch(ep.table_pool(runs, t), t["pairs"])
     if ctx.quick or differs:
         return rc.Claim(f"EED Table {table}", claim, seed, ours, rc.NOT_MEASURED,
                         QUICK_WHY if ctx.quick else differs, **words)
     device = ctx.results(CONFIG).device_name if ctx.results(CONFIG) else ""
-    verdict, crossing = rc.decide(times_verdict, ratios, (1.0,))
-    verdict = rc.absolute_verdict(verdict, device, ep.NOTES["device"])
-    known = "slower than the GTX 660: " + ", ".join(slower) + (
+    judged = rc.judge_absolute(ratios, device, ep.NOTES["device"])
+    known = f"more than {rc.FACTOR:g}x off the GTX 660's: " + ", ".join(off) + (
         f" ({TABLE_WHY[table]})" if table in TABLE_WHY else "")
-    if verdict == rc.NOT_COMPARABLE:
-        return rc.Claim(f"EED Table {table}", claim, seed, ours, verdict, "; ".join(
-            [rc.other_hardware(device, ep.NOTES["device"])] + ([known] if slower else [])),
-            **words)
-    return rc.Claim(f"EED Table {table}", claim, seed, ours, verdict,
-                    "; ".join(w for w in (crossing, why_of(verdict, known, missing)) if w),
-                    **words)
+    why = (judged.note if judged.verdict != rc.NOT_COMPARABLE
+           else "; ".join([judged.note] + ([known] if off else [])))
+    if judged.verdict != rc.NOT_COMPARABLE:
+        why = "; ".join(w for w in (why, why_of(judged.verdict, known, missing)) if w)
+    return rc.Claim(f"EED Table {table}", claim, seed, ours, judged.verdict, why,
+                    rule=judged.rule, thresholds=judged.thresholds, **words)
 
 
 def claims_of(ctx, runs):
@@ -360,36 +320,27 @@ def claims_of(ctx, runs):
 
 # ---- the section's text -----------------------------------------------------------------------
 
-RULES = f"""How the claims are judged:
-- **Speed-ups** ("A ~X-Yx faster than B"): our time of B over our time of A, at the paper's
-  lengths 100 and 1000 (at quick scale, the nearest lengths we ran). *Reproduces* when the
-  gain of every ratio (ratio - 1) lies within a factor of {BAND:g} of the paper's, i.e. the
-  ratio lies in the band 1 + (X-1)/{BAND:g} to 1 + {BAND:g}(Y-1) shown beside the paper's
-  value (the GTX 660 of 2012 is generations older than the GPUs we run on: only the size of
-  an effect can carry over); *partly* when every ratio is a gain (at least {NOISE:g}x, the
-  timing noise) but some lie outside the band; *does not reproduce* when one is below
-  {NOISE:g}x.
+RULES = f"""What is measured (the rules are at the top of the report):
+- **Speed-ups** ("A ~X-Yx faster than B") are **factor** claims on our time of B over our time
+  of A, at the paper's lengths 100 and 1000 (at quick scale, the nearest lengths we ran). The
+  seed's number is shown with the band the rule accepts. The GTX 660 of 2012 is generations
+  older than the GPUs we run on: only the size of an effect can carry over.
 - **One step in two experiments** (pH_CUDA's 100 pairs against its one pair; sH_CUDA's 100
-  pairs with the copies, Table 2, against printed on the device, Table 4): judged as a
-  speed-up, on our step's two times.
+  pairs with the copies, Table 2, against printed on the device, Table 4): a **factor** claim
+  on our step's two times.
 - **A direction without a factor** ("pH_CUDA's parallel preprocessing is faster than its
-  serial one"): *reproduces* when every ratio is a gain (at least {NOISE:g}x), *partly* when
-  some are, *does not reproduce* when none is.
+  serial one"): a **direction** claim.
 - **Overlapping lines** (Fig. 5: the three parallel preprocessings; Fig. 8: H_CUDA and
-  sH_CUDA printed on the device): the slowest at most {OVERLAP:g}x the fastest, at each
-  length (the paper's own differ by up to 1.65x). *Reproduces* at both lengths, *partly* at
-  one.
+  sH_CUDA printed on the device): a **same** claim on the slowest over the fastest at each
+  length (the paper's own differ by up to 1.65x).
 - The paper's pH (the sequential program of its ref. [10]) is in no table: our sequential
   step, its median total, stands in for it.
-- **Absolute times** (Tables 1-4), where comparable at all (on the paper's GTX 660; see How
-  claims are judged): *reproduces* when each of our times is at most the paper's, *partly*
-  when some are, *does not reproduce* when none is. Not judged at quick scale.
+- **Times** (Tables 1-4) are **absolute** claims: judged only on the paper's GTX 660.
 - Table 4's times were printed on the device (no copy back); ours beside them is the
   `compute` stage (the kernels alone). Table 1's is the `preprocess` stage, Tables 2 and 3
   the median total with the copies, as the paper's.
-- A ratio of two runs' times (Tables 2 and 3: the totals) has its interval, and a rule whose
-  verdict would differ within it is *undecided*; a stage's ratio (Tables 1 and 4) has none: a
-  results file keeps a stage's median alone.
+- A ratio of two runs' times (Tables 2 and 3: the totals) has its interval; a stage's ratio
+  (Tables 1 and 4) has none: a results file keeps a stage's median alone.
 - Any claim with no timed run is *not measured*, with the run's status (e.g. skipped: no
   CUDA device).
 """

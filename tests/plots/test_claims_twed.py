@@ -162,10 +162,12 @@ class JudgedOnCutwed(Reference):
         for x, n in SPEEDUPS:
             c = self.find(claims, F9B, f"{x} over twed.c at N = {n:,}")
             self.assertIn("/ cuTWED here)", c.ours, c.claim)
-            if n <= 8192:  # seq_full ran: seq_full over cuTWED's FP64 time, short of the seed's
+            if n <= 8192:  # seq_full ran: seq_full over cuTWED's FP64 time, a gain short of the
+                # factor rule's band around the seed's
                 self.assertAlmostEqual(c.ours_x[0], median_ms(paper, "seq_full", "pair", n=n)
                                        / median_ms(peer, "peer_cutwed", "pair", n=n))
-                self.assertEqual(c.verdict, rc.DOES_NOT, c.claim)
+                self.assertLess(c.ours_x[0], rc.factor_band(float(x[:-1]))[0])
+                self.assertEqual(c.verdict, rc.PARTLY, c.claim)
                 self.assertIn("cuTWED here is only", c.why)
             else:  # seq_itwed, a lower bound of cuTWED's speedup
                 self.assertIn("the speedup of cuTWED here over seq_itwed", c.why)
@@ -181,8 +183,8 @@ class JudgedOnCutwed(Reference):
             self.assertIn("seq_full / cuTWED here)", c.ours, name)
             self.assertAlmostEqual(c.ours_x[0], median_ms(ours, "seq_full", sweep, "batch")
                                    / median_ms(peer, "peer_cutwed", sweep, "batch"))
-        # MNIST: cuTWED here 49.3x, short of the seed's 150x.
-        self.assertEqual(self.find(claims, T2, "MNIST single query: ").verdict, rc.DOES_NOT)
+        # MNIST: cuTWED here 49.3x, a gain short of the band around the seed's 150x.
+        self.assertEqual(self.find(claims, T2, "MNIST single query: ").verdict, rc.PARTLY)
         # The triangle: cuTWED's triangle option was slower than its batch mode (682 ms against
         # 624 ms on Synthetic Control), so it does not double the batch speedup here.
         triangle = self.find(claims, T2, "computing the triangle only")
@@ -215,7 +217,8 @@ class JudgedOnCutwed(Reference):
             for x, n in SPEEDUPS:
                 c = self.find(claims, F9B, f"{OURS} over twed.c at N = {n:,}")
                 self.assertEqual((c.source, c.quote, c.place), (rc.FROM_LADDER, "", ""))
-                self.assertEqual((c.seed, c.verdict), (x, rc.REPRODUCES), c.claim)
+                # far above the band around the seed's: a gain, not the seed's size
+                self.assertEqual((c.seed, c.verdict), (x, rc.PARTLY), c.claim)
                 self.assertEqual(c.seed_x, float(x[:-1]))
                 self.assertIn("wavefront", c.ours)
                 if n <= 8192:
@@ -226,7 +229,9 @@ class JudgedOnCutwed(Reference):
                 target = F9B if "grows" in start else T2
                 c = self.find(claims, target, start)
                 self.assertEqual(c.source, rc.FROM_LADDER, start)
-                self.assertEqual(c.verdict, rc.REPRODUCES, start)
+                # a speedup far above the band around the seed's is partly
+                self.assertEqual(c.verdict, rc.PARTLY if "over twed.c" in start
+                                 else rc.REPRODUCES, start)
 
 
 if __name__ == "__main__":

@@ -100,8 +100,10 @@ class WholeReport(unittest.TestCase):
         self.assertEqual(text.count("How claims are judged."), 1)
         self.assertLess(text.index("## Summary"), text.index("How claims are judged."))
         self.assertLess(text.index("How claims are judged."), text.index("## Claims"))
-        for verdict in rc.VERDICTS:
-            self.assertIn(f"- **{verdict}**:", text)
+        for verdict in rc.VERDICTS:  # each verdict defined, each kind of claim with its rule
+            self.assertIn(f"**{verdict}**", text)
+        for kind in rc.RULES:
+            self.assertIn(f"| **{kind}** |", text)
 
     def test_without_a_gpu_gpu_claims_are_not_measured(self):
         text, sections = self.build([REFERENCE / f"{f}.json" for f in PAPER_FILES

@@ -110,7 +110,7 @@ class Dtw(Sections):
         self.assertIn("1.75x at n=128", why)  # the gain over thread-local, length by length
         for text in ("### The notes' steps beside ours", "| CUDA naive | ~30 s | 0.573 | 1.64 s",
                      "15.4x", "### Our whole ladder in sweep", "`subject_stream`", "% of FP16x2 limit",
-                     "within 2x", "](figures/dtw_paper_entries1048576_n128_queries1.png)",
+                     "**factor** claims", "](figures/dtw_paper_entries1048576_n128_queries1.png)",
                      "](figures/dtw_length_sweep_entries65536_queries1.png)"):
             self.assertIn(text, section.body)
         self.assertNotIn("covariance_chunk_sweep", section.body)
@@ -131,13 +131,6 @@ class Dtw(Sections):
         self.assertVerdict(verdicts, "~0.63 s", rc.REPRODUCES)
         self.assertIn("18.2x faster", self.assertVerdict(verdicts, "~30 s", rc.DOES_NOT))
         self.assertVerdict(verdicts, "~4.3x faster than thread-local", rc.DOES_NOT)
-
-    def test_gain_rule(self):
-        self.assertEqual(report_dtw.gain_verdict(15.4, 11.1), rc.REPRODUCES)
-        self.assertEqual(report_dtw.gain_verdict(5.6, 11.1), rc.REPRODUCES)
-        self.assertEqual(report_dtw.gain_verdict(5.5, 11.1), rc.PARTLY)
-        self.assertEqual(report_dtw.gain_verdict(23, 11.1), rc.PARTLY)
-        self.assertEqual(report_dtw.gain_verdict(1.0, 4.3), rc.DOES_NOT)
 
     def test_slower_shared_does_not_reproduce(self):
         results = load(DTW)
@@ -228,7 +221,7 @@ class Covariance(Sections):
         self.assertIn("with the thread exit off it saves 326 ms", why)
         # ~0 ms, but the samples of one process spread 0.87x-1.15x around it: across the 5%
         # a saving must reach, so the verdict is not taken
-        why = self.assertVerdict(verdicts, "thread-level early exit", rc.UNDECIDED)
+        why = self.assertVerdict(verdicts, "thread-level early exit", rc.INCONCLUSIVE)
         self.assertTrue(why.startswith("interval crosses the threshold (0.871x-1.15x vs 0.95x)"),
                         why)
         self.assertIn("with the block exit off it saves 173 ms", why)

@@ -23,23 +23,25 @@ report_skyline = study_module("skyline", "report")
 
 REFERENCE = ROOT / "results" / "reference" / "h100" / "development"
 RE, PA, NO, NM = rc.REPRODUCES, rc.PARTLY, rc.DOES_NOT, rc.NOT_MEASURED
-NC, UN = rc.NOT_COMPARABLE, rc.UNDECIDED
+NC, UN = rc.NOT_COMPARABLE, rc.INCONCLUSIVE
 EED_PEERS = {"peer_rapidfuzz": "eed-paper-rapidfuzz.json",
              "peer_stringzilla_levenshtein": "eed-paper-stringzilla.json"}
 
 # The verdicts on the H100 reference runs, by (target, start of the claim).
 EED_EXPECTED = {
     ("EED Fig. 5", "H_CUDA's and sH_CUDA's preprocessing ~16-63x"): PA,
-    ("EED Fig. 5", "pH_CUDA (parallel), H_CUDA and sH_CUDA preprocess"): PA,
+    # slowest 1.85x and 20.6x the fastest: over the "same" rule's 1.5x at both lengths
+    ("EED Fig. 5", "pH_CUDA (parallel), H_CUDA and sH_CUDA preprocess"): NO,
     ("EED Fig. 5", "pH_CUDA's parallel preprocessing faster"): RE,  # 5.83x and 1.69x
     ("EED Table 1", "GTX 660 times"): NC,  # a GTX 660's times on an H100
     ("EED Fig. 6", "sH_CUDA ~10-14x faster than pH_CUDA"): PA,
     ("EED Fig. 6", "sH_CUDA ~2.6x faster than H_CUDA"): PA,
     ("EED Table 2", "GTX 660 times"): NC,
-    ("EED Fig. 7", "H_CUDA ~1.4-1.6x faster than pH_CUDA"): NO,
-    # 1.08x at n = 100, its samples 0.98x-1.15x: across the 1.05x a gain must reach, so
-    # partly (1.49x at n = 1000) or does not reproduce
-    ("EED Fig. 7", "sH_CUDA ~2.4-3.6x faster than pH_CUDA"): UN,
+    # 1.02x at n = 100, its samples 0.94x-1.08x: across the 1.05x a gain must reach, so
+    # partly or does not reproduce (0.998x at n = 1000)
+    ("EED Fig. 7", "H_CUDA ~1.4-1.6x faster than pH_CUDA"): UN,
+    # 1.08x at n = 100 (samples 0.98x-1.15x) and a gain, 1.49x, at n = 1000: partly either way
+    ("EED Fig. 7", "sH_CUDA ~2.4-3.6x faster than pH_CUDA"): PA,
     ("EED Fig. 7", "multi-block"): PA,
     ("EED Fig. 7", "pH_CUDA's 100 pairs ~100x slower"): RE,  # 87.1x, in the band 50.5-199x
     ("EED Table 3", "GTX 660 times"): NC,
@@ -445,14 +447,6 @@ class OnAnotherGpu(Case):
 
 
 class Rules(unittest.TestCase):
-    def test_speedup_band_and_noise(self):
-        verdict = report_eed.speedup_verdict
-        self.assertEqual(report_eed.speedup_band(1.4, 1.6), (1.2, 2.2))
-        self.assertEqual(verdict([1.2, 2.2], 1.4, 1.6), RE)
-        self.assertEqual(verdict([1.19, 2.0], 1.4, 1.6), PA)
-        self.assertEqual(verdict([1.04, 2.0], 1.4, 1.6), NO)
-        self.assertEqual(verdict([], 1.4, 1.6), NM)
-
     def test_gain_band_and_noise(self):
         verdict = report_skyline.gain_verdict
         self.assertEqual(verdict(14.0, 28), RE)
@@ -460,12 +454,6 @@ class Rules(unittest.TestCase):
         self.assertEqual(verdict(4.9, 28), NO)
         self.assertEqual(verdict(100.0, 82), RE)  # twice 82% is capped at 100%
         self.assertEqual(verdict(None, 28), NM)
-
-    def test_overlap_and_times(self):
-        self.assertEqual(report_eed.overlap_verdict([1.9, 2.1]), PA)
-        self.assertEqual(report_eed.overlap_verdict([3.0]), NO)
-        self.assertEqual(report_eed.times_verdict([0.5, 1.0]), RE)  # ours over the paper's
-        self.assertEqual(report_eed.times_verdict([2.0]), NO)
 
 
 if __name__ == "__main__":

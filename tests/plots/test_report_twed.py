@@ -32,14 +32,14 @@ EXPECTED = {
     (F9A, "cuTWED has at least another 2x"): RE,
     (F9A, "single precision had marginal"): RE,  # cuTWED here: FP64 within 1.1x of FP32
     (F9A, "R^N inputs"): NM,  # no sweep of the dimension
-    # The seed's speedups judged on cuTWED run here: 1.95x .. 15.9x over seq_full, short of
-    # the seed's; from N = 16,384 over seq_itwed, a lower bound that falls short.
-    **{(F9B, f"{x} over twed.c at N = {n}"): NO
+    # The seed's speedups judged on cuTWED run here: 1.95x .. 15.9x over seq_full, gains short
+    # of the factor rule's band; from N = 16,384 over seq_itwed, a lower bound that falls short.
+    **{(F9B, f"{x} over twed.c at N = {n}"): PA
        for x, n in (("4.5x", "1,024"), ("11x", "2,048"), ("23x", "4,096"), ("42x", "8,192"))},
     **{(F9B, f"{x} over twed.c at N = {n}"): NM
        for x, n in (("73x", "16,384"), ("117x", "32,768"), ("152x", "65,536"))},
-    # Our best step's speedups at the same N: ladder's checks, apart.
-    **{(F9B, f"ours (best GPU step) over twed.c at N = {n}"): RE
+    # Our best step's speedups at the same N: ladder's checks, apart; far above the band.
+    **{(F9B, f"ours (best GPU step) over twed.c at N = {n}"): PA
        for n in ("1,024", "2,048", "4,096", "8,192", "16,384", "32,768", "65,536")},
     (F9B, "the speedup grows with N"): RE,  # cuTWED here: 1.95x .. 66x
     (F9B, "ours (best GPU step): the speedup grows with N"): RE,
@@ -51,11 +51,11 @@ EXPECTED = {
     (F10, "host-to-device transfer"): NM,  # the peer times twed_dev only
     (T2, "Synthetic Control: 22x"): RE,  # cuTWED here: 28.5x
     (T2, "Pseudo Periodic: 107x"): NM,  # no sequential run in that sweep, nor cuTWED
-    (T2, "MNIST single query: 150x"): NO,  # cuTWED here: 49.3x
+    (T2, "MNIST single query: 150x"): PA,  # cuTWED here: 49.3x, under the band's 75.5x
     (T2, "computing the triangle only"): NO,  # cuTWED's triangle option: 0.915x
-    (T2, "ours (best GPU step) over twed.c on Synthetic Control"): RE,
+    (T2, "ours (best GPU step) over twed.c on Synthetic Control"): PA,
     (T2, "ours (best GPU step) over twed.c on Pseudo Periodic"): NM,
-    (T2, "ours (best GPU step) over twed.c on MNIST single query"): RE,
+    (T2, "ours (best GPU step) over twed.c on MNIST single query"): PA,
     (T2, "ours (best GPU step): computing the triangle only"): RE,
     (T2, "cuTWED's time for MNIST all queries"): NM,  # no sweep mnist_all
     (T2, "cuTWED's FP64 distances match"): RE,
@@ -137,7 +137,7 @@ class H100Reference(Case):
                        "(figures/twed_ladder_modepair_n1024.png)"):
             self.assertIn(figure, s.body)
         self.assertNotIn("dtw_x.png", s.body)
-        self.assertIn("How the claims are judged", s.body)
+        self.assertIn("the rules are at the top of the report", s.body)
 
     def test_verdicts(self):
         s = self.section()
@@ -204,16 +204,16 @@ class Edited(Case):
         self.assertNotEqual(self.claim(s, F9A, "twed.c's time").ours, "-")  # shown, not judged
         # Speedups and trends are still judged (cuTWED's, and ours apart); sizes we did not
         # run are not measured.
-        self.assertEqual(self.claim(s, F9B, "4.5x").verdict, NO)
+        self.assertEqual(self.claim(s, F9B, "4.5x").verdict, PA)
         self.assertEqual(self.claim(s, F9B, "ours (best GPU step) over twed.c at N = 1,024")
-                         .verdict, RE)
+                         .verdict, PA)
         for start in ("the speedup grows", "ours (best GPU step): the speedup grows"):
             self.assertEqual(self.claim(s, F9B, start).verdict, RE)
             self.assertIn("quick scale", self.claim(s, F9B, start).why)
         for start in ("152x", "ours (best GPU step) over twed.c at N = 65,536"):
             self.assertEqual(self.claim(s, F9B, start).verdict, NM)
             self.assertIn("not in sweep pair", self.claim(s, F9B, start).why)
-        for start, verdict in (("MNIST", NO), ("ours (best GPU step) over twed.c on MNIST", RE)):
+        for start, verdict in (("MNIST", PA), ("ours (best GPU step) over twed.c on MNIST", PA)):
             self.assertEqual(self.claim(s, T2, start).verdict, verdict)
             self.assertIn("quick scale", self.claim(s, T2, start).why)
 
@@ -227,15 +227,15 @@ class Edited(Case):
             for c in found:
                 self.assertEqual(c.verdict, NM)
                 self.assertIn("twed-validation is not in this reproduction", c.why)
-        self.assertEqual(self.claim(s, F9B, "42x").verdict, NO)
+        self.assertEqual(self.claim(s, F9B, "42x").verdict, PA)
         self.assertEqual(self.claim(s, F9B, "ours (best GPU step) over twed.c at N = 65,536")
-                         .verdict, RE)
+                         .verdict, PA)
 
     def test_a_short_speedup_does_not_reproduce(self):
         paper = copy.deepcopy(self.files["twed-paper"])
-        # seq_full at N = 1024 as fast as 2x our best step: below the seed's 4.5x.
+        # seq_full at N = 1024 as fast as our best step: no gain at all, where the seed has 4.5x.
         best_ms = run_of(paper, "wavefront", 1024)["timing"]["median"]
-        run_of(paper, "seq_full", 1024)["timing"]["median"] = 2 * best_ms
+        run_of(paper, "seq_full", 1024)["timing"]["median"] = best_ms
         # seq_itwed (the lower bound) at N = 65536 short of 152x: cannot say, not measured.
         run_of(paper, "seq_itwed", 65536)["timing"]["median"] = 10 * best_ms
         # itwed far slower than cuTWED at one N, on a P100 as the seed's: the times reproduce
@@ -253,9 +253,10 @@ class Edited(Case):
         itwed = self.claim(s, F9A, "cuTWED's time for one pair (P100); ours: itwed")
         self.assertEqual(itwed.verdict, PA)
         self.assertEqual(self.claim(s, F9A, "twed.c's time").verdict, NC)  # the host's CPU
-        # seq_itwed made faster at N = 65,536 lowers both speedups there, cuTWED's and ours.
+        # seq_itwed made faster at N = 65,536 lowers both speedups there, cuTWED's and ours:
+        # each N's over the one before grows at the others, not there (the direction rule).
         for start in ("the speedup grows", "ours (best GPU step): the speedup grows"):
-            self.assertEqual(self.claim(s, F9B, start).verdict, NO, start)
+            self.assertEqual(self.claim(s, F9B, start).verdict, PA, start)
 
 
 if __name__ == "__main__":
