@@ -104,21 +104,33 @@ void check_figures(const json& j, const char* where, const Study& study) {
                        "', which is not a figure of " + study.name() + " (it draws " + choices + ")");
 }
 
-// 'profile': which point `reproduce --profile` profiles each step at: {"sweep": LABEL,
-// "point": {PARAM: VALUE, ...}}, both optional; the runs of matching points are the candidates.
-void check_profile_choice(const json& j) {
-  if (!j.contains("profile")) return;
-  const json& f = j["profile"];
+// 'profile': which points `reproduce --profile` profiles: {"sweep": LABEL, "point": {PARAM:
+// VALUE, ...}}, both optional, one point per GPU step among the runs that match; or a list of
+// such objects, the first as before and each further one (which may also name "variants": [NAME,
+// ...]) adding every run at its point: the points of the claims the report judges.
+void check_profile_entry(const json& f, bool extra) {
   const char* shape = "'profile' must be an object with an optional \"sweep\" (a sweep's label) and "
-                      "\"point\" (an object of parameter values)";
+                      "\"point\" (an object of parameter values), or a list of them (after the first, "
+                      "each may name \"variants\": a list of step names)";
   if (!f.is_object()) throw InputError(shape);
   for (const auto& [k, v] : f.items()) {
     if (k == "sweep" && v.is_string()) continue;
     if (k == "point" && v.is_object() &&
         std::all_of(v.begin(), v.end(), [](const json& x) { return x.is_primitive() && !x.is_null(); }))
       continue;
+    if (extra && k == "variants" && v.is_array() && !v.empty() &&
+        std::all_of(v.begin(), v.end(), [](const json& x) { return x.is_string(); }))
+      continue;
     throw InputError(shape);
   }
+}
+
+void check_profile_choice(const json& j) {
+  if (!j.contains("profile")) return;
+  const json& f = j["profile"];
+  if (!f.is_array()) return check_profile_entry(f, false);
+  if (f.empty()) check_profile_entry(f, false);  // an empty list: the shape's message
+  for (std::size_t k = 0; k < f.size(); ++k) check_profile_entry(f[k], k > 0);
 }
 
 // Matches `text` against `pattern`, where '*' stands for any run of characters. Greedy with

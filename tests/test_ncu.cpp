@@ -216,6 +216,16 @@ TEST(ProfileChoice, OnePointPerStep) {
   EXPECT_EQ(cli::profile_choice(results, json{{"sweep", "a"}}), (std::vector<std::size_t>{3, 4, 6}));
   EXPECT_EQ(cli::profile_choice(results, json{{"sweep", "nothing"}}), (std::vector<std::size_t>{4, 6, 7}));
   EXPECT_TRUE(cli::profile_choice(json{{"runs", json::array({run(0, "seq", "a", "n=1", "1", "cpu")})}}, json()).empty());
+  // A list: the first entry as the object form, each further one adds the runs at its point
+  // (of its variants), never a CPU run or one that did not pass, never a run twice.
+  EXPECT_EQ(cli::profile_choice(results, json::array({json::object()})), (std::vector<std::size_t>{4, 6, 7}));
+  EXPECT_EQ(cli::profile_choice(results, json::array({json::object(), json{{"point", {{"n", 1}}}}})),
+            (std::vector<std::size_t>{1, 2, 4, 6, 7}));
+  EXPECT_EQ(cli::profile_choice(results, json::array({json{{"sweep", "b"}},
+                                                      json{{"point", {{"n", 2}}}, {"variants", {"x", "z"}}}})),
+            (std::vector<std::size_t>{3, 4, 6, 7}));
+  EXPECT_EQ(cli::profile_choice(results, json::array({json::object(), json{{"sweep", "b"}, {"variants", {"seq"}}}})),
+            (std::vector<std::size_t>{4, 6, 7}));
 }
 
 TEST(NcuCsv, NumbersAndBadInput) {

@@ -52,7 +52,42 @@ std::string point_of(const json& run) { return field(run, "sweep") + "|" + field
 
 }  // namespace
 
+namespace {
+
+// Whether the run is one of the variants an extra choice names (all, where it names none).
+bool named_variant(const json& run, const json& choice) {
+  if (!choice.contains("variants")) return true;
+  const std::string v = field(run, "variant");
+  return std::any_of(choice["variants"].begin(), choice["variants"].end(),
+                     [&](const json& x) { return x.get<std::string>() == v; });
+}
+
+// One point per GPU step (the object form of the config's `profile`).
+std::vector<std::size_t> one_point_per_step(const json& results, const json& choice);
+
+}  // namespace
+
+// The config's `profile`: an object picks one point per GPU step; a list's first entry does
+// the same, and each further entry adds every passed GPU run at its sweep and point (of its
+// `variants`, where it names them): the points where a claim compares two steps, so that the
+// report quotes counters at the claim's own point.
 std::vector<std::size_t> profile_choice(const json& results, const json& choice) {
+  if (!choice.is_array()) return one_point_per_step(results, choice);
+  std::vector<std::size_t> runs = one_point_per_step(results, choice.empty() ? json() : choice[0]);
+  if (results.contains("runs") && results["runs"].is_array())
+    for (std::size_t k = 1; k < choice.size(); ++k)
+      for (const json& r : results["runs"])
+        if (gpu_passed(r) && r.contains("run_index") && r["run_index"].is_number_unsigned() &&
+            chosen(r, choice[k]) && named_variant(r, choice[k]))
+          runs.push_back(r["run_index"].get<std::size_t>());
+  std::sort(runs.begin(), runs.end());
+  runs.erase(std::unique(runs.begin(), runs.end()), runs.end());
+  return runs;
+}
+
+namespace {
+
+std::vector<std::size_t> one_point_per_step(const json& results, const json& choice) {
   std::vector<const json*> passed;
   if (results.contains("runs") && results["runs"].is_array())
     for (const json& r : results["runs"])
@@ -79,8 +114,6 @@ std::vector<std::size_t> profile_choice(const json& results, const json& choice)
   std::sort(runs.begin(), runs.end());
   return runs;
 }
-
-namespace {
 
 std::string run_text(const std::vector<std::size_t>& runs) {
   std::string s;
