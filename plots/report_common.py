@@ -567,18 +567,17 @@ PROFILE_COUNTERS = (
     ("occupancy", ("achieved_occupancy_pct",), "pct"),
 )
 MOVED_POINTS, MOVED_FACTOR, MAX_QUOTED = 5.0, 1.2, 3
-NOT_PROFILED = "not profiled"
-# What the report says of the phrase, once, below HOW_JUDGED: built from the rule above.
+# What the report says of the phrase, once, below the rules: built from the rule above.
 HOW_PROFILED = f"""\
-The why of a gain between two steps ends with what Nsight Compute's
-counters say of the two steps where `ladder profile` recorded them, the first step's value
-then the second's, e.g. 'profile (d=8): conflict share 73% -> 0%' (the point is named where
-the runs span several). Quoted are the counters that moved, at most {MAX_QUOTED}, in this
-order: {", ".join(name.format(unit="work unit") for name, _path, _kind in PROFILE_COUNTERS)}
+The why of a claim comparing two GPU steps ends with what Nsight Compute's counters say of the
+two where `ladder reproduce --profile` (or `ladder profile`) recorded them at the claim's own
+point, never at another size or d: the first step's value then the second's, e.g. 'profile
+(d=8): conflict share 73% -> 0%' (the point is named where the runs span several). Quoted are
+the counters that moved, at most {MAX_QUOTED}, in this order: {", ".join(name.format(unit="work unit") for name, _path, _kind in PROFILE_COUNTERS)}
 (SM and memory: speed of light, percent of peak), then the top stall reason; a share or a
 percentage moved when by {MOVED_POINTS:g} points or more, a count per work unit when by
-{MOVED_FACTOR:g}x or more. '{NOT_PROFILED}' where a step has no counters, with the reason in
-brackets where its profile gives one (a CPU step).
+{MOVED_FACTOR:g}x or more. Where the steps have no counters at that point (a CPU step, or a
+reproduction run without `--profile`), the why gives the other measured reasons alone.
 """
 
 
@@ -671,23 +670,18 @@ def _point_text(runs, a, b):
 
 def profile_why(runs, before, after, point=None):
     """A gain's why from the profile: step `before` against step `after` (variant names)
-    among `runs`, at one point where both were profiled, `point` (a dict of parameters) where
-    they both were there, else the first such. A reproduction profiles one point per GPU
-    step, not always the claim's, so the point is named where `runs` span several:
+    among `runs`, at `point` (a dict of parameters, the claim's own) where both were profiled
+    there, else (no point given) at the first point where both were:
     'profile (n=33): conflict share 74% -> 0.042%, thread instr/cell 11.1 -> 8.13, occupancy
-    1.6% -> 11%', the counters that moved (PROFILE_COUNTERS). 'not profiled' when a step has
-    no counters, with the reason its profile gives ('not profiled (openmp: cpu step)')."""
+    1.6% -> 11%', the counters that moved (PROFILE_COUNTERS). '' where the two have no counters
+    at one point: a profile at another size or d says nothing of the claim's."""
     ours = [r for r in runs if common.short_variant(r) in (before, after)]
     profiled = {v: _profiled(ours, v) for v in (before, after)}
-    missing = next((v for v in (before, after) if not profiled[v]), None)
-    if missing:
-        skipped = next((_profile(r)["skipped"] for r in ours if common.short_variant(r) == missing
-                        and isinstance(_profile(r).get("skipped"), str)), "")
-        return f"{NOT_PROFILED} ({missing}: {skipped})" if skipped else NOT_PROFILED
-    pairs = [(a, b) for b in profiled[after] for a in profiled[before] if _same_data(a, b)]
+    pairs = [(a, b) for b in profiled[after] for a in profiled[before] if _same_data(a, b)
+             and all(_matches(r, point) for r in (a, b))]
     if not pairs:
-        return f"{NOT_PROFILED} at a common point"
-    a, b = next((p for p in pairs if all(_matches(r, point) for r in p)), pairs[0])
+        return ""
+    a, b = pairs[0]
     moves = _counter_moves(_profile(a), _profile(b)) + [_stall_move(_profile(a), _profile(b))]
     where = _point_text(ours, a, b)
     lost = [f"{common.short_variant(r)} lacks {s} ({' '.join(str(why).split())[:80]})"

@@ -182,14 +182,16 @@ def step_runs(runs, table, step):
 
 
 def profile_of(runs, claim):
-    """The profile's why of a speed-up (rc.profile_why), at the paper's longest length where
+    """The profile's why of a speed-up (rc.profile_why), at each of the claim's lengths where
     profiled there; one per faster step, named, where they differ."""
-    slow, table, n = claim["slower"], claim["table"], claim["lengths"][-1]
-    found = {method(fast): rc.profile_why(step_runs(runs, table, slow) + step_runs(
-        runs, table, fast), slow["variant"], fast["variant"], {"n": n})
+    slow, table = claim["slower"], claim["table"]
+    found = {method(fast): "; ".join(dict.fromkeys(w for w in (rc.profile_why(
+        step_runs(runs, table, slow) + step_runs(runs, table, fast), slow["variant"],
+        fast["variant"], {"n": n}) for n in reversed(claim["lengths"])) if w))
         for fast in claim["faster"]}
-    if len(set(found.values())) == 1:
-        return next(iter(found.values()))
+    found = {name: why for name, why in found.items() if why}
+    if len(set(found.values())) <= 1:
+        return next(iter(found.values()), "")
     return "; ".join(f"{name}: {why}" for name, why in found.items())
 
 

@@ -1,6 +1,6 @@
 """Tests of the profile's why of a gain between two steps (report_common.profile_why) and of the
 sections that quote it: the exact phrase for given counters, which counters are quoted, the
-point named, 'not profiled' without counters; the counters are those `ladder profile` wrote
+point named, nothing without counters at the claim's point; the counters are those `ladder profile` wrote
 for the DTW smoke config on an H100 (metric sets why and sass), and edited copies.
 
 Run: python3 tests/plots/test_report_profile.py   (exits non-zero on failure)
@@ -90,9 +90,8 @@ class ProfileWhy(unittest.TestCase):
         self.assertEqual(rc.profile_why(why_runs(), "shared", "subject_stream", {"n": 128}),
                          "profile (n=128): conflict share 49% -> 0.023%, thread instr/cell "
                          "9.27 -> 3.79, memory 6.6% -> 0.36%")
-        # A point where the steps were not profiled: the one where they were, named.
-        self.assertTrue(rc.profile_why(why_runs(), "shared", "subject_stream", {"n": 64})
-                        .startswith("profile (n=33): "))
+        # A point where the steps were not profiled: nothing, never another point's counters.
+        self.assertEqual(rc.profile_why(why_runs(), "shared", "subject_stream", {"n": 64}), "")
 
     def test_sass_counters_and_the_direction(self):
         runs = [run(v, 33, d) for v, d in SASS.items()]
@@ -144,16 +143,14 @@ class ProfileWhy(unittest.TestCase):
         self.assertEqual(why(many, few), "profile: conflict share 50% -> 0%, uniform branches "
                                          "70% -> 100%, thread instr/cell 2 -> 1")
 
-    def test_not_profiled(self):
+    def test_without_counters_at_one_point_nothing(self):
         plain = [run("shared", 33), run("subject_stream", 33)]
-        self.assertEqual(rc.profile_why(plain, "shared", "subject_stream"), "not profiled")
+        self.assertEqual(rc.profile_why(plain, "shared", "subject_stream"), "")
         cpu = [run("openmp", 33, skipped="cpu step"), run("shared", 33, WHY[("shared", "33")])]
-        self.assertEqual(rc.profile_why(cpu, "openmp", "shared"),
-                         "not profiled (openmp: cpu step)")
+        self.assertEqual(rc.profile_why(cpu, "openmp", "shared"), "")
         apart = [run("shared", 33, WHY[("shared", "33")]),
                  run("subject_stream", 128, WHY[("subject_stream", "128")])]
-        self.assertEqual(rc.profile_why(apart, "shared", "subject_stream"),
-                         "not profiled at a common point")
+        self.assertEqual(rc.profile_why(apart, "shared", "subject_stream"), "")
 
     def test_a_steps_own_parameter_does_not_part_the_point(self):
         # EED's serial preprocessing is its own run (prep=serial) on the same data.
@@ -162,9 +159,11 @@ class ProfileWhy(unittest.TestCase):
         self.assertTrue(rc.profile_why(runs, "ph_cuda", "h_cuda").startswith(
             "profile: conflict share 74% -> 0.042%"))
 
-    def test_with_profile_appends_the_phrase(self):
-        self.assertEqual(rc.with_profile("known", [], "a", "b"), "known; not profiled")
-        self.assertEqual(rc.with_profile("", [], "a", "b"), "not profiled")
+    def test_with_profile_appends_only_counters(self):
+        self.assertEqual(rc.with_profile("known", [], "a", "b"), "known")
+        self.assertEqual(rc.with_profile("", [], "a", "b"), "")
+        self.assertEqual(rc.with_profile("known", why_runs(), "shared", "subject_stream",
+                                         {"n": 128}).split("; ")[0], "known")
 
 
 # ---- the sections -----------------------------------------------------------------------------
@@ -208,9 +207,10 @@ class Sections(unittest.TestCase):
         self.assertEqual(alr.verdict, rc.PARTLY)
         self.assertIn("(variants/skyline/README.md); profile (d=8): conflict share 73% -> 0%",
                       alr.why)
-        # Independent data has no profile, and DWE against naive none of naive.
-        self.assertTrue(claim(claims, "ALR ~82% faster than DWE").why.endswith("; not profiled"))
-        self.assertTrue(claim(claims, "DWE ~36% faster than APC").why.endswith("; not profiled"))
+        # Independent data has no profile, and DWE against naive none of naive: no counters.
+        for words in ("ALR ~82% faster than DWE", "DWE ~36% faster than APC"):
+            self.assertNotIn("profile", claim(claims, words).why)
+        self.assertNotIn("not profiled", "".join(c.why for c in claims))
 
     def test_dtw_quotes_the_profile_of_each_gain(self):
         dtw = load("dtw-paper")
@@ -222,10 +222,10 @@ class Sections(unittest.TestCase):
         self.assertTrue(gain.why.endswith(
             "; profile: conflict share 49% -> 0.023%, thread instr/cell 9.27 -> 3.79, "
             "memory 6.6% -> 0.36%"), gain.why)
-        self.assertTrue(claim(claims, "naive CUDA ~10x slower").why.endswith("; not profiled"))
-        # A gain that holds still quotes the profiles: naive's has none here.
+        self.assertNotIn("profile", claim(claims, "naive CUDA ~10x slower").why)  # OpenMP: a CPU step
+        # A gain that holds quotes the profiles where both have them: naive has none here.
         held = claim(claims, "thread-local DP rows ~11x")
-        self.assertEqual((held.verdict, held.why), (rc.REPRODUCES, "not profiled"))
+        self.assertEqual((held.verdict, held.why), (rc.REPRODUCES, ""))
 
     def test_eed_names_each_faster_step_where_their_profiles_differ(self):
         eed = load("eed-paper")
@@ -233,8 +233,9 @@ class Sections(unittest.TestCase):
         add_profile(eed, WHY[("subject_stream", "33")], sweep="pairs_100", variant="sh_cuda",
                     n="1000")
         claims = report_eed.section(context(self.tmp.name, "eed-paper", eed)).claims
-        self.assertIn("; H_CUDA: not profiled; sH_CUDA: profile (n=1000): conflict share 74% "
-                      "-> 0.042%", claim(claims, "printed on the device: H_CUDA and sH").why)
+        why = claim(claims, "printed on the device: H_CUDA and sH").why
+        self.assertIn("; profile (n=1000): conflict share 74% -> 0.042%", why)  # sH_CUDA's alone
+        self.assertNotIn("H_CUDA:", why)
         self.assertIn("the number of SMs; profile (n=1000): conflict share 74%",
                       claim(claims, "sH_CUDA ~10-14x faster than pH_CUDA").why)
 
