@@ -200,12 +200,23 @@ def differs(ours, peer, extra=""):
     return "; ".join(t for t in (extra, note) if t) or "-"
 
 
+def peer_ratio(ours, peer):
+    """Our rate over the peer's, with the interval of the peer's time over ours (the same
+    work at one point, so the rates' ratio is the times'), as an rc.Ratio; None without both."""
+    value = rc.ratio(ours.metric, peer.metric)
+    times = rc.run_ratio(peer, ours)
+    if value is None or times is None or times.interval is None:
+        return value and rc.Ratio(value)
+    lo, hi = (end * value / times for end in times.interval)
+    return rc.Ratio(value, times.interval.like(lo, hi))
+
+
 def row(study, ours, peer, extra=""):
     point = (ours or peer).point.replace(",", ", ")
     mine = f"{common.row_name(ours)}: {rate(ours)}" if ours else "none of ours ran at the peer's point"
     limit = (common.limit_text(ours) or "-") if ours else "-"
     peer_cell = f"{peer_name(peer)}: {rate(peer)}" if peer else "none run"
-    ratio = rc.fmt_ratio(rc.ratio(ours.metric, peer.metric)) if ours and peer else "-"
+    ratio = rc.fmt_measured(peer_ratio(ours, peer)) if ours and peer else "-"
     return [study, point, mine, error_text(ours) if ours else "-", limit, peer_cell,
             error_text(peer) if peer else "-", ratio, differs(ours, peer, extra)]
 

@@ -218,18 +218,20 @@ class SummaryPage(unittest.TestCase):
         rows = [line.split(" | ") for line in table.splitlines()[2:]]
         dtw = [r for r in rows if r[0] == "| dtw"]
         self.assertIn("n=127", dtw[0][1])  # cuDTW++'s own length
-        self.assertEqual(dtw[0][7], "1.91x")
+        # the ratio with its interval: one process a run here, so the samples' range
+        self.assertEqual(dtw[0][7], "1.91x (sample range 1.9x-1.91x, not a confidence interval)")
         self.assertNotIn("14.3x", table)
         self.assertTrue(all("other precision" in r[8] for r in dtw[1:]), dtw)
         cov = [r for r in rows if r[0] == "| covariance"]
         tf32 = [r for r in cov if "(tf32)" in r[5] and "TF32 wgmma" in r[2]]
-        self.assertEqual([r[7] for r in tf32], ["3.92x"])  # TF32 against TF32
+        self.assertEqual([r[7].split(" (")[0] for r in tf32], ["3.92x"])  # TF32 against TF32
         for r in cov:
             if "FP16 wgmma" in r[2] and "3xFP16" not in r[2]:
                 self.assertIn("faster only by another precision", r[8], r)
         for r in rows:
             if r[5] != "none run":
                 self.assertNotIn("-", (r[3], r[6]), r)  # both errors shown
+                self.assertIn("(sample range ", r[7], r)  # the ratio's interval
 
 
 class Subsets(unittest.TestCase):
