@@ -139,6 +139,37 @@ TEST(CovStudy, WorkAndTolerance) {
   EXPECT_LT(t.rel, 1e-3);
 }
 
+// A peer records what the library ran, which sets its tolerance, its limit and the class the
+// report holds it in: SSYRK asked for TF32 is FP32 SSYRK on Hopper (FP32, step 7's tolerance
+// and limit, and a label that says both).
+TEST(CovPeers, PrecisionIsWhatTheLibraryRan) {
+  auto prob = generated(1000, 100);
+  const Study& study = *registry().study("covariance");
+  DeviceCaps d;
+  d.present = true;
+  d.cc_major = 9;
+  d.sm_count = 132;
+  d.clock_khz = 1980000;
+  d.smem_per_block_optin = 227 * 1024;
+  const auto same_footing = [&](const char* peer_id, const char* like_id, Precision precision) {
+    const VariantSpec& peer = *registry().variant(peer_id);
+    const VariantSpec& like = *registry().variant(like_id);
+    EXPECT_EQ(peer.role, Role::peer) << peer_id;
+    EXPECT_EQ(peer.precision, precision) << peer_id;
+    EXPECT_EQ(like.precision, precision) << like_id;
+    const Tolerance t = study.tolerance(*prob, peer), want = study.tolerance(*prob, like);
+    EXPECT_EQ(t.abs, want.abs) << peer_id;
+    EXPECT_EQ(t.rel, want.rel) << peer_id;
+    EXPECT_EQ(t.rule, want.rule) << peer_id;
+    const Work w = study.work(*prob, peer, d), want_w = study.work(*prob, like, d);
+    EXPECT_EQ(w.peak_name, want_w.peak_name) << peer_id;
+    EXPECT_DOUBLE_EQ(w.peak, want_w.peak) << peer_id;
+  };
+  same_footing("covariance/cublas_ssyrk_tf32", "covariance/cublas_ssyrk", Precision::fp32);
+  EXPECT_EQ(registry().variant("covariance/cublas_ssyrk_tf32")->label,
+            "cuBLAS SSYRK, TF32 asked (runs FP32)");
+}
+
 // The wgmma steps are built for sm_90a alone: they need Feature::wgmma_tma, which any other
 // compute capability lacks (the runner then reports the reason, not a launch); a 9.0 device
 // with room runs them. Their device memory counts X^T's copies.
