@@ -2,8 +2,8 @@
 // the heuristic proposes up to kCandidates algorithms for the product (tiles, stages, split-K
 // among them, with a workspace to split into); the set-up times each on scratch matrices of
 // the run's shape and keeps the fastest, so the timed runs see the library's best
-// configuration here, not only its first guess (what cublasGemmEx runs). The facts record
-// which algorithm won, its split-K, how many were tried and the first guess's time.
+// configuration here, not only its first guess. The facts record which algorithm won, its
+// split-K, how many were tried and the first guess's time.
 //
 // The product is C = alpha op(A) op(A) with one operand matrix A read twice (C = A A^T or
 // A^T A, n x n, FP32, column-major; symmetric, so also the row-major result).
