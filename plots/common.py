@@ -484,8 +484,11 @@ def rate(run):
 
 # A precision whose results are as accurate as another's is held against that one's peers:
 # tf32x3 (three TF32 tensor-core products) and fp16x3 are FP32-accurate, as cuBLAS SGEMM and
-# SSYRK are. FP16 is its own class: a step that is faster only by computing in FP16 is never
-# held against a TF32 or FP32 library as if alike (the summary gives it a row that says so).
+# SSYRK are. FP16 is its own class, held against an FP16 library (covariance: cublasLt's FP16
+# GEMM on the same scaled halves); where no FP16 peer ran, a step that is faster only by
+# computing in FP16 is never held against a TF32 or FP32 library as if alike (the summary gives
+# it a row that says so). A peer's class is the precision its results record: what the library
+# ran, which is not always what was asked (cuBLAS SSYRK in TF32 mode runs FP32 on Hopper).
 PEER_PRECISION = {"tf32x3": "fp32", "fp16x3": "fp32"}
 
 

@@ -1,5 +1,5 @@
 // The covariance study: generator, .npy import, baseline and the CPU steps against a
-// straightforward double-precision covariance.
+// straightforward double-precision covariance; what the GPU steps and peers declare.
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -137,6 +137,52 @@ TEST(CovStudy, WorkAndTolerance) {
   Tolerance t = study.tolerance(*prob, v);
   EXPECT_GT(t.rel, 0);
   EXPECT_LT(t.rel, 1e-3);
+}
+
+// A peer records what the library ran, which sets its tolerance, its limit and the class the
+// report holds it in: the FP16 GEMM is step 17's like (FP16, its tolerance and FP16 tensor
+// limit, the FP16 layout's device memory), and SSYRK asked for TF32 is FP32 SSYRK on Hopper
+// (FP32, step 7's tolerance and limit, and a label that says both).
+TEST(CovPeers, PrecisionIsWhatTheLibraryRan) {
+  auto prob = generated(1000, 100);
+  const Study& study = *registry().study("covariance");
+  DeviceCaps d;
+  d.present = true;
+  d.cc_major = 9;
+  d.sm_count = 132;
+  d.clock_khz = 1980000;
+  d.smem_per_block_optin = 227 * 1024;
+  const auto same_footing = [&](const char* peer_id, const char* like_id, Precision precision) {
+    const VariantSpec& peer = *registry().variant(peer_id);
+    const VariantSpec& like = *registry().variant(like_id);
+    EXPECT_EQ(peer.role, Role::peer) << peer_id;
+    EXPECT_EQ(peer.precision, precision) << peer_id;
+    EXPECT_EQ(like.precision, precision) << like_id;
+    const Tolerance t = study.tolerance(*prob, peer), want = study.tolerance(*prob, like);
+    EXPECT_EQ(t.abs, want.abs) << peer_id;
+    EXPECT_EQ(t.rel, want.rel) << peer_id;
+    EXPECT_EQ(t.rule, want.rule) << peer_id;
+    const Work w = study.work(*prob, peer, d), want_w = study.work(*prob, like, d);
+    EXPECT_EQ(w.peak_name, want_w.peak_name) << peer_id;
+    EXPECT_DOUBLE_EQ(w.peak, want_w.peak) << peer_id;
+  };
+  same_footing("covariance/cublaslt_fp16", "covariance/wgmma_fp16", Precision::fp16);
+  same_footing("covariance/cublas_ssyrk_tf32", "covariance/cublas_ssyrk", Precision::fp32);
+  EXPECT_EQ(registry().variant("covariance/cublas_ssyrk_tf32")->label,
+            "cuBLAS SSYRK, TF32 asked (runs FP32)");
+  const VariantSpec& fp16 = *registry().variant("covariance/cublaslt_fp16");
+  EXPECT_EQ(fp16.label, "cuBLASLt GEMM, FP16 in, FP32 accumulate");
+  EXPECT_EQ(fp16.step, 19);
+  EXPECT_TRUE(fp16.needs.empty());  // cuBLAS, not sm_90a code: any device with FP16 tensor cores
+
+  // Device memory: the FP16 layout's X^T (half of the FP32 copy) beside the data and C, and
+  // the search's workspace; the data alone is refused.
+  const auto& p = problem_as<CovProblem>(*prob);
+  const Params params = resolve(study, &fp16, Params{});
+  d.global_mem_free = std::size_t(80) << 30;
+  EXPECT_EQ(fp16.supports(p, params, d), "");
+  d.global_mem_free = std::size_t(p.m * p.n * 4);
+  EXPECT_NE(fp16.supports(p, params, d), "");
 }
 
 // The wgmma steps are built for sm_90a alone: they need Feature::wgmma_tma, which any other

@@ -8,9 +8,11 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <variant>
 
 #include "datagen/npy.hpp"
 #include "gpu_test_support.hpp"
+#include "harness/hardware.hpp"
 #include "harness/study.hpp"
 #include "harness/validation.hpp"
 #include "variants/covariance/problem.hpp"
@@ -238,6 +240,48 @@ TEST(GpuLimits, CovarianceFeaturesOfAnyScale) {
       EXPECT_TRUE(r.ok) << name << " " << v->id() << ": " << r.first_failure;
     }
   }
+}
+
+// The FP16 peer reads step 17's operands: the same scaled halves of X^T, multiplied exactly
+// and added in FP32 by both, scaled back alike. Their outputs then agree to FP32's rounding of
+// the sums (the FP32 tolerance), well inside the FP16 tolerance each is validated with against
+// FP64; a peer that read other operands, or scaled back otherwise, would not. Features spread
+// over 2^+-4 give them different powers of two.
+TEST(GpuLimits, CovarianceFp16PeerAgreesWithStep17) {
+  const Study& cov = *registry().study("covariance");
+  const VariantSpec& step = *registry().variant("covariance/wgmma_fp16");
+  const VariantSpec& peer = *registry().variant("covariance/cublaslt_fp16");
+  for (Feature f : step.needs)
+    if (!missing_feature(f, caps()).empty()) GTEST_SKIP() << missing_feature(f, caps());
+  Params gen;
+  gen.set("m", "1000");
+  gen.set("n", "257");
+  gen.set("seed", std::to_string(fresh_seed()));
+  const auto base = cov.make_problem(DataSource{"components", ""}, resolve(cov, nullptr, gen));
+  const auto& b = problem_as<covariance::CovProblem>(*base);
+  std::vector<float> values(b.data);
+  for (std::size_t e = 0; e < values.size(); ++e)
+    values[e] = std::ldexp(values[e], int(e % std::size_t(b.n)) % 9 - 4);
+  const std::string path = testing::TempDir() + "/fp16_peer.npy";
+  write_npy(path, Output{values, {std::size_t(b.m), std::size_t(b.n)}});
+  const auto prob = cov.make_problem(DataSource{"", path}, resolve(cov, nullptr, Params{}));
+  const auto output = [&](const VariantSpec& v) {
+    const Params params = resolve(cov, &v, Params{});
+    EXPECT_EQ(v.supports(*prob, params, caps()), "") << v.id();
+    auto inst = v.prepare(*prob, params, caps());
+    inst->poison();
+    inst->run_ms();
+    return inst->fetch();
+  };
+  const Output want_out = output(step), got = output(peer);
+  const auto& want_f = std::get<std::vector<float>>(want_out.data);
+  const std::vector<double> want(want_f.begin(), want_f.end());
+  const auto idx = validation_indices(Validation{}, cov.output_size(*prob), 0);
+  ASSERT_EQ(idx.size(), want.size());
+  const Tolerance fp32 = cov.tolerance(*prob, *registry().variant("covariance/cublas_ssyrk"));
+  const auto r = cov.compare(*prob, got, idx, want, fp32);
+  EXPECT_TRUE(r.ok) << r.first_failure;
+  EXPECT_LT(fp32.abs, cov.tolerance(*prob, peer).abs / 10);  // the check is the tighter one
 }
 
 // A DTW step either honours a Sakoe-Chiba band (checked by TestPointsEverySetting) or says

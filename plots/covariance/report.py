@@ -377,8 +377,9 @@ def ladder_section(ctx):
                         rows)
     best = [fastest_text(shown, precision, peer) for precision, peer in peers.items()]
     return (table + "\nSpeed: the peer's median time over ours; a tf32x3 or fp16x3 step "
-            "(FP32-accurate) is held against the fp32 peer, an fp16 step (TF32's 10-bit mantissa) "
-            "against the tf32 peer. Our fastest step of each precision: "
+            "(FP32-accurate) is held against the fp32 peer, an fp16 step against the fp16 peer "
+            "only (the library's FP16 GEMM on the same scaled halves), and a peer's precision is "
+            "what the library ran. Our fastest step of each precision: "
             + ("; ".join(b for b in best if b) or "none timed beside a peer") + ".\n")
 
 

@@ -45,6 +45,15 @@ struct DeviceData {
   const float* unscale = nullptr;  // the FP16 layouts: feature j's values are X * 1/unscale[j]
 };
 
+// The FP16 layouts' scale-back of a stored value of C[i][j] (a sum of products of scaled
+// halves): both features' powers of two, exact unless the result leaves FP32's normal range.
+// Every step on those layouts (the wgmma kernel, the cuBLAS peer) ends with it, so their
+// outputs differ by the order of their FP32 additions alone.
+__device__ __forceinline__ float unscaled(float v, const float* unscale, std::int64_t i,
+                                          std::int64_t j) {
+  return v * unscale[i] * unscale[j];
+}
+
 enum class Layout {
   plain,
   padded,

@@ -413,7 +413,7 @@ __global__ void __launch_bounds__(kThreads, (Shape<kSplit, kStages, kN>::blocks_
       const int i = unit.i0 + 64 * wg + 16 * warp + lane / 4 + 8 * ((q >> 1) & 1);
       const int j = unit.j0 + 8 * (q >> 2) + 2 * (lane % 4) + (q & 1);
       float v = sum[q] * inv_m;
-      if (unscale && i < n && j < n) v = v * unscale[i] * unscale[j];
+      if (unscale && i < n && j < n) v = unscaled(v, unscale, i, j);
       put(cov, n, i, j, v, accumulate);
     }
   }
