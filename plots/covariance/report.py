@@ -15,7 +15,6 @@ EXIT_CHUNK = NOTES["kernel"]["default_chunk_size"]  # the notes state none for t
 WITHIN = 2.0  # a saving reproduces within this factor of the notes'
 NOISE = 0.05  # a saving under 5% of the time without the exit counts as none
 SIZE_TOLERANCE = 0.05  # the notes round m = 202,599 to 200,000
-HALF_WITHIN = 1.25  # the symmetric kernel's gain reproduces "about half the work" within this
 WARP = 32
 OTHER = {"block": "thread", "thread": "block"}
 FIGURE_GROUPS = (("covariance_chunk_sweep", "chunk_size sweep of the tiled step"),
@@ -150,39 +149,35 @@ def no_steps_why(default):
 
 
 def cgma_claim(default):
-    """Reproduces when every chunk doubling that keeps resident blocks per SM is faster."""
+    """A direction claim on every chunk doubling that keeps resident blocks per SM."""
     claim = "larger chunk_size (higher CGMA) is faster while resident blocks per SM hold"
     seed = "chunk 2 -> 8: CGMA 0.25 -> 1, faster"
     steps = [s for s in doublings(default) if s[3] is not None and s[3] == s[4]]
     if not steps:
         return notes_claim("cgma", claim, seed, "-", rc.NOT_MEASURED, no_steps_why(default))
-    verdict, crossing = rc.decide(
-        lambda gains: rc.REPRODUCES if all(g > 1 for g in gains) else rc.DOES_NOT,
-        [g for _a, _b, g, _x, _y in steps], (1.0,))
-    return notes_claim("cgma", claim, seed, steps_text(steps), verdict, crossing)
+    judged = rc.judge("direction", [g for _a, _b, g, _x, _y in steps])
+    return notes_claim("cgma", claim, seed, steps_text(steps), judged.verdict, judged.note,
+                       rule=judged.rule, thresholds=judged.thresholds)
 
 
 def occupancy_claim(default):
-    """The reuse against occupancy trade-off, judged as RULES says. Undecided where a gain's
-    interval crosses 1 and that decides; gains are held against each other by their values."""
+    """The reuse against occupancy trade-off: a direction claim that each doubling cutting the
+    resident blocks per SM is slower (the time after over the time before)."""
     claim = "larger tiles cut resident blocks per SM (occupancy), which can outweigh the reuse"
     seed = "trade-off: reuse vs occupancy"
     steps = [s for s in doublings(default) if s[3] is not None and s[4] is not None]
     cut = [s[2] for s in steps if s[4] < s[3]]
-    kept = [s[2] for s in steps if s[4] == s[3]]
-    if not cut or not kept:
+    if not cut:
         return notes_claim("occupancy", claim, seed, steps_text(steps) or "-", rc.NOT_MEASURED,
                            no_steps_why(default))
 
-    def rule(gains):
-        cut_gains, kept_gains = gains[:len(cut)], gains[len(cut):]
-        if min(cut_gains) < 1:
-            return rc.REPRODUCES
-        return rc.PARTLY if max(cut_gains) < min(kept_gains) else rc.DOES_NOT
-    verdict, crossing = rc.decide(rule, cut + kept, (1.0,))
+    judged = rc.judge("direction", [rc.Ratio(1 / g, g.interval and g.interval.like(
+        1 / g.interval[1], 1 / g.interval[0])) if isinstance(g, rc.Ratio) else 1 / g for g in cut])
+    verdict, crossing = judged.verdict, judged.note
     why = "" if verdict == rc.REPRODUCES else occupancy_why(default)
     return notes_claim("occupancy", claim, seed, steps_text(steps), verdict,
-                       "; ".join(w for w in (crossing, why) if w))
+                       "; ".join(w for w in (crossing, why) if w), rule=judged.rule,
+                       thresholds=judged.thresholds)
 
 
 def occupancy_why(default):
@@ -217,13 +212,12 @@ def fourfold_claim(default):
         return notes_claim("fourfold", claim, seed, "-", rc.NOT_MEASURED,
                            f"chunk {low if missing is small else high:g}: "
                            f"{rc.not_run_why(missing)}")
-    verdict, crossing = rc.decide(
-        lambda g: rc.REPRODUCES if g[0] >= factor else rc.PARTLY if g[0] > 1 else rc.DOES_NOT,
-        [gain], (1.0, factor))
+    judged = rc.judge("at least", [gain], factor)
+    verdict, crossing = judged.verdict, judged.note
     ours = (f"{rc.fmt_measured(gain)} ({rc.time_text(small, common.format_time)} -> "
             f"{rc.time_text(large, common.format_time)})")
     return notes_claim("fourfold", claim, seed, ours, verdict, crossing, seed_x=factor,
-                       ours_x=(gain,))
+                       ours_x=(gain,), rule=judged.rule, thresholds=judged.thresholds)
 
 
 def symmetry_claim(by_setting):
@@ -240,17 +234,13 @@ def symmetry_claim(by_setting):
                            f"chunk {EXIT_CHUNK:g}, both exits "
                            f"{'off' if missing is neither else 'on'}: {rc.not_run_why(missing)}")
 
-    def rule(g):
-        if 2 / HALF_WITHIN <= g[0] <= 2 * HALF_WITHIN:
-            return rc.REPRODUCES
-        return rc.PARTLY if g[0] >= 1 / (1 - NOISE) else rc.DOES_NOT
-    verdict, crossing = rc.decide(rule, [gain], (2 / HALF_WITHIN, 2 * HALF_WITHIN,
-                                                  1 / (1 - NOISE)))
+    judged = rc.judge("factor", [gain], 2.0)
+    verdict, crossing = judged.verdict, judged.note
     ours = (f"{rc.fmt_measured(gain)} at chunk {EXIT_CHUNK} (neither exit "
             f"{rc.time_text(neither, common.format_time)}, both "
             f"{rc.time_text(both, common.format_time)})")
     return notes_claim("symmetry", claim, seed, ours, verdict, crossing, seed_x=2.0,
-                       ours_x=(gain,))
+                       ours_x=(gain,), rule=judged.rule, thresholds=judged.thresholds)
 
 
 def shared_claim(ctx, default):
@@ -274,9 +264,8 @@ def shared_claim(ctx, default):
                  f"{SWEEP_CONFIG}, chunk {EXIT_CHUNK}")
         return notes_claim("shared", claim, seed, "-", rc.NOT_MEASURED,
                            f"{where}: {rc.not_run_why(missing)}")
-    verdict, crossing = rc.decide(
-        lambda gs: rc.REPRODUCES if all(g > 1 for g in gs) else rc.PARTLY if any(
-            g > 1 for g in gs) else rc.DOES_NOT, gains, (1.0,))
+    judged = rc.judge("direction", gains)
+    verdict, crossing = judged.verdict, judged.note
     ours = "; ".join(f"chunk_size {run.params.get('chunk_size', '?')}: {rc.fmt_measured(g)} "
                      f"(tiled {rc.time_text(run, common.format_time)})"
                      for run, g in zip(tiled, gains))
@@ -285,7 +274,8 @@ def shared_claim(ctx, default):
         f"the ladder's tiled step runs chunk_size {chunk(tiled[0]):g}; the notes' kernel's "
         f"chunk_size {EXIT_CHUNK} is {SWEEP_CONFIG}'s")
     return notes_claim("shared", claim, seed, ours, verdict,
-                       "; ".join(w for w in (crossing, why) if w))
+                       "; ".join(w for w in (crossing, why) if w), rule=judged.rule,
+                       thresholds=judged.thresholds)
 
 
 def exit_claim(by_setting, which, mismatch):
@@ -401,26 +391,20 @@ def fastest_text(shown, precision, peer):
 # ---- the section ----------------------------------------------------------------------------
 
 RULES = f"""\
-How the claims are judged. CGMA: **reproduces** when every chunk doubling that keeps the
-resident blocks per SM is faster. Chunk 8 against chunk 2 (the notes' "more than 4x the compute
-efficiency", their CGMA 1 over 0.25) on throughput, the time at 2 over the time at 8:
-**reproduces** at 4x or more, **partly** when faster by less. Occupancy: **reproduces** when a
-doubling that cuts the resident blocks per SM is slower; **partly** when it is still faster, but
-by less than every doubling that keeps them (the reuse pays less); otherwise it does not
-reproduce. The symmetry ("about half the work"): the time with neither early exit over with
-both, at chunk_size {EXIT_CHUNK}: **reproduces** within {HALF_WITHIN:g}x of 2x, **partly** when it
-saves at least {NOISE:.0%}. Shared memory against global memory (the notes give no factor): the
-ladder's symmetric step (the same triangle, no tiles) over its tiled step, and over the tiled
-step at the notes' chunk_size {EXIT_CHUNK} where the ladder's runs another: **reproduces** when
-the tiled step is faster at each, **partly** at one of them. Each early exit's saving (credited
-by the textbook's code comments, not by the notes' text: a check of ladder's, listed apart from
-the notes' claims) is judged at chunk_size {EXIT_CHUNK}, the notes' kernel's default, with the
-other exit on as in their kernel: **reproduces** within {WITHIN:g}x of that saving, **partly**
-when it saves at least {NOISE:.0%} of the time without it, else it does not reproduce; not
-measured at the quick scale, whose sizes are smaller. A saving is judged on the time with the
-exit over the time without it (it saves 1 minus that): **undecided** where that ratio's interval
-crosses a bound of these rules. Likewise a gain's interval crossing a bound leaves the other
-claims undecided where that decides them.
+What is measured (the rules are at the top of the report). CGMA: a **direction** claim on every
+chunk doubling that keeps the resident blocks per SM. Chunk 8 against chunk 2 (the notes' "more
+than 4x the compute efficiency", their CGMA 1 over 0.25): an **at least** claim (4x) on
+throughput, the time at 2 over the time at 8. Occupancy: a **direction** claim that each doubling
+which cuts the resident blocks per SM is slower (the time after over the time before). The
+symmetry ("about half the work"): a **factor** claim (2x) on the time with neither early exit
+over with both, at chunk_size {EXIT_CHUNK}. Shared memory against global memory (the notes give
+no factor): a **direction** claim on the ladder's symmetric step (the same triangle, no tiles)
+over its tiled step, and over the tiled step at the notes' chunk_size {EXIT_CHUNK} where the
+ladder's runs another. Each early exit's saving (credited by the textbook's code comments, not by
+the notes' text: a check of ladder's, listed apart from the notes' claims) is judged at
+chunk_size {EXIT_CHUNK}, the notes' kernel's default, with the other exit on as in their kernel:
+it reproduces within {WITHIN:g}x of that saving, partly when it saves at least {NOISE:.0%} of the
+time without it, else it does not; not measured at the quick scale, whose sizes are smaller.
 """
 
 
