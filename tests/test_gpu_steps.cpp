@@ -11,6 +11,7 @@
 #include <variant>
 
 #include "datagen/npy.hpp"
+#include "datagen/points.hpp"
 #include "gpu_test_support.hpp"
 #include "harness/hardware.hpp"
 #include "harness/study.hpp"
@@ -282,6 +283,40 @@ TEST(GpuLimits, CovarianceFp16PeerAgreesWithStep17) {
   const auto r = cov.compare(*prob, got, idx, want, fp32);
   EXPECT_TRUE(r.ok) << r.first_failure;
   EXPECT_LT(fp32.abs, cov.tolerance(*prob, peer).abs / 10);  // the check is the tighter one
+}
+
+// Every skyline GPU step at every d a point may have (1-64), on 31 points (fewer than a warp)
+// and 257 (one past a tile of the default 256 threads), rounded to one decimal (ties in every
+// attribute, duplicates at small d), validated in full. The seed's forms of the nested loop
+// (steps 12-15) take d at run time, and ALR's pads only even d, so every d is a case of its
+// own; ladder's forms cover it by compiled widths. A step may refuse a d only with a reason,
+// the seed's forms never at their default setting.
+TEST(GpuLimits, SkylineEveryDimension) {
+  const Study& sky = *registry().study("skyline");
+  for (int d = 1; d <= kMaxPointDims; ++d)
+    for (const char* n : {"31", "257"}) {
+      Params p;
+      p.set("n", n);
+      p.set("d", std::to_string(d));
+      p.set("distribution", "anticorrelated");
+      p.set("decimals", "1");
+      p.set("seed", std::to_string(fresh_seed() + unsigned(d)));
+      const auto prob = sky.make_problem(DataSource{"bks", ""}, resolve(sky, nullptr, p));
+      const auto idx = validation_indices(Validation{}, sky.output_size(*prob), 0);
+      const auto want = sky.reference(*prob, idx);
+      for (const VariantSpec* v : registry().variants("skyline")) {
+        if (v->backend != Backend::gpu) continue;
+        const Params params = resolve(sky, v, Params{});
+        const std::string why = v->supports(*prob, params, caps());
+        const std::string at = v->id() + " n=" + n + " d=" + std::to_string(d);
+        if (!why.empty()) {
+          EXPECT_FALSE(v->name.ends_with("_seed")) << at << ": " << why;
+          continue;
+        }
+        const auto r = run_checked(sky, *v, *prob, params, idx, want);
+        EXPECT_TRUE(r.ok) << at << ": " << r.first_failure;
+      }
+    }
 }
 
 // A DTW step either honours a Sakoe-Chiba band (checked by TestPointsEverySetting) or says

@@ -9,7 +9,14 @@ EXPECTED_SIZES = {int(d): size for d, size in EXPECTED["sizes"].items()}
 NAMES = {"seq_bnl": "BNL", "seq_sfs": "SFS", "openmp": "OpenMP", "naive": "naive",
          "apc": "APC", "dwe": "DWE", "alr": "ALR", "warp_vote": "warp vote",
          "sort_filter": "sort-filter", "partition": "partition masks",
-         "prefilter": "pre-filter"}
+         "prefilter": "pre-filter", "naive_seed": "naive (seed's form)",
+         "apc_seed": "APC (seed's form)", "dwe_seed": "DWE (seed's form)",
+         "alr_seed": "ALR (seed's form)"}
+# The seed's own forms of its four steps (steps 12-15: d a run-time value, each thread's point
+# in shared memory, read at every pair), by ladder's step of the same technique (4-7). The
+# seed's claims on its steps are judged on these where the results have them (forms_of).
+SEED_FORMS = {"naive": "naive_seed", "apc": "apc_seed", "dwe": "dwe_seed", "alr": "alr_seed"}
+LADDER_FORMS = {step: step for step in SEED_FORMS}
 # Our steps past the seed's, each against the one before, and the GPU ladder overall.
 LATER_GAINS = [("alr", "warp_vote"), ("warp_vote", "sort_filter"),
                ("sort_filter", "partition"), ("partition", "prefilter"),
@@ -20,7 +27,7 @@ DIST_TEXT = {"independent": "independent", "anticorrelated": "anti-correlated",
              "correlated": "correlated"}
 DATA_DEFAULTS = {"decimals": "-1", "shape": "none"}  # the study's defaults: plain BKS points
 FIG11_PANELS = {"independent": "a", "anticorrelated": "b"}  # the seed's Fig. 11a and 11b
-FIG11C_STEPS = ("dwe", "alr")
+FIG11C_STEPS = ("dwe", "alr", "dwe_seed", "alr_seed")  # those that ran are drawn
 FASTER, SLOWER = "#1e7b3c", common.INCORRECT
 
 
@@ -95,6 +102,23 @@ def label_of(runs, v):
     """'6  DWE' from a run of the variant, with its own label."""
     run = next((r for r in runs if common.short_variant(r) == v), None)
     return common.row_name(run) if run else name_of(v)
+
+
+def has_seed_forms(table):
+    """Whether any of the seed's own forms (steps 12-15) ran, passed or not, in `table`
+    ({distribution: {variant: {d: run}}})."""
+    return any(v in at for at in table.values() for v in SEED_FORMS.values())
+
+
+def forms_of(table):
+    """{the seed's step: the variant its claims are judged on}: the seed's own forms where
+    they ran, else ladder's steps 4-7."""
+    return SEED_FORMS if has_seed_forms(table) else LADDER_FORMS
+
+
+def fig11c_steps(table):
+    """The steps of FIG11C_STEPS with a run in `table`, in that order."""
+    return [v for v in FIG11C_STEPS if any(v in at for at in table.values())]
 
 
 def why_not(run, max_chars=100):
@@ -186,7 +210,9 @@ def seed_gain(gain, s):
 
 def gain_rows(table):
     """The gains table: its columns (gain_columns) and [(cells, colours)], the seed's rows,
-    then our later steps' (only those with a value); the first cell says which gain."""
+    then our later steps' (only those with a value); the first cell says which gain. Where
+    the seed's own forms ran, the seed's rows are between them, and the same gains between
+    ladder's steps 4-7 follow, beside the seed's values too."""
     columns = gain_columns(table)
 
     def row(label, seed_text, before, after, except_d=()):
@@ -194,8 +220,13 @@ def gain_rows(table):
                  ours_cell(table[s], before, after, except_d) if s in table else
                  ("not run", common.MUTED) for s, who in columns]
         return [label] + [text for text, _ in cells], ["black"] + [colour for _, colour in cells]
-    rows = [row(gain["label"], lambda s, gain=gain: seed_gain(gain, s), gain["from"], gain["to"],
-                gain.get("except_d", ())) for gain in NOTES["gains"]]
+
+    def seed_rows(forms, said):
+        return [row(gain["label"] + said, lambda s, gain=gain: seed_gain(gain, s),
+                    forms[gain["from"]], forms[gain["to"]], gain.get("except_d", ()))
+                for gain in NOTES["gains"]]
+    rows = (seed_rows(SEED_FORMS, " (seed's forms)") + seed_rows(LADDER_FORMS, " (ladder's forms)")
+            if has_seed_forms(table) else seed_rows(LADDER_FORMS, ""))
     return columns, rows + [row(f"{name_of(after)} vs {name_of(before)} (ours only)",
                                 lambda s: "-", before, after)
                             for before, after in LATER_GAINS
@@ -245,6 +276,7 @@ def times(at, v, *ds):
 
 
 def pairs_of(at):
-    """The even d with d + 1 where DWE or ALR passed at both."""
+    """The even d with d + 1 where a step of FIG11C_STEPS (DWE or ALR, either form) passed at
+    both."""
     return [d for d in sorted({d for v in FIG11C_STEPS for d in at.get(v, {})})
             if d % 2 == 0 and any(all(times(at, v, d, d + 1)) for v in FIG11C_STEPS)]

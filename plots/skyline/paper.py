@@ -3,17 +3,21 @@ Fig. 11 with the gains, the skyline sizes and Fig. 11c; plots/README.md says mor
 import common
 
 from .data import (DIST_TEXT, EXPECTED, EXPECTED_SIZES, FIG11_PANELS, FIG11C_STEPS, NOTES,
-                   best_runs, count_text, data_sets, distributions, expected_applies, gain_rows,
-                   label_of, name_of, not_drawn_notes, pairs_of, sizes, times, variants_of)
+                   best_runs, count_text, data_sets, distributions, expected_applies,
+                   fig11c_steps, gain_rows, label_of, name_of, not_drawn_notes, pairs_of, sizes,
+                   times, variants_of)
 
 # The study's steps in ladder order: (colour, marker, line style). The seed's steps solid, our
-# later GPU steps dashed, CPU steps dotted.
+# later GPU steps dashed, CPU steps dotted, the seed's own forms of its steps dash-dotted in
+# a darker shade of ladder's step of the same technique.
 STYLES = {"seq_bnl": ("#7f7f7f", "x", ":"), "seq_sfs": ("#a0a0a0", "+", ":"),
           "openmp": ("#4c72b0", "o", ":"),
           "naive": ("#d62728", "s", "-"), "apc": ("#ff7f0e", "^", "-"),
           "dwe": ("#9467bd", "v", "-"), "alr": ("#8c564b", "D", "-"),
           "warp_vote": ("#17becf", "P", "--"), "sort_filter": ("#2ca02c", "X", "--"),
-          "partition": ("#e377c2", "*", "--"), "prefilter": ("#bcbd22", "h", "--")}
+          "partition": ("#e377c2", "*", "--"), "prefilter": ("#bcbd22", "h", "--"),
+          "naive_seed": ("#8b0000", "s", "-."), "apc_seed": ("#b35900", "^", "-."),
+          "dwe_seed": ("#4b2a7b", "v", "-."), "alr_seed": ("#4e2f27", "D", "-.")}
 OTHER_COLOURS = ["#393b79", "#637939", "#bcbd22", "#7b4173"]
 SEED_STEPS = ("naive", "apc", "dwe", "alr")
 DIST_STYLES = {"independent": ("#1f77b4", "o"), "anticorrelated": ("#d62728", "^"),
@@ -63,8 +67,10 @@ def fig11(results, point, runs):
              f"gains: {NOTES['gain_rule']} Ours: of the medians at each d where both steps passed, "
              "averaged over those d (positive: faster, green; negative: slower, red)."]
     notes += settings_note(counts) + not_drawn_notes(table)
-    notes.append("lines: the seed's steps solid, our later GPU steps dashed, CPU steps dotted; "
-                 "median time of passed runs only (a missing point: not run or not passed).")
+    notes.append("lines: the seed's steps solid (dash-dotted: the seed's own forms of them, d a "
+                 "run-time value and each thread's point in shared memory), our later GPU steps "
+                 "dashed, CPU steps dotted; median time of passed runs only (a missing point: not "
+                 "run or not passed).")
     width = max(13.0, PANEL_W_IN * len(dists) + LEGEND_IN + 0.8)
     table_in = 0.45 + 0.5 * len(rows)
     gap_in = 0.6
@@ -175,29 +181,32 @@ def fig11c(results, point, runs):
     panels = [(s, pairs_of(table[s])) for s in distributions(table) if pairs_of(table[s])]
     if not panels:
         return None, "no DWE or ALR run at an even d and at d + 1"
+    steps = fig11c_steps(table)
     notes = [f"{NOTES['label']}, Fig. 11c: DWE at d beside d + 1; in the seed's code, at d = 8 and "
              "16 (a multiple of the banks' stride) DWE's shared-memory rows conflict, and one more "
-             "attribute removes the conflicts. Ours keeps each thread's point in registers and "
-             "reads tile rows by broadcast, so only its row stores can conflict; ALR pads those rows.",
+             "attribute removes the conflicts. The seed's own forms (steps 14-15, where they ran) "
+             "keep that code's layout; ladder's DWE and ALR (steps 6-7) keep each thread's point "
+             "in registers and read tile rows by broadcast, so only their row stores can "
+             "conflict; ALR pads those rows.",
              "bars: median time of passed runs, on a linear axis from zero; under each pair, "
              "time at d + 1 / time at d (below 1: d + 1 is faster despite the extra attribute)."]
     notes += settings_note(counts)
-    width = max(11.0, 5.2 * len(panels) + 0.8)
+    width = max(11.0, 2.6 * len(steps) * len(panels) + 0.8)
     fig, margins = common.page(results, f"Skyline vs Min, Han and Lee (2010) Fig. 11c: DWE and "
                                f"ALR at d and d + 1, {common.point_title(point)}", 4.8,
                                common.wrapped(notes, width), width=width)
     axes = fig.subplots(1, len(panels), squeeze=False)[0]
-    bar_w = 0.2
+    bar_w = 0.8 / (2 * len(steps))  # a bar at d and one at d + 1 per step
     for ax, (s, ds) in zip(axes, panels):
         at = table[s]
         values = [t for v in FIG11C_STEPS for d in ds for t in times(at, v, d, d + 1) if t]
         labels, tops = [], []  # tops: the whiskers' upper ends
         for i, d in enumerate(ds):
             ratios = []
-            for j, v in enumerate(FIG11C_STEPS):
+            for j, v in enumerate(steps):
                 pair = times(at, v, d, d + 1)
                 for k, (t, (_at, alpha, hatch)) in enumerate(zip(pair, PAIR_BARS)):
-                    x = i + (2 * j + k - 1.5) * bar_w
+                    x = i + (2 * j + k - (2 * len(steps) - 1) / 2) * bar_w
                     if not t:
                         ax.text(x, 0.02, "not run", rotation=90, ha="center", va="bottom",
                                 fontsize=8, color=common.MUTED,
@@ -215,7 +224,7 @@ def fig11c(results, point, runs):
                                 va="bottom", fontsize=8, rotation=90)
                 if all(pair):
                     ratios.append(f"{name_of(v)} {pair[1] / pair[0]:.2f}x")
-            labels.append(f"d = {d} | {d + 1}\n" + ", ".join(ratios))
+            labels.append(f"d = {d} | {d + 1}\n" + (", " if len(steps) <= 2 else "\n").join(ratios))
         ax.set_xticks(range(len(ds)))
         ax.set_xticklabels(labels, fontsize=8.5)
         ax.set_xlim(-0.6, len(ds) - 0.4)
@@ -229,7 +238,7 @@ def fig11c(results, point, runs):
         ax.set_title(DIST_TEXT.get(s, s), fontsize=10.5)
     handles = [common.Patch(facecolor=STYLES[v][0], alpha=alpha, hatch=hatch,
                             edgecolor=STYLES[v][0], label=f"{label_of(runs, v)} at {at}")
-               for v in FIG11C_STEPS for at, alpha, hatch in PAIR_BARS]
+               for v in steps for at, alpha, hatch in PAIR_BARS]
     common.legend(axes[-1], handles)
     common.layout(fig, margins)
     return fig, ""

@@ -1,5 +1,8 @@
 """REPORT.md's skyline section: Min, Han and Lee (2010) beside the runs of config skyline-paper.
-The seed's text gives its Fig. 11 only as gains between steps, so those are what is judged."""
+The seed's text gives its Fig. 11 only as gains between steps, so those are what is judged: on
+the seed's own forms of its four steps where they ran (steps 12-15), ladder's forms of them
+(steps 4-7) apart, as ladder's checks."""
+import dataclasses
 import math
 
 import common
@@ -27,8 +30,16 @@ SLOWER = 1 + NOISE_PCT / 100
 SIZE_SIGMAS, SIZE_REL = 3.0, 0.05
 SIZE_D = (2, 8, 12, 16)  # the d whose expected sizes the study's brief quotes
 README = "variants/skyline/README.md"
-# Why a gain does not reproduce on Hopper, as the study's README argues it; the counters
-# themselves come from the runs' profiles (rc.with_profile), never typed here.
+# The seed's claims on naive, APC, DWE and ALR are about its code, so they are judged on its
+# own forms of the four steps (sp.SEED_FORMS) where the results have them; the same claims on
+# ladder's forms (steps 4-7) are ladder's checks, their words starting with LADDERS. Results
+# without the seed's forms are judged on steps 4-7, and their claims say so (NO_SEED_FORMS).
+LADDERS = "ladder's steps 4-7: "
+NO_SEED_FORMS = ("no run of the seed's own forms (steps 12-15) in these results: judged on "
+                 "ladder's steps 4-7")
+# Why a gain between ladder's forms (steps 4-7) does not reproduce on Hopper, as the study's
+# README argues it; the counters themselves come from the runs' profiles (rc.with_profile),
+# never typed here.
 WHY = {
     ("naive", "apc"): "with d compiled in, each thread of naive already copies d consecutive "
                       "floats, and the tile copies are a small share of the work; Hopper's L1 "
@@ -48,6 +59,29 @@ WHY = {
                   f"where naive leaves a pair at its first worse attribute ({README})",
     "dwe_even": "DWE's reads are broadcasts here, which cannot conflict; at an even d only its "
                 f"row stores can, once per tile point ({README})",
+}
+# The same for the seed's own forms (steps 12-15), where each thread's point is read from its
+# shared row at every pair, as the README's section on them argues it.
+WHY_SEED = {
+    ("naive", "apc"): "the tile copies are a small share of the work, and Hopper's L1 serves "
+                      f"the strided copies of the naive step ({README})",
+    ("apc", "dwe"): "the branch-free test reads every attribute of every pair, while on these "
+                    "data the early exits are cheap (the lanes of a warp test the same tile "
+                    "point and mostly leave at the same attribute) and save most of the work "
+                    f"({README})",
+    ("dwe", "alr"): "ALR removes the conflicts of the own-row reads; what that saves depends on "
+                    "the stride (none at an odd d, where there is nothing to pad) and on how "
+                    f"many lanes are still active ({README})",
+    ("naive", "alr"): "without bank conflicts the branch-free test still reads every attribute "
+                      "of every pair and executes several times naive's instructions per "
+                      f"point, where naive's early exits save most of the work ({README})",
+    "dwe_slower": "as the seed's: each lane reads its own shared row at every pair, rows d "
+                  "floats apart, so at d = 8 and 16 that many lanes share a bank (the runs' "
+                  "fact bank_conflict_ways); and the test reads every attribute where naive "
+                  f"leaves a pair early ({README})",
+    "dwe_even": "at an even d the seed's form reads the own rows with gcd(d, 32) lanes to a "
+                "bank and at d + 1 with none, but the extra attribute costs every pair more "
+                f"where few lanes are still active ({README})",
 }
 
 # The seed's words (quote, place) for the claims not built from seed.json's gains, which carry
@@ -141,16 +175,18 @@ def of_dist(runs, dist):
     return [r for r in runs if sp.dist_of(r) == dist]
 
 
-def gain_claims(table, runs, gain, dist, note):
-    """The seed's gain on one distribution, and DWE's exception (slower at d = 8, 16)."""
-    before, after, seed = gain["from"], gain["to"], gain[dist]
+def gain_claims(table, runs, gain, dist, note, forms, why):
+    """The seed's gain on one distribution, and DWE's exception (slower at d = 8, 16), judged
+    on the steps `forms` names ({the seed's step: variant}) with the reasons `why` gives."""
+    step_from, step_to, seed = gain["from"], gain["to"], gain[dist]
+    before, after = forms[step_from], forms[step_to]
     at = table.get(dist, {})
     except_d = gain.get("except_d", ())
     by_d = {d: r for d, r in sp.reductions(at, before, after).items() if d not in except_d}
     ours = mean_gain(at, before, after, by_d) if by_d else None
     verdict, crossing = rc.decide(lambda xs: gain_verdict(xs[0], seed), [ours],
                                   gain_thresholds(seed), pct_text)
-    claim = f"{sp.name_of(after)} ~{seed}% faster than {sp.name_of(before)}"
+    claim = f"{sp.name_of(step_to)} ~{seed}% faster than {sp.name_of(step_from)}"
     if except_d:
         claim += f" (except d = {', '.join(map(str, except_d))})"
     if gain.get("note"):
@@ -162,11 +198,13 @@ def gain_claims(table, runs, gain, dist, note):
     counters = rc.profile_why(of_dist(runs, dist), before, after)
     claims = [rc.Claim(PANELS[dist], claim, f"{seed}% faster (band {band})", text, verdict,
                        "; ".join(w for w in (crossing, rc.why_of(
-                           verdict, WHY.get((before, after), ""), missing, counters, note)) if w),
+                           verdict, why.get((step_from, step_to), ""), missing, counters, note))
+                                 if w),
                        seed_x=1 / (1 - seed / 100), ours_x=tuple(1 / (1 - r) for r in by_d.values()),
                        quote=gain["quote"], place=gain["place"])]
     if except_d:
-        claims.append(slower_claim(at, of_dist(runs, dist), after, except_d, dist, note))
+        claims.append(slower_claim(at, of_dist(runs, dist), step_to, except_d, dist, note, forms,
+                                   why))
     return claims
 
 
@@ -186,31 +224,36 @@ def at_each_d(target, claim, seed, checks, threshold, missing, known, note, said
                     quote=said[0], place=said[1])
 
 
-def slower_claim(at, runs, step, ds, dist, note):
-    """The seed's exception: `step` slower than naive at each of `ds` (bank conflicts)."""
+def slower_claim(at, runs, step, ds, dist, note, forms, why):
+    """The seed's exception: its `step` slower than naive at each of `ds` (bank conflicts),
+    judged on the variants `forms` names."""
+    variant, naive = forms[step], forms["naive"]
     checks = []
     for d in ds:
-        ratio = rc.run_ratio(run_at(at, step, d), run_at(at, "naive", d))
+        ratio = rc.run_ratio(run_at(at, variant, d), run_at(at, naive, d))
         if ratio:
             checks.append((f"d={d}: {rc.fmt_measured(ratio)} naive's time", ratio,
                            lambda r: r > SLOWER))
     return at_each_d(PANELS[dist], f"{sp.name_of(step)} slower than naive at d = "
                      f"{', '.join(map(str, ds))} (bank conflicts)", "slower", checks, SLOWER,
-                     missing_why(at, (step, "naive"), dist), "", note, SAID["dwe_slower"],
+                     missing_why(at, (variant, naive), dist), "", note, SAID["dwe_slower"],
                      # The seed's cause is stated in the claim, so ours is said even when it holds.
-                     "; ".join(p for p in (WHY["dwe_slower"] if checks else "",
-                                           rc.profile_why(runs, "naive", step, {"d": ds[0]})) if p))
+                     "; ".join(p for p in (why["dwe_slower"] if checks else "",
+                                           rc.profile_why(runs, naive, variant, {"d": ds[0]}))
+                               if p))
 
 
-def fig11c_claims(table, note):
-    """Fig. 11c on anti-correlated data: DWE slower at an even d than at d + 1, ALR not."""
+def fig11c_claims(table, note, forms, why):
+    """Fig. 11c on anti-correlated data: DWE slower at an even d than at d + 1, ALR not; judged
+    on the variants `forms` names."""
     at = table.get(FIG11C_DIST, {})
     claims = []
-    for step, claim, slower, said in (
+    for role, claim, slower, said in (
             ("dwe", "anti-correlated: DWE slower at an even d than at d + 1 (bank "
                     "conflicts)", True, SAID["dwe_even"]),
             ("alr", "anti-correlated: ALR's padding removes it, no slower at an even d than "
                     "at d + 1", False, SAID["alr_even"])):
+        step = forms[role]
         checks = []
         for d in sp.pairs_of(at):
             ratio = rc.run_ratio(run_at(at, step, d + 1), run_at(at, step, d))
@@ -222,7 +265,7 @@ def fig11c_claims(table, note):
                    if not any(r.seconds for r in at.get(step, {}).values())
                    else "no even d with d + 1 among the runs")
         claims.append(at_each_d(FIG11C, claim, "slower" if slower else "no slower", checks,
-                                1 / SLOWER, missing, WHY["dwe_even"] if step == "dwe" else "",
+                                1 / SLOWER, missing, why["dwe_even"] if role == "dwe" else "",
                                 note, said))
     return claims
 
@@ -264,31 +307,34 @@ def over(a, b):
         a_lo / b_hi, a_hi / b_lo, processes if all(i.confidence for i in kinds) else 1))
 
 
-def fewer_d_claim(table, dist, note):
+def fewer_d_claim(table, dist, note, forms):
     """The seed's conclusion: ALR gains more over naive the fewer the attributes. From each
-    d we ran to the next, ALR's time over naive's grows (more than SLOWER times)."""
+    d we ran to the next, ALR's time over naive's grows (more than SLOWER times); judged on
+    the variants `forms` names."""
     at = table.get(dist, {})
-    alr = {d: rc.run_ratio(run_at(at, "alr", d), run_at(at, "naive", d))
-           for d in sorted(at.get("alr", {}))}
+    alr_v, naive_v = forms["alr"], forms["naive"]
+    alr = {d: rc.run_ratio(run_at(at, alr_v, d), run_at(at, naive_v, d))
+           for d in sorted(at.get(alr_v, {}))}
     alr = {d: r for d, r in alr.items() if r}
     pairs = [(d, e, over(alr[e], alr[d])) for d, e in zip(alr, list(alr)[1:])]
     checks = [(f"ALR/naive at d={e} / at d={d}: {rc.fmt_measured(r)}", r, lambda r: r > SLOWER)
               for d, e, r in pairs]
     off = [f"{d} to {e}" for d, e, r in pairs if not r > SLOWER]
-    missing = "only one d where both ran" if alr else missing_why(at, ("naive", "alr"), dist)
+    missing = "only one d where both ran" if alr else missing_why(at, (naive_v, alr_v), dist)
     return at_each_d(PANELS[dist], "ALR's gain over naive larger with fewer attributes (ALR's "
                      "time over naive's grows with d)", "grows from each d to the next", checks,
                      SLOWER, missing, f"not from d = {', '.join(off)}" if off else "", note,
                      SAID["fewer_d"])
 
 
-def apc_any_n_claim(table, point):
+def apc_any_n_claim(table, point, forms):
     """The seed's APC gain 'similar whatever the data set's size and distribution': ours has
-    naive and APC at the seed's n alone, so it is not judged."""
+    naive and APC (the variants `forms` names) at the seed's n alone, so it is not judged."""
+    steps = forms["naive"], forms["apc"]
     why = [f"needs naive and APC at a second n: the sweep {SEED_SWEEP} of {CONFIG} runs them at "
            f"n = {n_text(point)} only"]
-    if not any(sp.reductions(table.get(dist, {}), "naive", "apc") for dist in PANELS):
-        why += [missing_why(table.get(dist, {}), ("naive", "apc"), dist) for dist in PANELS]
+    if not any(sp.reductions(table.get(dist, {}), *steps) for dist in PANELS):
+        why += [missing_why(table.get(dist, {}), steps, dist) for dist in PANELS]
     return rc.Claim(FIG11AB, "APC's gain over naive about the same at any n and distribution",
                     "similar", "-", rc.NOT_MEASURED, "; ".join(dict.fromkeys(why)),
                     quote=SAID["apc_any_n"][0], place=SAID["apc_any_n"][1])
@@ -304,17 +350,40 @@ def quick_note(ctx, point):
     return f"quick scale: n = {n_text(point)}, the seed's {sp.EXPECTED['n']:,}"
 
 
+def technique_claims(table, runs, note, forms, why):
+    """{distribution or FIG11C: [claims]} of the seed's claims on its four steps, judged on
+    the variants `forms` names, with the reasons `why` gives."""
+    out = {dist: [c for gain in sp.NOTES["gains"]
+                  for c in gain_claims(table, runs, gain, dist, note, forms, why)]
+                 + [fewer_d_claim(table, dist, note, forms)] for dist in PANELS}
+    out[FIG11C] = fig11c_claims(table, note, forms, why)
+    return out
+
+
+def as_ladders(claim):
+    """One of the seed's claims judged on ladder's steps 4-7: ladder's check, not the seed's
+    claim (its words start with LADDERS; no quote, never counted)."""
+    return dataclasses.replace(claim, claim=LADDERS + claim.claim, quote="", place="",
+                               source=rc.FROM_LADDER)
+
+
 def claims_of(ctx, point, runs):
     table, _counts = sp.best_runs(runs)
     note = quick_note(ctx, point)
+    seeded = sp.has_seed_forms(table)
+    judged = technique_claims(table, runs, "; ".join(
+        n for n in (note, "" if seeded else NO_SEED_FORMS) if n), sp.forms_of(table),
+        WHY_SEED if seeded else WHY)
     claims = []
     for dist in PANELS:
-        for gain in sp.NOTES["gains"]:
-            claims += gain_claims(table, runs, gain, dist, note)
-        claims.append(fewer_d_claim(table, dist, note))
+        claims += judged[dist]
         if dist == sp.EXPECTED["distribution"]:
             claims.append(size_claim(point, runs, ctx.quick))
-    return claims + [apc_any_n_claim(table, point)] + fig11c_claims(table, note)
+    claims += [apc_any_n_claim(table, point, sp.forms_of(table))] + judged[FIG11C]
+    if seeded:  # ladder's forms of the same steps, apart
+        ladders = technique_claims(table, runs, note, sp.LADDER_FORMS, WHY)
+        claims += [as_ladders(c) for group in ladders.values() for c in group]
+    return claims
 
 
 # ---- the section's text -----------------------------------------------------------------------
@@ -332,6 +401,13 @@ RULES = f"""How the claims are judged:
   larger with fewer attributes, judged from each d we ran to the next: ALR's time over
   naive's grows there): "slower" and "grows" mean more than {SLOWER:g}x. *Reproduces* when
   it holds at every d we ran, *partly* at some, *does not reproduce* at none.
+- **Whose steps**: the seed's claims on naive, APC, DWE and ALR are about its code, so
+  they are judged on the seed's own forms of the four steps (steps 12-15: d a run-time value,
+  each thread's point in shared memory and read at every pair, where the seed's bank conflicts
+  arise) wherever the results have them. The same claims on ladder's steps 4-7 (the seed's
+  techniques at their best form on Hopper: d compiled in, the point in registers) are listed
+  apart, their words starting "{LADDERS.strip()}", as ladder's checks, not counted. Results
+  without steps 12-15 are judged on steps 4-7, and each of those claims says so.
 - **APC's gain about the same at any n**: naive and APC run at one n only, so it is *not
   measured*.
 - **Skyline sizes** (independent points; a check of ours, not a claim of the seed, which gives
@@ -383,13 +459,14 @@ def times_tables(point, runs, seed_set):
 
 
 def fig11c_table(runs):
-    """DWE and ALR at each even d beside d + 1, per distribution."""
+    """DWE and ALR (each form that ran) at each even d beside d + 1, per distribution."""
     table, _counts = sp.best_runs([r for r in runs if common.short_variant(r) in sp.FIG11C_STEPS])
+    steps = sp.fig11c_steps(table)
     rows = []
     for dist in sp.distributions(table):
         at = table[dist]
         for d in sp.pairs_of(at):
-            for v in sp.FIG11C_STEPS:
+            for v in steps:
                 t0, t1 = sp.times(at, v, d, d + 1)
                 rows.append([sp.DIST_TEXT.get(dist, dist), sp.name_of(v), str(d),
                              rc.fmt_seconds(t0), rc.fmt_seconds(t1),
@@ -413,7 +490,8 @@ def body(ctx, point, runs, all_runs):
         "time against d, (a) independent, (b) anti-correlated, (c) DWE at an even d beside "
         "d + 1) and reports the gain of each step: APC (coalesced loads) over naive, DWE "
         "(branch-free test) over APC, ALR (rows padded against bank conflicts) over DWE. Our config "
-        f"`{CONFIG}` runs those steps and our later ones on the same generator's data.\n",
+        f"`{CONFIG}` runs those steps, in the seed's own forms (steps 12-15) and in ladder's "
+        "(steps 4-7), and our later ones on the same generator's data.\n",
         RULES,
         f"### Fig. 11a and 11b: gains, n = {n_text(point)}\n",
         gains_table(sp.best_runs(runs)[0]),

@@ -136,7 +136,10 @@ class Claims(unittest.TestCase):
                 with self.subTest(panel=panel, verdict=verdict):
                     c = find(claims, panel, FEWER_D)
                     self.assertEqual(c.verdict, verdict)
-                    self.assertEqual(bool(c.why), verdict != rc.REPRODUCES)
+                    # these runs have no seed's forms, and say so whatever the verdict
+                    why = c.why.removesuffix(report_skyline.NO_SEED_FORMS).removesuffix("; ")
+                    self.assertNotEqual(why, c.why)
+                    self.assertEqual(bool(why), verdict != rc.REPRODUCES)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@ on LADDER_STUDY_PATH, and every committed reference file.
 
 Run: python3 tests/plots/test_plots.py   (needs matplotlib; exits non-zero on failure)
 """
+import copy
 import json
 import os
 import subprocess
@@ -787,6 +788,29 @@ class SkylineFigures(TempDirCase):
                                    ("correlated", "ours")])
         self.assertEqual(rows[0][0][1], "11% faster")
         self.assertEqual(len(rows), 9)  # the seed's 4 gains and our 5 later ones
+
+    def test_the_seeds_forms_beside_ladders(self):
+        """Runs of the seed's own forms (steps 12-15): the seed's gains are between them, the
+        same gains between ladder's steps 4-7 follow, and Fig. 11c draws both forms."""
+        skyline_paper = studies.module("skyline", "data")
+        gpu, _ = skyline_files()
+        for run in list(gpu["runs"]):
+            if run["variant"] in skyline_paper.SEED_FORMS:
+                form = copy.deepcopy(run)
+                form.update(variant=f"{run['variant']}_seed", step=run["step"] + 8,
+                            label=f"{run['label']} (seed's form)")
+                gpu["runs"].append(form)
+        table, _ = skyline_paper.best_runs(runs_of(gpu))
+        self.assertEqual(skyline_paper.fig11c_steps(table),
+                         ["dwe", "alr", "dwe_seed", "alr_seed"])
+        _, rows = skyline_paper.gain_rows(table)
+        self.assertEqual([cells[0] for cells, _ in rows[:8]],
+                         [f"{g['label']} ({whose} forms)" for whose in ("seed's", "ladder's")
+                          for g in skyline_paper.NOTES["gains"]])
+        self.check(gpu)
+        self.assertEqual(self.drawn(), ["skyline_fig11_n1000000.png",
+                                        "skyline_fig11c_n1000000.png",
+                                        "skyline_sizes_n1000000.png"])
 
 
 # A study of its own, outside plots/: a figure module and a report section.

@@ -207,9 +207,11 @@ class Sections(unittest.TestCase):
         self.assertEqual(alr.verdict, rc.PARTLY)
         self.assertIn("(variants/skyline/README.md); profile (d=8): conflict share 73% -> 0%",
                       alr.why)
-        # Independent data has no profile, and DWE against naive none of naive: no counters.
+        # Independent data has no profile, and DWE against naive none of naive: no counters
+        # (these runs have no seed's forms, which every claim on the seed's steps says last).
         for words in ("ALR ~82% faster than DWE", "DWE ~36% faster than APC"):
             self.assertNotIn("profile", claim(claims, words).why)
+            self.assertTrue(claim(claims, words).why.endswith(report_skyline.NO_SEED_FORMS))
         self.assertNotIn("not profiled", "".join(c.why for c in claims))
 
     def test_dtw_quotes_the_profile_of_each_gain(self):
