@@ -18,13 +18,6 @@ PANELS = {dist: f"Skyline Fig. 11{panel}" for dist, panel in sp.FIG11_PANELS.ite
 FIG11C = "Skyline Fig. 11c"
 FIG11AB = "Skyline Fig. 11a, 11b"  # a claim on both panels at once
 FIG11C_DIST = "anticorrelated"  # the seed's Fig. 11c is drawn on anti-correlated data
-# A gain reproduces when ours is within this factor of the seed's: the Tesla C1060 (2008) is
-# generations older than ours, so only the size of an effect can carry over.
-FACTOR = 2.0
-# A time reduction under this many percent is no gain (timing noise: the nested-loop steps
-# are timed once); "slower" means more than 1 + NOISE_PCT / 100 times the time.
-NOISE_PCT = 5.0
-SLOWER = 1 + NOISE_PCT / 100
 # Skyline sizes: the count of one random data set spreads around its expectation; a Poisson
 # count's spread is its square root, and 5% covers the rest.
 SIZE_SIGMAS, SIZE_REL = 3.0, 0.05
@@ -131,18 +124,17 @@ def missing_why(at, steps, dist):
 
 # ---- verdicts ---------------------------------------------------------------------------------
 
-def gain_verdict(ours, seed):
-    """ours, seed: time reductions in percent, judged as RULES says."""
-    if ours is None:
-        return rc.NOT_MEASURED
-    if ours < NOISE_PCT:
-        return rc.DOES_NOT
-    return rc.REPRODUCES if seed / FACTOR <= ours <= min(100.0, seed * FACTOR) else rc.PARTLY
+def as_factor(reduction):
+    """A time reduction in percent (an rc.Ratio with its interval) as the ratio of times it
+    means, 1 / (1 - r): the factor rule judges that."""
+    to = lambda r: 1 / (1 - r / 100)  # noqa: E731
+    lo_hi = rc.spread(reduction)
+    return rc.Ratio(to(reduction), lo_hi and reduction.interval.like(to(lo_hi[0]), to(lo_hi[1])))
 
 
-def gain_thresholds(seed):
-    """The reductions (percent) where gain_verdict changes."""
-    return NOISE_PCT, seed / FACTOR, min(100.0, seed * FACTOR)
+def as_reduction(factor):
+    """The time reduction in percent a ratio of times means."""
+    return 100 * (1 - 1 / factor)
 
 
 def run_at(at, v, d):
@@ -184,8 +176,9 @@ def gain_claims(table, runs, gain, dist, note, forms, why):
     except_d = gain.get("except_d", ())
     by_d = {d: r for d, r in sp.reductions(at, before, after).items() if d not in except_d}
     ours = mean_gain(at, before, after, by_d) if by_d else None
-    verdict, crossing = rc.decide(lambda xs: gain_verdict(xs[0], seed), [ours],
-                                  gain_thresholds(seed), pct_text)
+    seed_x = 1 / (1 - seed / 100)
+    judged = rc.judge("factor", [as_factor(ours)] if ours is not None else [], seed_x)
+    verdict, crossing = judged.verdict, judged.note
     claim = f"{sp.name_of(step_to)} ~{seed}% faster than {sp.name_of(step_from)}"
     if except_d:
         claim += f" (except d = {', '.join(map(str, except_d))})"
@@ -193,35 +186,32 @@ def gain_claims(table, runs, gain, dist, note, forms, why):
         claim += f" ({gain['note']})"
     text = f"{rc.fmt_measured(ours, pct_text)} ({sp.d_text(by_d)})" if by_d else "-"
     missing = "" if by_d else missing_why(at, (before, after), dist)
-    band = f"{seed / FACTOR:g}-{min(100.0, seed * FACTOR):g}%"
+    band = "-".join(f"{as_reduction(b):.3g}%" for b in rc.factor_band(seed_x))
     # As factors: a time cut by r is 1 / (1 - r) times faster.
     counters = rc.profile_why(of_dist(runs, dist), before, after)
     claims = [rc.Claim(PANELS[dist], claim, f"{seed}% faster (band {band})", text, verdict,
                        "; ".join(w for w in (crossing, rc.why_of(
                            verdict, why.get((step_from, step_to), ""), missing, counters, note))
                                  if w),
-                       seed_x=1 / (1 - seed / 100), ours_x=tuple(1 / (1 - r) for r in by_d.values()),
-                       quote=gain["quote"], place=gain["place"])]
+                       seed_x=seed_x, ours_x=tuple(1 / (1 - r) for r in by_d.values()),
+                       quote=gain["quote"], place=gain["place"], rule=judged.rule,
+                       thresholds=judged.thresholds)]
     if except_d:
         claims.append(slower_claim(at, of_dist(runs, dist), step_to, except_d, dist, note, forms,
                                    why))
     return claims
 
 
-def at_each_d(target, claim, seed, checks, threshold, missing, known, note, said,
-              counters=""):
-    """A statement checked at several d, checks [(what we found, a ratio of times (an
-    rc.Ratio), holds(ratio): whether it holds)], each holds changing at `threshold` alone;
-    `said`, the seed's (quote, place); `counters`, the profiles' comparison of the steps,
-    shown whatever the verdict."""
-    verdict, crossing = rc.decide(
-        lambda ratios: rc.verdict_of_count(
-            sum(holds(r) for (_text, _r, holds), r in zip(checks, ratios)), len(checks)),
-        [r for _text, r, _holds in checks], (threshold,))
-    return rc.Claim(target, claim, seed, "; ".join(text for text, _r, _h in checks) or "-",
-                    verdict, "; ".join(w for w in (crossing, rc.why_of(
-                        verdict, known, "" if checks else missing, counters, note)) if w),
-                    quote=said[0], place=said[1])
+def at_each_d(target, claim, seed, checks, kind, missing, known, note, said, counters=""):
+    """A statement checked at several d by the rule of its kind, checks [(what we found, our
+    value there: a ratio of times (an rc.Ratio) taken the way the rule reads it)]; `said`, the
+    seed's (quote, place); `counters`, the profiles' comparison of the steps, shown whatever the
+    verdict."""
+    judged = rc.judge(kind, [r for _text, r in checks])
+    return rc.Claim(target, claim, seed, "; ".join(text for text, _r in checks) or "-",
+                    judged.verdict, "; ".join(w for w in (judged.note, rc.why_of(
+                        judged.verdict, known, "" if checks else missing, counters, note)) if w),
+                    quote=said[0], place=said[1], rule=judged.rule, thresholds=judged.thresholds)
 
 
 def slower_claim(at, runs, step, ds, dist, note, forms, why):
@@ -232,10 +222,9 @@ def slower_claim(at, runs, step, ds, dist, note, forms, why):
     for d in ds:
         ratio = rc.run_ratio(run_at(at, variant, d), run_at(at, naive, d))
         if ratio:
-            checks.append((f"d={d}: {rc.fmt_measured(ratio)} naive's time", ratio,
-                           lambda r: r > SLOWER))
+            checks.append((f"d={d}: {rc.fmt_measured(ratio)} naive's time", ratio))
     return at_each_d(PANELS[dist], f"{sp.name_of(step)} slower than naive at d = "
-                     f"{', '.join(map(str, ds))} (bank conflicts)", "slower", checks, SLOWER,
+                     f"{', '.join(map(str, ds))} (bank conflicts)", "slower", checks, "direction",
                      missing_why(at, (variant, naive), dist), "", note, SAID["dwe_slower"],
                      # The seed's cause is stated in the claim, so ours is said even when it holds.
                      "; ".join(p for p in (why["dwe_slower"] if checks else "",
@@ -257,16 +246,16 @@ def fig11c_claims(table, note, forms, why):
         checks = []
         for d in sp.pairs_of(at):
             ratio = rc.run_ratio(run_at(at, step, d + 1), run_at(at, step, d))
-            if ratio:  # slower at d: more than SLOWER times the time at d + 1
-                checks.append((f"time at d={d + 1} / at d={d}: {rc.fmt_measured(ratio)}", ratio,
-                               (lambda r: r < 1 / SLOWER) if slower else
-                               (lambda r: r >= 1 / SLOWER)))
+            if ratio:  # the time at d over that at d + 1: slower (direction) or not (no slower)
+                checks.append((f"time at d={d + 1} / at d={d}: {rc.fmt_measured(ratio)}",
+                               rc.Ratio(1 / ratio, ratio.interval and ratio.interval.like(
+                                   1 / ratio.interval[1], 1 / ratio.interval[0]))))
         missing = (missing_why(at, (step,), FIG11C_DIST)
                    if not any(r.seconds for r in at.get(step, {}).values())
                    else "no even d with d + 1 among the runs")
         claims.append(at_each_d(FIG11C, claim, "slower" if slower else "no slower", checks,
-                                1 / SLOWER, missing, why["dwe_even"] if role == "dwe" else "",
-                                note, said))
+                                "direction" if slower else "no slower", missing,
+                                why["dwe_even"] if role == "dwe" else "", note, said))
     return claims
 
 
@@ -308,22 +297,21 @@ def over(a, b):
 
 
 def fewer_d_claim(table, dist, note, forms):
-    """The seed's conclusion: ALR gains more over naive the fewer the attributes. From each
-    d we ran to the next, ALR's time over naive's grows (more than SLOWER times); judged on
-    the variants `forms` names."""
+    """The seed's conclusion: ALR gains more over naive the fewer the attributes. A direction
+    claim: from each d we ran to the next, ALR's time over naive's grows; judged on the
+    variants `forms` names."""
     at = table.get(dist, {})
     alr_v, naive_v = forms["alr"], forms["naive"]
     alr = {d: rc.run_ratio(run_at(at, alr_v, d), run_at(at, naive_v, d))
            for d in sorted(at.get(alr_v, {}))}
     alr = {d: r for d, r in alr.items() if r}
     pairs = [(d, e, over(alr[e], alr[d])) for d, e in zip(alr, list(alr)[1:])]
-    checks = [(f"ALR/naive at d={e} / at d={d}: {rc.fmt_measured(r)}", r, lambda r: r > SLOWER)
-              for d, e, r in pairs]
-    off = [f"{d} to {e}" for d, e, r in pairs if not r > SLOWER]
+    checks = [(f"ALR/naive at d={e} / at d={d}: {rc.fmt_measured(r)}", r) for d, e, r in pairs]
+    off = [f"{d} to {e}" for d, e, r in pairs if not r >= rc.NOISE]
     missing = "only one d where both ran" if alr else missing_why(at, (naive_v, alr_v), dist)
     return at_each_d(PANELS[dist], "ALR's gain over naive larger with fewer attributes (ALR's "
                      "time over naive's grows with d)", "grows from each d to the next", checks,
-                     SLOWER, missing, f"not from d = {', '.join(off)}" if off else "", note,
+                     "direction", missing, f"not from d = {', '.join(off)}" if off else "", note,
                      SAID["fewer_d"])
 
 
@@ -388,19 +376,17 @@ def claims_of(ctx, point, runs):
 
 # ---- the section's text -----------------------------------------------------------------------
 
-RULES = f"""How the claims are judged:
-- **Gains**: {sp.NOTES['gain_rule']} Ours is the mean of that reduction over the d where
-  both steps passed (without d = 8 and 16 for DWE against APC, as the seed). It
-  *reproduces* when it lies within a factor of {FACTOR:g} of the seed's (half to twice, at most
-  100%: the Tesla C1060 of 2008 is generations older than the GPUs we run on, only the size
-  of an effect can carry over); *partly* when the step gains at least {NOISE_PCT:g}% (the timing
-  noise: the nested loops are timed once) but more or less than that; *does not reproduce*
-  below.
-- **Statements at several d** (DWE slower than naive at d = 8 and 16; Fig. 11c's even d
-  against d + 1, judged on anti-correlated data as the seed's panel; ALR's gain over naive
-  larger with fewer attributes, judged from each d we ran to the next: ALR's time over
-  naive's grows there): "slower" and "grows" mean more than {SLOWER:g}x. *Reproduces* when
-  it holds at every d we ran, *partly* at some, *does not reproduce* at none.
+RULES = f"""What is measured (the rules are at the top of the report):
+- **Gains** are **factor** claims: {sp.NOTES['gain_rule']} Ours is the mean of that reduction
+  over the d where both steps passed (without d = 8 and 16 for DWE against APC, as the seed),
+  judged as the ratio of times it means (82% faster: 5.56x), with the band the rule accepts
+  shown in percent. The Tesla C1060 of 2008 is generations older than the GPUs we run on: only
+  the size of an effect can carry over.
+- **Statements at several d**: DWE slower than naive at d = 8 and 16, and Fig. 11c's DWE slower
+  at an even d than at d + 1 (judged on anti-correlated data as the seed's panel), are
+  **direction** claims; ALR no slower at an even d, a **no slower** claim; ALR's gain over naive
+  larger with fewer attributes, a **direction** claim from each d we ran to the next (ALR's time
+  over naive's grows there).
 - **Whose steps**: the seed's claims on naive, APC, DWE and ALR are about its code, so
   they are judged on the seed's own forms of the four steps (steps 12-15: d a run-time value,
   each thread's point in shared memory and read at every pair, where the seed's bank conflicts
@@ -417,8 +403,7 @@ RULES = f"""How the claims are judged:
   (n = {sp.EXPECTED['n']:,}, plain points).
 - The seed's figure values are not in its text, so its absolute times are not compared.
 - A gain's interval is the mean of each d's (1 - the interval of the time ratio); each d's
-  time ratio has its own. A rule whose verdict would differ within an interval is
-  *undecided*.
+  time ratio has its own.
 - Any claim with no passed run is *not measured*, with the runs' status (e.g. skipped: no
   CUDA device).
 """

@@ -43,7 +43,7 @@ def seed_form_ms(v, d):
     and 16 (3x naive: bank conflicts), ALR's time over naive's growing with d."""
     naive = 100.0 * (d / 8) ** 2
     dwe = 3.0 * naive if d in (8, 16) else 0.88 * 0.65 * naive
-    return {"naive": naive, "apc": 0.88 * naive, "dwe": dwe, "alr": 0.0125 * d * naive}[v]
+    return {"naive": naive, "apc": 0.88 * naive, "dwe": dwe, "alr": (0.1 + 0.01 * d) * naive}[v]
 
 
 def run(variant, d, distribution, ms):

@@ -448,15 +448,5 @@ class OnAnotherGpu(Case):
             self.assertEqual(rc.short_hardware(name), short)
 
 
-class Rules(unittest.TestCase):
-    def test_gain_band_and_noise(self):
-        verdict = report_skyline.gain_verdict
-        self.assertEqual(verdict(14.0, 28), RE)
-        self.assertEqual(verdict(13.9, 28), PA)
-        self.assertEqual(verdict(4.9, 28), NO)
-        self.assertEqual(verdict(100.0, 82), RE)  # twice 82% is capped at 100%
-        self.assertEqual(verdict(None, 28), NM)
-
-
 if __name__ == "__main__":
     unittest.main()
