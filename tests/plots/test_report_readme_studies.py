@@ -234,6 +234,7 @@ cudtw_878 = {n: At((dtw_878, "h100/reproduction-878f91f/dtw-paper-cudtw.json"),
                    entries=2 ** 20, n=n) for n in (127, 128)}
 canonical_dtw = {n: At(("h100/dtw-paper.json", "h100/dtw-paper-cudtw.json"), entries=2 ** 20, n=n)
                  for n in (127, 128)}
+h200_cudtw = At("h200/development/dtw-paper-cudtw.json", "notes")
 half_query = {ab: At(f"h100/development/dtw-half-query-3c53447/{ab}.json", "notes") for ab in "AB"}
 occupancy = {ab: At(f"h100/development/dtw-occupancy-b395835/{ab}.json", "notes") for ab in "AB"}
 notes_8db = At("h100/dtw-8db022b/dtw-paper.json", "notes")
@@ -305,6 +306,12 @@ CHECKS = [
            "ours / full-warp": lambda at: at.ratio("peer_cudtw_warp", "subject_stream"),
            "ours / sub-warp": lambda at: at.ratio("peer_cudtw_subwarp", "subject_stream"),
            "our `fp16x2`": lambda at: at.time("fp16x2")}),
+    *prose(DTW, "full-warp {}, sub-warp {}, that is {} and {} GCUPS counted as ladder counts "
+                "cells, {} and {} T of its own cells per second",
+           *(h200_cudtw.time(v) for v in ("peer_cudtw_warp", "peer_cudtw_subwarp")),
+           *(h200_cudtw.rate(v) for v in ("peer_cudtw_warp", "peer_cudtw_subwarp")),
+           *((h200_cudtw.rate(v) * h200_cudtw.extra(v, "cells_ratio")).per(1000)
+             for v in ("peer_cudtw_warp", "peer_cudtw_subwarp"))),
     *prose(DTW, "at 127, `subject_stream` {} against the full-warp kernel's {} ({}) and the "
                 "sub-warp kernel's {} ({}, the same wrong distance); at 128, step 16 {} ({} TCUPS) "
                 "and `fp16x2` {}.",
