@@ -112,6 +112,16 @@ DeviceReport probe_device(int index, bool required) {
   d.total_mem = prop.totalGlobalMem;
   char bus[32] = {0};
   if (cudaDeviceGetPCIBusId(bus, sizeof bus, index) == cudaSuccess) d.pci_bus_id = bus;
+  // A device on the host's own page tables is attached coherently (NVLink-C2C on Grace, not
+  // PCIe): NVML's PCIe figures would not be its link, which is then left unknown.
+  int coherent = 0;
+  LADDER_CUDA(cudaDeviceGetAttribute(&coherent, cudaDevAttrPageableMemoryAccessUsesHostPageTables,
+                                     index));
+  if (!coherent) {
+    const auto [generation, width] = pcie_link(d.pci_bus_id);
+    d.caps.host_bytes_per_s = pcie_bytes_per_s(generation, width);
+    if (d.caps.host_bytes_per_s > 0) d.host_link = fmt::format("PCIe {}.0 x{}", generation, width);
+  }
   d.uuid = uuid_text(prop.uuid);
   LADDER_CUDA(cudaDriverGetVersion(&d.driver_version));
   LADDER_CUDA(cudaRuntimeGetVersion(&d.runtime_version));
@@ -143,11 +153,15 @@ struct Nvml {
   using ClockFn = int (*)(NvmlDevice, int, unsigned int*);
   using TemperatureFn = int (*)(NvmlDevice, int, unsigned int*);
   using ReasonsFn = int (*)(NvmlDevice, unsigned long long*);
+  using LinkFn = int (*)(NvmlDevice, unsigned int*);
   bool ready = false;
   HandleFn handle = nullptr;
   ClockFn clock = nullptr;
   TemperatureFn temperature = nullptr;
   ReasonsFn reasons = nullptr;
+  // The most the device and the system's slot allow together (not the current link, which
+  // idles at a lower generation).
+  LinkFn max_generation = nullptr, max_width = nullptr;
 };
 
 const Nvml& nvml() {
@@ -164,6 +178,8 @@ const Nvml& nvml() {
     // old name only, with the same bits.
     n.reasons = reinterpret_cast<Nvml::ReasonsFn>(dlsym(lib, "nvmlDeviceGetCurrentClocksEventReasons"));
     if (!n.reasons) n.reasons = reinterpret_cast<Nvml::ReasonsFn>(dlsym(lib, "nvmlDeviceGetCurrentClocksThrottleReasons"));
+    n.max_generation = reinterpret_cast<Nvml::LinkFn>(dlsym(lib, "nvmlDeviceGetMaxPcieLinkGeneration"));
+    n.max_width = reinterpret_cast<Nvml::LinkFn>(dlsym(lib, "nvmlDeviceGetMaxPcieLinkWidth"));
     n.ready = init && n.handle && init() == kNvmlSuccess;
     return n;
   }();
@@ -185,6 +201,16 @@ int current_sm_clock_mhz(const DeviceReport& d) {
   unsigned int mhz = 0;
   if (!dev || !nvml().clock || nvml().clock(dev, kNvmlClockSm, &mhz) != kNvmlSuccess) return -1;
   return static_cast<int>(mhz);
+}
+
+std::pair<int, int> pcie_link(const std::string& pci_bus_id) {
+  const NvmlDevice dev = nvml_device(pci_bus_id);
+  unsigned int generation = 0, width = 0;
+  if (!dev || !nvml().max_generation || !nvml().max_width ||
+      nvml().max_generation(dev, &generation) != kNvmlSuccess ||
+      nvml().max_width(dev, &width) != kNvmlSuccess)
+    return {0, 0};
+  return {static_cast<int>(generation), static_cast<int>(width)};
 }
 
 std::string pci_bus_id_of(int index) {
@@ -227,6 +253,12 @@ nlohmann::json row_text(const DeviceCaps& caps) {
          row->examples + ")";
 }
 
+// "PCIe 5.0 x16", or null where the host link is not known.
+nlohmann::json host_link_json(const DeviceReport& d) {
+  if (d.host_link.empty() || d.caps.host_bytes_per_s <= 0) return nullptr;
+  return d.host_link;
+}
+
 }  // namespace
 
 nlohmann::json device_json(const DeviceReport& d, int clock_start_mhz, int clock_end_mhz) {
@@ -243,6 +275,9 @@ nlohmann::json device_json(const DeviceReport& d, int clock_start_mhz, int clock
           {"shared_memory_per_block_optin", d.caps.smem_per_block_optin},
           {"max_sm_clock_mhz", d.caps.clock_khz / 1000},
           {"memory_bandwidth_gbps", d.caps.memory_bytes_per_s / 1e9},
+          {"host_link", host_link_json(d)},
+          {"host_link_gbps", host_link_json(d).is_null() ? nlohmann::json(nullptr)
+                                                         : nlohmann::json(d.caps.host_bytes_per_s / 1e9)},
           {"l2_bytes", d.caps.l2_bytes},
           {"code", code_text(d)},
           {"hardware_row", row_text(d.caps)},

@@ -2,6 +2,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "study.hpp"
@@ -21,6 +22,7 @@ struct DeviceReport {
   std::size_t total_mem = 0;
   int driver_version = 0, runtime_version = 0;
   int code_binary = 0;  // the SASS version the device runs (caps.code_arch: its PTX)
+  std::string host_link;  // "PCIe 5.0 x16" (caps.host_bytes_per_s); "" when unknown
 };
 
 // The CUDA devices the runtime counts, or why it counts none.
@@ -55,6 +57,10 @@ std::string absence(const DeviceReport& d);
 // Current SM clock in MHz read through NVML (loaded at run time, so machines without the
 // driver still start); -1 when unknown.
 int current_sm_clock_mhz(const DeviceReport& d);
+
+// The PCIe generation and lane count the GPU at `pci_bus_id` and its slot allow together,
+// through NVML; {0, 0} when unknown.
+std::pair<int, int> pcie_link(const std::string& pci_bus_id);
 
 // The PCI bus id of CUDA device `index` without creating a context ("" when there is none).
 std::string pci_bus_id_of(int index);

@@ -207,11 +207,108 @@ Peak compute_peak(const InstructionMix& mix, const DeviceCaps& d) {
   return p;
 }
 
-void Work::set_limit(const InstructionMix& mix, const DeviceCaps& d) {
-  const Peak p = compute_peak(mix, d);
-  peak = p.per_second / scale;
-  (p.known() ? peak_rule : peak_reason) = p.rule;
-  peak_name = mix.name;
+const char* to_string(Traffic::Link link) {
+  return link == Traffic::Link::host ? "host link" : "DRAM";
+}
+
+Peak memory_peak(double units, const Traffic& t, const DeviceCaps& d) {
+  if (t.bytes <= 0 || units <= 0) return {};
+  if (!d.present) return {0, "no CUDA device"};
+  const bool host = t.link == Traffic::Link::host;
+  const double bandwidth = host ? d.host_bytes_per_s : d.memory_bytes_per_s;
+  if (bandwidth <= 0)
+    return {0, host ? "the host link's bandwidth is not known for " + device_words(d) +
+                          " (NVML gave no PCIe generation and width, or the link is not PCIe)"
+                    : "the device gave no memory bandwidth for " + device_words(d)};
+  // What the L2 may serve of each pass never reaches DRAM (a hot run finds the last one's data
+  // there); the host link has no such cache.
+  const double cached = host ? 0 : double(t.passes) * double(d.l2_bytes);
+  const double bytes = t.bytes - cached;
+  const std::string passes = t.passes == 1 ? "1 pass" : fmt::format("{} passes", t.passes);
+  if (bytes <= 0)
+    return {0, fmt::format("the point's {} B in {} fit in the {} B L2, which a hot run may serve "
+                           "them from",
+                           t.bytes, passes, d.l2_bytes)};
+  Peak p;
+  p.per_second = units * bandwidth / bytes;
+  // Printed exactly as computed (shortest round-trip numbers), in GB/s so that, like the
+  // compute rule in GHz, it reads in units of 1e9 per second.
+  p.rule = fmt::format("{} GB/s {} x {} {} / {} B ({}", bandwidth / 1e9, to_string(t.link), units,
+                       t.unit, bytes, t.counted);
+  if (cached > 0)
+    p.rule += fmt::format(": {} B in {}, less the {} B L2 for each", t.bytes, passes, d.l2_bytes);
+  p.rule += ")";
+  return p;
+}
+
+double pcie_bytes_per_s(int generation, int width) {
+  static constexpr double kLaneBytes[] = {0, 2.5e9 * 8 / 10 / 8, 5e9 * 8 / 10 / 8,
+                                          8e9 * 128 / 130 / 8, 16e9 * 128 / 130 / 8,
+                                          32e9 * 128 / 130 / 8, 64e9 * 242 / 256 / 8};
+  if (generation < 1 || generation > 6 || width < 1 || width > 32) return 0;
+  return kLaneBytes[generation] * width;
+}
+
+namespace {
+
+Bound bound_of(const Peak& p, double scale, std::string name, double bytes = 0) {
+  Bound b{.name = std::move(name), .bytes = bytes};
+  if (p.known()) b.peak = p.per_second / scale, b.rule = p.rule;
+  else b.reason = p.rule;
+  return b;
+}
+
+Bound memory_bound(const Work& w, const Traffic& t, const DeviceCaps& d) {
+  return bound_of(memory_peak(w.amount, t, d), w.scale,
+                  std::string(to_string(t.link)) + " bandwidth", t.bytes);
+}
+
+// Whether the device gives the bandwidth of the traffic's link.
+bool link_known(const Traffic& t, const DeviceCaps& d) {
+  const double bandwidth = t.link == Traffic::Link::host ? d.host_bytes_per_s : d.memory_bytes_per_s;
+  return d.present && bandwidth > 0;
+}
+
+// The limit: the least bound known, with a rule that gives both and says which binds. With
+// the compute bound unknown the limit is unknown (the study claims one), whatever the memory
+// bound; without a memory bound the compute bound stands alone, and the rule says why. With
+// neither, the limit is unknown where the device does not give the bandwidth, and there is
+// none where the point's traffic fits in the L2.
+void settle(Work& w, bool compute_claimed, bool bandwidth_unknown) {
+  const Bound &c = w.compute, &m = w.memory;
+  const auto take = [&](const Bound& b, const char* binds, const std::string& rule) {
+    w.peak = b.peak, w.peak_name = b.name, w.binds = binds, w.peak_rule = rule;
+  };
+  const std::string no_memory =
+      m.reason.empty() ? "no memory bound claimed" : "no memory bound: " + m.reason;
+  if (compute_claimed && !c.known()) {
+    w.peak_reason = c.reason;
+  } else if (c.known() && m.known()) {
+    const bool memory = m.peak < c.peak;
+    take(memory ? m : c, memory ? "memory" : "compute",
+         fmt::format("min(compute {:.6g}, memory {:.6g}) {} = {}; compute: {}; memory: {}",
+                     c.peak, m.peak, w.unit, memory ? "memory" : "compute", c.rule, m.rule));
+  } else if (c.known()) {
+    take(c, "compute", c.rule + "; " + no_memory);
+  } else if (m.known()) {
+    take(m, "memory", m.rule + "; " + c.reason);
+  } else if (bandwidth_unknown && !m.reason.empty()) {
+    w.peak_reason = m.reason + "; " + c.reason;
+  }
+}
+
+}  // namespace
+
+void Work::set_limit(const InstructionMix& mix, const Traffic& traffic, const DeviceCaps& d) {
+  compute = bound_of(compute_peak(mix, d), scale, mix.name);
+  memory = memory_bound(*this, traffic, d);
+  settle(*this, true, !link_known(traffic, d));
+}
+
+void Work::set_limit(const Traffic& traffic, const std::string& why, const DeviceCaps& d) {
+  compute = Bound{.reason = "no compute bound claimed: " + why};
+  memory = memory_bound(*this, traffic, d);
+  settle(*this, false, !link_known(traffic, d));
 }
 
 bool dpx_native(const DeviceCaps& d) { return missing_feature(Feature::dpx, d).empty(); }

@@ -67,6 +67,16 @@ struct Peak {
   bool known() const { return per_second > 0; }
 };
 Peak compute_peak(const InstructionMix& mix, const DeviceCaps& d);
+// The memory bound of `units` of work that must move `traffic`: units / (bytes / bandwidth)
+// per second over the traffic's link (DRAM, or the host link), or why it is unknown (the device
+// gave no bandwidth for that link). Zero with an empty rule where the traffic claims no bytes.
+Peak memory_peak(double units, const Traffic& traffic, const DeviceCaps& d);
+const char* to_string(Traffic::Link link);  // "DRAM", "host link"
+
+// Bytes per second, one direction, of a PCIe link of this generation (1-6) and lane count:
+// the lanes' transfer rate less the line code (8b/10b to 3.0, 128b/130b from 3.0, 6.0's FLIT
+// 242 of 256 bytes); 0 for a generation or width ladder does not know.
+double pcie_bytes_per_s(int generation, int width);
 
 // The roofline ceilings of this device, per second at its maximum SM clock: warp instructions
 // issued, FP32, FP64 and TF32 tensor FLOPs (an FMA is two), 32-bit integer and min/max

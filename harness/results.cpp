@@ -22,6 +22,25 @@ using json = nlohmann::json;
 // JSON has no NaN or infinity; such values are written as null.
 json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
+// One bound on the run's throughput, in the metric's unit: its value (null when unknown or
+// not claimed), name, rule or why there is none, and the traffic a memory bound counts.
+json bound_json(const Bound& b) {
+  json j = {{"peak", b.known() ? json(b.peak) : json(nullptr)}};
+  if (!b.name.empty()) j["limit"] = b.name;
+  if (!b.rule.empty()) j["rule"] = b.rule;
+  if (!b.reason.empty()) j["reason"] = b.reason;
+  if (b.bytes > 0) j["bytes"] = b.bytes;
+  return j;
+}
+
+// Both bounds the limit (`peak`) is the least of, and which one it is ("compute", "memory";
+// null when no limit is known).
+json bounds_json(const Work& w) {
+  return {{"compute", bound_json(w.compute)},
+          {"memory", bound_json(w.memory)},
+          {"binds", w.binds.empty() ? json(nullptr) : json(w.binds)}};
+}
+
 json run_json(const RunRecord& r) {
   json params = json::object();
   for (const auto& [k, v] : r.params.items()) params[k] = v;
@@ -91,6 +110,9 @@ json run_json(const RunRecord& r) {
         m["pct_of_peak"] = nullptr;  // the study claims a limit, but not one known here
         m["peak_reason"] = r.work.peak_reason;
       }
+      if (r.work.peak > 0 || !r.work.peak_reason.empty() || !r.work.compute.reason.empty() ||
+          r.work.memory.bytes > 0)
+        m["bounds"] = bounds_json(r.work);
     }
     j["metrics"] = m;
   } else {

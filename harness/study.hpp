@@ -43,6 +43,7 @@ struct DeviceCaps {
   // JIT-compiled PTX); 0 when unknown. PTX older than the device lacks its newer instructions.
   int code_arch = 0;
   double memory_bytes_per_s = 0;         // DRAM bandwidth: memory clock x bus width x 2
+  double host_bytes_per_s = 0;  // the host link, one direction (PCIe generation x width); 0: unknown
   std::size_t smem_per_block_optin = 0;  // dynamic shared memory a block may request
   std::size_t l2_bytes = 0;
   std::size_t global_mem_free = 0;
@@ -109,6 +110,21 @@ struct ParamSpec {
 // Throws InputError naming the parameter when value does not fit spec.
 void check_param(const ParamSpec& spec, const std::string& value);
 
+// The bytes one point of a step must move over a link, whatever its schedule: its inputs read
+// once, its outputs written once, and any copy its technique must write and read back. A
+// floor under the step's real traffic, so the time it takes at the link's bandwidth bounds
+// the step's throughput from above (Work::set_limit). Through DRAM, each pass (an array read
+// or written once) may find up to the L2's size of its data in the L2 (left there by the run
+// or the pass before), so the bound counts the bytes less that much a pass.
+struct Traffic {
+  enum class Link { dram, host };  // the device's memory, or the link to the host (PCIe)
+  double bytes = 0;                // 0: no memory bound claimed
+  int passes = 1;                  // the reads and writes the bytes are made of (DRAM)
+  std::string unit;                // what the work counts, as the rule prints it: "flops"
+  std::string counted;             // what the bytes are: "D read twice, X written and read"
+  Link link = Link::dram;
+};
+
 class Study;
 using Supports = std::function<std::string(const Problem&, const Params&, const DeviceCaps&)>;
 using Prepare =
@@ -134,6 +150,9 @@ struct VariantSpec {
   std::vector<Feature> needs;
   Supports supports;  // "" when the variant can run this point here, else the reason
   Prepare prepare;
+  // What this step must move at a point, where its technique makes that differ from step to
+  // step (the study's work() asks it); empty where the study counts the same for every step.
+  std::function<Traffic(const Problem&)> traffic;
 
   std::string id() const { return study + "/" + name; }
 };
@@ -147,21 +166,40 @@ struct Tolerance {
 
 struct InstructionMix;
 
+// One bound on a step's throughput, in the metric's unit: the compute bound of its instruction
+// mix, or the memory bound of its traffic.
+struct Bound {
+  double peak = 0;     // 0 when unknown or not claimed
+  std::string name;    // the bound's short name: "TF32 tensor", "DRAM bandwidth"
+  std::string rule;    // the arithmetic behind peak, as computed
+  std::string reason;  // why a bound that is claimed is unknown here ("": known or not claimed)
+  double bytes = 0;    // the memory bound's traffic
+  bool known() const { return peak > 0; }
+};
+
 // The field's throughput for one run: rate = amount / seconds / scale, in `metric` units.
 struct Work {
   std::string metric;  // key in the results' metrics: "gcups", "gflops", "gbps", ...
   std::string unit;    // how it is printed: "GCUPS", "GFLOP/s", "GB/s", ...
   double amount = 0;
   double scale = 1;
-  double peak = 0;  // same unit as the metric; 0 when unknown
-  std::string peak_rule;    // the arithmetic behind peak, as computed
-  std::string peak_name;    // the limit's short name ("FP32", "TF32 tensor")
+  double peak = 0;  // the limit, same unit as the metric: the least bound known; 0 when unknown
+  std::string peak_rule;    // the arithmetic behind peak, as computed: both bounds and which binds
+  std::string peak_name;    // the binding bound's short name ("FP32", "DRAM bandwidth")
   std::string peak_reason;  // why a limit the study claims is unknown on this device
+  Bound compute, memory;    // the two bounds the limit is the least of
+  std::string binds;        // "compute" or "memory": which bound is the limit; "" without one
 
   double rate(double ms) const { return amount > 0 && ms > 0 ? amount / (ms / 1e3) / scale : 0; }
-  // The device's limit for work of this instruction mix, from ladder's hardware table
-  // (harness/hardware.hpp) and the device's SM count and maximum SM clock.
-  void set_limit(const InstructionMix& mix, const DeviceCaps& d);
+  // The device's limit (harness/hardware.hpp): the least of the compute bound of work of this
+  // instruction mix (ladder's hardware table, the device's SMs and maximum SM clock) and the
+  // memory bound of its traffic (its bytes over the link's bandwidth). A compute bound unknown
+  // on this device leaves the limit unknown; an unknown bandwidth leaves the compute bound
+  // alone, and the rule says so.
+  void set_limit(const InstructionMix& mix, const Traffic& traffic, const DeviceCaps& d);
+  // For work whose instructions the study cannot count (they depend on the data): the memory
+  // bound alone; `why` says why no compute bound is claimed.
+  void set_limit(const Traffic& traffic, const std::string& why, const DeviceCaps& d);
 };
 
 // Where the data of a config comes from.

@@ -413,11 +413,18 @@ def limit_name(run):
 
 
 def limit_text(run):
-    """'67.6% of FP32 limit'; 'limit unknown' when the study claims a limit that ladder does
-    not know for this GPU (run.peak_reason says why); '' when no limit is claimed."""
-    if run.pct_of_peak is not None:
-        return f"{run.pct_of_peak:.1f}% of {limit_name(run)}"
-    return "limit unknown" if run.peak_reason else ""
+    """'67.6% of FP32 limit'; where the memory bound is the limit, its name says so and the
+    share of the compute bound follows: '40.4% of DRAM bandwidth limit (27.2% of FP16
+    tensor)'. 'limit unknown' when the study claims a limit that ladder does not know for this
+    GPU (run.peak_reason says why); '' when no limit is claimed."""
+    if run.pct_of_peak is None:
+        return "limit unknown" if run.peak_reason else ""
+    text = f"{run.pct_of_peak:.1f}% of {limit_name(run)}"
+    compute = run.bound("compute")
+    peak = number(compute.get("peak"))
+    if run.binds == "memory" and peak and peak > 0 and run.metric:
+        text += f" ({100 * run.metric / peak:.1f}% of {compute.get('limit') or 'compute'})"
+    return text
 
 
 def rate_text(run):
@@ -443,13 +450,18 @@ def with_reason(status, run, max_chars):
 
 
 def limits(runs):
-    """{limit name: (peak, unit, rule)} of the GPU runs that report one, first seen first."""
+    """{limit name: (peak, unit, rule)} of the GPU runs that report one, first seen first. A
+    limit of one name at another value (a memory bound follows the point's work per byte) is
+    named with its point: 'DRAM bandwidth limit at m=1000,n=257'."""
     found = {}
     for run in runs:
         peak = number(run.metrics.get("peak"))
         if run.backend == "gpu" and peak and peak > 0:
-            found.setdefault(limit_name(run), (peak, run.unit,
-                                               run.metrics.get("peak_rule") or "rule not given"))
+            name = limit_name(run)
+            if name in found and abs(found[name][0] - peak) > 1e-9 * peak:
+                name = f"{name} at {run.point}"
+            found.setdefault(name, (peak, run.unit,
+                                    run.metrics.get("peak_rule") or "rule not given"))
     return found
 
 

@@ -265,6 +265,14 @@ class Run:
     pct_of_peak = property(lambda self: number(self.metrics.get("pct_of_peak")))
     # Why a limit the study claims is unknown on this GPU (pct_of_peak is then null); "" else.
     peak_reason = property(lambda self: (self.metrics.get("peak_reason") or "").strip())
+    # Which bound the limit (pct_of_peak's peak) is: "compute" or "memory"; None in files
+    # written before the memory bound was, or where no limit is known.
+    binds = property(lambda self: _dict(self.metrics.get("bounds")).get("binds"))
+
+    def bound(self, kind):
+        """The run's "compute" or "memory" bound: {peak, limit, rule, reason, bytes}, the
+        fields it has ({} in files written before the bounds were)."""
+        return _dict(_dict(self.metrics.get("bounds")).get(kind))
 
 
 class ResultsFile:
@@ -312,7 +320,7 @@ class ResultsFile:
                               "python3 -m pip install pandas") from None
         fields = ("study", "variant", "id", "step", "label", "role", "backend", "precision",
                   "point", "sweep", "status", "reason", "emulated", "median_ms", "seconds",
-                  "metric_name", "metric", "unit", "pct_of_peak", "peak_reason",
+                  "metric_name", "metric", "unit", "pct_of_peak", "binds", "peak_reason",
                   "process_count")
         return pandas.DataFrame([{"config": self.name, **{f: getattr(r, f) for f in fields},
                                   **_interval_columns(r.interval_ms),
@@ -334,6 +342,7 @@ def _interval_columns(interval):
 # or true/false); {key: type}: an object whose fields have these types, "*" standing for any
 # key; [type]: a list whose items all have that type.
 NUMBER, SCALAR = (int, float), (str, int, float, bool)
+BOUND = {"peak": NUMBER, "limit": str, "rule": str, "reason": str, "bytes": NUMBER}
 TEXT_FIELDS = ("study", "variant", "label", "backend", "precision", "point", "sweep", "status",
                "reason", "emulated", "role", "metric", "change")
 RUN_FIELDS = {**dict.fromkeys(TEXT_FIELDS, str), "step": int, "run_index": int,
@@ -343,7 +352,8 @@ RUN_FIELDS = {**dict.fromkeys(TEXT_FIELDS, str), "step": int, "run_index": int,
                          "processes": [{"process": int, "samples": list, "median": NUMBER}],
                          "geomean_of_process_medians": NUMBER, "sd_log_between": NUMBER,
                          "sd_log_within": NUMBER, "sd_log_process": NUMBER, "icc": NUMBER},
-              "metrics": {"unit": str, "limit": str, "peak_rule": str, "peak_reason": str}}
+              "metrics": {"unit": str, "limit": str, "peak_rule": str, "peak_reason": str,
+                          "bounds": {"binds": str, "compute": BOUND, "memory": BOUND}}}
 FIGURES = [str]  # a config's or a sweep's figure names
 FILE_FIELDS = {"config": {"name": str, "study": str, "figures": FIGURES,
                           "sweeps": [{"label": str, "figures": FIGURES}]},

@@ -1,19 +1,24 @@
 // The runner's GPU timing options on a device (harness/timing_kernels.hpp): a planted wait
 // raises a step's median by its factor; a blocked start records each sample's device time
 // (never above the sample's own, never zero) and leaves out the steps that wait for the device
-// while they queue their work; rounds keep every output validated. Without a CUDA device the
-// program exits 77 (skipped).
+// while they queue their work; rounds keep every output validated. The device gives the
+// bandwidths the limits' memory bounds take. Without a CUDA device the program exits 77
+// (skipped).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "harness/config.hpp"
+#include "harness/device_info.hpp"
 #include "harness/gpu_instance.cuh"
+#include "harness/hardware.hpp"
 #include "harness/results.hpp"
 #include "harness/runner.hpp"
 #include "harness/sampling.hpp"
 #include "tests/studies/toy/problem.hpp"
+#include "variants/covariance/problem.hpp"
 
 namespace ladder {
 namespace {
@@ -197,6 +202,38 @@ TEST(Rounds, EveryOutputStillValidatesAndEverySampleHasItsRound) {
     EXPECT_EQ(r.sample_rounds.back(), 2);
     EXPECT_EQ(r.device_samples_ms.size(), r.samples_ms.size());
     EXPECT_EQ(r.round_positions.size(), 3u);
+  }
+}
+
+// The bandwidths the limits' memory bounds take (harness/hardware.hpp), as this device gives
+// them: DRAM from its memory clock and bus, its L2, and the host link from NVML's PCIe
+// generation and width (unknown, and said, on a GPU attached otherwise). Every covariance GPU
+// step's limit at the paper shape is then the least of two known bounds.
+TEST(Limits, TheDeviceGivesItsBandwidthsAndEveryCovarianceLimitHasTwoBounds) {
+  const DeviceReport d = probe_device(0);
+  EXPECT_GT(d.caps.memory_bytes_per_s, 1e11);
+  EXPECT_GT(d.caps.l2_bytes, 0u);
+  const nlohmann::json j = device_json(d, -1, -1);
+  if (d.caps.host_bytes_per_s > 0) {
+    EXPECT_EQ(d.host_link.rfind("PCIe ", 0), 0u) << d.host_link;
+    EXPECT_GE(d.caps.host_bytes_per_s, pcie_bytes_per_s(1, 1)) << d.host_link;
+    EXPECT_DOUBLE_EQ(j["host_link_gbps"].get<double>(), d.caps.host_bytes_per_s / 1e9);
+    std::printf("host link: %s, %.2f GB/s\n", d.host_link.c_str(), d.caps.host_bytes_per_s / 1e9);
+  } else {
+    EXPECT_TRUE(j["host_link"].is_null());
+    std::printf("host link unknown on %s\n", d.name.c_str());
+  }
+  covariance::CovProblem p;  // work() needs the shape only
+  p.m = 202599, p.n = 2475;
+  const Study& study = *registry().study("covariance");
+  for (const VariantSpec* v : registry().variants("covariance")) {
+    if (v->backend != Backend::gpu) continue;
+    const Work w = study.work(p, *v, d.caps);
+    if (!w.compute.known()) continue;  // no row or rate for this device: the CPU tests' case
+    ASSERT_TRUE(w.memory.known()) << v->id() << ": " << w.memory.reason;
+    EXPECT_EQ(w.peak, std::min(w.compute.peak, w.memory.peak)) << v->id();
+    EXPECT_EQ(w.binds, w.memory.peak < w.compute.peak ? "memory" : "compute") << v->id();
+    std::printf("%s: %s\n", v->id().c_str(), w.peak_rule.c_str());
   }
 }
 

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -17,13 +18,16 @@
 #include "harness/hardware.hpp"
 #include "harness/host_cpu.hpp"
 #include "harness/study.hpp"
+#include "variants/covariance/problem.hpp"
 #include "variants/dtw/problem.hpp"
 
 namespace ladder {
 namespace {
 
-DeviceCaps gpu(const char* name, int major, int minor, int sms, int mhz, double smem_kib) {
+DeviceCaps gpu(const char* name, int major, int minor, int sms, int mhz, double smem_kib,
+              double memory_gbps) {
   DeviceCaps d;
+  d.memory_bytes_per_s = memory_gbps * 1e9;
   d.present = true;
   d.name = name;
   d.cc_major = major, d.cc_minor = minor;
@@ -36,23 +40,29 @@ DeviceCaps gpu(const char* name, int major, int minor, int sms, int mhz, double 
   return d;
 }
 
-// Clocks and SM counts as the devices report them (max SM clock).
+// Clocks, SM counts, memory bandwidths (memory clock x bus width x 2) and L2 sizes (50 MiB,
+// H200's 60) as the devices report them (max SM clock).
 const std::map<std::string, DeviceCaps>& gpus() {
-  static const std::map<std::string, DeviceCaps> all{
-      {"A100", gpu("NVIDIA A100-SXM4-80GB", 8, 0, 108, 1410, 163)},
-      {"L40S", gpu("NVIDIA L40S", 8, 9, 142, 2520, 99)},
-      {"RTX 4090", gpu("NVIDIA GeForce RTX 4090", 8, 9, 128, 2520, 99)},
-      {"H100", gpu("NVIDIA H100 80GB HBM3", 9, 0, 132, 1980, 227)},
-      {"H200", gpu("NVIDIA H200", 9, 0, 132, 1980, 227)},
-      {"B200", gpu("NVIDIA B200", 10, 0, 148, 1965, 227)},
-      {"RTX 5090", gpu("NVIDIA GeForce RTX 5090", 12, 0, 170, 2407, 99)},
-  };
+  static const std::map<std::string, DeviceCaps> all = [] {
+    std::map<std::string, DeviceCaps> g{
+      {"A100", gpu("NVIDIA A100-SXM4-80GB", 8, 0, 108, 1410, 163, 2039.04)},
+      {"L40S", gpu("NVIDIA L40S", 8, 9, 142, 2520, 99, 864.048)},
+      {"RTX 4090", gpu("NVIDIA GeForce RTX 4090", 8, 9, 128, 2520, 99, 1008.096)},
+      {"H100", gpu("NVIDIA H100 80GB HBM3", 9, 0, 132, 1980, 227, 3352.32)},
+      {"H200", gpu("NVIDIA H200", 9, 0, 132, 1980, 227, 4814.304)},
+      {"B200", gpu("NVIDIA B200", 10, 0, 148, 1965, 227, 7672.32)},
+      {"RTX 5090", gpu("NVIDIA GeForce RTX 5090", 12, 0, 170, 2407, 99, 1792.0)},
+    };
+    g["H200"].l2_bytes = 60u << 20;
+    return g;
+  }();
   return all;
 }
 
-// Evaluates a limit rule as printed: its first number, then each "x N" and "/ N", up to the
-// parenthesis that names the clock. Words with digits in them ("fp64") are not numbers.
-double recompute(const std::string& rule) {
+// Evaluates a bound's rule as printed: its first number, then each "x N" and "/ N", up to the
+// parenthesis that names the clock or the bytes. Words with digits in them ("fp64") are not
+// numbers.
+double recompute_bound(const std::string& rule) {
   std::istringstream in(rule.substr(0, rule.find(" (")));
   std::string word, op;
   double value = std::nan("");
@@ -68,6 +78,28 @@ double recompute(const std::string& rule) {
   return value;
 }
 
+// A limit's rule: one bound's rule, or "min(compute C, memory M) UNIT = BOUND; compute:
+// RULE; memory: RULE", whose binding rule is recomputed, after checking that each rule gives
+// the number printed for it (to its six digits) and that the binding one is the least.
+double recompute(const std::string& rule) {
+  const std::string head = "min(compute ";
+  if (rule.rfind(head, 0) != 0) return recompute_bound(rule);
+  const std::size_t c_at = rule.find("; compute: "), m_at = rule.find("; memory: ");
+  if (c_at == std::string::npos || m_at == std::string::npos) return std::nan("");
+  const double c = recompute_bound(rule.substr(c_at + 11, m_at - c_at - 11));
+  const double m = recompute_bound(rule.substr(m_at + 10));
+  double c_shown = 0, m_shown = 0;
+  char binds[16] = {0};
+  if (std::sscanf(rule.c_str(), "min(compute %lf, memory %lf) %*s = %15[a-z];", &c_shown,
+                  &m_shown, binds) != 3)
+    return std::nan("");
+  const bool memory = m < c;
+  if (std::fabs(c_shown - c) > 1e-5 * c || std::fabs(m_shown - m) > 1e-5 * m ||
+      std::string(binds) != (memory ? "memory" : "compute"))
+    return std::nan("");
+  return memory ? m : c;
+}
+
 // The first test point of `study` (its first generator) for which `pick` holds.
 std::unique_ptr<Problem> problem_of(const std::string& study_name,
                                     const std::function<bool(const Problem&)>& pick = {}) {
@@ -81,12 +113,13 @@ std::unique_ptr<Problem> problem_of(const std::string& study_name,
   return nullptr;
 }
 
-// Limit per SM per clock the study computes for `variant` on `d` (peak / SMs / GHz).
+// Compute bound per SM per clock the study computes for `variant` on `d` (its peak / SMs /
+// GHz). The test points are small, so their memory bound is often the limit; not here.
 double per_clock(const Problem& p, const std::string& variant, const DeviceCaps& d) {
   const VariantSpec& v = *registry().variant(variant);
   const Work w = registry().study(v.study)->work(p, v, d);
-  if (w.peak <= 0) return 0;
-  return w.peak * w.scale / (d.sm_count * (d.clock_khz / 1e6) * 1e9);
+  if (!w.compute.known()) return 0;
+  return w.compute.peak * w.scale / (d.sm_count * (d.clock_khz / 1e6) * 1e9);
 }
 
 void expect_limits(const Problem& p, const std::string& variant,
@@ -159,7 +192,7 @@ TEST(Hardware, DtwLimitsAndDpx) {
   expect_limits(*other, "dtw/all_pairs", {{"H100", 128 / 3.0}});
   // Each limit is named for what binds it, so a figure's footnotes tell them apart.
   auto name = [&](const Problem& q, const char* id, const char* gpu_name) {
-    return registry().study("dtw")->work(q, *registry().variant(id), gpus().at(gpu_name)).peak_name;
+    return registry().study("dtw")->work(q, *registry().variant(id), gpus().at(gpu_name)).compute.name;
   };
   EXPECT_EQ(name(*other, "dtw/subwarp", "H100"), "FP32");
   EXPECT_EQ(name(*other, "dtw/dpx_min3", "H100"), "FP32 + DPX");
@@ -179,6 +212,7 @@ TEST(Hardware, DtwLimitsAndDpx) {
   const Work w = registry().study("dtw")->work(*p, half, gpus().at("B200"));
   EXPECT_EQ(w.peak, 0);
   EXPECT_NE(w.peak_reason.find("half2"), std::string::npos) << w.peak_reason;
+  EXPECT_GT(w.memory.bytes, 0);  // recorded, but no limit without the compute bound claimed
 }
 
 TEST(Hardware, TwedAndEedLimits) {
@@ -209,9 +243,13 @@ TEST(Hardware, EveryRuleRecomputesToItsPeak) {
       for (const auto& [name, d] : gpus()) {
         const Work w = study->work(*p, *v, d);
         if (w.peak <= 0) continue;
-        // The rule multiplies by GHz: it reads in units of 1e9 per second.
+        // The rules multiply by GHz or GB/s: they read in units of 1e9 per second.
         EXPECT_NEAR(recompute(w.peak_rule) * 1e9 / w.scale, w.peak, 1e-9 * w.peak)
             << v->id() << " on " << name << ": " << w.peak_rule;
+        for (const Bound* b : {&w.compute, &w.memory})
+          if (b->known())
+            EXPECT_NEAR(recompute_bound(b->rule) * 1e9 / w.scale, b->peak, 1e-9 * b->peak)
+                << v->id() << " on " << name << ": " << b->rule;
         ++checked;
       }
   }
@@ -228,6 +266,230 @@ TEST(Hardware, UnknownCapabilityGivesNoLimitAndWhy) {
   EXPECT_NE(w.peak_reason.find("no row for compute capability 13.0 (NVIDIA Future)"),
             std::string::npos)
       << w.peak_reason;
+}
+
+// ---- the limit: the least of the compute and the memory bound ----
+
+const InstructionMix kTf32{"tf32 flops", {{Pipe::tensor_tf32, 1}}, 2, "FMA", "TF32 tensor"};
+const std::string kH100Tf32 = "1024 tf32 tensor-core FMA/clock/SM x 2 tf32 flops per FMA x 132 "
+                              "SMs x 1.98 GHz (max SM clock; 9.0 rates)";
+
+// A device as the table knows it, its L2 left out (the arithmetic without it first).
+DeviceCaps without_l2(const char* name) {
+  DeviceCaps d = gpus().at(name);
+  d.l2_bytes = 0;
+  return d;
+}
+
+// 1.24 TFLOP that must move 8 GB on an H100: the memory bound, 1.24e12 flops / 8e9 B x
+// 3352.32 GB/s = 519,610 GFLOP/s, is below the TF32 tensor cores' 535,265, so it is the limit.
+TEST(Limit, TheLeastBoundBindsAndTheRuleGivesBoth) {
+  Work w{"gflops", "GFLOP/s", 1.24e12, 1e9};
+  w.set_limit(kTf32, {8e9, 1, "flops", "X read once"}, without_l2("H100"));
+  EXPECT_NEAR(w.compute.peak, 1024 * 2 * 132 * 1.98, 1e-3);
+  EXPECT_NEAR(w.memory.peak, 1.24e12 / 8e9 * 3352.32, 1e-3);
+  EXPECT_EQ(w.memory.bytes, 8e9);
+  EXPECT_EQ(w.binds, "memory");
+  EXPECT_EQ(w.peak, w.memory.peak);
+  EXPECT_EQ(w.peak_name, "DRAM bandwidth");
+  EXPECT_EQ(w.compute.name, "TF32 tensor");
+  EXPECT_EQ(w.peak_rule, "min(compute 535265, memory 519610) GFLOP/s = memory; compute: " +
+                             kH100Tf32 + "; memory: 3352.32 GB/s DRAM x 1240000000000 flops / "
+                             "8000000000 B (X read once)");
+  EXPECT_NEAR(recompute(w.peak_rule), w.peak, 1e-9 * w.peak);
+  EXPECT_TRUE(w.peak_reason.empty());
+}
+
+// The same work on an H200 (4814.304 GB/s): 746,217 GFLOP/s through memory, so the tensor
+// cores bind.
+TEST(Limit, ComputeBindsWhereTheMemoryBoundIsHigher) {
+  Work w{"gflops", "GFLOP/s", 1.24e12, 1e9};
+  w.set_limit(kTf32, {8e9, 1, "flops", "X read once"}, without_l2("H200"));
+  EXPECT_EQ(w.binds, "compute");
+  EXPECT_EQ(w.peak, w.compute.peak);
+  EXPECT_EQ(w.peak_name, "TF32 tensor");
+  EXPECT_EQ(w.peak_rule.rfind("min(compute 535265, memory 746217) GFLOP/s = compute; compute: ",
+                              0),
+            0u)
+      << w.peak_rule;
+  EXPECT_NEAR(recompute(w.peak_rule), w.peak, 1e-9 * w.peak);
+}
+
+TEST(Limit, WithoutABandwidthTheComputeBoundStandsAloneAndSaysSo) {
+  DeviceCaps d = gpus().at("H100");
+  d.memory_bytes_per_s = 0;
+  Work w{"gflops", "GFLOP/s", 1.24e12, 1e9};
+  w.set_limit(kTf32, {8e9, 1, "flops", "X read once"}, d);
+  EXPECT_EQ(w.binds, "compute");
+  EXPECT_EQ(w.peak, w.compute.peak);
+  EXPECT_EQ(w.peak_rule, kH100Tf32 + "; no memory bound: the device gave no memory bandwidth "
+                                     "for compute capability 9.0 (NVIDIA H100 80GB HBM3)");
+  EXPECT_FALSE(w.memory.known());
+  EXPECT_NEAR(recompute(w.peak_rule), w.peak, 1e-9 * w.peak);
+  Work none{"gflops", "GFLOP/s", 1.24e12, 1e9};
+  none.set_limit(kTf32, Traffic{}, gpus().at("H100"));
+  EXPECT_EQ(none.peak_rule, kH100Tf32 + "; no memory bound claimed");
+}
+
+// A compute bound the table cannot give leaves the limit unknown, as before; the memory bound
+// is still recorded.
+TEST(Limit, AnUnknownComputeBoundLeavesTheLimitUnknown) {
+  DeviceCaps d = gpus().at("H100");
+  d.cc_major = 13, d.name = "NVIDIA Future";
+  Work w{"gflops", "GFLOP/s", 1.24e12, 1e9};
+  w.set_limit(kTf32, {8e9, 1, "flops", "X read once"}, d);
+  EXPECT_EQ(w.peak, 0);
+  EXPECT_EQ(w.binds, "");
+  EXPECT_NE(w.peak_reason.find("no row for compute capability 13.0"), std::string::npos);
+  EXPECT_TRUE(w.memory.known());
+}
+
+// Work whose instruction count depends on the data (skyline): the memory bound alone.
+TEST(Limit, NoComputeBoundClaimedGivesTheMemoryBoundAlone) {
+  Work w{"points_per_s", "Mpoints/s", 1e6, 1e6};
+  w.set_limit({36e6, 1, "points", "points read once"}, "the tests depend on the data",
+              without_l2("H100"));
+  EXPECT_EQ(w.binds, "memory");
+  EXPECT_NEAR(w.peak, 1e6 / 36e6 * 3352.32e9 / 1e6, 1e-3);  // 93,120 Mpoints/s
+  EXPECT_EQ(w.peak_rule, "3352.32 GB/s DRAM x 1000000 points / 36000000 B (points read once); "
+                         "no compute bound claimed: the tests depend on the data");
+  EXPECT_NEAR(recompute(w.peak_rule) * 1e9 / w.scale, w.peak, 1e-9 * w.peak);
+  DeviceCaps d = gpus().at("H100");
+  d.memory_bytes_per_s = 0;
+  Work unknown{"points_per_s", "Mpoints/s", 1e6, 1e6};
+  unknown.set_limit({36e6, 1, "points", "points read once"}, "the tests depend on the data", d);
+  EXPECT_EQ(unknown.peak, 0);
+  EXPECT_NE(unknown.peak_reason.find("no memory bandwidth"), std::string::npos);
+  // Points that fit in the L2 have no memory bound: no limit, and none is missing.
+  Work cached{"points_per_s", "Mpoints/s", 1e6, 1e6};
+  cached.set_limit({36e6, 2, "points", "points read once"}, "the tests depend on the data",
+                   gpus().at("H100"));
+  EXPECT_EQ(cached.peak, 0);
+  EXPECT_EQ(cached.peak_reason, "");
+  EXPECT_NE(cached.memory.reason.find("fit in the 52428800 B L2"), std::string::npos);
+}
+
+TEST(Limit, HostLinkBound) {
+  EXPECT_NEAR(pcie_bytes_per_s(1, 16), 4e9, 1);
+  EXPECT_NEAR(pcie_bytes_per_s(3, 16), 8e9 * 128 / 130 * 2, 1);  // 15.75 GB/s
+  EXPECT_NEAR(pcie_bytes_per_s(4, 16), 16e9 * 128 / 130 * 2, 1);
+  EXPECT_NEAR(pcie_bytes_per_s(5, 16), 32e9 * 128 / 130 * 2, 1);  // 63.0 GB/s
+  EXPECT_NEAR(pcie_bytes_per_s(6, 8), 64e9 * 242 / 256, 1);
+  for (const auto& [gen, width] : {std::pair{0, 16}, {7, 16}, {5, 0}, {5, 64}})
+    EXPECT_EQ(pcie_bytes_per_s(gen, width), 0) << gen << " x" << width;
+  // 1e5 cells a 200 kB copy: the link (63.0 GB/s) allows 31.5 GCUPS, below the integer pipes.
+  const InstructionMix int32{"int32 cells", {{Pipe::int32, 8}}, 1, "cell", "INT32"};
+  const Traffic copies{2e5, 1, "cells", "strings in, distances out", Traffic::Link::host};
+  DeviceCaps d = gpus().at("H100");
+  d.host_bytes_per_s = pcie_bytes_per_s(5, 16);
+  Work w{"gcups", "GCUPS", 1e5, 1e9};
+  w.set_limit(int32, copies, d);
+  EXPECT_EQ(w.binds, "memory");
+  EXPECT_EQ(w.peak_name, "host link bandwidth");
+  EXPECT_NEAR(w.peak, 1e5 / 2e5 * pcie_bytes_per_s(5, 16) / 1e9, 1e-9);
+  EXPECT_NE(w.peak_rule.find("; memory: 63.01538461538461 GB/s host link x 100000 cells / "),
+            std::string::npos)
+      << w.peak_rule;
+  EXPECT_NEAR(recompute(w.peak_rule), w.peak, 1e-9 * w.peak);
+  // DRAM's bandwidth is not the host link's: unknown there, the compute bound stands alone.
+  Work alone{"gcups", "GCUPS", 1e5, 1e9};
+  alone.set_limit(int32, copies, gpus().at("H100"));
+  EXPECT_EQ(alone.binds, "compute");
+  EXPECT_NE(alone.peak_rule.find("no memory bound: the host link's bandwidth is not known"),
+            std::string::npos)
+      << alone.peak_rule;
+}
+
+// Each pass may find up to the L2's size of its data there (a hot run leaves it): 8e9 bytes in
+// five passes reach DRAM as 8e9 - 5 x 50 MiB; a point whose passes fit claims no memory bound.
+// The host link has no such cache (HostLinkBound: the whole copy).
+TEST(Limit, TheL2MayServePartOfEachPass) {
+  Work w{"gflops", "GFLOP/s", 1.24e12, 1e9};
+  w.set_limit(kTf32, {8e9, 5, "flops", "X read once"}, gpus().at("H100"));
+  const double dram = 8e9 - 5 * 52428800.0;  // 7737856000
+  EXPECT_NEAR(w.memory.peak, 1.24e12 / dram * 3352.32, 1e-3);  // 537,213
+  EXPECT_EQ(w.memory.bytes, 8e9);
+  EXPECT_EQ(w.memory.rule, "3352.32 GB/s DRAM x 1240000000000 flops / 7737856000 B (X read once: "
+                           "8000000000 B in 5 passes, less the 52428800 B L2 for each)");
+  EXPECT_EQ(w.binds, "compute");
+  Work small{"gflops", "GFLOP/s", 1e9, 1e9};
+  small.set_limit(kTf32, {1e8, 2, "flops", "X read once"}, gpus().at("H100"));
+  EXPECT_FALSE(small.memory.known());
+  EXPECT_EQ(small.binds, "compute");
+  EXPECT_EQ(small.peak_rule, kH100Tf32 + "; no memory bound: the point's 100000000 B in 2 passes "
+                                         "fit in the 52428800 B L2, which a hot run may serve "
+                                         "them from");
+}
+
+// Covariance at the paper's shape (m = 202,599, n = 2475: 1.24 TFLOP for the triangle). Every
+// GPU step's pipeline reads D twice (8 m n bytes), writes its copy of X and reads it back, and
+// writes C (4 n^2): five passes, seven with a split copy. On an H100 that bounds the TF32 steps
+// (the copy as X^T in floats, rows padded to 32 values: 534,573 GFLOP/s) a hair below the TF32
+// tensor cores (535,265), and the FP16 steps (halves, rows padded to 64: 720,105) well below
+// the FP16 ones (1,070,531); the 3x steps and the FP32 ones stay compute-bound.
+TEST(Limit, CovariancePaperShape) {
+  covariance::CovProblem p;  // work() needs the shape only
+  p.m = 202599, p.n = 2475;
+  const double m = 202599, n = 2475, ld32 = 202624, ld64 = 202624, l2 = 52428800;
+  auto work = [&](const char* variant, const char* gpu_name) {
+    const VariantSpec& v = *registry().variant(variant);
+    return registry().study("covariance")->work(p, v, gpus().at(gpu_name));
+  };
+  const Work tf32 = work("covariance/wgmma_tf32", "H100");
+  EXPECT_EQ(tf32.memory.bytes, 8 * m * n + 2 * 4 * n * ld32 + 4 * n * n);
+  EXPECT_EQ(tf32.binds, "memory");
+  EXPECT_NEAR(tf32.peak, 1241546931900 / (tf32.memory.bytes - 5 * l2) * 3352.32, 1e-3);
+  EXPECT_NEAR(tf32.peak, 534572.76, 0.01);
+  EXPECT_NE(tf32.peak_rule.find("(D read by the mean and centring stages, X^T written and read "
+                                "back, C written: 8047917900 B in 5 passes, less the 52428800 B "
+                                "L2 for each)"),
+            std::string::npos)
+      << tf32.peak_rule;
+  // Step 12 in the 878f91f reference run: 169,415 GFLOP/s, 31.7% of the TF32 tensor cores'
+  // peak and 32.8% of its limit.
+  EXPECT_NEAR(100 * 169414.72 / tf32.compute.peak, 31.65, 0.01);
+  EXPECT_NEAR(100 * 169414.72 / tf32.peak, 31.69, 0.01);
+  const Work fp16 = work("covariance/wgmma_fp16", "H100");
+  EXPECT_EQ(fp16.memory.bytes, 8 * m * n + 2 * 2 * n * ld64 + 4 * n * n);  // half the copy
+  EXPECT_EQ(fp16.binds, "memory");
+  EXPECT_NEAR(fp16.peak, 720105.41, 0.01);
+  // Step 17 in the canonical reference: 290,812 GFLOP/s, 27.2% of the FP16 tensor cores' peak
+  // and 40.4% of its limit.
+  EXPECT_NEAR(100 * 290812 / fp16.peak, 40.38, 0.01);
+  EXPECT_NE(fp16.peak_rule.find("X^T in FP16 written"), std::string::npos) << fp16.peak_rule;
+  // The split layouts write two copies: X^T and its rounding errors.
+  const Work split = work("covariance/wgmma_3xtf32", "H100");
+  EXPECT_EQ(split.memory.bytes, 8 * m * n + 2 * 2 * 4 * n * ld32 + 4 * n * n);
+  EXPECT_EQ(split.binds, "compute");
+  EXPECT_EQ(work("covariance/wgmma_3xfp16", "H100").binds, "compute");
+  EXPECT_EQ(work("covariance/mma_3xtf32", "H100").binds, "compute");  // one copy, split in-kernel
+  EXPECT_EQ(work("covariance/mma_3xtf32", "H100").memory.bytes,
+            8 * m * n + 2 * 4 * m * 2476 + 4 * n * n);  // rows padded to 4 floats
+  EXPECT_EQ(work("covariance/register_blocked", "H100").binds, "compute");
+  EXPECT_EQ(work("covariance/naive", "H100").memory.bytes, 8 * m * n + 2 * 4 * m * n + 4 * n * n);
+  // An H200's 4.8 TB/s lifts the TF32 pipeline's memory bound above the tensor cores.
+  EXPECT_EQ(work("covariance/wgmma_tf32", "H200").binds, "compute");
+  EXPECT_EQ(work("covariance/wgmma_fp16", "H200").binds, "memory");
+}
+
+// Every GPU step of every study claims a memory bound; the CPU steps no limit at all.
+TEST(Limit, EveryGpuStepCountsItsTraffic) {
+  for (const auto& study : registry().studies()) {
+    auto p = problem_of(study->name());
+    for (const VariantSpec* v : registry().variants(study->name())) {
+      DeviceCaps d = without_l2("H100");  // the test points would fit in its L2
+      d.host_bytes_per_s = pcie_bytes_per_s(5, 16);  // EED's copies cross the host link
+      const Work w = study->work(*p, *v, d);
+      if (v->backend == Backend::cpu) {
+        EXPECT_EQ(w.peak, 0) << v->id();
+        EXPECT_TRUE(w.peak_reason.empty()) << v->id();
+        continue;
+      }
+      EXPECT_GT(w.memory.bytes, 0) << v->id();
+      EXPECT_TRUE(w.memory.known()) << v->id() << ": " << w.memory.reason;
+      EXPECT_NE(w.binds, "") << v->id();
+    }
+  }
 }
 
 // Which registered steps a device cannot run (wgmma) or runs emulated (DPX).

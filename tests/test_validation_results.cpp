@@ -8,6 +8,7 @@
 
 #include "datagen/base/errors.hpp"
 #include "datagen/npy.hpp"
+#include "harness/hardware.hpp"
 #include "harness/results.hpp"
 #include "harness/validation.hpp"
 
@@ -117,6 +118,79 @@ TEST(Results, SchemaFields) {
   EXPECT_TRUE(j["runs"][1]["timing"].is_null());
   EXPECT_EQ(j["summary"]["passed"], 1);
   EXPECT_FALSE(j["device"]["present"].get<bool>());
+}
+
+// An H100-like device: 132 SMs at 1.98 GHz, 3352.32 GB/s.
+DeviceCaps h100() {
+  DeviceCaps d;
+  d.present = true, d.name = "NVIDIA H100 80GB HBM3", d.cc_major = 9, d.sm_count = 132;
+  d.clock_khz = 1980000, d.memory_bytes_per_s = 3352.32e9;
+  return d;
+}
+
+// The limit is written as before (peak, its rule and name, pct_of_peak, for readers that know
+// no more), and beside it both bounds and which one binds.
+TEST(Results, BothBoundsAreWrittenBesideTheLimit) {
+  RunReport rep = fake_report();
+  Work& w = rep.runs[0].work;  // 2e9 cells in 2.5 ms: 800 GCUPS
+  w = Work{"gcups", "GCUPS", 2e9, 1e9};
+  // 8 FP32 instructions a cell: 4181 GCUPS; 2e9 cells moving 4e9 bytes: 1676 GCUPS.
+  w.set_limit({"fp32 cells", {{Pipe::fp32, 8}}, 1, "cell", "FP32"},
+              {4e9, 1, "cells", "series read once"}, h100());
+  const auto m = results_json(rep)["runs"][0]["metrics"];
+  const double memory = 2e9 * 3352.32e9 / 4e9 / 1e9;
+  EXPECT_NEAR(m["peak"].get<double>(), memory, 1e-9 * memory);
+  EXPECT_NEAR(m["pct_of_peak"].get<double>(), 100 * 800 / memory, 1e-9);
+  EXPECT_EQ(m["limit"], "DRAM bandwidth");
+  EXPECT_EQ(m["peak_rule"].get<std::string>().rfind("min(compute 4181.76, memory 1676.16) GCUPS = "
+                                                    "memory; compute: 128 fp32 instructions",
+                                                    0),
+            0u)
+      << m["peak_rule"];
+  const auto& b = m["bounds"];
+  EXPECT_EQ(b["binds"], "memory");
+  EXPECT_NEAR(b["compute"]["peak"].get<double>(), 128.0 / 8 * 132 * 1.98, 1e-9);
+  EXPECT_EQ(b["compute"]["limit"], "FP32");
+  EXPECT_EQ(b["compute"]["rule"], "128 fp32 instructions/clock/SM / 8 per cell x 132 SMs x 1.98 "
+                                  "GHz (max SM clock; 9.0 rates)");
+  EXPECT_NEAR(b["memory"]["peak"].get<double>(), memory, 1e-9 * memory);
+  EXPECT_EQ(b["memory"]["limit"], "DRAM bandwidth");
+  EXPECT_EQ(b["memory"]["bytes"], 4e9);
+  EXPECT_EQ(b["memory"]["rule"], "3352.32 GB/s DRAM x 2000000000 cells / 4000000000 B (series "
+                                 "read once)");
+
+  // Without the compute bound (no row for the device) the limit is unknown, as before; the
+  // memory bound is written all the same.
+  DeviceCaps future = h100();
+  future.cc_major = 13;
+  w = Work{"gcups", "GCUPS", 2e9, 1e9};
+  w.set_limit({"fp32 cells", {{Pipe::fp32, 8}}, 1, "cell", "FP32"},
+              {4e9, 1, "cells", "series read once"}, future);
+  const auto u = results_json(rep)["runs"][0]["metrics"];
+  EXPECT_TRUE(u["pct_of_peak"].is_null());
+  EXPECT_FALSE(u.contains("peak"));
+  EXPECT_TRUE(u["bounds"]["binds"].is_null());
+  EXPECT_TRUE(u["bounds"]["compute"]["peak"].is_null());
+  EXPECT_NE(u["bounds"]["compute"]["reason"].get<std::string>().find("no row"), std::string::npos);
+  EXPECT_NEAR(u["bounds"]["memory"]["peak"].get<double>(), memory, 1e-9 * memory);
+
+  // The memory bound alone (no compute bound claimed) at a point whose passes fit in the L2:
+  // no limit and none missing, and the bounds say why.
+  DeviceCaps cached = h100();
+  cached.l2_bytes = 50u << 20;
+  w = Work{"gcups", "GCUPS", 2e9, 1e9};
+  w.set_limit({4e7, 2, "cells", "series read once"}, "the cells' cost depends on the data", cached);
+  const auto c = results_json(rep)["runs"][0]["metrics"];
+  EXPECT_FALSE(c.contains("pct_of_peak"));
+  EXPECT_FALSE(c.contains("peak_reason"));
+  EXPECT_NE(c["bounds"]["memory"]["reason"].get<std::string>().find("fit in the 52428800 B L2"),
+            std::string::npos);
+  EXPECT_EQ(c["bounds"]["compute"]["reason"],
+            "no compute bound claimed: the cells' cost depends on the data");
+
+  // A study that claims no limit (a CPU step) writes no bounds.
+  w = Work{"gcups", "GCUPS", 2e9, 1e9};
+  EXPECT_FALSE(results_json(rep)["runs"][0]["metrics"].contains("bounds"));
 }
 
 TEST(Results, WrittenAtomicallyAndReadBack) {

@@ -151,7 +151,9 @@ void print_summary(const RunReport& rep) {
       row.spread_pct = half_range_pct(r.samples_ms);
       if (const double v = r.work.rate(m); v > 0) {
         row.throughput = fmt::format("{:.4g} {}", v, r.work.unit);
-        if (r.work.peak > 0) row.pct_of_peak = fmt::format("{:.1f}", 100 * v / r.work.peak);
+        if (r.work.peak > 0)
+          row.pct_of_peak = fmt::format("{:.1f}{}", 100 * v / r.work.peak,
+                                        r.work.binds == "memory" ? " mem" : "");
         else if (!r.work.peak_reason.empty()) row.pct_of_peak = "?";
       }
     }

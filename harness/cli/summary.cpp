@@ -44,7 +44,10 @@ SummaryRow row_of(const json& run, bool by_process) {
   if (value.is_number() && value.get<double>() > 0) {
     r.throughput = fmt::format("{:.4g} {}", value.get<double>(), text(json_at(m, {"unit"})));
     const json& pct = json_at(m, {"pct_of_peak"});
-    if (pct.is_number()) r.pct_of_peak = fmt::format("{:.1f}", pct.get<double>());
+    // " mem": the limit is the memory bound (harness/hardware.hpp), not the compute one.
+    const bool memory = json_at(m, {"bounds", "binds"}) == json("memory");
+    if (pct.is_number())
+      r.pct_of_peak = fmt::format("{:.1f}{}", pct.get<double>(), memory ? " mem" : "");
     else if (m.is_object() && m.contains("pct_of_peak")) r.pct_of_peak = "?";
   }
   return r;
@@ -79,7 +82,8 @@ void print_run_table(const std::vector<SummaryRow>& rows, const std::vector<std:
     cells.push_back({r.id, r.step, r.point, r.status, med, pm, r.throughput, r.pct_of_peak});
   }
   fmt::print("\n");
-  print_table({"variant", "step", "point", "status", "median ms", "±", "throughput", "% peak"}, cells,
+  print_table({"variant", "step", "point", "status", "median ms", "±", "throughput", "% limit"},
+              cells,
               {false, true, false, false, true, true, true, true});
   for (const auto& f : failures) fmt::print("  {}\n", printable_all(f));
   if (spread) fmt::print("  ±: {}\n", spread_note);

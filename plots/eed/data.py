@@ -55,13 +55,15 @@ def gcups_text(run):
 
 
 def pct_text(run):
-    """A run's % of the int32 limit for the throughput table, 'limit unknown' where the GPU's
-    limit is not known, '-' without a metric or a limit."""
+    """A run's % of its limit for the throughput table (the int32 pipes', or the host link's
+    where its copies bind, named), 'limit unknown' where the GPU's limit is not known, '-'
+    without a metric or a limit."""
     if not run or not gcups(run):
         return "-"
     if run.pct_of_peak is None:
         return "limit unknown" if run.peak_reason else "-"
-    return f"{run.pct_of_peak:.1f}%"
+    named = f" of {run.metrics.get('limit')}" if run.binds == "memory" else ""
+    return f"{run.pct_of_peak:.1f}%{named}"
 
 
 def run_name(run):
@@ -227,7 +229,7 @@ def throughput_rows(runs):
     long_n = sorted({n_of(r) for r in long_ if n_of(r)})
     size = next(((common.number(r.data.get("pairs")), n_of(r)) for r in through), (10000, 1000))
     header = ["step", f"{size[0]:,.0f} pairs of {size[1]:,.0f}:\nmedian time", "GCUPS",
-              "% of int32\nlimit", *[f"alphabet {a:g}:\nGCUPS" for a in alphabets],
+              "% of limit\n(int32)", *[f"alphabet {a:g}:\nGCUPS" for a in alphabets],
               *[f"one pair of {n:,.0f}:\nmedian time, GCUPS" for n in long_n]]
     every = sorted({common.short_variant(r): r for r in through + alpha + long_}.values(),
                    key=lambda r: (r.is_peer, r.step or 0))

@@ -216,7 +216,8 @@ def tables_figure(results, runs):
                 "(below 1: sH is faster); our values are medians, the run's status where there "
                 "is none."]
              + (["throughput: the median time with copies; GCUPS = len A x len B per pair / "
-                 "median time; % of the int32 limit from the run's metrics."] if through else [])
+                 "median time; % of the limit from the run's metrics: the int32 pipes', or the host "
+                 "link's bandwidth where it binds (named)."] if through else [])
              + ([f"peers: from their results file{f' on {device}' if device else ''}; "
                  "StringZilla's distance is Levenshtein (no swaps), not EED."] if peers else []))
     paper_in = HEAD_IN + ROW_IN * 1.35 * len(paper)

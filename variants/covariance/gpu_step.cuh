@@ -170,6 +170,27 @@ inline double device_bytes(const CovProblem& p, Layout layout) {
                 double(p.n) * double(p.n) + per_feature * double(p.n));
 }
 
+// What the pipeline must move through DRAM at a point, whatever the covariance kernel's
+// schedule: D read by the mean stage and again by the centring stage (no value can be centred
+// before every row has been summed), the centred copy written once and read back at least
+// once (each of its arrays, as the layout pads them; halves in the FP16 layouts, so half the
+// bytes of TF32's), and C written once. Every GPU step runs this pipeline, so the copy is
+// inherent to each; the real traffic is larger (the kernels read the copy through L2 many
+// times, the mirror reads half of C back, and the n-value sums and scales are left out), so
+// the bound this gives is never below the true one.
+inline Traffic pipeline_traffic(const CovProblem& p, Layout layout) {
+  const double copies = split(layout) ? 2 : 1, values = double(p.m) * double(p.n);
+  const double bytes = 2 * 4.0 * values + 2 * copies * 4.0 * double(copy_floats(p, layout)) +
+                       4.0 * double(p.n) * double(p.n);
+  const std::string copy = !transposed(layout) ? "X"
+                           : split(layout)     ? "X^T and X^T_lo"
+                                               : "X^T";
+  // Passes: D twice, each array of the copy written and read, C.
+  return {bytes, int(3 + 2 * copies), "flops",
+          "D read by the mean and centring stages, " + copy + (half(layout) ? " in FP16" : "") +
+              " written and read back, C written"};
+}
+
 // A padded layout has no strided centring: its `centring` offers the coalesced mapping only.
 inline VariantSpec gpu_step(GpuStep s, Layout layout = Layout::plain) {
   std::vector<std::string> mappings{"coalesced"};
@@ -183,9 +204,13 @@ inline VariantSpec gpu_step(GpuStep s, Layout layout = Layout::plain) {
     return std::make_unique<Pipeline>(p, setup(p, params, d), params.text("centring") == "strided",
                                       layout);
   };
-  return make_variant<CovProblem, SetupFn>(
+  VariantSpec v = make_variant<CovProblem, SetupFn>(
       "covariance", Backend::gpu, std::move(s),
       [layout](const CovProblem& p) { return device_bytes(p, layout); }, make);
+  v.traffic = [layout](const Problem& p) {
+    return pipeline_traffic(problem_as<CovProblem>(p), layout);
+  };
+  return v;
 }
 
 }  // namespace ladder::covariance

@@ -179,21 +179,24 @@ class CovStudy : public Study {
   }
 
   // Each step against the pipe its products run on: FP32 FMA lanes, TF32 or FP16 tensor cores,
-  // or the tensor cores three times over (three products per FP32-accurate one).
+  // or the tensor cores three times over (three products per FP32-accurate one); and against
+  // the DRAM traffic of its pipeline, which depends on the copy of X its layout writes
+  // (gpu_step.cuh's pipeline_traffic: D read twice, the copy written and read, C written).
   Work work(const Problem& problem, const VariantSpec& v, const DeviceCaps& d) const override {
     Work w{"gflops", "GFLOP/s", triangle_flops(problem_as<CovProblem>(problem)), 1e9};
     if (v.backend == Backend::gpu) {
       const std::string unit = std::string(to_string(v.precision)) + " flops";
+      const Traffic traffic = v.traffic ? v.traffic(problem) : Traffic{};
+      InstructionMix mix{unit, {{Pipe::fp32, 1}}, 2, "FMA", "FP32"};
       if (v.precision == Precision::tf32)
-        w.set_limit({unit, {{Pipe::tensor_tf32, 1}}, 2, "FMA", "TF32 tensor"}, d);
+        mix = {unit, {{Pipe::tensor_tf32, 1}}, 2, "FMA", "TF32 tensor"};
       else if (v.precision == Precision::tf32x3)
-        w.set_limit({unit, {{Pipe::tensor_tf32, 3}}, 2, "FMA", "3xTF32 tensor"}, d);
+        mix = {unit, {{Pipe::tensor_tf32, 3}}, 2, "FMA", "3xTF32 tensor"};
       else if (v.precision == Precision::fp16)
-        w.set_limit({unit, {{Pipe::tensor_fp16, 1}}, 2, "FMA", "FP16 tensor"}, d);
+        mix = {unit, {{Pipe::tensor_fp16, 1}}, 2, "FMA", "FP16 tensor"};
       else if (v.precision == Precision::fp16x3)
-        w.set_limit({unit, {{Pipe::tensor_fp16, 3}}, 2, "FMA", "3xFP16 tensor"}, d);
-      else
-        w.set_limit({unit, {{Pipe::fp32, 1}}, 2, "FMA", "FP32"}, d);
+        mix = {unit, {{Pipe::tensor_fp16, 3}}, 2, "FMA", "3xFP16 tensor"};
+      w.set_limit(mix, traffic, d);
     }
     return w;
   }

@@ -148,6 +148,10 @@ class DtwStudy : public Study {
   // mins: three instructions a cell (two cells in half2), bound by issue. Step 15 on a set against itself computes
   // one triangle and writes each distance twice: two cells counted per cell computed (the
   // diagonal, computed once, makes that a hair generous).
+  // Memory: the queries and the subjects read once (floats, whatever a step computes in) and
+  // the distances written once, 4 (Q n + entries n + Q entries) bytes; no step writes anything
+  // it reads back. Steps launched once per query read the subjects again (from L2 if they
+  // fit), so this is a floor; with n^2 cells a pair it binds only for series of a few points.
   Work work(const Problem& problem, const VariantSpec& v, const DeviceCaps& d) const override {
     const auto& prob = problem_as<DtwProblem>(problem);
     Work w{"gcups", "GCUPS",
@@ -164,7 +168,11 @@ class DtwStudy : public Study {
       mix.per_group = {{Pipe::fp32, 2}, {Pipe::dpx, 1}}, mix.name = "FP32 + DPX";
     if (triangle)
       mix = {"fp32 cells counted", mix.per_group, 2, "cell computed", mix.name + ", triangle"};
-    w.set_limit(mix, d);
+    const double q = double(prob.num_queries()), e = double(prob.entries()), n = double(prob.n());
+    w.set_limit(mix,
+                {4 * (q * n + e * n + q * e), 3, "cells",
+                 "queries and subjects read once, distances written once"},
+                d);
     return w;
   }
 

@@ -189,12 +189,22 @@ class EedStudy : public Study {
   // edit sums with their minima, the swap's two sums and its minimum) where the compiler fuses
   // each sum and minimum into one DPX add-min (compute capability 9.0 and later), eleven
   // where it cannot.
+  // Memory: every GPU step's timed run copies the strings in (a byte a symbol, an 8-byte offset
+  // a string) and the distances out (4 bytes a pair) over the host link, one copy after the
+  // other on the run's stream, so the link's bandwidth bounds it. Not counted: the device's
+  // own traffic (the DP rows, and the last-occurrence table P of steps 4-6, built on the host
+  // and copied or built on the device as their `prep` says), so the bound is never too low.
   Work work(const Problem& problem, const VariantSpec& v, const DeviceCaps& d) const override {
     const auto& p = problem_as<EedProblem>(problem);
     Work w{"gcups", "GCUPS", p.cells, 1e9};
-    if (v.backend == Backend::gpu)
+    if (v.backend == Backend::gpu) {
+      const double bytes = double(p.data.codes.size()) + 8.0 * double(p.data.offset.size()) +
+                           4.0 * double(p.pairs());
       w.set_limit({"int32 cells", {{Pipe::int32, dpx_native(d) ? 8.0 : 11.0}}, 1, "cell", "INT32"},
+                  {bytes, 1, "cells", "strings and their offsets copied in, distances copied out",
+                   Traffic::Link::host},
                   d);
+    }
     return w;
   }
 

@@ -139,8 +139,18 @@ class SkylineStudy : public Study {
     return {0, 0, "exact: the same set of skyline ids"};
   }
 
-  Work work(const Problem& problem, const VariantSpec&, const DeviceCaps&) const override {
-    return {"points_per_s", "Mpoints/s", double(problem_as<SkylineProblem>(problem).n()), 1e6};
+  // No compute bound: the dominance tests a point takes depend on the data. Memory: the points
+  // read once (n x d floats; the attribute-major copy some steps read instead is as large) and
+  // the 0/1 membership written once, 4 n (d + 1) bytes. Not counted: the sort-filter steps'
+  // keys, ids and sorted copy, so the bound is never too low.
+  Work work(const Problem& problem, const VariantSpec& v, const DeviceCaps& d) const override {
+    const auto& p = problem_as<SkylineProblem>(problem);
+    Work w{"points_per_s", "Mpoints/s", double(p.n()), 1e6};
+    if (v.backend == Backend::gpu)
+      w.set_limit({4.0 * double(p.n()) * (p.d() + 1), 2, "points",
+                   "points read once, membership written once"},
+                  "the dominance tests a point takes depend on the data", d);
+    return w;
   }
 
   std::map<std::string, double> describe(const Problem& problem) const override {

@@ -463,17 +463,35 @@ Tolerance TwedStudy::tolerance(const Problem& problem, const VariantSpec& v) con
 // subtractions, one FMA (nu |dt| + |dx|, absolute values as operand modifiers), four additions
 // and two minima, 9 instructions: all on the FP64 pipe in FP64; in FP32 seven on the FP32 pipe
 // and the two minima on the ALU's min/max pipe, so the schedulers' issue binds. Higher
-// dimensions cost more per cell; no limit is claimed for them.
+// dimensions cost more per cell; no compute bound is claimed for them.
+// Memory, in the step's precision: the series (values and timestamps) read by the delete-cost
+// stage and again by the DP, the delete costs that stage writes and the DP reads back (both
+// inherent to computing them apart, as cuTWED does), and the distances written once; in
+// triangle mode the kernel writes the upper half, which the mirror reads back.
 Work TwedStudy::work(const Problem& problem, const VariantSpec& v, const DeviceCaps& d) const {
   const auto& p = problem_as<TwedProblem>(problem);
   Work w{"gcups", "GCUPS", double(p.pairs()) * double(p.n()) * double(p.m()), 1e9};
-  if (v.backend == Backend::gpu && p.dim() == 1 && p.costs.root) {
-    if (v.precision == Precision::fp64)
-      w.set_limit({"fp64 cells (R^1)", {{Pipe::fp64, 9}}, 1, "cell", "FP64"}, d);
-    else
-      w.set_limit({"fp32 cells (R^1)", {{Pipe::fp32, 7}, {Pipe::minmax, 2}}, 1, "cell", "FP32"},
-                  d);
-  }
+  if (v.backend != Backend::gpu) return w;
+  const bool tri = p.mode == Mode::triangle;
+  const double series = double(p.a.values.size() + p.a.times.size()) +
+                        (tri ? 0.0 : double(p.b.values.size() + p.b.times.size()));
+  const double deletes =
+      double(p.rows() * (p.n() + 1)) + (tri ? 0.0 : double(p.cols() * (p.m() + 1)));
+  const double word = v.precision == Precision::fp64 ? 8 : 4;
+  // Passes, per list: values and timestamps read twice, delete costs written and read; then
+  // the distances, and the mirror's read.
+  const Traffic traffic{
+      word * (2 * series + 2 * deletes + double(p.output_size()) + (tri ? double(p.pairs()) : 0)),
+      tri ? 6 + 2 : 12 + 1, "cells",
+      std::string("series read twice, delete costs written and read back, distances written") +
+          (tri ? ", the upper half read back by the mirror" : "")};
+  if (p.dim() == 1 && p.costs.root && v.precision == Precision::fp64)
+    w.set_limit({"fp64 cells (R^1)", {{Pipe::fp64, 9}}, 1, "cell", "FP64"}, traffic, d);
+  else if (p.dim() == 1 && p.costs.root)
+    w.set_limit({"fp32 cells (R^1)", {{Pipe::fp32, 7}, {Pipe::minmax, 2}}, 1, "cell", "FP32"},
+                traffic, d);
+  else
+    w.set_limit(traffic, "its instructions a cell grow with the dimension and the norm", d);
   return w;
 }
 
