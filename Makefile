@@ -43,9 +43,12 @@ reproduce: build
 	$(BUILD)/ladder reproduce --scale $(SCALE) $(if $(OUT),--out $(OUT)) $(if $(GPUS),--gpus $(GPUS)) \
 	  $(if $(COSTS),--costs $(COSTS))
 
+# The committed references' figures, which are not committed: drawn from each one's results
+# files into its figures/ (make figures [REFS="results/reference/h100 ..."], default all of
+# them); make figures RESULTS=file.json [FIGURES=DIR] draws one results file's instead.
 figures:
 	@scripts/deps.sh plots
-	python3 plots/draw_all.py $(RESULTS) --out-dir $(FIGURES)
+	$(if $(filter command line,$(origin RESULTS)),python3 plots/draw_all.py $(RESULTS) --out-dir $(FIGURES),python3 scripts/reference_figures.py $(REFS))
 
 # Profile one step, e.g. make profile V=dtw/shared (Nsight Compute if present, else nsys), on
 # its study's smoke config or on CONFIG=file.json (e.g. configs/eed/throughput.json).

@@ -155,4 +155,10 @@ std::vector<double> manifest_times(const json& manifest, const std::vector<std::
   return times;
 }
 
+CostTimes cost_table_times(const json& table, const std::string& scale, const std::vector<std::string>& names) {
+  const json& entry = field(field(table, "scales"), scale.c_str());
+  const json& gpu = field(entry, "gpu");
+  return {manifest_times(entry, names), gpu.is_string() ? gpu.get<std::string>() : ""};
+}
+
 }  // namespace ladder

@@ -51,4 +51,16 @@ ReuseVerdict judge_peer_results(const nlohmann::json& results, const ReuseKey& w
 std::vector<double> manifest_times(const nlohmann::json& manifest,
                                    const std::vector<std::string>& names);
 
+// The reproduction's cost table (configs/costs.json, written by scripts/cost_table.py from the
+// reference reproductions): {"scales": {SCALE: {"gpu": NAME, "configs": [{"name", "elapsed_s"},
+// ...]}}}. Each named config's seconds at `scale` (manifest_times of that scale's entry), -1
+// where the table has none, and the GPU they were measured on ("" when it names none). Any
+// JSON is accepted: a damaged table only costs the estimate.
+struct CostTimes {
+  std::vector<double> seconds;
+  std::string gpu;
+};
+CostTimes cost_table_times(const nlohmann::json& table, const std::string& scale,
+                           const std::vector<std::string>& names);
+
 }  // namespace ladder

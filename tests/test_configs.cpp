@@ -1,7 +1,9 @@
 // The shipped configs: every configs/**/*.json loads, and every study's smoke config runs its
 // CPU steps to a pass (the GPU steps are covered by test_gpu_steps and by scripts/gpu_check.sh).
+// Beside them, the reproduction's cost table (configs/costs.json) reads as `reproduce` reads it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -9,6 +11,7 @@
 #include "datagen/base/errors.hpp"
 
 #include "harness/config.hpp"
+#include "harness/reuse.hpp"
 #include "harness/runner.hpp"
 
 namespace ladder {
@@ -16,11 +19,12 @@ namespace {
 
 namespace fs = std::filesystem;
 const fs::path kConfigs = fs::path(LADDER_SOURCE_DIR) / "configs";
+const fs::path kCostTable = kConfigs / "costs.json";  // not a config: scripts/cost_table.py's
 
 TEST(Configs, EveryConfigLoads) {
   std::size_t count = 0;
   for (const auto& entry : fs::recursive_directory_iterator(kConfigs)) {
-    if (entry.path().extension() != ".json") continue;
+    if (entry.path().extension() != ".json" || entry.path() == kCostTable) continue;
     EXPECT_NO_THROW(load_config(entry.path().string())) << entry.path();
     ++count;
   }
@@ -46,6 +50,51 @@ TEST(Configs, PaperExperimentsLoadAtBothScales) {
     studies.insert(paper.study->name());
   }
   EXPECT_EQ(studies.size(), registry().studies().size()) << "a study has no paper experiment";
+}
+
+std::vector<std::string> paper_experiment_names() {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::recursive_directory_iterator(kConfigs)) {
+    if (entry.path().extension() != ".json" || entry.path() == kCostTable) continue;
+    const nlohmann::json j = nlohmann::json::parse(std::ifstream(entry.path()));
+    if (is_paper_experiment(j)) names.push_back(j.at("name").get<std::string>());
+  }
+  return names;
+}
+
+// The committed table is in the form `reproduce` reads (scripts/cost_table.py and the reader
+// agree): a GPU and a time for some paper experiment at each scale, and only for those.
+TEST(CostTable, CommittedTableGivesPaperExperimentsTimes) {
+  const nlohmann::json table = nlohmann::json::parse(std::ifstream(kCostTable));
+  const std::vector<std::string> names = paper_experiment_names();
+  ASSERT_FALSE(names.empty());
+  for (const char* scale : {"paper", "quick"}) {
+    const CostTimes t = cost_table_times(table, scale, names);
+    EXPECT_FALSE(t.gpu.empty()) << scale;
+    EXPECT_TRUE(std::any_of(t.seconds.begin(), t.seconds.end(), [](double s) { return s > 0; })) << scale;
+    for (const nlohmann::json& c : table["scales"][scale]["configs"])
+      EXPECT_NE(std::find(names.begin(), names.end(), c.at("name")), names.end())
+          << scale << ": " << c.at("name") << " is no paper experiment";
+  }
+}
+
+TEST(CostTable, TimesOfTheScaleAskedMinusOneElseWhateverTheJson) {
+  const nlohmann::json table = nlohmann::json::parse(R"({"scales": {
+      "quick": {"gpu": "G", "configs": [{"name": "a", "elapsed_s": 1.5}, {"name": "b", "elapsed_s": -2},
+                                        {"name": 3, "elapsed_s": 4}, {"name": "c", "elapsed_s": "4"}]},
+      "paper": {"configs": [{"name": "a", "elapsed_s": 60}]}}})");
+  const CostTimes quick = cost_table_times(table, "quick", {"a", "b", "c", "d"});
+  EXPECT_EQ(quick.seconds, (std::vector<double>{1.5, -1, -1, -1}));
+  EXPECT_EQ(quick.gpu, "G");
+  const CostTimes paper = cost_table_times(table, "paper", {"a"});
+  EXPECT_EQ(paper.seconds, std::vector<double>{60});
+  EXPECT_EQ(paper.gpu, "");
+  for (const char* damaged : {"null", "[]", "3", R"({"scales": []})", R"({"scales": {"quick": 1}})",
+                              R"({"scales": {"quick": {"gpu": 5, "configs": {}}}})"}) {
+    const CostTimes t = cost_table_times(nlohmann::json::parse(damaged), "quick", {"a", "b"});
+    EXPECT_EQ(t.seconds, (std::vector<double>{-1, -1})) << damaged;
+    EXPECT_EQ(t.gpu, "") << damaged;
+  }
 }
 
 nlohmann::json scaled_config(const char* reproduce) {

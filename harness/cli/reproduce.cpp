@@ -245,12 +245,12 @@ void check_data(const std::vector<Experiment>& exps) {
 class Reproduction {
  public:
   Reproduction(const Parsed& p, std::vector<Experiment> experiments, fs::path root,
-               DeviceReport device, std::string scale, fs::path dir)
+               DeviceReport device, std::string scale, fs::path dir, const fs::path& configs)
       : p_(p), exps_(std::move(experiments)), root_(std::move(root)), device_(std::move(device)),
         scale_(std::move(scale)), dir_(std::move(dir)), partial_(dir_ / ".partial") {
     for (const Experiment& e : exps_) planned_ += planned_runs(e.config);
     reused_.assign(exps_.size(), false);
-    load_reference_times();
+    load_cost_table(configs / "costs.json");
   }
 
   int run() {
@@ -262,6 +262,7 @@ class Reproduction {
                  {"started_at", utc_timestamp()}, {"configs", json::array()}, {"peers", json::array()}};
     fmt::print("reproduce: {} paper experiments at the {} scale on {} into {}\n", exps_.size(),
                scale_, device_.caps.present ? device_.name : "no GPU", dir_.string());
+    fmt::print("reproduce: {}\n", printable_all(cost_line_));
     bool ok = true;
     for (std::size_t i = 0; i < exps_.size(); ++i) ok = experiment(i) && ok;
     if (p_.has("profile")) ok = profiles() && ok;
@@ -322,9 +323,8 @@ class Reproduction {
 
   // Runs differ in cost by orders of magnitude (a skyline point takes seconds, an EED one
   // milliseconds), so the estimate weighs each config by the time it took in the committed
-  // reference reproduction at this scale, scaled by this machine's pace so far; without a
-  // reference time for every config, by the runs left. Reused configs cost nothing. -1: no
-  // estimate yet.
+  // cost table at this scale, scaled by this machine's pace so far; without a time for every
+  // config, by the runs left. Reused configs cost nothing. -1: no estimate yet.
   double seconds_left(std::size_t config_done, double elapsed) const {
     const double fraction = double(config_done) / std::max<std::size_t>(planned_runs(exps_[current_].config), 1);
     double expected_done = 0, expected_left = 0;
@@ -341,25 +341,29 @@ class Reproduction {
     return ran > 0 ? elapsed / ran * (planned_ - done) : -1;
   }
 
-  // Each config's time in results/reference/*/reproduction/<scale>/reproduction.json of the
-  // project (the first reference that has them all), -1 where unknown. A damaged reference
-  // only costs the estimate.
-  void load_reference_times() {
-    reference_s_.assign(exps_.size(), -1.0);
+  // Each config's time at this scale in the cost table beside the configs (costs.json, which
+  // scripts/cost_table.py writes from a reference reproduction), -1 where it has none, and the
+  // line that says what the estimate rests on. A missing or damaged table only costs the
+  // estimate; the results archive is never read for it.
+  void load_cost_table(const fs::path& file) {
     std::vector<std::string> names;
     for (const Experiment& e : exps_) names.push_back(e.config.name);
-    const fs::path refs = root_ / "results" / "reference";
+    const fs::path inside = file.lexically_relative(root_);
+    const std::string shown = inside.empty() || *inside.begin() == ".." ? file.string() : inside.string();
     std::error_code ec;
-    if (!fs::is_directory(refs, ec)) return;
-    for (const auto& gpu : fs::directory_iterator(refs, ec)) {
-      const fs::path f = gpu.path() / "reproduction" / scale_ / "reproduction.json";
-      std::string why;
-      const std::vector<double> times = manifest_times(read_found(f, why), names);
-      if (std::all_of(times.begin(), times.end(), [](double t) { return t >= 0; })) {
-        reference_s_ = times;
-        return;
-      }
-    }
+    std::string why;
+    const bool found = fs::exists(file, ec);
+    const CostTimes t = cost_table_times(found ? read_found(file, why) : json(), scale_, names);
+    reference_s_ = t.seconds;
+    const auto unknown = std::find(reference_s_.begin(), reference_s_.end(), -1.0);
+    std::string problem;
+    if (!found) problem = "no " + shown;
+    else if (!why.empty()) problem = shown + ": " + why;
+    else if (unknown != reference_s_.end())
+      problem = shown + " has no " + scale_ + "-scale time for " + names[unknown - reference_s_.begin()];
+    cost_line_ = problem.empty() ? fmt::format("the time left is weighed by {}'s {}-scale times ({})", shown,
+                                               scale_, t.gpu.empty() ? "a GPU it does not name" : t.gpu)
+                                 : "the time left is estimated from the runs so far (" + problem + ")";
   }
 
   // Why the results file in DIR cannot stand for this config ("" when it can).
@@ -541,6 +545,7 @@ class Reproduction {
   Clock::time_point start_ = Clock::now();
   std::size_t planned_ = 0, done_runs_ = 0, reused_runs_ = 0, current_ = 0;
   std::vector<double> reference_s_;
+  std::string cost_line_;  // what the estimate rests on, said at the start
   std::vector<bool> reused_;
 };
 
@@ -623,7 +628,7 @@ int reproduce(const Parsed& p) {
     dev = probe_device(device, device_given);  // the shards are done: the peers, figures and report run here
   }
   prepare_results_file((dir / "reproduction.json").string());
-  Reproduction r(p, std::move(exps), root, std::move(*dev), scale, dir);
+  Reproduction r(p, std::move(exps), root, std::move(*dev), scale, dir, configs);
   r.device_index_ = device;
   r.gpus_ = gpus;
   r.self_ = fs::canonical("/proc/self/exe").string();

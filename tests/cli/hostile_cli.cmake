@@ -75,18 +75,20 @@ endforeach()
 
 # --- cases that succeed or need names no fixture holds ----------------------------------------
 # compare keeps a repeated point and a point named "p #2" apart (cause 11); reproduce reruns a
-# config whose results file is not to be trusted, says why, and survives a damaged reference
-# (cause 1); no shell: folders named with quotes, spaces, $, backticks and newlines (cause 2);
+# config whose results file is not to be trusted, says why, and survives a damaged cost table
+# (cause 1), whose times weigh the estimate and the results archive's never do; no shell: folders named with quotes, spaces, $, backticks and newlines (cause 2);
 # a fake Python that writes no report (cause 5); a dump name for a long b_file (cause 8); the
 # figures the binary knows are the ones plots/ draws (cause 9).
 if(Python3_Interpreter_FOUND)
-  foreach(case compare_repeated_point reproduce_untrusted_results reproduce_damaged_reference
-               reproduce_shell_names reproduce_project_quote reproduce_fake_python
+  foreach(case compare_repeated_point reproduce_untrusted_results reproduce_damaged_cost_table
+               reproduce_cost_table reproduce_shell_names reproduce_project_quote reproduce_fake_python
                dump_long_b_file figures_match_plots)
     add_test(NAME cli.hostile.${case}
              COMMAND ${Python3_EXECUTABLE} ${CLI_DIR}/hostile_cli.py ${LADDER} ${SCRATCH} ${case})
     set_tests_properties(cli.hostile.${case} PROPERTIES TIMEOUT 300 LABELS cli)
   endforeach()
+  # Nine reproductions, a report each: room for a busy machine.
+  set_tests_properties(cli.hostile.reproduce_damaged_cost_table PROPERTIES TIMEOUT 600)
 else()
   message(WARNING "python3 not found: the cli.hostile.* tests are not registered")
 endif()

@@ -10,8 +10,12 @@ Cases:
   "yes", a string device, a numeric commit, a string count, a summary that does not match its
   runs, an extra run): reproduce says it does not reuse it and why, runs the config again and
   exits 0, leaving a valid complete file and no .partial/; an untouched file is reused.
-- reproduce_damaged_reference: a project whose committed reference manifest is damaged in
-  every way a field can be: reproduce runs (the reference only feeds the estimate), exit 0.
+- reproduce_damaged_cost_table: a project whose cost table (configs/costs.json) is damaged in
+  every way a field can be, not JSON or a folder: reproduce runs (the table only feeds the
+  estimate, which then counts runs), exit 0.
+- reproduce_cost_table: the estimate is weighed by configs/costs.json (or the table beside
+  --configs), and a reference reproduction under results/reference/ is never read for it; the
+  progress lines keep their form.
 - reproduce_shell_names: output folders named with quotes, spaces, $, backticks and a newline,
   one of them "o'$(touch PWNED)'x": every reproduction writes its report there and nothing is
   run by a shell (no PWNED file appears).
@@ -26,6 +30,7 @@ Cases:
 import copy
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -171,26 +176,75 @@ def project_copy(root):
     return root
 
 
-def reproduce_damaged_reference(ladder, work):
+ESTIMATE_LINE = "reproduce: the time left is "
+
+
+def cost_line(proc):
+    """The line that says what reproduce's time-left estimate rests on."""
+    return next((l for l in text(proc.stdout).splitlines() if l.startswith(ESTIMATE_LINE)), "")
+
+
+def reproduce_damaged_cost_table(ladder, work):
     root = project_copy(os.path.join(work, "project"))
-    manifests = [[5, "x"], [{"name": 7, "elapsed_s": "fast"}], [{"name": "hc-one", "elapsed_s": -3}],
-                 {"name": "hc-one"}, [{"name": "hc-one", "elapsed_s": 1e400}], "configs"]
-    for i, configs in enumerate(manifests):
-        ref = os.path.join(root, "results", "reference", "gpu%d" % i, "reproduction", "paper")
-        os.makedirs(ref)
-        with open(os.path.join(ref, "reproduction.json"), "w", encoding="utf-8") as f:
-            f.write(json.dumps({"configs": configs}).replace("Infinity", "1e400"))
-    # A reference that is a folder where the manifest goes, and one that is not JSON.
-    os.makedirs(os.path.join(root, "results", "reference", "dir", "reproduction", "paper",
-                             "reproduction.json"))
-    bad = os.path.join(root, "results", "reference", "text", "reproduction", "paper")
-    os.makedirs(bad)
-    with open(os.path.join(bad, "reproduction.json"), "w", encoding="utf-8") as f:
-        f.write("not json\n")
-    out = os.path.join(work, "out")
+    table = os.path.join(root, "configs", "costs.json")
+    entries = [[5, "x"], [{"name": 7, "elapsed_s": "fast"}], [{"name": "hc-one", "elapsed_s": -3}],
+               {"name": "hc-one"}, [{"name": "hc-one", "elapsed_s": 1e400}]]
+    damaged = [json.dumps({"scales": {"paper": {"gpu": "G", "configs": e}}}).replace("Infinity", "1e400")
+               for e in entries]
+    damaged += [json.dumps({"scales": "paper"}), "not json\n",
+                json.dumps({"scales": {"quick": {"gpu": "G", "configs": [{"name": "hc-one", "elapsed_s": 5}]}}})]
+    for i, content in enumerate(damaged + [None]):
+        if content is None:  # a folder where the table goes
+            os.remove(table)
+            os.makedirs(table)
+        else:
+            with open(table, "w", encoding="utf-8") as f:
+                f.write(content)
+        what = "cost table %r" % (content if content is not None else "a folder")[:80]
+        out = os.path.join(work, "out%d" % i)
+        proc = run_ladder([ladder, "reproduce", "--scale", "paper", "--no-peers", "--out", out],
+                          cwd=root, timeout=240)
+        if finished(proc, out, what):
+            check("estimated from the runs so far" in cost_line(proc),
+                  "%s: the estimate does not fall back to the runs: %r" % (what, cost_line(proc)))
+
+
+def reproduce_cost_table(ladder, work):
+    """The estimate rests on configs/costs.json, never on the results archive: a project with a
+    reference reproduction that times hc-one but no table estimates from the runs; with a table
+    it is weighed by the table, and the progress lines keep their form."""
+    root = project_copy(os.path.join(work, "project"))
+    ref = os.path.join(root, "results", "reference", "gpu", "reproduction", "paper")
+    os.makedirs(ref)
+    with open(os.path.join(ref, "reproduction.json"), "w", encoding="utf-8") as f:
+        json.dump({"scale": "paper", "configs": [{"name": "hc-one", "state": "ran", "elapsed_s": 9}]}, f)
+    proc = run_ladder([ladder, "reproduce", "--scale", "paper", "--no-peers", "--out",
+                       os.path.join(work, "archive")], cwd=root, timeout=240)
+    if finished(proc, os.path.join(work, "archive"), "no table, a reference archive"):
+        check(cost_line(proc) == ESTIMATE_LINE + "estimated from the runs so far (no configs/costs.json)",
+              "no table: %r" % cost_line(proc))
+    with open(os.path.join(root, "configs", "costs.json"), "w", encoding="utf-8") as f:
+        json.dump({"scales": {"paper": {"gpu": "Test GPU", "configs": [{"name": "hc-one", "elapsed_s": 2.5}]},
+                              "quick": {"gpu": "Other GPU", "configs": []}}}, f)
+    out = os.path.join(work, "table")
     proc = run_ladder([ladder, "reproduce", "--scale", "paper", "--no-peers", "--out", out],
                       cwd=root, timeout=240)
-    finished(proc, out, "a damaged reference")
+    if finished(proc, out, "a table"):
+        check(cost_line(proc) == ESTIMATE_LINE + "weighed by configs/costs.json's paper-scale times (Test GPU)",
+              "with a table: %r" % cost_line(proc))
+        progress = [l for l in text(proc.stderr).splitlines() if "; reproduction: config 1/1, " in l]
+        check(progress and all(re.search(r"; reproduction: config 1/1, \d+% of runs, \S+, (~\S+ left|estimating)\]$", l)
+                               for l in progress),
+              "the progress lines lost their form: %r" % progress)
+    # --configs elsewhere: the table beside those configs, named by its path.
+    configs = os.path.join(work, "configs")
+    shutil.copytree(os.path.join(root, "configs"), configs)
+    os.remove(os.path.join(configs, "costs.json"))
+    out = os.path.join(work, "elsewhere")
+    proc = reproduce(ladder, out, root, configs=configs)
+    if finished(proc, out, "--configs without a table"):
+        check(cost_line(proc) == ESTIMATE_LINE + "estimated from the runs so far (no %s)"
+              % os.path.join(configs, "costs.json"), "--configs elsewhere: %r" % cost_line(proc))
 
 
 def reproduce_shell_names(ladder, work):
@@ -276,7 +330,8 @@ def figures_match_plots(ladder, work):
 
 
 CASES = {f.__name__: f for f in (compare_repeated_point, reproduce_untrusted_results,
-                                 reproduce_damaged_reference, reproduce_shell_names,
+                                 reproduce_damaged_cost_table, reproduce_cost_table,
+                                 reproduce_shell_names,
                                  reproduce_project_quote, reproduce_fake_python, dump_long_b_file,
                                  figures_match_plots)}
 

@@ -89,7 +89,9 @@ def main():
     os.makedirs(scratch, exist_ok=True)
     env = dict(os.environ, CUDA_VISIBLE_DEVICES="")  # GPU steps are skipped, everywhere
     only_gpu = gpu_filters(ladder, env)
-    files = sorted(os.path.join(d, f) for d, _, fs in os.walk(configs) for f in fs if f.endswith(".json"))
+    # configs/costs.json is the reproduction's cost table (scripts/cost_table.py), not a config.
+    files = sorted(os.path.join(d, f) for d, _, fs in os.walk(configs) for f in fs
+                   if f.endswith(".json") and os.path.join(d, f) != os.path.join(configs, "costs.json"))
     with tempfile.TemporaryDirectory(dir=scratch) as work:
         for config in files:
             check_config(ladder, config, work, env, only_gpu)

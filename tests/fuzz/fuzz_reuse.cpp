@@ -2,7 +2,7 @@
 // and in the project. The text goes through the JSON reader with the results depth limit, then
 // through every judgement reproduce makes of what it found (judge_results for its own results,
 // judge_peer_results for a peer's, why_incomplete for a peer's fresh output, manifest_times for
-// a reference manifest). Those must never throw, whatever the value; InputError from the JSON
+// a manifest's times, cost_table_times for the cost table). Those must never throw, whatever the value; InputError from the JSON
 // reader is the expected answer to text that is not JSON. Also: a file judged reusable really
 // is the complete results of the key it was judged against.
 #include <cstddef>
@@ -43,6 +43,12 @@ void judge_all(const json& j) {
   (void)ladder::why_incomplete(j);
   for (double t : ladder::manifest_times(j, {"fuzz", "dtw-paper", ""}))
     if (!(t >= 0 || t == -1)) broken_promise("manifest_times", "a time that is neither known nor -1");
+  for (const char* scale : {"paper", "quick", ""}) {
+    const ladder::CostTimes c = ladder::cost_table_times(j, scale, {"fuzz", "dtw-paper"});
+    if (c.seconds.size() != 2) broken_promise("cost_table_times", "not a time for each name");
+    for (double t : c.seconds)
+      if (!(t >= 0 || t == -1)) broken_promise("cost_table_times", "a time that is neither known nor -1");
+  }
 }
 
 }  // namespace
