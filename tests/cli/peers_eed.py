@@ -22,7 +22,10 @@ CASE is one of
                       4.6.3's sources without nvcc say that nvcc is missing. No network, no
                       package, no GPU needed;
   rapidfuzz_real      RapidFuzz itself (cpdist and the serial loop), every distance validated by
-                      ingest. Skipped (77) when `rapidfuzz.py --ready` says it is not ready.
+                      ingest. Skipped (77) when `rapidfuzz.py --ready` says it is not ready;
+  stringzilla_real    each StringZilla release whose script says it is ready, on the GPU, at
+                      w_swap = 2: every distance validated by ingest, the results naming the
+                      release. Skipped (77) when neither is ready (no GPU, or nothing fetched).
 """
 import json
 import os
@@ -45,6 +48,9 @@ STRINGZILLA = {"stringzilla.py": ("5.3.2", "peer_stringzilla_levenshtein_cpu",
 # Points of the fixture a peer cannot run, and a word its reason must hold.
 UNSUPPORTED = {"alphabet=256,n=33,pairs=9,seed=2015,spread=0.5": "at most 95",
                "alphabet=10,n=20,pairs=5,seed=2015,w_del=3,w_ins=2,w_sub=4,w_swap=3": "unit"}
+# The fixture's points a peer cannot run, at w_swap = 2 (levenshtein_config).
+UNSUPPORTED_W_SWAP_2 = {k.replace("spread=0.5", "spread=0.5,w_swap=2"): v
+                        for k, v in UNSUPPORTED.items()}
 
 
 
@@ -139,12 +145,11 @@ def stringzilla_replay(ladder, work):
     os.makedirs(empty)
     ours = ladder_runs(ladder, path, work, dumps)
     env = clitest.poisoned_env(work, ["stringzilla", "stringzillas"], "a replay must not import it")
-    at_w_swap_2 = {k.replace("spread=0.5", "spread=0.5,w_swap=2"): v for k, v in UNSUPPORTED.items()}
     count = 0
     for script, (release, variant, call, _) in STRINGZILLA.items():
         results = peer(script, path, os.path.join(work, f"{script}.json"), "--ladder", ladder,
                        "--replay", dumps, "--cache", empty, "--target", "cpus", env=env)
-        check_runs(results, ours, [variant], problems, at_w_swap_2)
+        check_runs(results, ours, [variant], problems, UNSUPPORTED_W_SWAP_2)
         count += len(results.runs)
         for r in results.runs:
             if "w_swap" not in r.raw["change"] or call not in r.raw["change"]:
@@ -263,11 +268,39 @@ def rapidfuzz_real(ladder, work):
     clitest.finish(problems, f"ok: {len(results.runs)} RapidFuzz runs validated by ingest")
 
 
+def stringzilla_real(ladder, work):
+    ready = []
+    for script in STRINGZILLA:
+        probe = run([sys.executable, os.path.join(PEERS, script), "--ready"])
+        print(probe.stdout.strip())
+        if probe.returncode == 0:
+            ready.append(script)
+    if not ready:
+        print("skipped: no StringZilla release is ready here")
+        sys.exit(SKIP)
+    problems = []
+    path = levenshtein_config(work)
+    ours = ladder_runs(ladder, path, work, os.path.join(work, "dumps"))
+    count = 0
+    for script in ready:  # 4.6.3's first run builds it (minutes) unless --build-only did
+        release, variant = STRINGZILLA[script][:2]
+        results = peer(script, path, os.path.join(work, f"{script}.json"), "--ladder", ladder,
+                       "--offline", "--validate", "full")
+        check_runs(results, ours, [variant.removesuffix("_cpu")], problems, UNSUPPORTED_W_SWAP_2)
+        count += len(results.runs)
+        if (results.peer or {}).get("version") != release or not all(
+                r.label == f"StringZilla {release}" for r in results.runs):
+            problems.append(f"{script}: the results do not name release {release}")
+    clitest.finish(problems, f"ok: {count} StringZilla runs validated by ingest "
+                             f"({', '.join(ready)})")
+
+
 def main():
     run_case("peers_eed.py", {"rapidfuzz_replay": rapidfuzz_replay,
                               "stringzilla_replay": stringzilla_replay,
                               "stringzilla_releases": stringzilla_releases,
-                              "rapidfuzz_real": rapidfuzz_real})
+                              "rapidfuzz_real": rapidfuzz_real,
+                              "stringzilla_real": stringzilla_real})
 
 
 if __name__ == "__main__":
