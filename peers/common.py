@@ -326,9 +326,11 @@ def parse_args(peer, script):
     return args
 
 
-def main(peer):
-    """The peer script's whole run; its exit status."""
-    script = Path(peer.__file__).resolve()
+def main(peer, script=None):
+    """The peer script's whole run; its exit status. SCRIPT is the file run where it is not the
+    peer module's own: a script that runs another peer's module at other settings (its name
+    names its results, `--ready` line and progress)."""
+    script = Path(script or peer.__file__).resolve()
     peer.NAME, peer.STUDY = script.stem, script.parent.name
     args = parse_args(peer, script)
     if args.ready:

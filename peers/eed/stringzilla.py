@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """StringZilla's batched Levenshtein distances (stringzillas-cuda, or -cpus) as a peer of the eed
-study: plain Levenshtein, handed over as the eed distance at w_swap 2 (peers/README.md)."""
+study: plain Levenshtein, handed over as the eed distance at w_swap 2 (peers/README.md). This
+script runs the newest release; stringzilla_paired.py runs this module at 4.6.3."""
 import argparse
 import ctypes
 import os
@@ -17,7 +18,7 @@ import numpy as np  # noqa: E402
 import common  # noqa: E402
 from common import PeerError  # noqa: E402
 
-VERSION = "5.3.2"  # the newest; 4.6.3 (--szs-version) is the last that scores pairs in one call
+VERSION = "5.3.2"  # the newest; 4.6.3 (stringzilla_paired.py) is the last with a paired call
 # From 5.0 on LevenshteinDistances(queries, candidates) returns the cross-product matrix only: the
 # Python call takes queries, candidates, device and out (a 2-D len(queries) x len(candidates)
 # buffer), and the C API (szs_levenshtein_distances) writes a matrix too: 5.x has no paired call.
@@ -31,9 +32,8 @@ PREPARE = {"--build-only": ("fetch if needed, install (build) into the cache, st
                             lambda args: common.shown(install(args))),
            "--fetch-only": ("download the packages into the cache (with network), stop",
                             lambda args: common.shown(fetch(args, args.wheels_for)))}
-# --target: (variant, backend, where the engine runs)
-TARGETS = {"cuda": ("peer_stringzilla_levenshtein", "gpu", "the GPU"),
-           "cpus": ("peer_stringzilla_levenshtein_cpu", "cpu", "the CPU")}
+# --target: (the variant name's end, backend, where the engine runs)
+TARGETS = {"cuda": ("", "gpu", "the GPU"), "cpus": ("_cpu", "cpu", "the CPU")}
 NOTE = ("StringZilla computes plain Levenshtein (no swaps): handed over as the eed distance at "
         "w_swap = 2, which equals it (w_swap >= w_ins + w_del)")
 KNOWN = [(b"kitten", b"sitting", 3), (b"flaw", b"lawn", 2), (b"CA", b"ABC", 3),
@@ -76,6 +76,19 @@ def cpython_version(text):
 def from_source(args):
     """Releases before 5.0 are on PyPI as sources only."""
     return int(args.szs_version.split(".")[0]) < 5
+
+
+def paired(args):
+    """Whether the release scores a batch of pairs in one call: those before 5.0, the ones on
+    PyPI as sources only (VERSION)."""
+    return from_source(args)
+
+
+def variant_name(args):
+    """peer_stringzilla_levenshtein[_paired][_cpu]: a release with the paired call is a variant
+    of its own, so that both releases' runs stay apart where their results are read together."""
+    call = "_paired" if paired(args) else ""
+    return f"peer_stringzilla_levenshtein{call}{TARGETS[args.target][0]}"
 
 
 def folders(args):
@@ -168,14 +181,19 @@ def install(args):
 
 def ready(args):
     download, folder = folders(args)
-    name, what = f"stringzillas-{args.target} {args.szs_version}", ""
+    name, what, reasons = f"stringzillas-{args.target} {args.szs_version}", "", []
     if (folder / ".complete").is_file():
         what = f"{name} built in {common.shown(folder)}"
-    elif fetched(args, download) and (common.nvcc() or not from_source(args)
-                                      or args.target == "cpus"):
+    elif not fetched(args, download):  # short: `ladder reproduce` keeps 200 characters
+        held = "sources" if from_source(args) else f"wheels for {cpython()}"
+        reasons.append(f"no {name} {held} in {common.shown(download)} "
+                       f"({common.fetch_hint(args)})")
+    elif from_source(args) and args.target == "cuda" and not common.nvcc():
+        reasons.append(f"{name} is built from its sources in {common.shown(download)} on the "
+                       "first run, and nvcc is not found (put the CUDA toolkit's bin/ on PATH, "
+                       "or set CUDA_HOME)")
+    else:
         what = f"{name} built on the first run, offline, from {common.shown(download)}"
-    reasons = ["" if what else f"no {name} build in {common.shown(folder)} "
-                               f"({common.fetch_hint(args)})"]
     if args.target == "cuda":
         reasons.append(common.gpu_missing())
         cc = "" if reasons[-1] else common.compute_capability()
@@ -255,7 +273,7 @@ def setup(args):
 
 def calls(args):
     """How the release is called: one paired call, else blocks of a cross-product (VERSION)."""
-    if from_source(args):
+    if paired(args):
         return "one call for the batch"
     k = args.pairs_per_call or PAIRS_PER_CALL[args.target]
     if k == 1:
@@ -265,10 +283,10 @@ def calls(args):
 
 
 def variants(args, lib):
-    name, backend, where = TARGETS[args.target]
+    _, backend, where = TARGETS[args.target]
     call = calls(args)
-    return [{"name": name, "label": f"StringZilla {args.szs_version}", "backend": backend,
-             "precision": "int32", "params": {"w_swap": 2},
+    return [{"name": variant_name(args), "label": f"StringZilla {args.szs_version}",
+             "backend": backend, "precision": "int32", "params": {"w_swap": 2},
              "change": f"peer: StringZilla {args.szs_version} Levenshtein distances (no swaps: "
                        f"the eed distance at w_swap 2) on {where}: {call}; copies "
                        f"{args.copies} the timed window"}]
@@ -281,7 +299,7 @@ def unsupported(point):
 
 def run(point, path, args, lib):
     a, b = common.eed_pairs(path)
-    name, backend, _ = TARGETS[args.target]
+    name, backend = variant_name(args), TARGETS[args.target][1]
     moved = lib.to_device(lib.inputs(a, b)) if args.copies == "out" else None
     # --copies in: fresh host strings for every call, made untimed
     timing, out, _ = common.timed(lib.call, point, backend, lambda: moved or lib.inputs(a, b),

@@ -50,11 +50,15 @@ TABLE_WHY = {
     1: "the forward scans read A from global memory, a thread per row",
     4: "pH_CUDA's one block runs on one SM",
 }
-# The peers of configs/eed/paper.json: which distance each computes.
-PEERS = {"peer_rapidfuzz": "RapidFuzz (Damerau-Levenshtein on the CPU: the same distance as "
-                           "EED with unit costs)",
-         "peer_stringzilla_levenshtein": "StringZilla (Levenshtein on the GPU: no swaps, a "
-                                         "different and simpler distance)"}
+# The peers of configs/eed/paper.json, by script (peers/eed/NAME.py, as the manifest names
+# them): which distance each computes, and StringZilla's releases by the call each offers.
+PEERS = {"rapidfuzz": "RapidFuzz (Damerau-Levenshtein on the CPU: the same distance as EED "
+                      "with unit costs)",
+         "stringzilla": "StringZilla (Levenshtein on the GPU: no swaps, a different and simpler "
+                        "distance), a 5.x release: no paired call, so blocks of pairs go "
+                        "through its cross-product and the diagonal is kept",
+         "stringzilla_paired": "StringZilla 4.6.3 (Levenshtein on the GPU: no swaps), the last "
+                               "release that scores a batch of pairs in one call"}
 QUICK_WHY = ("quick scale: reduced sizes and repetitions, so absolute times are shown but not "
              "judged")
 

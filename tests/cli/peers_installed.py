@@ -31,6 +31,7 @@ TIME_LIMIT = 10  # seconds a --ready may take (it should take well under one)
 # Each peer's own options, given bad values.
 OWN_BAD = {"stringzilla": [["--pairs-per-call", "0"], ["--pairs-per-call", "x"],
                            ["--wheels-for", "3"], ["--wheels-for", "3.12; ls"]]}
+OWN_BAD["stringzilla_paired"] = OWN_BAD["stringzilla"]  # stringzilla.py at 4.6.3
 
 
 def call(script, args, env=None):

@@ -233,6 +233,39 @@ class SummaryPage(unittest.TestCase):
                 self.assertNotIn("-", (r[3], r[6]), r)  # both errors shown
                 self.assertIn("(sample range ", r[7], r)  # the ratio's interval
 
+    def test_best_peer_of_two_releases(self):
+        """StringZilla runs in two releases, two results files on one config (`ladder
+        reproduce` runs peers/eed/stringzilla.py and stringzilla_paired.py): both are read, and
+        EED's row stands where the faster release is at its best, with that release's run.
+        5.3.2 at its best (100 pairs: blocks of a cross-product) is slower than 4.6.3's paired
+        call at 10,000 pairs."""
+        canonical = ROOT / "results" / "reference" / "h100"
+        newest = canonical / "eed-paper-stringzilla.json"  # 5.3.2, every point at 100 pairs or 1
+
+        def rows(tmp, peer_files):
+            files = [REFERENCE / "eed-paper.json", *peer_files]  # ours at 10,000 pairs too
+            table = report_summary.best_table(rc.Context(tmp, manifest_for(tmp, files)))
+            return [line.split(" | ") for line in table.splitlines()[2:]
+                    if line.startswith("| eed")]
+
+        with tempfile.TemporaryDirectory() as tmp:
+            paired = raw(REFERENCE / "eed-paper-stringzilla.json")  # 4.6.3, as this script names it
+            self.assertEqual(paired["peer"]["version"], "4.6.3")
+            for r in paired["runs"]:
+                r["variant"] = "peer_stringzilla_levenshtein_paired"
+            src = Path(tmp) / "src"
+            src.mkdir()
+            (src / "eed-paper-stringzilla_paired.json").write_text(json.dumps(paired))
+            alone = rows(tmp, [newest])
+            both = rows(tmp, [newest, src / "eed-paper-stringzilla_paired.json"])
+        self.assertEqual(len(alone), 1, alone)
+        self.assertIn("pairs=100,", alone[0][1])
+        self.assertTrue(alone[0][5].startswith("StringZilla 5.3.2"), alone[0])
+        self.assertEqual(len(both), 1, both)
+        self.assertIn("pairs=10000", both[0][1])
+        self.assertTrue(both[0][5].startswith("StringZilla 4.6.3"), both[0])
+        self.assertIn("warp per pair, rows in offset form", both[0][2])  # our best step there
+
 
 class Subsets(unittest.TestCase):
     """Any subset of a reproduction's files judges every claim it can as the whole does: a

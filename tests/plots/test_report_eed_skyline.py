@@ -24,8 +24,8 @@ report_skyline = study_module("skyline", "report")
 REFERENCE = ROOT / "results" / "reference" / "h100" / "development"
 RE, PA, NO, NM = rc.REPRODUCES, rc.PARTLY, rc.DOES_NOT, rc.NOT_MEASURED
 NC, UN = rc.NOT_COMPARABLE, rc.INCONCLUSIVE
-EED_PEERS = {"peer_rapidfuzz": "eed-paper-rapidfuzz.json",
-             "peer_stringzilla_levenshtein": "eed-paper-stringzilla.json"}
+# The peers by script name, as `ladder reproduce` names them in its manifest.
+EED_PEERS = {"rapidfuzz": "eed-paper-rapidfuzz.json", "stringzilla": "eed-paper-stringzilla.json"}
 
 # The verdicts on the H100 reference runs, by (target, start of the claim).
 EED_EXPECTED = {
