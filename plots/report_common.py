@@ -337,6 +337,12 @@ class Ratio(float):
         return measured
 
 
+def reciprocal(x):
+    """1 / x of a Ratio, its interval turned over with it (a plain number: 1 / x)."""
+    interval = getattr(x, "interval", None)
+    return Ratio(1 / x, interval and interval.like(1 / interval[1], 1 / interval[0]))
+
+
 def run_ratio(num, den, scale=1.0):
     """num's median time over den's (Runs or None), times `scale`, as a Ratio with its
     interval (ladder_results.ratio_interval); None when either has no time (common.seconds)."""

@@ -171,8 +171,7 @@ def occupancy_claim(default):
         return notes_claim("occupancy", claim, seed, steps_text(steps) or "-", rc.NOT_MEASURED,
                            no_steps_why(default))
 
-    judged = rc.judge("direction", [rc.Ratio(1 / g, g.interval and g.interval.like(
-        1 / g.interval[1], 1 / g.interval[0])) if isinstance(g, rc.Ratio) else 1 / g for g in cut])
+    judged = rc.judge("direction", [rc.reciprocal(g) for g in cut])
     verdict, crossing = judged.verdict, judged.note
     why = "" if verdict == rc.REPRODUCES else occupancy_why(default)
     return notes_claim("occupancy", claim, seed, steps_text(steps), verdict,

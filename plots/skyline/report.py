@@ -248,8 +248,7 @@ def fig11c_claims(table, note, forms, why):
             ratio = rc.run_ratio(run_at(at, step, d + 1), run_at(at, step, d))
             if ratio:  # the time at d over that at d + 1: slower (direction) or not (no slower)
                 checks.append((f"time at d={d + 1} / at d={d}: {rc.fmt_measured(ratio)}",
-                               rc.Ratio(1 / ratio, ratio.interval and ratio.interval.like(
-                                   1 / ratio.interval[1], 1 / ratio.interval[0]))))
+                               rc.reciprocal(ratio)))
         missing = (missing_why(at, (step,), FIG11C_DIST)
                    if not any(r.seconds for r in at.get(step, {}).values())
                    else "no even d with d + 1 among the runs")
