@@ -1,9 +1,11 @@
-// The shipped configs: every configs/**/*.json loads, and every study's smoke config runs its
-// CPU steps to a pass (the GPU steps are covered by test_gpu_steps and by scripts/gpu_check.sh).
+// The shipped configs: every configs/**/*.json loads, the paper scale runs what the report's
+// claims need, and every study's smoke config runs its CPU steps to a pass (the GPU steps are
+// covered by test_gpu_steps and by scripts/gpu_check.sh).
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 
 #include "datagen/base/errors.hpp"
@@ -46,6 +48,29 @@ TEST(Configs, PaperExperimentsLoadAtBothScales) {
     studies.insert(paper.study->name());
   }
   EXPECT_EQ(studies.size(), registry().studies().size()) << "a study has no paper experiment";
+}
+
+// The variants (study/name) of one sweep of a config at a scale, at each value of one param.
+std::map<std::string, std::set<std::string>> sweep_variants(const std::string& config,
+                                                           const std::string& scale,
+                                                           const std::string& sweep,
+                                                           const std::string& param) {
+  std::map<std::string, std::set<std::string>> at;
+  for (const Point& p : load_config((kConfigs / config).string(), scale).points)
+    if (p.sweep == sweep)
+      for (const VariantSpec* v : p.variants) at[p.params.text(param)].insert(v->id());
+  return at;
+}
+
+// The paper scale runs what the report's claims are judged on (plots/<study>/report.py).
+TEST(PaperScale, DtwLengthSweepKeepsTheSharedStep) {
+  // "Shared memory too small for the DP rows of long series": the shared step (refused at
+  // no GPU cost where its rows do not fit) beside thread-local, at every length.
+  const auto at = sweep_variants("dtw/paper.json", "paper", "length", "n");
+  ASSERT_EQ(at.size(), 5u);
+  for (const auto& [n, variants] : at)
+    EXPECT_EQ(variants, (std::set<std::string>{"dtw/thread_local", "dtw/shared"})) << n;
+  EXPECT_TRUE(at.contains("1024"));
 }
 
 nlohmann::json scaled_config(const char* reproduce) {
