@@ -73,6 +73,24 @@ TEST(PaperScale, DtwLengthSweepKeepsTheSharedStep) {
   EXPECT_TRUE(at.contains("1024"));
 }
 
+TEST(PaperScale, SkylineRunsNaiveAndApcAtASecondN) {
+  // "APC's gain about the same at any n": naive and APC, the seed's forms and ladder's, at
+  // a second n beside Fig. 11's 10^6 points, at both scales (quick: beside its 10^5).
+  const std::set<std::string> steps = {"skyline/naive", "skyline/apc", "skyline/naive_seed",
+                                       "skyline/apc_seed"};
+  for (const auto& [scale, n] : {std::pair{"paper", "100000"}, std::pair{"quick", "10000"}}) {
+    const auto at = sweep_variants("skyline/paper.json", scale, "apc_n", "n");
+    ASSERT_EQ(at.size(), 1u) << scale;
+    EXPECT_EQ(at.begin()->first, n) << scale;
+    EXPECT_EQ(at.begin()->second, steps) << scale;
+    EXPECT_NE(sweep_variants("skyline/paper.json", scale, "fig11", "n").begin()->first, n);
+  }
+  std::set<std::string> points;
+  for (const Point& p : load_config((kConfigs / "skyline/paper.json").string(), "paper").points)
+    if (p.sweep == "apc_n") points.insert(p.params.text("distribution") + p.params.text("d"));
+  EXPECT_EQ(points.size(), 12u);  // Fig. 11's d on both of its distributions
+}
+
 nlohmann::json scaled_config(const char* reproduce) {
   nlohmann::json j = {{"name", "t"}, {"study", "dtw"},
                       {"data", {{"generator", "cbf"}, {"seed", 1}}},
