@@ -91,6 +91,21 @@ TEST(PaperScale, SkylineRunsNaiveAndApcAtASecondN) {
   EXPECT_EQ(points.size(), 12u);  // Fig. 11's d on both of its distributions
 }
 
+TEST(PaperScale, TwedRunsOnePairInSeveralDimensions) {
+  // "R^N inputs made no practical time difference": one N, R^1 up to cuTWED's R^32, for our
+  // fastest steps (cuTWED, a peer, runs every point of the config).
+  for (const char* scale : {"paper", "quick"}) {
+    const auto at = sweep_variants("twed/paper.json", scale, "dim", "dim");
+    EXPECT_EQ(at.size(), 4u) << scale;
+    EXPECT_TRUE(at.contains("1") && at.contains("32")) << scale;
+    for (const auto& [dim, variants] : at)
+      EXPECT_EQ(variants, (std::set<std::string>{"twed/itwed", "twed/wavefront",
+                                                 "twed/wavefront_fp32"}))
+          << scale << " dim " << dim;
+    EXPECT_EQ(sweep_variants("twed/paper.json", scale, "dim", "n").size(), 1u) << scale;
+  }
+}
+
 nlohmann::json scaled_config(const char* reproduce) {
   nlohmann::json j = {{"name", "t"}, {"study", "dtw"},
                       {"data", {{"generator", "cbf"}, {"seed", 1}}},

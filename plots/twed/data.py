@@ -5,14 +5,34 @@ import common
 
 NOTES = common.seed(__file__)
 LARGE = "large"  # the sweep of Fig. 10
+DIM = "dim"  # one pair at one N in several dimensions: the paper's "R^N made no difference"
 
 
 def n_of(run):
     return common.number(run.data.get("n")) or common.number(run.params.get("n"))
 
 
+def dim_of(run):
+    """The dimension of a run's points (R^1 where neither its data nor its params say)."""
+    return common.number(run.data.get("dim")) or common.number(run.params.get("dim")) or 1
+
+
 def pair_mode(runs):
-    return [r for r in runs if r.params.get("mode", "pair") == "pair"]
+    """The single-pair runs of the scaling in N (Fig. 9 and 10); sweep DIM's are apart."""
+    return [r for r in runs if r.params.get("mode", "pair") == "pair" and r.sweep != DIM]
+
+
+def dim_runs(runs):
+    """The runs of sweep DIM (one N, several dimensions)."""
+    return [r for r in runs if r.sweep == DIM]
+
+
+def by_dim(runs):
+    """{dimension: run}: the fastest correct timed run in each dimension (else the first)."""
+    groups = {}
+    for run in runs:
+        groups.setdefault(dim_of(run), []).append(run)
+    return {d: common.pick(group) for d, group in sorted(groups.items())}
 
 
 def by_n(runs):

@@ -79,9 +79,11 @@ RULES = (
     "*Triangle*: a **factor** claim (2x) on cuTWED's time on the whole matrix (its batch mode) "
     "over that on the triangle (its triangle option), on every set with both (our best step "
     "apart). *Single precision*: a **same** claim on cuTWED's FP64 time over its FP32 time at "
-    "each N. *cuTWED's distances*: an **at most** claim (the seed's 1e-14) on the largest "
-    "relative difference of cuTWED's FP64 distances from our sequential reference (twed.c's "
-    "algorithm) over the validation sets. *Launch overhead* (a check of ladder's, not counted): "
+    f"each N. *R^N*: a **same** claim on cuTWED's time in each dimension of sweep `{tp.DIM}` "
+    "over its time in R^1, at one N (our fastest FP64 GPU step's apart). *cuTWED's "
+    "distances*: an **at most** claim (the seed's 1e-14) on the largest relative difference of "
+    "cuTWED's FP64 distances from our sequential reference (twed.c's algorithm) over the "
+    "validation sets. *Launch overhead* (a check of ladder's, not counted): "
     f"our itwed at its smallest N within {SLOWER_OK:g}x of the seed's time per diagonal, and at "
     f"most {LAUNCH_BOUND_GROWTH:g}x as long at 2N (a launch-bound time doubles with the "
     "diagonals, a compute-bound one quadruples with the cells).\n")
@@ -99,7 +101,7 @@ def pair_view(runs):
     small = [r for r in tp.pair_mode(runs) if r.sweep != tp.LARGE]
     view = {name: tp.variant_runs(small, name) for name in ("seq_full", "seq_itwed", "itwed")}
     view.update(best=tp.best_gpu(small), peer=tp.peer_runs(small, "fp64"),
-                peer32=tp.peer_runs(small, "fp32"), runs=small,
+                peer32=tp.peer_runs(small, "fp32"), runs=small, dim=tp.dim_runs(runs),
                 ns=sorted({tp.n_of(r) for r in small if tp.n_of(r) and not r.is_peer}))
     return view
 
@@ -270,7 +272,8 @@ def fig9a(ctx, view, seed, missing):
             + rc.md_table(["N", "seed: twed.c", "ours: seq_full", "ours/seed",
                            "seed: cuTWED (P100)", "ours: itwed", "ours/seed", "cuTWED here",
                            "here/seed", "ours: best FP64 GPU step", "cuTWED here / best"], rows)
-            + "\n" + untimed_notes(view["runs"], ("seq_full", "itwed")))
+            + "\n" + untimed_notes(view["runs"], ("seq_full", "itwed"))
+            + dimension_table(view["dim"]))
 
     def times(claim, key, name, why, not_timed):
         triples = [(n, seed.get(n, {}).get(key), view[name].get(n)) for n in ns]
@@ -288,9 +291,80 @@ def fig9a(ctx, view, seed, missing):
               none_timed("cuTWED here", view["peer"]) if view["peer"] else
               "cuTWED was not run here"),
         factor_two_claim(view, missing), precision_claim(view, missing),
-        rc.Claim(T9A, "R^N inputs made no practical time difference", "no practical difference",
-                 "-", rc.NOT_MEASURED, missing or "needs a sweep of the dimension at one N: the "
-                 "pair sweep runs R^1 only", **SAID["dimension"])]
+        *dimension_claims(ctx, view["dim"], missing)]
+
+
+def dimension_views(runs):
+    """(N, {who: (name, {dimension: run})}) of sweep DIM: cuTWED here (FP64) and, ours, the
+    FP64 GPU step fastest in R^1 (its own runs in every dimension, one step compared with
+    itself)."""
+    n = next((tp.n_of(r) for r in runs if tp.n_of(r)), None)
+    views = {CUTWED: (CUTWED, tp.by_dim([r for r in runs if r.is_peer and r.precision == "fp64"]))}
+    ours = tp.by_dim(tp.ours_gpu(runs))
+    first = ours.get(1) if ours.get(1) and common.seconds(ours[1]) else None
+    if first is not None:
+        views[OURS] = (common.step_label(first, first.variant),
+                       tp.by_dim([r for r in runs if r.variant == first.variant]))
+    else:
+        views[OURS] = ("best FP64 GPU step", ours)
+    return n, views
+
+
+def dimension_table(runs):
+    """The time in each dimension of sweep DIM beside R^1's, for cuTWED here and our step."""
+    n, views = dimension_views(runs)
+    if not runs:
+        return ""
+    rows = []
+    for d in sorted({tp.dim_of(r) for r in runs}):
+        row = [f"R^{d:g}"]
+        for _who, (_name, at) in views.items():
+            row += [cell(at.get(d)), rc.fmt_ratio(rc.ratio(common.seconds(at.get(d)),
+                                                           common.seconds(at.get(1))))]
+        rows.append(row)
+    header = ["points"] + [h for who, (name, _at) in views.items()
+                           for h in (name if who == CUTWED else f"ours: {name}", "over R^1")]
+    return (f"One pair at N = {fmt_n(n or 0)} in several dimensions (sweep `{tp.DIM}`):\n\n"
+            + rc.md_table(header, rows) + "\n")
+
+
+def dimension_claims(ctx, runs, missing):
+    """'The use of R^N didn't really have any practical time difference': on cuTWED here (the
+    seed's code), each dimension's time over R^1's at sweep DIM's N, by the "same" rule; our
+    step's the same way, ladder's check."""
+    n, views = dimension_views(runs)
+    no_sweep = missing or (f"sweep `{tp.DIM}` of {PAPER} is not in the results (a pair at one "
+                           "N in several dimensions)")
+    claims = []
+    for who, (name, at) in views.items():
+        claim, said = (("R^N inputs made no practical time difference", SAID["dimension"])
+                       if who == CUTWED else
+                       (f"{OURS}: R^N inputs made no practical time difference", SAID["ladder"]))
+        ratios = [(d, rc.run_ratio(run, at.get(1))) for d, run in at.items() if d != 1]
+        ratios = [(d, x) for d, x in ratios if x]
+        if not ratios:
+            few = "fewer than two dimensions timed"
+            if not runs:
+                why = no_sweep
+            elif who == CUTWED:
+                why = peer_missing(ctx, PAPER) or (none_timed(CUTWED, at) if not any(
+                    map(common.seconds, at.values())) else few)
+            else:
+                why = gpu_why(runs, None, few)
+            claims.append(rc.Claim(T9A, claim, "no practical difference", "-", rc.NOT_MEASURED,
+                                   why, **said))
+            continue
+        ours = (f"{name} at N = {fmt_n(n)}, time over R^1's: "
+                + ", ".join(f"R^{d:g} {rc.fmt_measured(x)}" for d, x in ratios))
+        judged = rc.judge("same", [x for _, x in ratios])
+        off = [f"R^{d:g}" for d, x in ratios if not 1 / rc.SAME <= x <= rc.SAME]
+        why = rc.why_of(judged.verdict, f"more than {rc.SAME:g}x R^1's time in "
+                        f"{', '.join(off)}" if off else "",
+                        "the same code at the same N on this GPU, R^1 against each dimension")
+        claims.append(rc.Claim(T9A, claim, "no practical difference", ours, judged.verdict,
+                               "; ".join(w for w in (judged.note, why) if w), rule=judged.rule,
+                               thresholds=judged.thresholds, **said))
+    return claims
 
 
 def factor_two_claim(view, missing):
@@ -788,7 +862,7 @@ def section(ctx):
     runs = all_runs(ctx, PAPER)
     seed = {p["N"]: p for p in tp.paper_rows()}
     view, missing = pair_view(runs), missing_config(ctx, PAPER)
-    mismatch = tp.paper_mismatch(runs)
+    mismatch = tp.paper_mismatch(tp.pair_mode(runs))  # sweep DIM's dimensions are its point
     parts, claims = [], []
     for body, more in (fig9a(ctx, view, seed, missing), fig9b(ctx, view, seed, missing),
                        fig10(ctx, runs, seed, missing),

@@ -31,7 +31,8 @@ EXPECTED = {
     (F9A, "cuTWED's time for one pair (P100); ours: cuTWED rerun"): NC,
     (F9A, "cuTWED has at least another 2x"): RE,
     (F9A, "single precision had marginal"): RE,  # cuTWED here: FP64 within 1.1x of FP32
-    (F9A, "R^N inputs"): NM,  # no sweep of the dimension
+    (F9A, "R^N inputs"): NM,  # no sweep of the dimension in these runs
+    (F9A, "ours (best GPU step): R^N inputs"): NM,
     # The seed's speedups judged on cuTWED run here: 1.95x .. 15.9x over seq_full, gains short
     # of the factor rule's band; from N = 16,384 over seq_itwed, a lower bound that falls short.
     **{(F9B, f"{x} over twed.c at N = {n}"): PA
@@ -60,8 +61,9 @@ EXPECTED = {
     (T2, "cuTWED's time for MNIST all queries"): NM,  # no sweep mnist_all
     (T2, "cuTWED's FP64 distances match"): RE,
 }
-# The claims not measured whatever the GPU did: they need runs no config makes.
-OTHER_RUNS = [(F9A, "R^N inputs"), (F9B, "above 10x over twed.c on the seed's older"),
+# The claims not measured whatever the GPU did: they need runs these results lack.
+OTHER_RUNS = [(F9A, "R^N inputs"), (F9A, "ours (best GPU step): R^N inputs"),
+              (F9B, "above 10x over twed.c on the seed's older"),
               (F10, "host-to-device transfer"), (T2, "cuTWED's time for MNIST all queries")]
 # The claims that compare absolute times, not judged at quick scale.
 ABSOLUTE = [(F9A, "twed.c's time"), (F9A, "cuTWED's time for one pair (P100); ours: itwed"),
@@ -85,6 +87,25 @@ PEER_CLAIMS = [(F9A, "cuTWED's time for one pair (P100); ours: cuTWED rerun"),
 def run_of(results, variant, n):
     return next(r for r in results["runs"]
                 if r["variant"] == variant and r["data"]["n"] == n)
+
+
+DIMS = (1, 4, 16, 32)  # sweep dim of configs/twed/paper.json, at N = 8,192
+
+
+def with_dim_sweep(results, factor):
+    """`results` (ours or cuTWED's on twed-paper) with sweep dim added: copies of its pair runs
+    at N = 8,192 in each of DIMS, their times those at R^1 times factor(variant, dim)."""
+    for run in [r for r in results["runs"] if r["sweep"] == "pair" and r["data"]["n"] == 8192]:
+        for d in DIMS:
+            copied = copy.deepcopy(run)
+            copied["sweep"], copied["params"]["dim"], copied["data"]["dim"] = "dim", str(d), d
+            copied["point"] += f",dim={d}"
+            x = factor(run["variant"], d)
+            copied["timing"] = {k: [v * x for v in value] if k == "samples" else value * x
+                                if k in ("median", "min", "max", "mean") else value
+                                for k, value in run["timing"].items()}
+            results["runs"].append(copied)
+    return results
 
 
 class Case(unittest.TestCase):
@@ -154,6 +175,53 @@ class H100Reference(Case):
 
     def test_no_figures(self):
         self.assertIn("No figure was drawn", self.section().body)
+
+
+class Dimensions(Case):
+    """Sweep dim (one pair at N = 8,192 in R^1 .. R^32), added to copies of the reference runs:
+    the R^N claim judged on cuTWED by the "same" rule, ours apart, the rest unchanged."""
+
+    def section_with_dims(self, factor):
+        ours, peers = ({k: copy.deepcopy(self.files[k]) for k in FILES},
+                       {k: copy.deepcopy(self.files[k + "+peer"]) for k in PEERS})
+        with_dim_sweep(ours["twed-paper"], factor)
+        with_dim_sweep(peers["twed-paper"], factor)
+        return self.section(ours, peers)
+
+    def test_no_difference_reproduces(self):
+        s = self.section_with_dims(lambda v, d: 1 + 0.01 * (d - 1))  # at most 1.31x R^1's
+        seed = self.claim(s, F9A, "R^N inputs")
+        self.assertEqual((seed.verdict, seed.rule), (RE, "same"))
+        self.assertEqual(seed.thresholds, (1 / rc.SAME, rc.SAME))
+        self.assertEqual(seed.source, rc.FROM_SEED)
+        self.assertTrue(seed.ours.startswith("cuTWED here at N = 8,192, time over R^1's: "
+                                             "R^4 1.03x"), seed.ours)
+        self.assertIn("R^32 1.31x", seed.ours)
+        ours = self.claim(s, F9A, "ours (best GPU step): R^N inputs")
+        self.assertEqual((ours.verdict, ours.source), (RE, rc.FROM_LADDER))
+        self.assertIn("wavefront", ours.ours)  # our fastest FP64 GPU step in R^1
+        self.assertIn("| R^32 |", s.body)
+        # Sweep dim's runs join no other claim: every other verdict stays.
+        others = {k: v for k, v in self.verdicts(s).items() if "R^N" not in k[1]}
+        self.assertEqual(others, {k: v for k, v in EXPECTED.items() if "R^N" not in k[1]})
+        self.assertNotIn("these runs have dim", s.body)
+
+    def test_a_slower_dimension_turns_it(self):
+        # cuTWED twice as slow in R^32, the rest as in R^1: partly, and the why says where.
+        s = self.section_with_dims(lambda v, d: 2.0 if d == 32 and v == "peer_cutwed" else 1.0)
+        seed = self.claim(s, F9A, "R^N inputs")
+        self.assertEqual(seed.verdict, PA)
+        self.assertIn("more than 1.5x R^1's time in R^32", seed.why)
+        self.assertEqual(self.claim(s, F9A, "ours (best GPU step): R^N inputs").verdict, RE)
+
+    def test_without_cutwed_ours_is_still_judged(self):
+        ours = {k: copy.deepcopy(self.files[k]) for k in FILES}
+        with_dim_sweep(ours["twed-paper"], lambda v, d: 1.0)
+        s = self.section(ours, peers={})
+        seed = self.claim(s, F9A, "R^N inputs")
+        self.assertEqual(seed.verdict, NM)
+        self.assertIn("cuTWED was not run here", seed.why)
+        self.assertEqual(self.claim(s, F9A, "ours (best GPU step): R^N inputs").verdict, RE)
 
 
 class Edited(Case):
