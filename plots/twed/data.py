@@ -6,6 +6,9 @@ import common
 NOTES = common.seed(__file__)
 LARGE = "large"  # the sweep of Fig. 10
 DIM = "dim"  # one pair at one N in several dimensions: the paper's "R^N made no difference"
+# cuTWED's host call (twed: its inputs copied inside), FP64, timed beside its device call on
+# single pairs: the paper's Fig. 10b. Apart from cuTWED's runs everywhere else.
+PEER_HOST = "peer_cutwed_host"
 
 
 def n_of(run):
@@ -57,9 +60,19 @@ def variant_runs(runs, name):
     return by_n([r for r in runs if r.variant == name])
 
 
+def peer_device(runs, precision="fp64"):
+    """cuTWED's runs of its device call (twed_dev, twed_batch_dev) in that precision."""
+    return [r for r in runs if r.is_peer and r.precision == precision and r.variant != PEER_HOST]
+
+
 def peer_runs(runs, precision):
-    """{N: cuTWED's fastest run of that precision}."""
-    return by_n([r for r in runs if r.is_peer and r.precision == precision])
+    """{N: cuTWED's fastest run of that precision}, of its device call."""
+    return by_n(peer_device(runs, precision))
+
+
+def host_runs(runs):
+    """{N: cuTWED's host call}."""
+    return by_n([r for r in runs if r.is_peer and r.variant == PEER_HOST])
 
 
 def paper_rows():
@@ -97,7 +110,7 @@ def fastest(runs):
 def set_times(group):
     """(seq_full run, our best FP64 GPU run, cuTWED here's FP64 run) of one point."""
     seq = next((r for r in group if r.variant == "seq_full"), None)
-    peer = next((r for r in group if r.is_peer and r.precision == "fp64"), None)
+    peer = next(iter(peer_device(group)), None)
     return seq, fastest(ours_gpu(group)), peer
 
 

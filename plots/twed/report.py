@@ -62,6 +62,8 @@ SAID = {
     "ladder": dict(quote="", place="", source=rc.FROM_LADDER),
 }
 QUICK_WHY = "quick scale: our sizes are smaller than the seed's, so absolute times are not judged"
+# The largest N at which peers/twed/cutwed.py times cuTWED's host call (its HOST_MAX_N).
+HOST_MAX_N = 262144
 # Whose speedup a Fig. 9b or Table 2 claim is judged on. The seed's speedups are its code's, so
 # its claims are judged on cuTWED run here; our best FP64 GPU step's at the same point is a check
 # of ladder's own (its words start with OURS), kept beside it but never counted.
@@ -80,7 +82,9 @@ RULES = (
     "over that on the triangle (its triangle option), on every set with both (our best step "
     "apart). *Single precision*: a **same** claim on cuTWED's FP64 time over its FP32 time at "
     f"each N. *R^N*: a **same** claim on cuTWED's time in each dimension of sweep `{tp.DIM}` "
-    "over its time in R^1, at one N (our fastest FP64 GPU step's apart). *cuTWED's "
+    "over its time in R^1, at one N (our fastest FP64 GPU step's apart). *Transfer "
+    "overhead* (Fig. 10b): a **same** claim on the time of cuTWED's host call (twed, the "
+    "copies of the inputs included) over its device call's (twed_dev) at each N. *cuTWED's "
     "distances*: an **at most** claim (the seed's 1e-14) on the largest relative difference of "
     "cuTWED's FP64 distances from our sequential reference (twed.c's algorithm) over the "
     "validation sets. *Launch overhead* (a check of ladder's, not counted): "
@@ -212,7 +216,8 @@ def peer_note(ctx):
     on = f", on {', '.join(sorted(devices))}" if devices else ""
     return (f"cuTWED 2.0 (peers/twed/cutwed.py): {'; '.join(said)}{on}. It is timed with the wall "
             "clock around each call of its device-array API (twed_dev: its allocations and "
-            "launches included, the copies of the inputs not).\n")
+            "launches included, the copies of the inputs not), and of its host call (twed: the "
+            "copies included) on single pairs, for Fig. 10b.\n")
 
 
 # ---- verdicts --------------------------------------------------------------------------------
@@ -299,7 +304,7 @@ def dimension_views(runs):
     FP64 GPU step fastest in R^1 (its own runs in every dimension, one step compared with
     itself)."""
     n = next((tp.n_of(r) for r in runs if tp.n_of(r)), None)
-    views = {CUTWED: (CUTWED, tp.by_dim([r for r in runs if r.is_peer and r.precision == "fp64"]))}
+    views = {CUTWED: (CUTWED, tp.by_dim(tp.peer_device(runs)))}
     ours = tp.by_dim(tp.ours_gpu(runs))
     first = ours.get(1) if ours.get(1) and common.seconds(ours[1]) else None
     if first is not None:
@@ -621,13 +626,12 @@ def fig10(ctx, runs, seed, missing):
     body = ("### TWED Fig. 10: large-scale times\n\n"
             "The seed ran cuTWED alone out to a million points a series (no CPU code fits "
             "such a pair). Ours: the fastest correct FP64 GPU step of sweep "
-            f"'{tp.LARGE}' at each N, and cuTWED run here; G cells/s = N^2 / time. "
-            "Fig. 10b (host-to-device transfer overhead, cuTWED's host call against its "
-            "device call) is not remeasured: both the peer and our steps take device arrays.\n\n"
+            f"'{tp.LARGE}' at each N, and cuTWED run here; G cells/s = N^2 / time.\n\n"
             + rc.md_table(["N", "seed: cuTWED (P100)", "seed: G cells/s",
                            "ours: best FP64 GPU step", "ours/seed", "ours: G cells/s",
                            "cuTWED here", "here/seed"], rows)
-            + ("\n" if ns else f"\nNot measured: {why_none}.\n"))
+            + ("\n" if ns else f"\nNot measured: {why_none}.\n")
+            + transfer_table(runs, seed))
     claims = [times_claim(ctx, T10, f"cuTWED: {rc.fmt_seconds(seed[n]['cutwed_s'])} at N = "
                           f"{fmt_n(n)}", [(n, seed[n]["cutwed_s"], best.get(n))],
                           "our best step: one launch per pair on this GPU; cuTWED's: a launch "
@@ -637,12 +641,67 @@ def fig10(ctx, runs, seed, missing):
                           dict(quote=f"{seed[n]['cutwed_s']:g}",  # the cell
                                place=f"Table 3, cuTWED column, N = {n}; Fig. 10a"))
               for n in QUOTED_LARGE if n in seed]
-    transfer = rc.Claim(T10, "host-to-device transfer overhead is trivial (cuTWED)", "trivial",
-                        "-", rc.NOT_MEASURED, "needs cuTWED's host call (twed, its copies "
-                        "included) timed beside twed_dev: the peer times twed_dev only",
-                        **SAID["transfer"])
     return body, claims + [throughput_claim(ctx, best, seed, gpu_why(large, None, why_none)),
-                           transfer]
+                           transfer_claim(ctx, runs, seed, missing)]
+
+
+def host_over_device(runs):
+    """[(N, cuTWED's host call time over its device call's, an rc.Ratio)] at each N of the
+    scaling in N where both are timed (FP64)."""
+    pairs = tp.pair_mode(runs)
+    host, device = tp.host_runs(pairs), tp.peer_runs(pairs, "fp64")
+    found = [(n, rc.run_ratio(run, device.get(n))) for n, run in sorted(host.items())]
+    return [(n, x) for n, x in found if x]
+
+
+def seed_host_over_device(seed):
+    """[(N, the seed's cuTWED over cuTWED dev)] of Table 3."""
+    return [(n, p["cutwed_s"] / p["cutwed_dev_s"]) for n, p in sorted(seed.items())
+            if p.get("cutwed_s") and p.get("cutwed_dev_s")]
+
+
+def transfer_table(runs, seed):
+    """Fig. 10b: cuTWED's host call beside its device call, the seed's and here."""
+    pairs = tp.pair_mode(runs)
+    host, device = tp.host_runs(pairs), tp.peer_runs(pairs, "fp64")
+    rows = [[fmt_n(n), rc.fmt_seconds(p.get("cutwed_s")), rc.fmt_seconds(p.get("cutwed_dev_s")),
+             rc.fmt_ratio(rc.ratio(p.get("cutwed_s"), p.get("cutwed_dev_s"))),
+             cell(host.get(n)), cell(device.get(n)),
+             over(host.get(n), common.seconds(device.get(n)))]
+            for n, p in ((n, seed.get(n, {})) for n in sorted(set(seed) | set(host)))]
+    return ("\nFig. 10b, host-to-device transfer overhead: cuTWED's host call (`twed`, which "
+            "copies the inputs to the device) beside its device call (`twed_dev`), FP64; "
+            f"cuTWED here times the host call on single pairs up to N = {fmt_n(HOST_MAX_N)} "
+            f"(`{tp.PEER_HOST}`).\n\n"
+            + rc.md_table(["N", "seed: cuTWED", "seed: cuTWED dev", "seed: host / dev",
+                           "here: host call", "here: device call", "here: host / dev"], rows))
+
+
+def transfer_claim(ctx, runs, seed, missing):
+    """'A practical measure of host to device transfer cost overhead, which is trivial': cuTWED
+    here, its host call's time over its device call's at each N both ran, by the "same" rule."""
+    claim, said = "host-to-device transfer overhead is trivial (cuTWED)", SAID["transfer"]
+    seed_x = seed_host_over_device(seed)
+    seed_text = (f"trivial (Table 3: cuTWED over cuTWED dev "
+                 f"{ratio_span([x for _, x in seed_x])})" if seed_x else "trivial")
+    found = host_over_device(runs)
+    if not found:
+        host = tp.host_runs(tp.pair_mode(runs))
+        why = (missing or peer_missing(ctx, PAPER)
+               or (none_timed("cuTWED's host call", host) if host else
+                   f"cuTWED's results have no run of its host call (`{tp.PEER_HOST}`)"))
+        return rc.Claim(T10, claim, seed_text, "-", rc.NOT_MEASURED, why, **said)
+    ours = (f"cuTWED here, host call / device call: {ratio_span([x for _, x in found])} "
+            f"(N = {fmt_n(found[0][0])} .. {fmt_n(found[-1][0])})")
+    judged = rc.judge("same", [x for _, x in found])
+    off = [fmt_n(n) for n, x in found if not 1 / rc.SAME <= x <= rc.SAME]
+    why = rc.why_of(judged.verdict, f"more than {rc.SAME:g}x the device call at N = "
+                    f"{', '.join(off)}" if off else "",
+                    "twed (host arrays, copied inside the call) over twed_dev at the same N "
+                    "on this GPU")
+    return rc.Claim(T10, claim, seed_text, ours, judged.verdict,
+                    "; ".join(w for w in (judged.note, why) if w), rule=judged.rule,
+                    thresholds=judged.thresholds, **said)
 
 
 def throughput_claim(ctx, best, seed, why_none):
@@ -714,7 +773,7 @@ def table2(ctx, runs, missing):
 def peer_why(runs, missing):
     """Why none of cuTWED's FP64 runs has a time: the first one's status; `missing` when one of
     them was timed (or there is none)."""
-    peers = [r for r in runs if r.is_peer and r.precision == "fp64"]
+    peers = tp.peer_device(runs)
     if not peers or any(r.seconds for r in peers):
         return missing
     return f"{CUTWED}: {rc.not_run_why(peers[0])}"
@@ -833,7 +892,7 @@ def match_claim(runs, missing):
     """'About 1E-14 different in RMSE': cuTWED's FP64 distances against our sequential reference
     (twed.c's algorithm at these sizes), the largest relative difference of each validated
     set, by the "at most" rule against the seed's MATCH_REL."""
-    peers = [r for r in runs if r.is_peer and r.precision == "fp64"]
+    peers = tp.peer_device(runs)
     checked = [r for r in peers if r.passed and r.validation.get("checked")]
     claim = "cuTWED's FP64 distances match the sequential TWED's to about 1e-14"
     if not checked:

@@ -5,12 +5,13 @@ modes, data timestamps), and `ladder ingest` takes them.
 
     peers_twed.py LADDER SCRATCH_ROOT
 
-Checks: exit 0; both variants at every point, role peer, ladder's sweeps and params; root=off
-and a B list of its own unsupported with their reasons, every other run validated (ingest
+Checks: exit 0; the three variants (FP64, FP32, the host call) at every point, role peer,
+ladder's sweeps and params; root=off and a B list of its own unsupported with their reasons,
+the host call at batch and triangle points too, every other run validated (ingest
 validates a GPU peer's outputs on a machine without a GPU too); nothing fetched into the
 empty cache. And what cuTWED would be called with at a point in R^3: the series of `ladder
 gen`'s file with their three channels (cuTWED's dim, the last argument of its calls), R^33
-refused by its DIMENSION_LIMIT.
+refused by its DIMENSION_LIMIT; the host call refused beyond its largest N.
 """
 import json
 import os
@@ -35,7 +36,8 @@ CONFIG = {"name": "twed-peer-tiny", "study": "twed",
               {"label": "dim", "params": {"dim": 3}, "variants": ["twed/seq_full"]}]}
 DIM = 3
 UNSUPPORTED = {"unrooted": "rooted", "own_b": "its own"}
-VARIANTS = ["peer_cutwed", "peer_cutwed_fp32"]
+VARIANTS = ["peer_cutwed", "peer_cutwed_fp32", "peer_cutwed_host"]
+HOST = "peer_cutwed_host"  # the host call: single pairs only
 
 
 def run(cmd):
@@ -69,6 +71,13 @@ def dimension_problems(ladder, work, config):
         problems.append("cuTWED's A is not the file's series with its timestamps")
     if "R^33" not in cutwed.limits(np.zeros((1, 4, 33)), np.zeros((1, 4, 33))):
         problems.append("points in R^33 not refused by cuTWED's DIMENSION_LIMIT")
+    # The host call: timed on pairs up to its N, where twed_dev is timed too.
+    for mode, n, refused in (("pair", "262144", False), ("pair", "524288", True),
+                             ("batch", "40", True)):
+        why = cutwed.variant_unsupported({"params": {"mode": mode, "n": n}}, HOST)
+        if bool(why) != refused or cutwed.variant_unsupported(
+                {"params": {"mode": mode, "n": n}}, "peer_cutwed"):
+            problems.append(f"the host call at {mode} N = {n}: {why or 'timed'}")
     return problems
 
 
@@ -101,6 +110,8 @@ def main():
                                                                  ladder_run.params):
                 problems.append(f"{where}: role/sweep/params {r.role} {r.sweep} {r.params}")
             word = UNSUPPORTED.get(r.sweep)
+            if not word and r.variant == HOST and r.params.get("mode") != "pair":
+                word = "single pairs"
             if word:
                 ok = r.status == "unsupported" and word in r.reason
             else:

@@ -49,7 +49,7 @@ EXPECTED = {
     (F10, "cuTWED: 13.9 s at N = 262,144"): NC,
     (F10, "cuTWED: 214 s at N = 1,048,576"): NC,
     (F10, "about 5 G cells/s"): NC,
-    (F10, "host-to-device transfer"): NM,  # the peer times twed_dev only
+    (F10, "host-to-device transfer"): NM,  # the peer timed twed_dev only then
     (T2, "Synthetic Control: 22x"): RE,  # cuTWED here: 28.5x
     (T2, "Pseudo Periodic: 107x"): NM,  # no sequential run in that sweep, nor cuTWED
     (T2, "MNIST single query: 150x"): PA,  # cuTWED here: 49.3x, under the band's 75.5x
@@ -222,6 +222,65 @@ class Dimensions(Case):
         self.assertEqual(seed.verdict, NM)
         self.assertIn("cuTWED was not run here", seed.why)
         self.assertEqual(self.claim(s, F9A, "ours (best GPU step): R^N inputs").verdict, RE)
+
+
+def with_host_call(peer, factor):
+    """cuTWED's results on twed-paper with its host call (peer_cutwed_host) added: copies of
+    its FP64 runs on single pairs up to N = 262,144, their times factor(N) the device call's."""
+    for run in [r for r in peer["runs"] if r["variant"] == "peer_cutwed"
+                and r["params"].get("mode", "pair") == "pair" and r["data"]["n"] <= 262144]:
+        copied = copy.deepcopy(run)
+        copied["variant"] = "peer_cutwed_host"
+        x = factor(run["data"]["n"])
+        copied["timing"] = {k: [v * x for v in value] if k == "samples" else value * x
+                            if k in ("median", "min", "max", "mean") else value
+                            for k, value in run["timing"].items()}
+        peer["runs"].append(copied)
+    return peer
+
+
+class HostCall(Case):
+    """cuTWED's host call timed beside its device call (the paper's Fig. 10b), added to a copy
+    of cuTWED's reference results: the transfer claim judged by the "same" rule, the host
+    call's runs kept out of every other claim."""
+
+    def section_with_host(self, factor):
+        peers = {k: copy.deepcopy(self.files[k + "+peer"]) for k in PEERS}
+        with_host_call(peers["twed-paper"], factor)
+        return self.section(peers=peers)
+
+    def test_a_trivial_overhead_reproduces(self):
+        s = self.section_with_host(lambda n: 1.2 if n == 1024 else 1.01)
+        c = self.claim(s, F10, "host-to-device transfer")
+        self.assertEqual((c.verdict, c.rule), (RE, "same"))
+        self.assertEqual(c.thresholds, (1 / rc.SAME, rc.SAME))
+        self.assertIn("host call / device call: 1.01x", c.ours)
+        self.assertIn("(N = 1,024 .. 262,144)", c.ours)
+        # The seed's own ratio, Table 3's two cuTWED columns: 0.979x (4,096) to 1.14x (1,024).
+        self.assertIn("Table 3: cuTWED over cuTWED dev 0.979x .. 1.14x", c.seed)
+        self.assertIn("| 1,024 | 6.7 ms | 5.9 ms | 1.14x |", s.body)
+        # Beyond 262,144 cuTWED's device call alone: the table says so for the host call.
+        self.assertIn("| 524,288 | 54.3 s | 54.1 s | 1x | - |", s.body)
+
+    def test_a_costly_copy_turns_it(self):
+        s = self.section_with_host(lambda n: 2.0 if n <= 2048 else 1.0)
+        c = self.claim(s, F10, "host-to-device transfer")
+        self.assertEqual(c.verdict, PA)
+        self.assertIn("more than 1.5x the device call at N = 1,024, 2,048", c.why)
+
+    def test_the_host_call_joins_no_other_claim(self):
+        # Faster than the device call (no such thing): the claim does not hold, and no other
+        # claim takes the host call for cuTWED's FP64 time.
+        s = self.section_with_host(lambda n: 0.5)
+        self.assertEqual(self.claim(s, F10, "host-to-device transfer").verdict, NO)
+        others = {k: v for k, v in self.verdicts(s).items() if k[1] != "host-to-device transfer"}
+        self.assertEqual(others, {k: v for k, v in EXPECTED.items()
+                                  if k[1] != "host-to-device transfer"})
+
+    def test_without_host_runs_it_says_so(self):
+        c = self.claim(self.section(), F10, "host-to-device transfer")
+        self.assertEqual(c.verdict, NM)
+        self.assertIn("no run of its host call (`peer_cutwed_host`)", c.why)
 
 
 class Edited(Case):
