@@ -106,6 +106,15 @@ TEST(PaperScale, TwedRunsOnePairInSeveralDimensions) {
   }
 }
 
+TEST(PaperScale, TwedFullMatrixAtEveryTwedCPoint) {
+  // Table 3's speedups are over twed.c, N = 1,024 .. 65,536: seq_full (its algorithm) at each.
+  const auto at = sweep_variants("twed/paper.json", "paper", "pair", "n");
+  for (const char* n : {"1024", "2048", "4096", "8192", "16384", "32768", "65536"}) {
+    ASSERT_TRUE(at.contains(n)) << n;
+    EXPECT_TRUE(at.at(n).contains("twed/seq_full")) << n;
+  }
+}
+
 nlohmann::json scaled_config(const char* reproduce) {
   nlohmann::json j = {{"name", "t"}, {"study", "dtw"},
                       {"data", {{"generator", "cbf"}, {"seed", 1}}},

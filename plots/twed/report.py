@@ -822,7 +822,10 @@ def set_gap(entry, group, seq, run, who):
     sweep = entry["sweep"]
     if not group:
         return f"sweep {sweep} is not in this config"
-    gaps = [f"seq_full is not in sweep {sweep}" if seq is None else
+    # Not run where it would take hours on one core (Pseudo Periodic: twed.c took 15,750 s
+    # there on the seed's Xeon, on half the matrix).
+    gaps = [f"seq_full is not in sweep {sweep} (the seed's twed.c took "
+            f"{rc.fmt_seconds(entry['twed_c_s'])} there)" if seq is None else
             "" if common.seconds(seq) else f"seq_full: {rc.not_run_why(seq)}"]
     if common.seconds(run):
         name = CUTWED if who == CUTWED else f"our {common.step_label(run, run.variant)}"
