@@ -173,6 +173,14 @@ class H100Reference(Case):
         ours = self.claim(s, T2, "ours (best GPU step) over twed.c on Pseudo Periodic")
         self.assertIn("not in sweep pseudo_periodic", ours.why)
         self.assertIn("147 s", ours.why)  # what our step did against the seed's cuTWED
+        # MNIST all queries is not run: its why says what a call would take, from the single
+        # query's times (60,000 times its pairs).
+        every = self.claim(s, T2, "cuTWED's time for MNIST all queries")
+        self.assertIn("sweep mnist_all is not in this config (60,000 times the pairs of MNIST "
+                      "single query here: a call would take about 405 s with our wavefront and "
+                      "3,421 s with cuTWED here (FP64)", every.why)
+        without_peer = self.claim(self.section(peers={}), T2, "cuTWED's time for MNIST all")
+        self.assertIn("405 s with our wavefront, at their times there", without_peer.why)
 
     def test_no_figures(self):
         self.assertIn("No figure was drawn", self.section().body)
