@@ -365,6 +365,7 @@ def apc_any_n_claim(table, point, forms, others, note=""):
         if not any(sp.reductions(table.get(dist, {}), *steps) for dist in PANELS):
             why += [missing_why(table.get(dist, {}), steps, dist) for dist in PANELS]
     judged = rc.judge("same", [r for _text, r in checks])
+    why = list(dict.fromkeys(why))  # a step's status, said once for every size and distribution
     known = f"not about the same on {', '.join(off)}" if off else ""
     gains = ("each gain the mean time reduction over the d both sizes ran, as a ratio of "
              "times" if checks else "")

@@ -478,8 +478,9 @@ def older_claim(ctx, cutwed, missing):
         return rc.Claim(T9B, claim, "> 10x", ours, judged.verdict,
                         "; ".join(w for w in (judged.note, found) if w),
                         rule=judged.rule, thresholds=judged.thresholds, **said)
-    why = rc.other_hardware(f"{gpu or 'no GPU'} beside {cpu or 'an unknown CPU'}",
-                            f"{OLDER_GPU} (Kepler) beside an {OLDER_CPU}")
+    ours_pair = f"{gpu} beside {cpu}" if gpu and cpu else gpu or (
+        f"{cpu} without a GPU" if cpu else "")
+    why = rc.other_hardware(ours_pair, f"{OLDER_GPU} (Kepler) beside an {OLDER_CPU}")
     return rc.Claim(T9B, claim, "> 10x", ours, rc.NOT_COMPARABLE,
                     f"{why}: a speedup of that machine pair, which the seed only plots",
                     rule=judged.rule, thresholds=judged.thresholds, **said)

@@ -123,6 +123,18 @@ class Claims(unittest.TestCase):
                 self.assertIn("at n = 100,000 over", apc.ours)
                 self.assertIn(report_skyline.NO_SEED_FORMS, apc.why)
 
+    def test_apcs_gain_at_a_second_n_without_a_gpu(self):
+        """Every GPU run skipped at both sizes: not measured, the status said once."""
+        results = copy.deepcopy(self.development)
+        for r in [r for r in results["runs"] if r["sweep"] == "fig11"
+                  and r["variant"] in ("naive", "apc")]:
+            copied = copy.deepcopy(r)
+            copied["sweep"], copied["params"]["n"] = "apc_n", "100000"
+            results["runs"].append(copied)
+        apc = find(self.claims(skip_gpu(results)), "Skyline Fig. 11a, 11b", APC_ANY_N)
+        self.assertEqual(apc.verdict, rc.NOT_MEASURED)
+        self.assertEqual(apc.why.count("skipped: no CUDA device"), 1, apc.why)
+
     def test_fewer_attributes_on_the_references(self):
         for results, ours in ((self.development, ("4 / at d=2: 1.88x", "4 / at d=2: 2.28x")),
                               (self.canonical, ("4 / at d=2: 2x (sample range", "4 / at d=2: 2.21x"))):
