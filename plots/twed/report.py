@@ -331,7 +331,7 @@ def dimension_table(runs):
         rows.append(row)
     header = ["points"] + [h for who, (name, _at) in views.items()
                            for h in (name if who == CUTWED else f"ours: {name}", "over R^1")]
-    return (f"One pair at N = {fmt_n(n or 0)} in several dimensions (sweep `{tp.DIM}`):\n\n"
+    return (f"\nOne pair at N = {fmt_n(n or 0)} in several dimensions (sweep `{tp.DIM}`):\n\n"
             + rc.md_table(header, rows) + "\n")
 
 
