@@ -249,22 +249,29 @@ def load_dump(path):
 
 
 def point_runs(peer, args, lib, point, variants, folder):
-    """The point's runs, its outputs saved beside the handover."""
+    """The point's runs, its outputs saved beside the handover. A variant the peer's
+    `variant_unsupported(point, name)` refuses is an unsupported run, with or without the
+    library (--replay), and the peer's `run` leaves it out."""
     why = peer.unsupported(point)
     if not why:
         path, facts, why = generate(args, point, folder, peer.DATA_SUFFIX)
     if why:
         return [{"point": point["point"], "variant": v["name"], "unsupported": why}
                 for v in variants]
+    refuse = getattr(peer, "variant_unsupported", lambda _point, _name: "")
+    refused = {v["name"]: refuse(point, v["name"]) for v in variants}
+    running = [v for v in variants if not refused[v["name"]]]
     try:
         point = dict(point, data_facts=facts)
-        runs = (replayed(args, point, variants, peer.STUDY, getattr(peer, "from_dump", None))
+        runs = (replayed(args, point, running, peer.STUDY, getattr(peer, "from_dump", None))
                 if args.replay else peer.run(point, path, args, lib))
     except Exception as err:  # noqa: BLE001 - the library's failure is this point's error
         runs = [{"variant": v["name"], "error": one_line(f"{type(err).__name__}: {err}")}
-                for v in variants]
+                for v in running]
     finally:
         path.unlink(missing_ok=True)  # a paper-scale data set is large
+    runs = ([r for r in runs if not refused.get(r["variant"])]
+            + [{"variant": name, "unsupported": why} for name, why in refused.items() if why])
     for r in runs:
         r["point"] = point["point"]
         if "outputs" in r:

@@ -1,11 +1,13 @@
-// The shipped configs: every configs/**/*.json loads, and every study's smoke config runs its
-// CPU steps to a pass (the GPU steps are covered by test_gpu_steps and by scripts/gpu_check.sh).
-// Beside them, the reproduction's cost table (configs/costs.json) reads as `reproduce` reads it.
+// The shipped configs: every configs/**/*.json loads, the paper scale runs what the report's
+// claims need, and every study's smoke config runs its CPU steps to a pass (the GPU steps are
+// covered by test_gpu_steps and by scripts/gpu_check.sh). Beside them, the reproduction's cost
+// table (configs/costs.json) reads as `reproduce` reads it.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 
 #include "datagen/base/errors.hpp"
@@ -94,6 +96,71 @@ TEST(CostTable, TimesOfTheScaleAskedMinusOneElseWhateverTheJson) {
     const CostTimes t = cost_table_times(nlohmann::json::parse(damaged), "quick", {"a", "b"});
     EXPECT_EQ(t.seconds, (std::vector<double>{-1, -1})) << damaged;
     EXPECT_EQ(t.gpu, "") << damaged;
+  }
+}
+
+// The variants (study/name) of one sweep of a config at a scale, at each value of one param.
+std::map<std::string, std::set<std::string>> sweep_variants(const std::string& config,
+                                                           const std::string& scale,
+                                                           const std::string& sweep,
+                                                           const std::string& param) {
+  std::map<std::string, std::set<std::string>> at;
+  for (const Point& p : load_config((kConfigs / config).string(), scale).points)
+    if (p.sweep == sweep)
+      for (const VariantSpec* v : p.variants) at[p.params.text(param)].insert(v->id());
+  return at;
+}
+
+// The paper scale runs what the report's claims are judged on (plots/<study>/report.py).
+TEST(PaperScale, DtwLengthSweepKeepsTheSharedStep) {
+  // "Shared memory too small for the DP rows of long series": the shared step (refused at
+  // no GPU cost where its rows do not fit) beside thread-local, at every length.
+  const auto at = sweep_variants("dtw/paper.json", "paper", "length", "n");
+  ASSERT_EQ(at.size(), 5u);
+  for (const auto& [n, variants] : at)
+    EXPECT_EQ(variants, (std::set<std::string>{"dtw/thread_local", "dtw/shared"})) << n;
+  EXPECT_TRUE(at.contains("1024"));
+}
+
+TEST(PaperScale, SkylineRunsNaiveAndApcAtASecondN) {
+  // "APC's gain about the same at any n": naive and APC, the seed's forms and ladder's, at
+  // a second n beside Fig. 11's 10^6 points, at both scales (quick: beside its 10^5).
+  const std::set<std::string> steps = {"skyline/naive", "skyline/apc", "skyline/naive_seed",
+                                       "skyline/apc_seed"};
+  for (const auto& [scale, n] : {std::pair{"paper", "100000"}, std::pair{"quick", "10000"}}) {
+    const auto at = sweep_variants("skyline/paper.json", scale, "apc_n", "n");
+    ASSERT_EQ(at.size(), 1u) << scale;
+    EXPECT_EQ(at.begin()->first, n) << scale;
+    EXPECT_EQ(at.begin()->second, steps) << scale;
+    EXPECT_NE(sweep_variants("skyline/paper.json", scale, "fig11", "n").begin()->first, n);
+  }
+  std::set<std::string> points;
+  for (const Point& p : load_config((kConfigs / "skyline/paper.json").string(), "paper").points)
+    if (p.sweep == "apc_n") points.insert(p.params.text("distribution") + p.params.text("d"));
+  EXPECT_EQ(points.size(), 12u);  // Fig. 11's d on both of its distributions
+}
+
+TEST(PaperScale, TwedRunsOnePairInSeveralDimensions) {
+  // "R^N inputs made no practical time difference": one N, R^1 up to cuTWED's R^32, for our
+  // fastest steps (cuTWED, a peer, runs every point of the config).
+  for (const char* scale : {"paper", "quick"}) {
+    const auto at = sweep_variants("twed/paper.json", scale, "dim", "dim");
+    EXPECT_EQ(at.size(), 4u) << scale;
+    EXPECT_TRUE(at.contains("1") && at.contains("32")) << scale;
+    for (const auto& [dim, variants] : at)
+      EXPECT_EQ(variants, (std::set<std::string>{"twed/itwed", "twed/wavefront",
+                                                 "twed/wavefront_fp32"}))
+          << scale << " dim " << dim;
+    EXPECT_EQ(sweep_variants("twed/paper.json", scale, "dim", "n").size(), 1u) << scale;
+  }
+}
+
+TEST(PaperScale, TwedFullMatrixAtEveryTwedCPoint) {
+  // Table 3's speedups are over twed.c, N = 1,024 .. 65,536: seq_full (its algorithm) at each.
+  const auto at = sweep_variants("twed/paper.json", "paper", "pair", "n");
+  for (const char* n : {"1024", "2048", "4096", "8192", "16384", "32768", "65536"}) {
+    ASSERT_TRUE(at.contains(n)) << n;
+    EXPECT_TRUE(at.at(n).contains("twed/seq_full")) << n;
   }
 }
 

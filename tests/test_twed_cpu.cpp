@@ -3,11 +3,13 @@
 // triangle matrices entry by entry against single pairs).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
 #include <random>
 
+#include "harness/memory.hpp"
 #include "harness/study.hpp"
 #include "variants/twed/problem.hpp"
 
@@ -193,6 +195,31 @@ TEST(TwedSteps, UnequalListsAndLengths) {
   const Output full = run_variant("twed/seq_full", p), omp = run_variant("twed/openmp", p);
   ASSERT_EQ(full.size(), 16u);
   for (std::size_t k = 0; k < full.size(); ++k) EXPECT_NEAR(omp.at(k), full.at(k), 1e-9 * full.at(k));
+}
+
+// seq_full keeps one pair's (n+1) x (m+1) matrix: it runs wherever that fits in the host's
+// share of memory (the seed's twed.c ran to N = 65,536, a 32 GiB matrix), and a point whose
+// matrix does not fit is refused by the host memory check, which says how much it needs.
+TEST(TwedSteps, FullMatrixRefusedOnlyBeyondHostMemory) {
+  const VariantSpec& full = *registry().variant("twed/seq_full");
+  auto pair_of = [](std::int64_t n) {  // the sizes alone: the check reads no value
+    TwedProblem p;
+    p.mode = Mode::pair;
+    p.a.count = p.b.count = 1;
+    p.a.length = p.b.length = n;
+    p.a.dim = p.b.dim = 1;
+    return p;
+  };
+  const Params params;
+  const DeviceCaps none;
+  const double share = kHostMemoryShare * host_memory_bytes();
+  // The largest N whose matrix fits (at most 65,536: more would take minutes), and twice it.
+  const auto fits = std::int64_t(std::min(65536.0, std::sqrt(share / 8.0) * 0.9));
+  EXPECT_EQ(full.supports(pair_of(std::min<std::int64_t>(fits, 16384)), params, none), "");
+  EXPECT_EQ(full.supports(pair_of(fits), params, none), "");
+  const auto beyond = std::int64_t(std::sqrt(share / 8.0) * 1.1);
+  const std::string why = full.supports(pair_of(beyond), params, none);
+  EXPECT_NE(why.find("of host memory"), std::string::npos) << why;
 }
 
 }  // namespace

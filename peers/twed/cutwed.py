@@ -28,13 +28,19 @@ SDIST = f"cuTWED-{VERSION}.tar.gz"
 PREPARE = {"--build-only": ("fetch and build cuTWED into the cache, print the library, stop",
                             lambda args: str(build(args)[0]))}
 PRECISIONS = {"fp64": "peer_cutwed", "fp32": "peer_cutwed_fp32"}
+# cuTWED's host call (twed: its inputs copied to the device inside the call), FP64, beside
+# twed_dev: the paper's Fig. 10b, whose host-to-device overhead it calls trivial. Timed on
+# single pairs up to HOST_MAX_N points: beyond, a call takes many seconds and its copies
+# (16 N bytes a series) are a vanishing share of it.
+HOST, HOST_MAX_N = "peer_cutwed_host", 262144
 DIMENSION_LIMIT, BATCH_LIMIT = 32, 65535  # src/cuTWED.cu of 2.0.2
 TRI = {"nopt": 0, "tril": -1, "triu": -2}  # TRI_OPT_t of src/cuTWED.h
 GOLDEN = 46.018  # x = 1..10, y = 11..20, nu = 0.001, lambda = 1, degree 2, index times
 NVCC_FLAGS = ["-O3", "-shared", "-Xcompiler", "-fPIC", "-cudart", "shared"]
 TIMING_METHOD = ("wall clock (time.perf_counter) around each cuTWED call plus a "
-                 "cudaDeviceSynchronize; inputs copied to the device before timing; the call's "
-                 "own cudaMalloc/cudaFree, stream creation, launches and result copy are inside")
+                 "cudaDeviceSynchronize; inputs copied to the device before timing (the host "
+                 "call twed, variant peer_cutwed_host, copies them inside); the call's own "
+                 "cudaMalloc/cudaFree, stream creation, launches and result copy are inside")
 
 
 def options(p):
@@ -152,7 +158,7 @@ def setup(args):
     x = np.arange(1.0, 11.0)[None, :, None]
     once = {"warmup": {"gpu": 0}, "repetitions": {"gpu": 1}}
     _, outputs = in_child(lib, "pair", "nopt", (x, x[:, :, 0]), (x + 10, x[:, :, 0]),
-                          {"nu": 0.001, "lambda": 1, "degree": 2}, once)
+                          {"nu": 0.001, "lambda": 1, "degree": 2}, once, host=True)
     for precision, out in outputs.items():
         if abs(out[0, 0] - GOLDEN) > 1e-3 * GOLDEN:
             raise RuntimeError(f"cuTWED ({precision}) gives {out[0, 0]} for the known pair, "
@@ -167,7 +173,24 @@ def variants(args, lib):
                        f"{'' if precision == 'fp64' else ' (f variants)'}): one launch per "
                        "anti-diagonal; timed with the wall clock around each call, its "
                        "allocations included"}
-            for precision, name in PRECISIONS.items()]
+            for precision, name in PRECISIONS.items()] + [
+        {"name": HOST, "label": f"{LABEL} host call", "backend": "gpu", "precision": "fp64",
+         "change": f"peer: {LABEL} (FP64, twed: host arrays, copied to the device inside the "
+                   "call, then twed_dev's work): the host-to-device overhead beside twed_dev"}]
+
+
+def variant_unsupported(point, name):
+    """Why the host call is not timed at a point ('' where it is, and for the other variants)."""
+    if name != HOST:
+        return ""
+    params = point["params"]
+    if params.get("mode", "pair") != "pair":
+        return "the host call is timed on single pairs (the paper's Fig. 10b): twed_batch_dev only"
+    n = params.get("n")
+    if n not in (None, "") and float(n) > HOST_MAX_N:
+        return (f"the host call is timed up to N = {HOST_MAX_N:,}: a call beyond takes many "
+                "seconds, of which the inputs' copies are a vanishing share")
+    return ""
 
 
 def unsupported(point):
@@ -217,17 +240,20 @@ def run(point, path, args, lib):
     if why:
         return [{"variant": v, "unsupported": why} for v in PRECISIONS.values()]
     tri = args.triangle if mode == "triangle" else "nopt"
-    timings, outputs = in_child(lib, mode, tri, a, b, params, point)
-    return [dict(timings[p], variant=v, outputs=outputs[p]) for p, v in PRECISIONS.items()]
+    host = not variant_unsupported(point, HOST)
+    timings, outputs = in_child(lib, mode, tri, a, b, params, point, host)
+    return [dict(timings[p], variant=v, outputs=outputs[p])
+            for p, v in {**PRECISIONS, **({"host": HOST} if host else {})}.items()]
 
 
-def in_child(lib, mode, tri, a, b, params, point):
-    """Both precisions' timings and outputs of A against B (each (values, times)), from a child
-    process: cuTWED calls exit() on a CUDA error, which then costs this call only (a
-    RuntimeError with the child's last lines, cuTWED's GPUassert lines among them)."""
+def in_child(lib, mode, tri, a, b, params, point, host=False):
+    """Both precisions' timings and outputs of A against B (each (values, times)), and with
+    `host` (a pair) the FP64 host call's as "host", from a child process: cuTWED calls exit()
+    on a CUDA error, which then costs this call only (a RuntimeError with the child's last
+    lines, cuTWED's GPUassert lines among them)."""
     job = {"library": str(lib), "mode": mode, "tri": tri, "nu": float(params["nu"]),
            "lambda": float(params["lambda"]), "degree": int(params["degree"]),
-           "warmup": point["warmup"], "repetitions": point["repetitions"],
+           "warmup": point["warmup"], "repetitions": point["repetitions"], "host": host,
            "time_budget_s": point.get("time_budget_s") or 0}  # the child times as the plan says
     with tempfile.TemporaryDirectory(prefix="cutwed-") as tmp:
         np.savez(Path(tmp) / "job.npz", a=a[0], ta=a[1], b=b[0], tb=b[1])
@@ -253,6 +279,10 @@ class Cuda:
             pair.restype, pair.argtypes = real, [vp, ci, vp, vp, ci, vp, real, real, ci, ci]
             batch.restype = ci
             batch.argtypes = [vp, ci, vp, vp, ci, vp, real, real, ci, ci, ci, ci, vp, ci]
+        # twed: twed_dev's arguments, host arrays
+        self.lib.twed.restype = ctypes.c_double
+        self.lib.twed.argtypes = [vp, ci, vp, vp, ci, vp, ctypes.c_double, ctypes.c_double,
+                                  ci, ci]
         self.rt.cudaGetErrorString.restype = ctypes.c_char_p
         self.rt.cudaMalloc.argtypes = [ctypes.POINTER(vp), ctypes.c_size_t]
         self.rt.cudaMemcpy.argtypes = [vp, vp, ctypes.c_size_t, ci]
@@ -300,14 +330,31 @@ class Cuda:
             got = half + half.T
         return timing, got
 
+    def measure_host(self, job, arrays):
+        """The host call twed on one pair in FP64, its inputs copied inside the timed call."""
+        a, b = arrays["a"], arrays["b"]
+        host = [np.ascontiguousarray(arrays[k], np.float64) for k in ("a", "ta", "b", "tb")]
+        out = np.zeros((1, 1), np.float64)
+
+        def call():
+            out[0, 0] = self.lib.twed(host[0].ctypes.data, a.shape[1], host[1].ctypes.data,
+                                      host[2].ctypes.data, b.shape[1], host[3].ctypes.data,
+                                      job["nu"], job["lambda"], job["degree"], a.shape[2])
+            return out
+        timing, got, _ = common.timed(call, job, "gpu", sync=self.sync)
+        return timing, got
+
 
 def worker(folder, job):
-    """The child: one job in both precisions, its timings and outputs in done.npz."""
+    """The child: one job in both precisions (and the host call, where asked), its timings and
+    outputs in done.npz."""
     job = json.loads(job)
     cuda, arrays = Cuda(job["library"]), dict(np.load(Path(folder) / "job.npz"))
     timings, outputs = {}, {}
     for p in PRECISIONS:
         timings[p], outputs[p] = cuda.measure(job, arrays, p)
+    if job.get("host"):
+        timings["host"], outputs["host"] = cuda.measure_host(job, arrays)
     np.savez(Path(folder) / "done.npz", timings=json.dumps(timings), **outputs)
     return 0
 

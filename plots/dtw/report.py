@@ -186,8 +186,9 @@ def shared_limit_claim(length_runs):
                         rc.REPRODUCES, trend, **said)
     if not shared or untimed:
         why = untimed[0] if untimed else (
-            f"sweep `{LENGTH_SWEEP}` of `{CONFIG}` is not in the results (`ladder reproduce` "
-            f"leaves it out; `ladder run configs/dtw/paper.json` runs it)")
+            f"sweep `{LENGTH_SWEEP}` of `{CONFIG}` is not in the results (the paper scale runs "
+            f"its thread-local and shared steps; `ladder run configs/dtw/paper.json` runs it "
+            f"whole)")
         return rc.Claim(TARGET, claim, seed, "-", rc.NOT_MEASURED, why, **said)
     return rc.Claim(TARGET, claim, seed, f"runs at every length up to n={shared[-1][0]:g}",
                     rc.DOES_NOT, trend, **said)

@@ -5,14 +5,37 @@ import common
 
 NOTES = common.seed(__file__)
 LARGE = "large"  # the sweep of Fig. 10
+DIM = "dim"  # one pair at one N in several dimensions: the paper's "R^N made no difference"
+# cuTWED's host call (twed: its inputs copied inside), FP64, timed beside its device call on
+# single pairs: the paper's Fig. 10b. Apart from cuTWED's runs everywhere else.
+PEER_HOST = "peer_cutwed_host"
 
 
 def n_of(run):
     return common.number(run.data.get("n")) or common.number(run.params.get("n"))
 
 
+def dim_of(run):
+    """The dimension of a run's points (R^1 where neither its data nor its params say)."""
+    return common.number(run.data.get("dim")) or common.number(run.params.get("dim")) or 1
+
+
 def pair_mode(runs):
-    return [r for r in runs if r.params.get("mode", "pair") == "pair"]
+    """The single-pair runs of the scaling in N (Fig. 9 and 10); sweep DIM's are apart."""
+    return [r for r in runs if r.params.get("mode", "pair") == "pair" and r.sweep != DIM]
+
+
+def dim_runs(runs):
+    """The runs of sweep DIM (one N, several dimensions)."""
+    return [r for r in runs if r.sweep == DIM]
+
+
+def by_dim(runs):
+    """{dimension: run}: the fastest correct timed run in each dimension (else the first)."""
+    groups = {}
+    for run in runs:
+        groups.setdefault(dim_of(run), []).append(run)
+    return {d: common.pick(group) for d, group in sorted(groups.items())}
 
 
 def by_n(runs):
@@ -37,9 +60,19 @@ def variant_runs(runs, name):
     return by_n([r for r in runs if r.variant == name])
 
 
+def peer_device(runs, precision="fp64"):
+    """cuTWED's runs of its device call (twed_dev, twed_batch_dev) in that precision."""
+    return [r for r in runs if r.is_peer and r.precision == precision and r.variant != PEER_HOST]
+
+
 def peer_runs(runs, precision):
-    """{N: cuTWED's fastest run of that precision}."""
-    return by_n([r for r in runs if r.is_peer and r.precision == precision])
+    """{N: cuTWED's fastest run of that precision}, of its device call."""
+    return by_n(peer_device(runs, precision))
+
+
+def host_runs(runs):
+    """{N: cuTWED's host call}."""
+    return by_n([r for r in runs if r.is_peer and r.variant == PEER_HOST])
 
 
 def paper_rows():
@@ -77,7 +110,7 @@ def fastest(runs):
 def set_times(group):
     """(seq_full run, our best FP64 GPU run, cuTWED here's FP64 run) of one point."""
     seq = next((r for r in group if r.variant == "seq_full"), None)
-    peer = next((r for r in group if r.is_peer and r.precision == "fp64"), None)
+    peer = next(iter(peer_device(group)), None)
     return seq, fastest(ours_gpu(group)), peer
 
 

@@ -4,8 +4,8 @@ import math
 
 import common
 
-from .data import (LARGE, NOTES, best_gpu, n_of, pair_mode, paper_mismatch, paper_rows,
-                   peer_runs, variant_runs)
+from .data import (LARGE, NOTES, PEER_HOST, best_gpu, host_runs, n_of, pair_mode,
+                   paper_mismatch, paper_rows, peer_runs, variant_runs)
 
 # Ours in the ladder's neutral role colours (common.ROLE_COLOURS: never green, which would say
 # 'better' whatever the numbers), cuTWED here in the peers' orange, the paper in grey.
@@ -65,11 +65,13 @@ def name_points(ax, best):
 
 
 def peer_lines(ax, runs):
-    """cuTWED measured here, FP64 solid and FP32 dashed; returns the values drawn."""
-    return [v for precision, style, marker in (("fp64", "-", "D"), ("fp32", "--", "d"))
-            for v in timed_line(ax, peer_runs(runs, precision),
-                                f"cuTWED here ({precision.upper()})", PEER, linestyle=style,
-                                marker=marker)]
+    """cuTWED measured here, FP64 solid and FP32 dashed, and its FP64 host call (the inputs
+    copied inside: the paper's Fig. 10b) dotted; returns the values drawn."""
+    lines = [(peer_runs(runs, precision), f"cuTWED here ({precision.upper()})", style, marker)
+             for precision, style, marker in (("fp64", "-", "D"), ("fp32", "--", "d"))]
+    lines.append((host_runs(runs), "cuTWED here (FP64 host call, copies included)", ":", "o"))
+    return [v for by_n, label, style, marker in lines
+            for v in timed_line(ax, by_n, label, PEER, linestyle=style, marker=marker)]
 
 
 def fig9a(ax, runs, paper):
@@ -148,7 +150,8 @@ def footnotes(results, runs, mismatch):
         notes.append(f"no panel (c), large N: no run of sweep '{LARGE}' in this file.")
     shown = ("seq_full", "itwed")
     missing = [(f"{r.variant} N={n_of(r):.0f}", common.status_text(r, 70))
-               for r in runs if (r.variant in shown or r.is_peer) and not r.seconds and n_of(r)]
+               for r in runs if (r.variant in shown or r.is_peer) and not r.seconds and n_of(r)
+               and r.variant != PEER_HOST]  # the host call is timed up to some N only
     notes += common.missing_footnotes(missing, len(runs))
     device = common.peer_device(results, runs)
     if any(r.is_peer for r in runs):

@@ -62,6 +62,10 @@ SAID = {
     "ladder": dict(quote="", place="", source=rc.FROM_LADDER),
 }
 QUICK_WHY = "quick scale: our sizes are smaller than the seed's, so absolute times are not judged"
+# The seed's older desktop (its footnote 14) and the speedup it says was reached there.
+OLDER_GPU, OLDER_CPU, OLDER_X = "GTX Titan Z", "i7-2600K", 10.0
+# The largest N at which peers/twed/cutwed.py times cuTWED's host call (its HOST_MAX_N).
+HOST_MAX_N = 262144
 # Whose speedup a Fig. 9b or Table 2 claim is judged on. The seed's speedups are its code's, so
 # its claims are judged on cuTWED run here; our best FP64 GPU step's at the same point is a check
 # of ladder's own (its words start with OURS), kept beside it but never counted.
@@ -79,9 +83,13 @@ RULES = (
     "*Triangle*: a **factor** claim (2x) on cuTWED's time on the whole matrix (its batch mode) "
     "over that on the triangle (its triangle option), on every set with both (our best step "
     "apart). *Single precision*: a **same** claim on cuTWED's FP64 time over its FP32 time at "
-    "each N. *cuTWED's distances*: an **at most** claim (the seed's 1e-14) on the largest "
-    "relative difference of cuTWED's FP64 distances from our sequential reference (twed.c's "
-    "algorithm) over the validation sets. *Launch overhead* (a check of ladder's, not counted): "
+    f"each N. *R^N*: a **same** claim on cuTWED's time in each dimension of sweep `{tp.DIM}` "
+    "over its time in R^1, at one N (our fastest FP64 GPU step's apart). *Transfer "
+    "overhead* (Fig. 10b): a **same** claim on the time of cuTWED's host call (twed, the "
+    "copies of the inputs included) over its device call's (twed_dev) at each N. *cuTWED's "
+    "distances*: an **at most** claim (the seed's 1e-14) on the largest relative difference of "
+    "cuTWED's FP64 distances from our sequential reference (twed.c's algorithm) over the "
+    "validation sets. *Launch overhead* (a check of ladder's, not counted): "
     f"our itwed at its smallest N within {SLOWER_OK:g}x of the seed's time per diagonal, and at "
     f"most {LAUNCH_BOUND_GROWTH:g}x as long at 2N (a launch-bound time doubles with the "
     "diagonals, a compute-bound one quadruples with the cells).\n")
@@ -99,7 +107,7 @@ def pair_view(runs):
     small = [r for r in tp.pair_mode(runs) if r.sweep != tp.LARGE]
     view = {name: tp.variant_runs(small, name) for name in ("seq_full", "seq_itwed", "itwed")}
     view.update(best=tp.best_gpu(small), peer=tp.peer_runs(small, "fp64"),
-                peer32=tp.peer_runs(small, "fp32"), runs=small,
+                peer32=tp.peer_runs(small, "fp32"), runs=small, dim=tp.dim_runs(runs),
                 ns=sorted({tp.n_of(r) for r in small if tp.n_of(r) and not r.is_peer}))
     return view
 
@@ -210,7 +218,8 @@ def peer_note(ctx):
     on = f", on {', '.join(sorted(devices))}" if devices else ""
     return (f"cuTWED 2.0 (peers/twed/cutwed.py): {'; '.join(said)}{on}. It is timed with the wall "
             "clock around each call of its device-array API (twed_dev: its allocations and "
-            "launches included, the copies of the inputs not).\n")
+            "launches included, the copies of the inputs not), and of its host call (twed: the "
+            "copies included) on single pairs, for Fig. 10b.\n")
 
 
 # ---- verdicts --------------------------------------------------------------------------------
@@ -270,7 +279,8 @@ def fig9a(ctx, view, seed, missing):
             + rc.md_table(["N", "seed: twed.c", "ours: seq_full", "ours/seed",
                            "seed: cuTWED (P100)", "ours: itwed", "ours/seed", "cuTWED here",
                            "here/seed", "ours: best FP64 GPU step", "cuTWED here / best"], rows)
-            + "\n" + untimed_notes(view["runs"], ("seq_full", "itwed")))
+            + "\n" + untimed_notes(view["runs"], ("seq_full", "itwed"))
+            + dimension_table(view["dim"]))
 
     def times(claim, key, name, why, not_timed):
         triples = [(n, seed.get(n, {}).get(key), view[name].get(n)) for n in ns]
@@ -288,9 +298,80 @@ def fig9a(ctx, view, seed, missing):
               none_timed("cuTWED here", view["peer"]) if view["peer"] else
               "cuTWED was not run here"),
         factor_two_claim(view, missing), precision_claim(view, missing),
-        rc.Claim(T9A, "R^N inputs made no practical time difference", "no practical difference",
-                 "-", rc.NOT_MEASURED, missing or "needs a sweep of the dimension at one N: the "
-                 "pair sweep runs R^1 only", **SAID["dimension"])]
+        *dimension_claims(ctx, view["dim"], missing)]
+
+
+def dimension_views(runs):
+    """(N, {who: (name, {dimension: run})}) of sweep DIM: cuTWED here (FP64) and, ours, the
+    FP64 GPU step fastest in R^1 (its own runs in every dimension, one step compared with
+    itself)."""
+    n = next((tp.n_of(r) for r in runs if tp.n_of(r)), None)
+    views = {CUTWED: (CUTWED, tp.by_dim(tp.peer_device(runs)))}
+    ours = tp.by_dim(tp.ours_gpu(runs))
+    first = ours.get(1) if ours.get(1) and common.seconds(ours[1]) else None
+    if first is not None:
+        views[OURS] = (common.step_label(first, first.variant),
+                       tp.by_dim([r for r in runs if r.variant == first.variant]))
+    else:
+        views[OURS] = ("best FP64 GPU step", ours)
+    return n, views
+
+
+def dimension_table(runs):
+    """The time in each dimension of sweep DIM beside R^1's, for cuTWED here and our step."""
+    n, views = dimension_views(runs)
+    if not runs:
+        return ""
+    rows = []
+    for d in sorted({tp.dim_of(r) for r in runs}):
+        row = [f"R^{d:g}"]
+        for _who, (_name, at) in views.items():
+            row += [cell(at.get(d)), rc.fmt_ratio(rc.ratio(common.seconds(at.get(d)),
+                                                           common.seconds(at.get(1))))]
+        rows.append(row)
+    header = ["points"] + [h for who, (name, _at) in views.items()
+                           for h in (name if who == CUTWED else f"ours: {name}", "over R^1")]
+    return (f"\nOne pair at N = {fmt_n(n or 0)} in several dimensions (sweep `{tp.DIM}`):\n\n"
+            + rc.md_table(header, rows) + "\n")
+
+
+def dimension_claims(ctx, runs, missing):
+    """'The use of R^N didn't really have any practical time difference': on cuTWED here (the
+    seed's code), each dimension's time over R^1's at sweep DIM's N, by the "same" rule; our
+    step's the same way, ladder's check."""
+    n, views = dimension_views(runs)
+    no_sweep = missing or (f"sweep `{tp.DIM}` of {PAPER} is not in the results (a pair at one "
+                           "N in several dimensions)")
+    claims = []
+    for who, (name, at) in views.items():
+        claim, said = (("R^N inputs made no practical time difference", SAID["dimension"])
+                       if who == CUTWED else
+                       (f"{OURS}: R^N inputs made no practical time difference", SAID["ladder"]))
+        ratios = [(d, rc.run_ratio(run, at.get(1))) for d, run in at.items() if d != 1]
+        ratios = [(d, x) for d, x in ratios if x]
+        if not ratios:
+            few = "fewer than two dimensions timed"
+            if not runs:
+                why = no_sweep
+            elif who == CUTWED:
+                why = peer_missing(ctx, PAPER) or (none_timed(CUTWED, at) if not any(
+                    map(common.seconds, at.values())) else few)
+            else:
+                why = gpu_why(runs, None, few)
+            claims.append(rc.Claim(T9A, claim, "no practical difference", "-", rc.NOT_MEASURED,
+                                   why, **said))
+            continue
+        ours = (f"{name} at N = {fmt_n(n)}, time over R^1's: "
+                + ", ".join(f"R^{d:g} {rc.fmt_measured(x)}" for d, x in ratios))
+        judged = rc.judge("same", [x for _, x in ratios])
+        off = [f"R^{d:g}" for d, x in ratios if not 1 / rc.SAME <= x <= rc.SAME]
+        why = rc.why_of(judged.verdict, f"more than {rc.SAME:g}x R^1's time in "
+                        f"{', '.join(off)}" if off else "",
+                        "the same code at the same N on this GPU, R^1 against each dimension")
+        claims.append(rc.Claim(T9A, claim, "no practical difference", ours, judged.verdict,
+                               "; ".join(w for w in (judged.note, why) if w), rule=judged.rule,
+                               thresholds=judged.thresholds, **said))
+    return claims
 
 
 def factor_two_claim(view, missing):
@@ -374,11 +455,35 @@ def fig9b(ctx, view, seed, missing):
     claims = [claim for n, p in sorted(seed.items()) if p["speedup"]
               for claim in (speedup_claim(view, cutwed, p, no_peer, CUTWED),
                             speedup_claim(view, ours, p, missing, OURS))]
-    older = rc.Claim(T9B, "above 10x over twed.c on the seed's older desktop (Titan Z, i7-2600K)",
-                     "> 10x", "-", rc.NOT_MEASURED, "needs runs on a Titan Z (Kepler) beside an "
-                     "i7-2600K: the seed's speedups there are only plotted", **SAID["older"])
     return body, claims + [trend_claim(ctx, view, cutwed, seed, no_peer, CUTWED),
-                           trend_claim(ctx, view, ours, seed, missing, OURS), launch_claim, older]
+                           trend_claim(ctx, view, ours, seed, missing, OURS), launch_claim,
+                           older_claim(ctx, cutwed, missing)]
+
+
+def older_claim(ctx, cutwed, missing):
+    """'Above a single order of magnitude' on the seed's older desktop: a speedup of that
+    machine pair (an "at least" claim, 10x), judged only on a Titan Z beside an i7-2600K;
+    elsewhere not comparable, saying what differs, with cuTWED's speedups here beside it."""
+    claim, said = ("above 10x over twed.c on the seed's older desktop (Titan Z, i7-2600K)",
+                   SAID["older"])
+    (gpu, _), (cpu, _) = hardware(ctx, "gpu"), hardware(ctx, "cpu")
+    if ctx.results(PAPER) is None:
+        return rc.Claim(T9B, claim, "> 10x", "-", rc.NOT_MEASURED, missing, **said)
+    xs = [x for x, _name, _run in cutwed.values()]
+    ours = (f"cuTWED here over our reference on this machine: {ratio_span(xs)}" if xs else "-")
+    judged = rc.judge("at least", xs, OLDER_X)
+    if rc.same_hardware(gpu, OLDER_GPU) and rc.same_hardware(cpu, OLDER_CPU):
+        found = ("cuTWED here over our sequential reference, on that machine pair" if xs else
+                 peer_missing(ctx, PAPER) or "no N with cuTWED and our reference timed")
+        return rc.Claim(T9B, claim, "> 10x", ours, judged.verdict,
+                        "; ".join(w for w in (judged.note, found) if w),
+                        rule=judged.rule, thresholds=judged.thresholds, **said)
+    ours_pair = f"{gpu} beside {cpu}" if gpu and cpu else gpu or (
+        f"{cpu} without a GPU" if cpu else "")
+    why = rc.other_hardware(ours_pair, f"{OLDER_GPU} (Kepler) beside an {OLDER_CPU}")
+    return rc.Claim(T9B, claim, "> 10x", ours, rc.NOT_COMPARABLE,
+                    f"{why}: a speedup of that machine pair, which the seed only plots",
+                    rule=judged.rule, thresholds=judged.thresholds, **said)
 
 
 def no_speedup(view, n, who):
@@ -547,13 +652,12 @@ def fig10(ctx, runs, seed, missing):
     body = ("### TWED Fig. 10: large-scale times\n\n"
             "The seed ran cuTWED alone out to a million points a series (no CPU code fits "
             "such a pair). Ours: the fastest correct FP64 GPU step of sweep "
-            f"'{tp.LARGE}' at each N, and cuTWED run here; G cells/s = N^2 / time. "
-            "Fig. 10b (host-to-device transfer overhead, cuTWED's host call against its "
-            "device call) is not remeasured: both the peer and our steps take device arrays.\n\n"
+            f"'{tp.LARGE}' at each N, and cuTWED run here; G cells/s = N^2 / time.\n\n"
             + rc.md_table(["N", "seed: cuTWED (P100)", "seed: G cells/s",
                            "ours: best FP64 GPU step", "ours/seed", "ours: G cells/s",
                            "cuTWED here", "here/seed"], rows)
-            + ("\n" if ns else f"\nNot measured: {why_none}.\n"))
+            + ("\n" if ns else f"\nNot measured: {why_none}.\n")
+            + transfer_table(runs, seed))
     claims = [times_claim(ctx, T10, f"cuTWED: {rc.fmt_seconds(seed[n]['cutwed_s'])} at N = "
                           f"{fmt_n(n)}", [(n, seed[n]["cutwed_s"], best.get(n))],
                           "our best step: one launch per pair on this GPU; cuTWED's: a launch "
@@ -563,12 +667,67 @@ def fig10(ctx, runs, seed, missing):
                           dict(quote=f"{seed[n]['cutwed_s']:g}",  # the cell
                                place=f"Table 3, cuTWED column, N = {n}; Fig. 10a"))
               for n in QUOTED_LARGE if n in seed]
-    transfer = rc.Claim(T10, "host-to-device transfer overhead is trivial (cuTWED)", "trivial",
-                        "-", rc.NOT_MEASURED, "needs cuTWED's host call (twed, its copies "
-                        "included) timed beside twed_dev: the peer times twed_dev only",
-                        **SAID["transfer"])
     return body, claims + [throughput_claim(ctx, best, seed, gpu_why(large, None, why_none)),
-                           transfer]
+                           transfer_claim(ctx, runs, seed, missing)]
+
+
+def host_over_device(runs):
+    """[(N, cuTWED's host call time over its device call's, an rc.Ratio)] at each N of the
+    scaling in N where both are timed (FP64)."""
+    pairs = tp.pair_mode(runs)
+    host, device = tp.host_runs(pairs), tp.peer_runs(pairs, "fp64")
+    found = [(n, rc.run_ratio(run, device.get(n))) for n, run in sorted(host.items())]
+    return [(n, x) for n, x in found if x]
+
+
+def seed_host_over_device(seed):
+    """[(N, the seed's cuTWED over cuTWED dev)] of Table 3."""
+    return [(n, p["cutwed_s"] / p["cutwed_dev_s"]) for n, p in sorted(seed.items())
+            if p.get("cutwed_s") and p.get("cutwed_dev_s")]
+
+
+def transfer_table(runs, seed):
+    """Fig. 10b: cuTWED's host call beside its device call, the seed's and here."""
+    pairs = tp.pair_mode(runs)
+    host, device = tp.host_runs(pairs), tp.peer_runs(pairs, "fp64")
+    rows = [[fmt_n(n), rc.fmt_seconds(p.get("cutwed_s")), rc.fmt_seconds(p.get("cutwed_dev_s")),
+             rc.fmt_ratio(rc.ratio(p.get("cutwed_s"), p.get("cutwed_dev_s"))),
+             cell(host.get(n)), cell(device.get(n)),
+             over(host.get(n), common.seconds(device.get(n)))]
+            for n, p in ((n, seed.get(n, {})) for n in sorted(set(seed) | set(host)))]
+    return ("\nFig. 10b, host-to-device transfer overhead: cuTWED's host call (`twed`, which "
+            "copies the inputs to the device) beside its device call (`twed_dev`), FP64; "
+            f"cuTWED here times the host call on single pairs up to N = {fmt_n(HOST_MAX_N)} "
+            f"(`{tp.PEER_HOST}`).\n\n"
+            + rc.md_table(["N", "seed: cuTWED", "seed: cuTWED dev", "seed: host / dev",
+                           "here: host call", "here: device call", "here: host / dev"], rows))
+
+
+def transfer_claim(ctx, runs, seed, missing):
+    """'A practical measure of host to device transfer cost overhead, which is trivial': cuTWED
+    here, its host call's time over its device call's at each N both ran, by the "same" rule."""
+    claim, said = "host-to-device transfer overhead is trivial (cuTWED)", SAID["transfer"]
+    seed_x = seed_host_over_device(seed)
+    seed_text = (f"trivial (Table 3: cuTWED over cuTWED dev "
+                 f"{ratio_span([x for _, x in seed_x])})" if seed_x else "trivial")
+    found = host_over_device(runs)
+    if not found:
+        host = tp.host_runs(tp.pair_mode(runs))
+        why = (missing or peer_missing(ctx, PAPER)
+               or (none_timed("cuTWED's host call", host) if host else
+                   f"cuTWED's results have no run of its host call (`{tp.PEER_HOST}`)"))
+        return rc.Claim(T10, claim, seed_text, "-", rc.NOT_MEASURED, why, **said)
+    ours = (f"cuTWED here, host call / device call: {ratio_span([x for _, x in found])} "
+            f"(N = {fmt_n(found[0][0])} .. {fmt_n(found[-1][0])})")
+    judged = rc.judge("same", [x for _, x in found])
+    off = [fmt_n(n) for n, x in found if not 1 / rc.SAME <= x <= rc.SAME]
+    why = rc.why_of(judged.verdict, f"more than {rc.SAME:g}x the device call at N = "
+                    f"{', '.join(off)}" if off else "",
+                    "twed (host arrays, copied inside the call) over twed_dev at the same N "
+                    "on this GPU")
+    return rc.Claim(T10, claim, seed_text, ours, judged.verdict,
+                    "; ".join(w for w in (judged.note, why) if w), rule=judged.rule,
+                    thresholds=judged.thresholds, **said)
 
 
 def throughput_claim(ctx, best, seed, why_none):
@@ -613,7 +772,7 @@ def table2(ctx, runs, missing):
             claims += [set_claim(ctx, entry, groups, no_peer, CUTWED),
                        set_claim(ctx, entry, groups, missing, OURS)]
         elif entry["cutwed_s"]:
-            claims.append(set_time_claim(ctx, entry, groups, missing))
+            claims.append(set_time_claim(ctx, entry, groups, missing, runs))
         for who, found in gains.items():
             gain = triangle_gain(groups, who)
             if gain:
@@ -640,7 +799,7 @@ def table2(ctx, runs, missing):
 def peer_why(runs, missing):
     """Why none of cuTWED's FP64 runs has a time: the first one's status; `missing` when one of
     them was timed (or there is none)."""
-    peers = [r for r in runs if r.is_peer and r.precision == "fp64"]
+    peers = tp.peer_device(runs)
     if not peers or any(r.seconds for r in peers):
         return missing
     return f"{CUTWED}: {rc.not_run_why(peers[0])}"
@@ -664,7 +823,10 @@ def set_gap(entry, group, seq, run, who):
     sweep = entry["sweep"]
     if not group:
         return f"sweep {sweep} is not in this config"
-    gaps = [f"seq_full is not in sweep {sweep}" if seq is None else
+    # Not run where it would take hours on one core (Pseudo Periodic: twed.c took 15,750 s
+    # there on the seed's Xeon, on half the matrix).
+    gaps = [f"seq_full is not in sweep {sweep} (the seed's twed.c took "
+            f"{rc.fmt_seconds(entry['twed_c_s'])} there)" if seq is None else
             "" if common.seconds(seq) else f"seq_full: {rc.not_run_why(seq)}"]
     if common.seconds(run):
         name = CUTWED if who == CUTWED else f"our {common.step_label(run, run.variant)}"
@@ -707,7 +869,38 @@ def set_claim(ctx, entry, groups, missing, who):
                     thresholds=judged.thresholds, **said)
 
 
-def set_time_claim(ctx, entry, groups, missing):
+def part_of(entry):
+    """The set of Table 2 whose pairs are a part of `entry`'s: the same series, fewer rows
+    (MNIST single query for all queries); None when there is none."""
+    data = entry["data"]
+    return next((other for other in tp.NOTES["table2"] if other is not entry
+                 and all(other["data"][k] == data[k] for k in ("cols", "n", "dim"))
+                 and other["data"]["rows"] < data["rows"]), None)
+
+
+def extrapolated(entry, runs):
+    """What a call on `entry`'s pairs would take, from the runs of the set whose pairs are a
+    part of it, in proportion to the pairs: '60,000 times the pairs of MNIST single query
+    here: a call would take about 405 s with our wavefront and 57 min with cuTWED here (FP64),
+    at their times there'; '' when that set has no timed run."""
+    part = part_of(entry)
+    group = batch_group(tp.points_of(runs, part["sweep"])) if part else []
+    _seq, best, peer = tp.set_times(group) if group else (None, None, None)
+    pairs = next((common.number(r.data.get("pairs")) for r in group
+                  if common.number(r.data.get("pairs"))), None)
+    if not pairs:
+        return ""
+    times = entry["data"]["rows"] * entry["data"]["cols"] / pairs
+    costs = [f"{rc.fmt_seconds(times * common.seconds(run))} with {who}"
+             for run, who in ((best, "our " + common.step_label(best, best.variant) if best
+                               else ""), (peer, f"{CUTWED} (FP64)")) if common.seconds(run)]
+    if not costs:
+        return ""
+    return (f"{times:,.0f} times the pairs of {part['name']} here: a call would take about "
+            f"{' and '.join(costs)}, at their times there")
+
+
+def set_time_claim(ctx, entry, groups, missing, runs=()):
     """cuTWED's time on a set the seed gives no speedup for (MNIST all queries) beside our best
     FP64 GPU step's at its batch point, judged as the times of Fig. 9a."""
     group = batch_group(groups)
@@ -715,8 +908,10 @@ def set_time_claim(ctx, entry, groups, missing):
     slower = rc.run_seconds(best, 1 / entry["cutwed_s"]) if best else None  # ours over the seed's
     ours = (f"{named(best)} ({tp.point_text(group)}); ours/seed {rc.fmt_measured(slower)}"
             if slower else None)
-    not_timed = (f"sweep {entry['sweep']} is not in this config" if not group else
-                 f"best FP64 GPU step: {gpu_why(group)}")
+    # Not run where it would break the reproduction's budget: say what it would cost.
+    cost = extrapolated(entry, runs) if not group else ""
+    not_timed = (f"sweep {entry['sweep']} is not in this config" + (f" ({cost})" if cost else "")
+                 if not group else f"best FP64 GPU step: {gpu_why(group)}")
 
     return absolute_claim(ctx, T2, f"cuTWED's time for {entry['name']} (P100)",
                           entry["cutwed_text"], ours, [slower] if slower else [],
@@ -759,7 +954,7 @@ def match_claim(runs, missing):
     """'About 1E-14 different in RMSE': cuTWED's FP64 distances against our sequential reference
     (twed.c's algorithm at these sizes), the largest relative difference of each validated
     set, by the "at most" rule against the seed's MATCH_REL."""
-    peers = [r for r in runs if r.is_peer and r.precision == "fp64"]
+    peers = tp.peer_device(runs)
     checked = [r for r in peers if r.passed and r.validation.get("checked")]
     claim = "cuTWED's FP64 distances match the sequential TWED's to about 1e-14"
     if not checked:
@@ -788,7 +983,7 @@ def section(ctx):
     runs = all_runs(ctx, PAPER)
     seed = {p["N"]: p for p in tp.paper_rows()}
     view, missing = pair_view(runs), missing_config(ctx, PAPER)
-    mismatch = tp.paper_mismatch(runs)
+    mismatch = tp.paper_mismatch(tp.pair_mode(runs))  # sweep DIM's dimensions are its point
     parts, claims = [], []
     for body, more in (fig9a(ctx, view, seed, missing), fig9b(ctx, view, seed, missing),
                        fig10(ctx, runs, seed, missing),

@@ -5,10 +5,13 @@ modes, data timestamps), and `ladder ingest` takes them.
 
     peers_twed.py LADDER SCRATCH_ROOT
 
-Checks: exit 0; both variants at every point, role peer, ladder's sweeps and params; root=off
-and a B list of its own unsupported with their reasons, every other run validated (ingest
+Checks: exit 0; the three variants (FP64, FP32, the host call) at every point, role peer,
+ladder's sweeps and params; root=off and a B list of its own unsupported with their reasons,
+the host call at batch and triangle points too, every other run validated (ingest
 validates a GPU peer's outputs on a machine without a GPU too); nothing fetched into the
-empty cache.
+empty cache. And what cuTWED would be called with at a point in R^3: the series of `ladder
+gen`'s file with their three channels (cuTWED's dim, the last argument of its calls), R^33
+refused by its DIMENSION_LIMIT; the host call refused beyond its largest N.
 """
 import json
 import os
@@ -29,15 +32,53 @@ CONFIG = {"name": "twed-peer-tiny", "study": "twed",
                "variants": ["twed/seq_full"]},
               {"label": "unrooted", "params": {"root": "off"}, "variants": ["twed/seq_full"]},
               {"label": "own_b", "params": {"m": 30, "mode": "batch"},
-               "variants": ["twed/seq_full"]}]}
+               "variants": ["twed/seq_full"]},
+              {"label": "dim", "params": {"dim": 3}, "variants": ["twed/seq_full"]}]}
+DIM = 3
 UNSUPPORTED = {"unrooted": "rooted", "own_b": "its own"}
-VARIANTS = ["peer_cutwed", "peer_cutwed_fp32"]
+VARIANTS = ["peer_cutwed", "peer_cutwed_fp32", "peer_cutwed_host"]
+HOST = "peer_cutwed_host"  # the host call: single pairs only
 
 
 def run(cmd):
     print("$", " ".join(cmd))
     return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600,
                           stdin=subprocess.DEVNULL)
+
+
+def dimension_problems(ladder, work, config):
+    """What cuTWED's selection of sweep dim's point (R^DIM) gets wrong: each side's series must
+    keep the file's DIM value channels, the timestamps channel 0 (cuTWED's dim is the last axis
+    of what it is given)."""
+    proc = run([ladder, "plan", config, "--json"])
+    point = next(p for p in json.loads(proc.stdout)["points"] if p["sweep"] == "dim")
+    proc = run([ladder, "gen", "--config", config, "--point", str(point["point"]), "--json",
+                "--out", os.path.join(work, "dim.npy")])
+    if proc.returncode != 0:
+        return [f"ladder gen: exit {proc.returncode}: {proc.stderr[-500:]}"]
+    sys.path.insert(0, os.path.join(ROOT, "peers", "twed"))
+    import cutwed  # noqa: E402 (numpy, as the peer itself)
+    import numpy as np  # noqa: E402
+    data = np.load(os.path.join(work, "dim.npy"))
+    facts = json.loads(proc.stdout)["data"]
+    (a, ta), (b, tb) = cutwed.select(data, dict(point, data_facts=facts))
+    problems = []
+    first = int(facts["a_first"])
+    if a.shape[2] != DIM or b.shape[2] != DIM:
+        problems.append(f"cuTWED would get R^{a.shape[2]} and R^{b.shape[2]}, want R^{DIM}")
+    elif not (np.array_equal(a[0], data[first, :, 1:])
+              and np.array_equal(ta[0], data[first, :, 0])):
+        problems.append("cuTWED's A is not the file's series with its timestamps")
+    if "R^33" not in cutwed.limits(np.zeros((1, 4, 33)), np.zeros((1, 4, 33))):
+        problems.append("points in R^33 not refused by cuTWED's DIMENSION_LIMIT")
+    # The host call: timed on pairs up to its N, where twed_dev is timed too.
+    for mode, n, refused in (("pair", "262144", False), ("pair", "524288", True),
+                             ("batch", "40", True)):
+        why = cutwed.variant_unsupported({"params": {"mode": mode, "n": n}}, HOST)
+        if bool(why) != refused or cutwed.variant_unsupported(
+                {"params": {"mode": mode, "n": n}}, "peer_cutwed"):
+            problems.append(f"the host call at {mode} N = {n}: {why or 'timed'}")
+    return problems
 
 
 def main():
@@ -69,6 +110,8 @@ def main():
                                                                  ladder_run.params):
                 problems.append(f"{where}: role/sweep/params {r.role} {r.sweep} {r.params}")
             word = UNSUPPORTED.get(r.sweep)
+            if not word and r.variant == HOST and r.params.get("mode") != "pair":
+                word = "single pairs"
             if word:
                 ok = r.status == "unsupported" and word in r.reason
             else:
@@ -77,6 +120,7 @@ def main():
                 problems.append(f"{where}: {r.status} ({r.reason})")
         if os.listdir(empty):
             problems.append(f"the replay put {os.listdir(empty)} into the cache")
+        problems += dimension_problems(ladder, work, config)
     clitest.finish(problems, f"ok: {len(runs)} runs")
 
 

@@ -20,7 +20,8 @@ from report_fixtures import SectionClaims, load, skip_gpu, study_module  # noqa:
 report_dtw = study_module("dtw", "report")
 
 DTW = "dtw-paper"
-# The canonical reference: `ladder reproduce` at the paper scale, without the length sweep.
+# The canonical reference: `ladder reproduce` at the paper scale, from before that scale ran
+# the length sweep's thread-local and shared steps.
 CANONICAL = ROOT / "results" / "reference" / "h100" / "dtw-paper.json"
 COALESCING = "a layout that coalesces a warp's accesses makes a step much faster"
 SHARED_LIMIT = "shared memory too small for the DP rows of long series"
@@ -92,17 +93,32 @@ class Claims(SectionClaims, unittest.TestCase):
         self.assertEqual(self.claims(results)[COALESCING].verdict, rc.PARTLY)
 
     def test_shared_limit_needs_the_length_sweep(self):
-        """The paper scale leaves the length sweep out: not measured, and the why names it;
-        a shared step that runs at every length does not reproduce the claim."""
+        """Results without the length sweep (the canonical reference's: the paper scale left it
+        out then): not measured, and the why names it; a shared step that runs at every length
+        does not reproduce the claim."""
         limit = self.claims(copy.deepcopy(ladder_results.load(CANONICAL).raw))[SHARED_LIMIT]
         self.assertEqual(limit.verdict, rc.NOT_MEASURED)
         self.assertIn("sweep `length` of `dtw-paper` is not in the results", limit.why)
+        self.assertIn("the paper scale runs its thread-local and shared steps", limit.why)
         results = load(DTW)
         results["runs"] = [r for r in results["runs"]
                            if not (r["sweep"] == "length" and r["params"].get("n") == "1024")]
         limit = self.claims(results)[SHARED_LIMIT]
         self.assertEqual(limit.verdict, rc.DOES_NOT)
         self.assertEqual(limit.ours, "runs at every length up to n=512")
+
+    def test_shared_limit_on_the_paper_scales_length_sweep(self):
+        """The paper scale runs the length sweep's thread-local and shared steps alone: enough
+        to judge the claim, with shared's gain over thread-local at each length it ran."""
+        results = load(DTW)
+        results["runs"] = [r for r in results["runs"] if r["sweep"] != "length"
+                           or r["variant"] in ("thread_local", "shared")]
+        limit = self.claims(results)[SHARED_LIMIT]
+        self.assertEqual(limit.verdict, rc.REPRODUCES)
+        self.assertTrue(limit.ours.startswith("refused from n=1024: needs 256 KiB of shared "
+                                              "memory"), limit.ours)
+        self.assertIn("its gain over thread-local", limit.why)
+        self.assertIn("at n=512", limit.why)
 
 
 if __name__ == "__main__":

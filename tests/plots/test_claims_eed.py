@@ -33,7 +33,8 @@ ADDED = {
     "printed on the device: about the same time for H_CUDA and sH_CUDA": rc.REPRODUCES,
     "printed on the device: pH_CUDA ~12x faster than the sequential pH": rc.PARTLY,
     "printed on the device: sH_CUDA ~29x faster than with the copies": rc.DOES_NOT,
-    "printed on the device: sH_CUDA's shared-memory allocation": rc.NOT_MEASURED,
+    # an absolute time of the GTX 660's, on an H100: not comparable (and no run times it)
+    "printed on the device: sH_CUDA's shared-memory allocation": rc.NOT_COMPARABLE,
 }
 # Each claim's number in the paper's words: (start of the claim, the words).
 NUMBERS = (("H_CUDA's and sH_CUDA's preprocessing ~16-63x", "16～63배"),
@@ -117,7 +118,24 @@ class Claims(SectionClaims, unittest.TestCase):
         self.assertEqual(printed.ours, "n=1000: 1.02x")  # total over the compute stage
         self.assertIn("copying 100 pairs in", printed.why)
         setup = self.find(claims, "printed on the device: sH_CUDA's shared-memory")
-        self.assertIn("no run times sH_CUDA's shared-memory set-up apart", setup.why)
+        self.assertEqual((setup.rule, setup.ours), ("absolute", "-"))
+        self.assertIn("other hardware: the seed's GeForce GTX 660, our NVIDIA H100", setup.why)
+        self.assertIn("no run of ours times sH_CUDA's shared-memory set-up apart", setup.why)
+
+    def test_the_set_up_time_on_the_papers_gpu_or_none(self):
+        """On the paper's GTX 660 the set-up time would be judged, but no run times it apart:
+        not measured, as without a GPU or without results."""
+        start = "printed on the device: sH_CUDA's shared-memory"
+        results = load(EED)
+        results["device"]["name"] = "NVIDIA GeForce GTX 660"
+        for state, claims in (("GTX 660", self.claims(results)),
+                              ("no GPU", self.claims(skip_gpu(load(EED)))),
+                              ("no results", self.claims())):
+            with self.subTest(state):
+                setup = self.find(claims, start)
+                self.assertEqual(setup.verdict, rc.NOT_MEASURED)
+                self.assertTrue(setup.why)
+                self.assertNotIn("other hardware", setup.why)
 
     def test_the_29x_turns_with_the_compute_stage(self):
         """sH_CUDA's 100 pairs of 1000, their compute stage a 29th of the total: reproduces."""

@@ -101,6 +101,40 @@ class Claims(unittest.TestCase):
         self.assertIn("needs naive and APC at a second n", apc.why)
         self.assertIn("n = 1,000,000 only", apc.why)
 
+    def test_apcs_gain_at_a_second_n(self):
+        """The development reference's naive and APC copied to a second n (sweep apc_n) with
+        their times a hundredth: the same gains, so the claim holds (judged on ladder's forms,
+        the only ones these results have, and said so); APC's times halved there, it does not."""
+        for apc_factor, verdict in ((1.0, rc.REPRODUCES), (0.5, rc.DOES_NOT)):
+            results = copy.deepcopy(self.development)
+            for r in [r for r in results["runs"] if r["sweep"] == "fig11"
+                      and r["variant"] in ("naive", "apc")]:
+                copied = copy.deepcopy(r)
+                copied["sweep"], copied["params"]["n"] = "apc_n", "100000"
+                factor = 0.01 * (apc_factor if r["variant"] == "apc" else 1.0)
+                copied["timing"] = {k: [x * factor for x in v] if k == "samples" else
+                                    v * factor if k in ("median", "min", "max", "mean") else v
+                                    for k, v in r["timing"].items()}
+                results["runs"].append(copied)
+            with self.subTest(apc_factor=apc_factor):
+                apc = find(self.claims(results), "Skyline Fig. 11a, 11b", APC_ANY_N)
+                self.assertEqual(apc.verdict, verdict, apc.why)
+                self.assertEqual(apc.rule, "same")
+                self.assertIn("at n = 100,000 over", apc.ours)
+                self.assertIn(report_skyline.NO_SEED_FORMS, apc.why)
+
+    def test_apcs_gain_at_a_second_n_without_a_gpu(self):
+        """Every GPU run skipped at both sizes: not measured, the status said once."""
+        results = copy.deepcopy(self.development)
+        for r in [r for r in results["runs"] if r["sweep"] == "fig11"
+                  and r["variant"] in ("naive", "apc")]:
+            copied = copy.deepcopy(r)
+            copied["sweep"], copied["params"]["n"] = "apc_n", "100000"
+            results["runs"].append(copied)
+        apc = find(self.claims(skip_gpu(results)), "Skyline Fig. 11a, 11b", APC_ANY_N)
+        self.assertEqual(apc.verdict, rc.NOT_MEASURED)
+        self.assertEqual(apc.why.count("skipped: no CUDA device"), 1, apc.why)
+
     def test_fewer_attributes_on_the_references(self):
         for results, ours in ((self.development, ("4 / at d=2: 1.88x", "4 / at d=2: 2.28x")),
                               (self.canonical, ("4 / at d=2: 2x (sample range", "4 / at d=2: 2.21x"))):

@@ -21,6 +21,8 @@ from report_fixtures import study_module  # noqa: E402
 report_skyline = study_module("skyline", "report")
 
 N, DS = 1000000, (2, 4, 8, 9, 12, 16)
+SECOND_N = 100000  # the sweep apc_n of configs/skyline/paper.json
+APC_ANY_N = ("Skyline Fig. 11a, 11b", "APC's gain over naive about the same at any n")
 DISTRIBUTIONS = ("independent", "anticorrelated")
 STEPS = {"naive": (4, "naive nested loop"), "apc": (5, "APC"), "dwe": (6, "DWE"),
          "alr": (7, "ALR"), "naive_seed": (12, "naive (seed's form)"),
@@ -46,29 +48,37 @@ def seed_form_ms(v, d):
     return {"naive": naive, "apc": 0.88 * naive, "dwe": dwe, "alr": (0.1 + 0.01 * d) * naive}[v]
 
 
-def run(variant, d, distribution, ms):
+def run(variant, d, distribution, ms, n=N, sweep="fig11"):
     step, label = STEPS[variant]
     return {"study": "skyline", "variant": variant, "step": step, "label": label, "role": "step",
             "change": "", "backend": "gpu", "precision": "fp32", "metric": "points_per_s",
-            "point": f"d={d},distribution={distribution}", "sweep": "fig11",
-            "params": {"d": str(d), "decimals": "-1", "distribution": distribution, "n": str(N),
+            "point": f"d={d},distribution={distribution},n={n}", "sweep": sweep,
+            "params": {"d": str(d), "decimals": "-1", "distribution": distribution, "n": str(n),
                        "seed": "42", "shape": "none", "threads": "256"},
-            "status": "passed", "reason": "", "data": {"d": float(d), "n": float(N)},
+            "status": "passed", "reason": "", "data": {"d": float(d), "n": float(n)},
             "extras": {"skyline_size": 1000.0}, "facts": {},
             "validation": {"mode": "sample", "checked": 4096, "failures": 0},
             "timing": {"unit": "ms", "mode": "hot", "warmup": 1, "samples": [ms], "median": ms,
                        "min": ms, "max": ms, "mean": ms, "stddev": 0.0, "cv": 0.0},
-            "metrics": {"points_per_s": N / ms / 1e3, "unit": "Mpoints/s", "work": float(N)}}
+            "metrics": {"points_per_s": n / ms / 1e3, "unit": "Mpoints/s", "work": float(n)}}
 
 
-def results(seed_forms=True):
+def results(seed_forms=True, second_n=None):
     """Every step at each d of both distributions: ladder's four at one time each (no gain),
-    the seed's forms (when asked) at seed_form_ms."""
+    the seed's forms (when asked) at seed_form_ms; with `second_n` (a factor of the time, given
+    the form, the step and the distribution), naive and APC in both forms again at SECOND_N
+    points (sweep apc_n) at a hundredth of their time at N times that factor."""
     runs = [run(v, d, dist, 100.0 * (d / 8) ** 2) for dist in DISTRIBUTIONS for d in DS
             for v in ("naive", "apc", "dwe", "alr")]
     if seed_forms:
         runs += [run(f"{v}_seed", d, dist, seed_form_ms(v, d)) for dist in DISTRIBUTIONS
                  for d in DS for v in ("naive", "apc", "dwe", "alr")]
+    if second_n:
+        ms = lambda form, v, d: seed_form_ms(v, d) if form != v else 100.0 * (d / 8) ** 2  # noqa: E731
+        runs += [run(form, d, dist, ms(form, v, d) / 100 * second_n(form, v, dist),
+                     SECOND_N, "apc_n")
+                 for dist in DISTRIBUTIONS for d in DS for v in ("naive", "apc")
+                 for form in (v, f"{v}_seed")]
     return {"schema_version": 1,
             "ladder": {"version": "0.1.0", "git_commit": "abc123", "build_type": "Release",
                        "cuda_arch": "90"},
@@ -125,8 +135,52 @@ class SeedForms(unittest.TestCase):
                     self.assertTrue(c.ours.startswith("+0"), c.ours)
         seed = [c for c in claims if c.source == rc.FROM_SEED]
         ladders = [c for c in claims if c.source == rc.FROM_LADDER]
-        self.assertEqual(len(ladders), len(TECHNIQUE) + 1)  # and the skyline sizes
+        self.assertEqual(len(ladders), len(TECHNIQUE) + 2)  # the skyline sizes, APC at any n
         self.assertEqual(len(seed), len(TECHNIQUE) + 1)  # and APC's gain at any n
+
+    def test_apcs_gain_at_any_n_needs_a_second_n(self):
+        claims = self.section(results()).claims
+        for start in ("", report_skyline.LADDERS):
+            c = find(claims, APC_ANY_N[0], start + APC_ANY_N[1])
+            self.assertEqual(c.verdict, rc.NOT_MEASURED)
+            self.assertEqual((c.rule, c.thresholds), ("", ()))
+            self.assertIn("needs naive and APC at a second n", c.why)
+            self.assertIn("n = 1,000,000 only", c.why)
+
+    def test_apcs_gain_at_any_n_judged_at_the_second_n(self):
+        """The same gain at 10^5 points as at 10^6 on both distributions: the seed's claim
+        holds on its forms (APC 12% under naive: 1.14x), and ladder's check on its forms (no
+        gain at either n: 1x over 1x); judged by the "same" rule, one ratio per distribution."""
+        claims = self.section(results(second_n=lambda form, v, dist: 1.0)).claims
+        c = find(claims, *APC_ANY_N)
+        self.assertEqual(c.source, rc.FROM_SEED)
+        self.assertEqual(c.verdict, rc.REPRODUCES, c.why)
+        self.assertEqual(c.rule, "same")
+        self.assertEqual(c.thresholds, (1 / rc.SAME, rc.SAME))
+        self.assertEqual(c.quote, report_skyline.SAID["apc_any_n"][0])
+        for dist in ("independent", "anti-correlated"):
+            self.assertIn(f"{dist}: 1.14x at n = 100,000 over 1.14x at n = 1,000,000: 1x", c.ours)
+        ladders = find(claims, APC_ANY_N[0], report_skyline.LADDERS + APC_ANY_N[1])
+        self.assertEqual(ladders.source, rc.FROM_LADDER)
+        self.assertEqual(ladders.verdict, rc.REPRODUCES, ladders.why)
+        self.assertIn("independent: 1x at n = 100,000 over 1x at n = 1,000,000: 1x", ladders.ours)
+
+    def test_apcs_gain_at_any_n_turns_with_the_times(self):
+        """APC's seed form twice as fast at 10^5 points on anti-correlated data (a gain of
+        2.27x against 1.14x: 2x, over the rule's 1.5x): partly; on both, does not reproduce.
+        Ladder's forms, unchanged, keep their verdict."""
+        for dists, verdict in ((("anticorrelated",), rc.PARTLY),
+                               (DISTRIBUTIONS, rc.DOES_NOT)):
+            factor = lambda form, v, dist: 0.5 if form == "apc_seed" and dist in dists else 1.0
+            claims = self.section(results(second_n=factor)).claims
+            with self.subTest(dists=dists):
+                c = find(claims, *APC_ANY_N)
+                self.assertEqual(c.verdict, verdict, c.why)
+                self.assertIn("anti-correlated: 2.27x at n = 100,000 over 1.14x", c.ours)
+                self.assertIn("anti-correlated data at n = 100,000", c.why)
+                self.assertEqual("independent data" in c.why, verdict == rc.DOES_NOT)
+                ladders = find(claims, APC_ANY_N[0], report_skyline.LADDERS + APC_ANY_N[1])
+                self.assertEqual(ladders.verdict, rc.REPRODUCES)
 
     def test_a_seed_forms_time_moves_the_seeds_claim_alone(self):
         content = results()

@@ -636,6 +636,29 @@ class TwedFigures(unittest.TestCase):
         # cuTWED beside the paper's numbers; no table without our runs.
         self.assertEqual(self.drawn(), ["twed_paper_degree2_lambda1_nu1.png"])
 
+    def test_sweep_dim_and_the_host_call_draw_no_figure_of_their_own(self):
+        """One N in several dimensions (sweep dim: the report's table) adds no twed_paper figure;
+        cuTWED's host call (peer_cutwed_host) is a line of the one there is."""
+        ours, peer, v_ours, v_peer = twed_files()
+        for d in (1, 4, 32):
+            for content, run in ((ours, twed_run("wavefront", 7, "step", "gpu", "fp64", 8192, 2.0,
+                                                 "dim", dim=d)),
+                                 (peer, twed_run("peer_cutwed", 90, "peer", "gpu", "fp64", 8192,
+                                                 80.0, "dim", dim=d))):
+                run["params"].update(n="8192", dim=str(d))
+                content["runs"].append(run)
+        for n in (1024, 2048):
+            peer["runs"].append(twed_run("peer_cutwed_host", 90, "peer", "gpu", "fp64", n,
+                                         9e-3 * n, "pair"))
+        files = [self.dir / f"dim_{name}" for name in ("ours.json", "peer.json", "v_ours.json",
+                                                       "v_peer.json")]
+        for path, content in zip(files, (ours, peer, v_ours, v_peer)):
+            path.write_text(json.dumps(content))
+        result = draw_all(*files, "--out-dir", self.out, "--figures", "twed_paper,twed_table2")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertNotIn("Traceback", result.stderr)
+        self.assertEqual(self.drawn(), ["twed_paper_degree2_lambda1_nu1.png", "twed_table2.png"])
+
 
 class EedFigures(unittest.TestCase):
     """eed_paper from synthetic files of configs/eed/paper.json, with and without the peers'
