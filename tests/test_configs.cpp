@@ -10,6 +10,7 @@
 
 #include "harness/config.hpp"
 #include "harness/runner.hpp"
+#include "harness/tally.hpp"
 
 namespace ladder {
 namespace {
@@ -99,6 +100,20 @@ TEST(Scales, BadBlocksAreInputErrors) {
     EXPECT_NE(std::string(e.what()).find("quick"), std::string::npos) << e.what();
   }
   EXPECT_THROW(apply_scale(scaled_config("{}"), "huge"), InputError);
+}
+
+TEST(Tally, CountsRunsByOutcome) {
+  Tally t;
+  for (Status s : {Status::passed, Status::passed, Status::skipped, Status::unsupported, Status::incorrect,
+                   Status::error})
+    t.add(s);
+  t.add(std::string("no such status"));  // counted, as failed: never dropped
+  EXPECT_EQ(t.text(), "2 passed, 2 failed, 2 skipped (1 unsupported), 1 incorrect");
+  EXPECT_EQ(t.total(), 7u);
+  Tally f;
+  f.add_runs(nlohmann::json::parse(R"({"runs": [{"status": "passed"}, {"status": 3}, "x"]})"));
+  f.add_runs(nlohmann::json::parse("[1]"));
+  EXPECT_EQ(f.text(), "1 passed, 0 failed, 0 skipped, 0 incorrect");
 }
 
 class SmokeConfig : public testing::TestWithParam<std::string> {};

@@ -19,6 +19,7 @@
 
 #include "datagen/base/atomic_file.hpp"
 #include "datagen/base/errors.hpp"
+#include "datagen/base/printable.hpp"
 #include "tests/reader_checks.hpp"
 #include "datagen/data_file.hpp"
 #include "datagen/json_file.hpp"
@@ -137,6 +138,19 @@ TEST(Numbers, PrintableAllEscapesTerminalControls) {
 }
 
 // --- JSON ----------------------------------------------------------------------------------
+
+// Hints and long lines are broken between words, never inside one: a word wider than the
+// line stands whole on its own.
+TEST(Numbers, WrapWordsNeverCutsAWord) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(wrap_words("run python3 peers/dtw/cudtw.py --build-only", 20),
+            (V{"run python3", "peers/dtw/cudtw.py", "--build-only"}));
+  EXPECT_EQ(wrap_words("  two   spaces  ", 80), (V{"two spaces"}));
+  EXPECT_EQ(wrap_words("a " + std::string(30, 'x') + " b", 10), (V{"a", std::string(30, 'x'), "b"}));
+  EXPECT_EQ(wrap_words("", 10), V{});
+  EXPECT_EQ(wrap_words("\xC3\xA9t\xC3\xA9 \xC3\xA9t\xC3\xA9", 7), (V{"\xC3\xA9t\xC3\xA9 \xC3\xA9t\xC3\xA9"}));  // columns, not bytes
+  EXPECT_EQ(display_width("\xC2\xB1" "3%"), 3u);
+}
 
 // Written files are 0666 less the umask, as any file the user makes (and not the 0600 of a
 // temporary file), whatever mode a leftover temporary file of the same name had.

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <ctime>
 #include <fstream>
+#include <map>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
@@ -30,6 +31,7 @@
 #include "../results.hpp"
 #include "../reuse.hpp"
 #include "../runner.hpp"
+#include "../tally.hpp"
 #include "args.hpp"
 #include "build_info.hpp"
 #include "child.hpp"
@@ -189,6 +191,48 @@ Stamp stamp(const fs::path& f) {
 
 std::string shown(const fs::path& p) { return "'" + printable(p.string(), 120) + "'"; }
 
+// A path as people read it: relative to the working directory when inside it.
+std::string for_people(const fs::path& p) {
+  std::error_code ec;
+  const fs::path rel = fs::proximate(p, fs::current_path(ec), ec);
+  return !ec && !rel.empty() && *rel.begin() != ".." ? rel.string() : p.string();
+}
+
+// obj[key] when obj is an object holding a string there, else "".
+std::string text_field(const json& obj, const char* key) {
+  if (!obj.is_object()) return "";
+  const auto it = obj.find(key);
+  return it != obj.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+// "2 reproduces, 1 inconclusive (3 of the seeds'); ladder's checks: 1 reproduces": the
+// report's verdicts as claims.json (beside REPORT.md) holds them.
+std::string claims_text(const fs::path& file) {
+  std::string why;
+  const json doc = read_found(file, why);
+  if (!doc.is_object() || !doc.contains("claims") || !doc["claims"].is_array())
+    return "none read (" + (why.empty() ? "no claims in it" : why) + ")";
+  static const char* const kVerdicts[] = {"reproduces", "partly", "does not reproduce", "inconclusive",
+                                          "not comparable", "not measured"};
+  auto by_verdict = [&doc](const std::string& source) {
+    std::string out;
+    std::size_t all = 0;
+    for (const char* verdict : kVerdicts) {
+      std::size_t n = 0;
+      for (const json& c : doc["claims"])
+        n += text_field(c, "source") == source && text_field(c, "verdict") == verdict;
+      if (n > 0) out += fmt::format("{}{} {}", out.empty() ? "" : ", ", n, verdict);
+      all += n;
+    }
+    return std::pair{out, all};
+  };
+  const auto [seeds, seed_count] = by_verdict("seed");
+  const auto [checks, check_count] = by_verdict("ladder");
+  std::string out = seed_count > 0 ? fmt::format("{} ({} of the seeds')", seeds, seed_count) : "none of the seeds'";
+  if (check_count > 0) out += "; ladder's checks: " + checks;
+  return out;
+}
+
 }  // namespace
 
 void check_outputs_in(const fs::path& folder, const std::vector<fs::path>& files,
@@ -261,7 +305,7 @@ class Reproduction {
                  {"device", device_json(device_, current_sm_clock_mhz(device_), -1)},
                  {"started_at", utc_timestamp()}, {"configs", json::array()}, {"peers", json::array()}};
     fmt::print("reproduce: {} paper experiments at the {} scale on {} into {}\n", exps_.size(),
-               scale_, device_.caps.present ? device_.name : "no GPU", dir_.string());
+               scale_, device_.caps.present ? device_.name : "no GPU", printable_all(for_people(dir_)));
     bool ok = true;
     for (std::size_t i = 0; i < exps_.size(); ++i) ok = experiment(i) && ok;
     if (p_.has("profile")) ok = profiles() && ok;
@@ -274,19 +318,39 @@ class Reproduction {
     write_file_atomically((dir_ / "reproduction.json").string(), manifest_.dump(2) + "\n");
     if (!report()) return 1;
     fs::remove_all(partial_);
-    fmt::print("reproduce: done in {}; report {}\n", duration_text(seconds_since(start_)),
-               (dir_ / "REPORT.md").string());
+    print_tally();
     return ok ? 0 : 1;
   }
 
  private:
   std::string python() const { return p_.get("python", "python3"); }
 
+  // What the reproduction ends with: its runs by outcome (every config's results file, reused
+  // or run), the peers by state, the report's verdicts on the claims and where it all is.
+  void print_tally() const {
+    Tally runs;
+    for (const Experiment& e : exps_) {
+      std::string unread;
+      runs.add_runs(read_found(dir_ / e.file, unread));
+    }
+    std::map<std::string, std::size_t> peers;
+    for (const json& entry : manifest_["peers"]) ++peers[entry.value("state", "")];
+    std::string peer_text;
+    for (const auto& [state, n] : peers) peer_text += fmt::format("{}{} {}", peer_text.empty() ? "" : ", ", n, state);
+    fmt::print("reproduce: done in {}\n", duration_text(seconds_since(start_)));
+    fmt::print("  runs: {} ({} config{})\n", runs.text(), exps_.size(), exps_.size() == 1 ? "" : "s");
+    fmt::print("  peers: {}\n", peer_text.empty() ? "none run" : printable_all(peer_text));
+    fmt::print("  claims: {}\n", claims_text(dir_ / "claims.json"));
+    fmt::print("  report: {} (beside it claims.json, reproduction.json, the results files and figures/)\n",
+               printable_all(for_people(dir_ / "REPORT.md")));
+  }
+
   // plots/report.py writes DIR/REPORT.md; its exit status alone does not prove it did.
   bool report() {
     const fs::path file = dir_ / "REPORT.md";
     const Stamp before = stamp(file);
-    const int rc = run_script(root_, {python(), "plots/report.py", dir_.string()});
+    // Its own "report: PATH" line is left in the staging folder: the tally ends with the path.
+    const int rc = run_script(root_, {python(), "plots/report.py", dir_.string()}, (partial_ / "report.log").string());
     const Stamp after = stamp(file);
     if (rc != 0 || !after.exists || after.size == 0 || after == before) {
       fmt::print(stderr, "ladder: error: plots/report.py {}\n",
@@ -308,16 +372,14 @@ class Reproduction {
     return key;
   }
 
-  // "; reproduction: config 3/7, 41% of runs, 2m10s, ~3m05s left": the whole reproduction's
-  // place, time and estimate.
+  // "reproduction: 41% of runs, 2m10s, ~3m05s left": the whole reproduction's share done,
+  // time and estimate (the config's place is the line's label).
   std::string tail(std::size_t config_done) const {
     const std::size_t done = done_runs_ + config_done;
     const double elapsed = seconds_since(start_);
     const double left = seconds_left(config_done, elapsed);
-    return fmt::format("; reproduction: config {}/{}, {:.0f}% of runs, {}, {}", current_ + 1,
-                       exps_.size(), 100.0 * done / std::max<std::size_t>(planned_, 1),
-                       duration_text(elapsed),
-                       left >= 0 ? "~" + duration_text(left) + " left" : "estimating");
+    return fmt::format("reproduction: {:.0f}% of runs, {}, {}", 100.0 * done / std::max<std::size_t>(planned_, 1),
+                       duration_text(elapsed), left >= 0 ? "~" + duration_text(left) + " left" : "estimating");
   }
 
   // Runs differ in cost by orders of magnitude (a skyline point takes seconds, an EED one
@@ -391,13 +453,14 @@ class Reproduction {
       manifest_["configs"].push_back(entry);
       return found.all_ok;
     }
-    fmt::print("reproduce: [{}/{}] {} ({} runs; {})\n", i + 1, exps_.size(), printable_all(e.config.name), runs,
-               found.why_not == "none yet"
-                   ? "no results yet"
-                   : printable_all("not reusing " + target.filename().string() + ": " + found.why_not));
+    // The config's progress line (stderr) says the rest; a file found and not reused, why.
+    if (found.why_not != "none yet")
+      fmt::print("reproduce: [{}/{}] {}: {}\n", i + 1, exps_.size(), printable_all(e.config.name),
+                 printable_all("not reusing " + target.filename().string() + ": " + found.why_not));
+    std::fflush(stdout);
     RunOptions opt;
     opt.device = device_index_;
-    opt.progress_label = e.config.name;
+    opt.progress_label = fmt::format("[{}/{}] {}", i + 1, exps_.size(), e.config.name);
     opt.progress_tail = [this](std::size_t done, std::size_t) { return tail(done); };
     opt.on_run = [&partial](const RunReport& so_far) { write_results(partial.string(), so_far); };
     const auto t0 = Clock::now();
@@ -443,8 +506,10 @@ class Reproduction {
     if (ready != 0) {
       entry["state"] = "not installed";
       entry["why"] = first_line(probe);
-      fmt::print("reproduce: peer {} on {}: not run ({})\n", printable_all(peer.name), printable_all(e.config.name),
-                 printable_all(entry["why"].get<std::string>()));
+      // The peer's hint says how to make it ready: shown whole, broken between words.
+      fmt::print("reproduce: peer {} on {}: not run:\n", printable_all(peer.name), printable_all(e.config.name));
+      for (const std::string& line : wrap_words(printable_all(entry["why"].get<std::string>()), line_width(STDOUT_FILENO) - 4))
+        fmt::print("    {}\n", line);
     } else if (judge_peer_results(read_found(dir_ / file, unread), peer_key(e)).why_not.empty()) {
       entry["state"] = "reused";
       entry["results"] = file;
@@ -490,7 +555,7 @@ class Reproduction {
     std::ifstream in(f);
     std::string line;
     std::getline(in, line);
-    return line.empty() ? "not ready" : printable(line, 200);
+    return line.empty() ? "not ready" : printable(line, InputError::kMaxMessage);
   }
 
   // Every figure the results ask for, drawn under .partial/ and then swapped in whole.
