@@ -31,6 +31,7 @@
 #include "../results.hpp"
 #include "../reuse.hpp"
 #include "../runner.hpp"
+#include "../share_dir.hpp"
 #include "../tally.hpp"
 #include "args.hpp"
 #include "build_info.hpp"
@@ -75,16 +76,6 @@ struct Peer {
 
 double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
-}
-
-// The project's folder, whose plots/ and peers/ scripts draw and compare: the working
-// directory when it is one, else the source tree this binary was built from.
-fs::path project_root() {
-  std::error_code ec;
-  for (const fs::path root : {fs::current_path(ec), fs::path(LADDER_SOURCE_DIR)})
-    if (fs::is_directory(root / "configs", ec) && fs::is_regular_file(root / "plots" / "report.py", ec))
-      return root;
-  throw InputError("no plots/report.py here or in the source tree; run from the project's folder");
 }
 
 // Every paper experiment, loaded (and so checked) at `scale`, in the studies' order.
@@ -146,13 +137,18 @@ std::vector<Peer> peers_of(const fs::path& root, const Experiment& e) {
 }
 
 
-// Runs a script of the project (`argv`, no shell) from the project root; its exit status, or
+// Python run from the share folder writes no bytecode beside its scripts: an installed tree
+// is left as it was installed, and nothing is written outside the reproduction's folder.
+const std::vector<std::string> kScriptEnv = {"PYTHONDONTWRITEBYTECODE=1"};
+
+// Runs a script of the project (`argv`, no shell) from the share folder; its exit status, or
 // -1 when it could not start or was killed. Ctrl-C (or SIGTERM) that ended the child ends the
 // reproduction too; any other signal is the child's failure alone.
 int run_script(const fs::path& root, const std::vector<std::string>& argv,
                const std::string& stdout_file = "") {
   ChildOptions o;
   o.cwd = root.string();
+  o.env = kScriptEnv;
   o.stdout_file = stdout_file;
   const ChildResult r = run_child(argv, o);
   if (r.signal == SIGINT || r.signal == SIGTERM) std::raise(r.signal);
@@ -164,6 +160,7 @@ int run_script(const fs::path& root, const std::vector<std::string>& argv,
 void check_python(const fs::path& root, const std::string& python) {
   ChildOptions o;
   o.cwd = root.string();
+  o.env = kScriptEnv;
   o.capture = true;
   o.quiet = true;
   const ChildResult r =
@@ -624,7 +621,9 @@ constexpr const char* kAbout =
     "Runs every paper experiment (configs/<study>/*.json with a \"reproduce\" object) at the\n"
     "scale (default paper), then the installed peers, draws every figure and writes\n"
     "DIR/REPORT.md (default DIR: results/reproduction/<gpu>/). Rerun with the same DIR, it\n"
-    "reuses every complete results file of the same commit, device, scale and config.\n";
+    "reuses every complete results file of the same commit, device, scale and config. The\n"
+    "configs, plots and peers are the share folder's (LADDER_SHARE, else share/ladder beside\n"
+    "the binary, else its source tree).\n";
 
 }  // namespace
 
@@ -633,7 +632,7 @@ const Command reproduce_command{
     .summary = "every paper experiment, the installed peers, every figure and REPORT.md",
     .options = {{"scale", "paper|quick", "the seeds' sizes, or sizes that finish in minutes (default paper)"},
                 {"out", "DIR", "the reproduction's folder (default results/reproduction/<gpu>/)"},
-                {"configs", "DIR", "where the paper experiments are (default the project's configs/)"},
+                {"configs", "DIR", "where the paper experiments are (default the share folder's configs/)"},
                 shared_option("device"), shard_option("shard"), shard_option("gpus"), shard_option("costs"),
                 {"no-peers", "", "run no peer (peers/<study>/*.py), even those ready here"},
                 {"profile", "", "then Nsight Compute's counters for one point of each GPU step (needs ncu)"},
@@ -646,7 +645,7 @@ int reproduce(const Parsed& p) {
   if (!p.positional.empty())
     throw InputError("reproduce takes no positional arguments, got '" + printable(p.positional[0]) + "'");
   const std::string scale = parse_scale(p.get("scale", "paper"), "--scale");
-  const fs::path root = project_root();
+  const fs::path root = share_dir().path;
   const fs::path configs = p.has("configs") ? fs::absolute(p.get("configs")) : root / "configs";
   if (!fs::is_directory(configs))
     throw InputError("--configs '" + printable(configs.string(), 80) + "' is not a directory");

@@ -162,13 +162,19 @@ def reproduce_untrusted_results(ladder, work):
 
 
 def project_copy(root):
-    """A project folder: the real plots/ and peers/, configs/ with the one test config."""
+    """A project folder: the real plots/ and peers/, configs/ with the one test config. Runs
+    name it as their share folder (LADDER_SHARE): see in_project."""
     os.makedirs(root)
     for d in ("plots", "peers"):
         shutil.copytree(os.path.join(PROJECT, d), os.path.join(root, d),
                         ignore=shutil.ignore_patterns("__pycache__", "cache"))
     shutil.copytree(ONE, os.path.join(root, "configs"))
     return root
+
+
+def in_project(root):
+    """The environment of a run that takes `root` as its share folder."""
+    return dict(os.environ, LADDER_SHARE=root)
 
 
 def reproduce_damaged_reference(ladder, work):
@@ -189,7 +195,7 @@ def reproduce_damaged_reference(ladder, work):
         f.write("not json\n")
     out = os.path.join(work, "out")
     proc = run_ladder([ladder, "reproduce", "--scale", "paper", "--no-peers", "--out", out],
-                      cwd=root, timeout=240)
+                      cwd=root, timeout=240, env=in_project(root))
     finished(proc, out, "a damaged reference")
 
 
@@ -202,7 +208,7 @@ def reproduce_shell_names(ladder, work):
     for name in names:
         out = os.path.join(work, name)
         proc = run_ladder([ladder, "reproduce", "--scale", "paper", "--no-peers", "--out", out],
-                          cwd=root, timeout=240)
+                          cwd=root, timeout=240, env=in_project(root))
         finished(proc, out, "output folder %r" % name)
     for dirpath, dirnames, filenames in os.walk(work):
         for f in filenames + dirnames:
@@ -214,7 +220,7 @@ def reproduce_project_quote(ladder, work):
     root = project_copy(os.path.join(work, "pro'j $x `y`"))
     out = os.path.join(root, "out")
     proc = run_ladder([ladder, "reproduce", "--scale", "paper", "--no-peers", "--out", out],
-                      cwd=root, timeout=240)
+                      cwd=root, timeout=240, env=in_project(root))
     finished(proc, out, "a project folder named %r" % os.path.basename(root))
 
 

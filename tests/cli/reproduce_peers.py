@@ -3,8 +3,8 @@
 
     reproduce_peers.py LADDER CONFIGS_DIR PEERS_DIR SCRATCH_ROOT
 
-A project folder is made in SCRATCH_ROOT: configs/dtw/a_fast.json from CONFIGS_DIR (asking for
-the ladder figure, hot timing), plots/ as a
+A project folder is made in SCRATCH_ROOT, and named the share folder (LADDER_SHARE):
+configs/dtw/a_fast.json from CONFIGS_DIR (asking for the ladder figure, hot timing), plots/ as a
 link to the source tree's, and peers/dtw/fake.py, a peer built on PEERS_DIR/common.py that hands
 over the outputs of ladder's own seq_tworow (dumped once per peer run, which it counts). Then:
 
@@ -81,7 +81,8 @@ def make_project(root, configs, plots):
 
 
 def reproduce(ladder, root, problems, want_state, want_calls, wrong=False):
-    env = dict(os.environ, LADDER_TEST_PEERS=str(PEERS))
+    # The project folder made here is the run's share folder: its peers/ are those run.
+    env = dict(os.environ, LADDER_TEST_PEERS=str(PEERS), LADDER_SHARE=str(root))
     if wrong:
         env["LADDER_TEST_PEER_WRONG"] = "1"
     proc = run_ladder([ladder, "reproduce", "--configs", "configs", "--scale", "quick",
