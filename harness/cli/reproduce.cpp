@@ -230,6 +230,33 @@ std::string claims_text(const fs::path& file) {
   return out;
 }
 
+// One folder holds one reproduction: the results files, peers' results and manifest already in
+// `dir` must be of this build's commit and of `scale`, unless --force says that they may be
+// replaced. Checked before anything is created. A file that cannot be read, or that names
+// neither, is left to the reuse check (which runs its config again).
+void check_one_reproduction(const fs::path& dir, const std::string& scale, bool force) {
+  if (force) return;
+  std::error_code ec, type;
+  std::vector<fs::path> files;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (it->path().extension() == ".json" && it->is_regular_file(type)) files.push_back(it->path());
+  std::sort(files.begin(), files.end());
+  for (const fs::path& f : files) {
+    std::string why;
+    const json j = read_found(f, why);
+    const std::string theirs = text_field(j, "scale");
+    const std::string commit = text_field(j.is_object() && j.contains("ladder") ? j["ladder"] : json(), "git_commit");
+    const std::string where = "--out " + shown(dir) + " holds ";
+    const std::string fix = ": give another --out, or --force to replace what is there";
+    if (!theirs.empty() && theirs != scale)
+      throw InputError(where + "a reproduction at the " + printable(theirs) + " scale (" +
+                       printable(f.filename().string(), 80) + "), not " + scale + fix);
+    if (!commit.empty() && commit != LADDER_GIT_COMMIT)
+      throw InputError(where + "results of commit " + printable(commit) + " (" +
+                       printable(f.filename().string(), 80) + "), not this build's " + LADDER_GIT_COMMIT + fix);
+  }
+}
+
 }  // namespace
 
 void check_outputs_in(const fs::path& folder, const std::vector<fs::path>& files,
@@ -620,10 +647,11 @@ void on_interrupt(int sig) {
 constexpr const char* kAbout =
     "Runs every paper experiment (configs/<study>/*.json with a \"reproduce\" object) at the\n"
     "scale (default paper), then the installed peers, draws every figure and writes\n"
-    "DIR/REPORT.md (default DIR: results/reproduction/<gpu>/). Rerun with the same DIR, it\n"
-    "reuses every complete results file of the same commit, device, scale and config. The\n"
-    "configs, plots and peers are the share folder's (LADDER_SHARE, else share/ladder beside\n"
-    "the binary, else its source tree).\n";
+    "DIR/REPORT.md and DIR/claims.json (default DIR: results/reproduction/<gpu>-<scale>/ under\n"
+    "the working directory). Rerun with the same DIR, it reuses every complete results file of\n"
+    "the same commit, device, scale and config; a DIR holding another scale's or another\n"
+    "commit's files is refused unless --force. The configs, plots and peers are the share\n"
+    "folder's (LADDER_SHARE, else share/ladder beside the binary, else its source tree).\n";
 
 }  // namespace
 
@@ -631,7 +659,8 @@ const Command reproduce_command{
     .name = "reproduce",
     .summary = "every paper experiment, the installed peers, every figure and REPORT.md",
     .options = {{"scale", "paper|quick", "the seeds' sizes, or sizes that finish in minutes (default paper)"},
-                {"out", "DIR", "the reproduction's folder (default results/reproduction/<gpu>/)"},
+                {"out", "DIR", "the reproduction's folder (default results/reproduction/<gpu>-<scale>/)"},
+                {"force", "", "write into a DIR that holds another scale's or another commit's files"},
                 {"configs", "DIR", "where the paper experiments are (default the share folder's configs/)"},
                 shared_option("device"), shard_option("shard"), shard_option("gpus"), shard_option("costs"),
                 {"no-peers", "", "run no peer (peers/<study>/*.py), even those ready here"},
@@ -671,10 +700,11 @@ int reproduce(const Parsed& p) {
   const std::string gpu_name = dev ? (dev->caps.present ? dev->name : "") : device_names()[gpus[0]];
   if (p.has("out") && p.get("out").empty()) throw InputError("--out needs a folder name");
   const fs::path dir = fs::absolute(p.has("out") ? fs::path(p.get("out"))
-                                                 : root / "results" / "reproduction" / device_slug(gpu_name));
+                                                 : fs::path("results") / "reproduction" / (device_slug(gpu_name) + "-" + scale));
   std::error_code ec;
   if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
     throw InputError("--out '" + printable(dir.string(), 80) + "' exists and is not a directory");
+  check_one_reproduction(dir, scale, p.has("force"));
   check_outputs(dir, exps, root);
   costs_option(p);  // a bad --costs is refused before anything is created
   const ShardInfo shard = p.has("shard") ? parse_shard(p.get("shard")) : ShardInfo{};
