@@ -37,7 +37,7 @@ test: build
 
 # Every study's paper experiments, the installed peers, every figure and REPORT.md:
 # make reproduce [SCALE=paper|quick] [OUT=DIR] [GPUS=all|0,2] [COSTS=DIR]
-# (default results/reproduction/<gpu>/; GPUS: a shard per GPU, COSTS: earlier run times).
+# (default results/reproduction/<gpu>-<scale>/; GPUS: a shard per GPU, COSTS: earlier run times).
 reproduce: build
 	@scripts/deps.sh plots
 	$(BUILD)/ladder reproduce --scale $(SCALE) $(if $(OUT),--out $(OUT)) $(if $(GPUS),--gpus $(GPUS)) \

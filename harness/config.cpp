@@ -9,6 +9,7 @@
 #include "../datagen/base/errors.hpp"
 #include "../datagen/json_file.hpp"
 #include "../datagen/numbers.hpp"
+#include "share_dir.hpp"
 
 namespace ladder {
 namespace fs = std::filesystem;
@@ -390,7 +391,7 @@ std::vector<std::string> input_files(const Config& c) {
   auto add = [&files](const std::string& f) {
     if (!f.empty() && std::find(files.begin(), files.end(), f) == files.end()) files.push_back(f);
   };
-  add(c.path);
+  add(c.file.empty() ? c.path : c.file);
   for (const Point& p : c.points) {
     add(p.data.file);
     for (const auto& spec : c.study->data_params())
@@ -575,11 +576,13 @@ Config parse_config(const json& j, const std::string& base_dir) {
 }
 
 Config load_config(const std::string& path, const std::string& scale) {
-  json j = read_json_file(path, "config '" + printable(path, 80) + "'", kMaxDepth);
-  const std::string base_dir = fs::path(path).parent_path().string();
+  const std::string file = resolve_shared_path(path);
+  json j = read_json_file(file, "config '" + printable(path, 80) + "'", kMaxDepth);
+  const std::string base_dir = fs::path(file).parent_path().string();
   if (scale.empty()) {
     Config c = parse_config(j, base_dir);
     c.path = path;
+    c.file = file;
     return c;
   }
   if (scale == "quick" && !scale_block(j, "quick"))
@@ -587,6 +590,7 @@ Config load_config(const std::string& path, const std::string& scale) {
   parse_config(j, base_dir);  // the config as written, both scales included, must be sound
   Config c = parse_config(apply_scale(j, scale), base_dir);
   c.path = path;
+  c.file = file;
   c.scale = scale;
   return c;
 }

@@ -51,7 +51,8 @@ struct Point {
 };
 
 struct Config {
-  std::string path;
+  std::string path;  // as given (and as results record it)
+  std::string file;  // the file read: `path`, or the share folder's copy of it (share_dir.hpp)
   std::string name;
   const Study* study = nullptr;
   DataSource data;
@@ -84,7 +85,8 @@ bool is_paper_experiment(const nlohmann::json& config);
 nlohmann::json apply_scale(const nlohmann::json& config, const std::string& scale);
 
 // Reads and checks a config file, at a reproduction scale when `scale` is not empty; throws
-// InputError with a one-line reason.
+// InputError with a one-line reason. A relative path not found from the working directory is
+// read from the share folder (resolve_shared_path), so configs/dtw/smoke.json runs anywhere.
 Config load_config(const std::string& path, const std::string& scale = "");
 // The same from parsed JSON; `base_dir` resolves relative data file paths.
 Config parse_config(const nlohmann::json& j, const std::string& base_dir);

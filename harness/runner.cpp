@@ -19,6 +19,7 @@
 #include "memory.hpp"
 #include "plan.hpp"
 #include "results.hpp"
+#include "run_progress.hpp"
 #include "stage_ranges.hpp"
 #include "stats.hpp"
 #include "../datagen/base/errors.hpp"
@@ -111,41 +112,6 @@ std::vector<std::string> data_param_names(const Study& s) {
   return names;
 }
 
-class Progress {
- public:
-  Progress(std::size_t total, bool quiet, const RunOptions* o = nullptr)
-      : total_(total), quiet_(quiet), start_(Clock::now()), o_(o) {}
-  bool quiet() const { return quiet_; }
-  void note(const std::string& what) const {
-    if (!quiet_) fmt::print(stderr, "  {}\n", printable_all(what));
-  }
-  void done(const RunRecord& r) {
-    ++done_;
-    if (quiet_) return;
-    const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
-    const double left = elapsed / done_ * (total_ - done_);
-    std::string result = to_string(r.status);
-    if (!r.samples_ms.empty()) {
-      const double med = median_of(r.samples_ms);
-      result += fmt::format("  median {:.4g} ms", med);
-      if (r.work.rate(med) > 0) result += fmt::format("  {:.4g} {}", r.work.rate(med), r.work.unit);
-    }
-    if (!r.reason.empty()) result += "  (" + r.reason + ")";
-    const std::string label = o_ && !o_->progress_label.empty() ? o_->progress_label + " " : "";
-    const std::string tail = o_ && o_->progress_tail ? o_->progress_tail(done_, total_) : "";
-    // Names and reasons come from configs and handovers: escaped, as every name on a terminal.
-    fmt::print(stderr, "{}\n", printable_all(fmt::format("{}[{}/{}] {} {}: {}  [elapsed {:.0f}s, ~{:.0f}s left{}]",
-                                                        label, done_, total_, r.variant->id(), r.point, result,
-                                                        elapsed, left, tail)));
-  }
-
- private:
-  std::size_t total_, done_ = 0;
-  bool quiet_;
-  Clock::time_point start_;
-  const RunOptions* o_;
-};
-
 struct PointData {
   std::string source;  // generator or file, and the data parameters
   std::unique_ptr<Problem> problem;
@@ -192,7 +158,7 @@ constexpr double kHoldTimeoutMs = 1000;
 class Runner {
  public:
   Runner(const Config& c, const RunOptions& o, RunReport& report)
-      : c_(c), o_(o), report_(report), study_(*c.study), progress_(0, true) {}
+      : c_(c), o_(o), report_(report), study_(*c.study) {}
 
   static bool generated(const Point& p) { return p.data.file.empty(); }
   // --validate, else the point's sweep's own mode, else the config's.
@@ -229,7 +195,8 @@ class Runner {
   }
 
   void run() {
-    progress_ = Progress(report_.planned, o_.quiet, &o_);
+    progress_.start(report_.planned, o_.quiet, o_.progress_label.empty() ? c_.name : o_.progress_label,
+                    o_.progress_tail);
     if (o_.rounds == 1) {
       for (const PlannedRun& planned : plan_) {
         const auto t0 = Clock::now();
@@ -237,14 +204,15 @@ class Runner {
         r.wall_s = seconds_since(t0);
         record(std::move(r));
       }
-      return;
+    } else {
+      for (std::size_t first = 0; first < plan_.size();) {
+        std::size_t end = first;
+        while (end < plan_.size() && plan_[end].point == plan_[first].point) ++end;
+        run_point_in_rounds(first, end);
+        first = end;
+      }
     }
-    for (std::size_t first = 0; first < plan_.size();) {
-      std::size_t end = first;
-      while (end < plan_.size() && plan_[end].point == plan_[first].point) ++end;
-      run_point_in_rounds(first, end);
-      first = end;
-    }
+    progress_.finish();
   }
 
  private:
@@ -268,12 +236,14 @@ class Runner {
     {
       // Lines while it lasts, but none while the config is checked: a bad input's error
       // stays the only line.
+      progress_.clear();
       ProgressTicker ticker("preparing data " + key, progress_.quiet());
       data_.problem =
           study_.make_problem(pt.data, resolve(study_, nullptr, pt.params, generated(pt)));
     }
-    progress_.note(fmt::format("data {} ready in {:.1f} s", key,
-                               std::chrono::duration<double>(Clock::now() - t0).count()));
+    // Said only when it took long enough for the ticker's lines to have begun.
+    if (const double s = seconds_since(t0); s >= kProgressSeconds)
+      progress_.note(fmt::format("data {} ready in {:.1f} s", key, s));
     // A file's outputs are known only now: checked before the validation indices are made.
     check_memory(pt, generated(pt) ? nullptr : data_.problem.get());
     data_.source = source;
@@ -637,7 +607,7 @@ class Runner {
   const RunOptions& o_;
   RunReport& report_;
   const Study& study_;
-  Progress progress_;
+  RunProgress progress_;
   PointData data_;
   std::vector<PlannedRun> plan_;
   std::unique_ptr<L2Flush> flush_;

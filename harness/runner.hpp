@@ -50,9 +50,9 @@ struct RunOptions {
   // the results file).
   std::function<void()> on_checked;
   std::function<void(const RunReport&)> on_run;
-  // When set, each progress line starts with progress_label and ends with what progress_tail
-  // returns for (runs done, runs planned): `ladder reproduce` adds the whole reproduction's
-  // place, elapsed time and estimate.
+  // The config's progress line (run_progress.hpp) starts with progress_label (the config's
+  // name when empty) and, when progress_tail is set, ends with what it returns for (runs done,
+  // runs planned): `ladder reproduce` adds the whole reproduction's place and estimate.
   std::string progress_label;
   std::function<std::string(std::size_t, std::size_t)> progress_tail;
 };

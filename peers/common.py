@@ -20,6 +20,10 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / "peers" / "cache"  # fetched packages and builds (git-ignored)
+# The ladder binary beside these scripts: a build tree's, or an installed tree's (PREFIX/bin/
+# ladder beside PREFIX/share/ladder/peers), else the one on PATH.
+LADDER = next((str(p) for p in (ROOT / "build" / "ladder", ROOT.parent.parent / "bin" / "ladder")
+               if p.is_file()), "ladder")
 CUDA_HOME = Path(os.environ.get("CUDA_HOME", "/usr/local/cuda"))
 PY = f"py{sys.version_info[0]}{sys.version_info[1]}"  # packages built for this Python
 REPLAY = {"replay": "outputs of `ladder run --dump-outputs`; the library was not called"}
@@ -312,7 +316,8 @@ def parse_args(peer, script):
                "study: its outputs and times on a config's points, handed to `ladder ingest`.")
     p.add_argument("config", nargs="?", help=f"a ladder config of the {peer.STUDY} study")
     p.add_argument("--out", help="the results file `ladder ingest` writes")
-    p.add_argument("--ladder", default=str(ROOT / "build" / "ladder"), help="the ladder binary")
+    p.add_argument("--ladder", default=LADDER, help="the ladder binary (default the build tree's, "
+                   "the installed tree's, else ladder on PATH)")
     p.add_argument("--scale", choices=("paper", "quick"), help="as `ladder run --scale`")
     p.add_argument("--offline", action="store_true", help="never download or install (exit 2)")
     p.add_argument("--quiet", action="store_true", help="no progress lines")

@@ -443,9 +443,24 @@ def status_text(run, max_chars=90):
     return with_reason(status, run, max_chars)
 
 
+def cut_at_word(text, max_chars):
+    """`text` when it has at most max_chars characters, else its words that fit followed by
+    ' ...': cut between words, never inside one (a first word longer than max_chars is kept
+    whole)."""
+    if len(text) <= max_chars:
+        return text
+    words, kept = text.split(), ""
+    for word in words:
+        if kept and len(kept) + 1 + len(word) + 4 > max_chars:
+            break
+        kept = f"{kept} {word}" if kept else word
+    return kept + " ..." if kept != " ".join(words) else kept
+
+
 def with_reason(status, run, max_chars):
-    """'status: the run's reason', the reason cut to max_chars; the status alone without one."""
-    reason = run.reason if len(run.reason) <= max_chars else run.reason[:max_chars - 3] + "..."
+    """'status: the run's reason', the reason cut between words to about max_chars; the status
+    alone without one."""
+    reason = cut_at_word(run.reason, max_chars)
     return f"{status}: {reason}" if reason else status
 
 

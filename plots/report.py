@@ -328,13 +328,29 @@ def build(ctx, draw_into=None):
     return build_all(ctx, draw_into)[0]
 
 
+def current_umask():
+    """The process's umask, read from /proc without changing it where it can be."""
+    try:
+        with open("/proc/self/status", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def write_atomically(path, text):
     """`text` (str or bytes) as the file `path`, whole or not at all; whatever was there is
-    replaced, never opened (a FIFO there cannot block the write)."""
+    replaced, never opened (a FIFO there cannot block the write). Its mode is 0666 less the
+    umask, as any file the user makes (mkstemp's own 0600 would hide the report from others)."""
     path = Path(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
         with os.fdopen(fd, "wb") as f:
+            os.fchmod(f.fileno(), 0o666 & ~current_umask())
             f.write(text.encode("utf-8") if isinstance(text, str) else text)
         os.replace(tmp, path)
     except BaseException:

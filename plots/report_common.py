@@ -694,7 +694,7 @@ def profile_why(runs, before, after, point=None):
     a, b = pairs[0]
     moves = _counter_moves(_profile(a), _profile(b)) + [_stall_move(_profile(a), _profile(b))]
     where = _point_text(ours, a, b)
-    lost = [f"{common.short_variant(r)} lacks {s} ({' '.join(str(why).split())[:80]})"
+    lost = [f"{common.short_variant(r)} lacks {s} ({common.cut_at_word(' '.join(str(why).split()), 80)})"
             for r in (a, b) for s, why in (_profile(r).get("missing") or {}).items()]
     return (f"profile{f' ({where})' if where else ''}: "
             + (", ".join([m for m in moves if m][:MAX_QUOTED]) or "no counter moved")

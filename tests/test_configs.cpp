@@ -5,9 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "datagen/base/errors.hpp"
@@ -15,6 +17,8 @@
 #include "harness/config.hpp"
 #include "harness/reuse.hpp"
 #include "harness/runner.hpp"
+#include "harness/share_dir.hpp"
+#include "harness/tally.hpp"
 
 namespace ladder {
 namespace {
@@ -215,6 +219,60 @@ TEST(Scales, BadBlocksAreInputErrors) {
     EXPECT_NE(std::string(e.what()).find("quick"), std::string::npos) << e.what();
   }
   EXPECT_THROW(apply_scale(scaled_config("{}"), "huge"), InputError);
+}
+
+// A relative config not found from the working directory is read from the share folder
+// (LADDER_SHARE here), its path recorded as given and its file the share's; one that is there
+// from the working directory wins. The test runs in a folder of its own and puts the working
+// directory and the environment back.
+TEST(ShareDir, RelativeConfigsResolveFromTheShareFolder) {
+  const fs::path here = fs::path(::testing::TempDir()) / "ladder_share_dir";
+  fs::remove_all(here);
+  fs::create_directories(here / "configs" / "dtw");
+  const fs::path before = fs::current_path();
+  const char* old_share = std::getenv("LADDER_SHARE");
+  const std::string kept = old_share ? old_share : "";
+  ::setenv("LADDER_SHARE", LADDER_SOURCE_DIR, 1);
+  fs::current_path(here);
+  const Config shared = load_config("configs/dtw/smoke.json");
+  EXPECT_EQ(shared.path, "configs/dtw/smoke.json");
+  EXPECT_TRUE(fs::equivalent(shared.file, kConfigs / "dtw" / "smoke.json")) << shared.file;
+  EXPECT_EQ(input_files(shared).front(), shared.file);
+  {
+    std::ofstream local(here / "configs" / "dtw" / "smoke.json");
+    local << R"({"name": "local", "study": "dtw", "data": {"generator": "cbf"}, "params": {"n": 8, "entries": 3}})";
+  }
+  EXPECT_EQ(load_config("configs/dtw/smoke.json").name, "local");
+  EXPECT_THROW(load_config("configs/dtw/no_such.json"), InputError);
+  ::setenv("LADDER_SHARE", here.c_str(), 1);  // configs/ but no plots/report.py: not a share
+  std::string why;
+  EXPECT_FALSE(find_share_dir(&why));
+  EXPECT_NE(why.find("LADDER_SHARE"), std::string::npos) << why;
+  EXPECT_THROW(share_dir(), InputError);
+  fs::current_path(before);
+  if (old_share) ::setenv("LADDER_SHARE", kept.c_str(), 1);
+  else ::unsetenv("LADDER_SHARE");
+  // Without LADDER_SHARE this test binary (in the build tree) finds the source tree above it.
+  if (!old_share) {
+    const std::optional<ShareDir> found = find_share_dir();
+    ASSERT_TRUE(found);
+    EXPECT_TRUE(fs::equivalent(found->path, LADDER_SOURCE_DIR)) << found->path;
+  }
+  fs::remove_all(here);
+}
+
+TEST(Tally, CountsRunsByOutcome) {
+  Tally t;
+  for (Status s : {Status::passed, Status::passed, Status::skipped, Status::unsupported, Status::incorrect,
+                   Status::error})
+    t.add(s);
+  t.add(std::string("no such status"));  // counted, as failed: never dropped
+  EXPECT_EQ(t.text(), "2 passed, 2 failed, 2 skipped (1 unsupported), 1 incorrect");
+  EXPECT_EQ(t.total(), 7u);
+  Tally f;
+  f.add_runs(nlohmann::json::parse(R"({"runs": [{"status": "passed"}, {"status": 3}, "x"]})"));
+  f.add_runs(nlohmann::json::parse("[1]"));
+  EXPECT_EQ(f.text(), "1 passed, 0 failed, 0 skipped, 0 incorrect");
 }
 
 class SmokeConfig : public testing::TestWithParam<std::string> {};

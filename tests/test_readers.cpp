@@ -14,8 +14,12 @@
 #include <functional>
 #include <initializer_list>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "datagen/base/atomic_file.hpp"
 #include "datagen/base/errors.hpp"
+#include "datagen/base/printable.hpp"
 #include "tests/reader_checks.hpp"
 #include "datagen/data_file.hpp"
 #include "datagen/json_file.hpp"
@@ -134,6 +138,40 @@ TEST(Numbers, PrintableAllEscapesTerminalControls) {
 }
 
 // --- JSON ----------------------------------------------------------------------------------
+
+// Hints and long lines are broken between words, never inside one: a word wider than the
+// line stands whole on its own.
+TEST(Numbers, WrapWordsNeverCutsAWord) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(wrap_words("run python3 peers/dtw/cudtw.py --build-only", 20),
+            (V{"run python3", "peers/dtw/cudtw.py", "--build-only"}));
+  EXPECT_EQ(wrap_words("  two   spaces  ", 80), (V{"two spaces"}));
+  EXPECT_EQ(wrap_words("a " + std::string(30, 'x') + " b", 10), (V{"a", std::string(30, 'x'), "b"}));
+  EXPECT_EQ(wrap_words("", 10), V{});
+  EXPECT_EQ(wrap_words("\xC3\xA9t\xC3\xA9 \xC3\xA9t\xC3\xA9", 7), (V{"\xC3\xA9t\xC3\xA9 \xC3\xA9t\xC3\xA9"}));  // columns, not bytes
+  EXPECT_EQ(display_width("\xC2\xB1" "3%"), 3u);
+}
+
+// Written files are 0666 less the umask, as any file the user makes (and not the 0600 of a
+// temporary file), whatever mode a leftover temporary file of the same name had.
+TEST(AtomicFile, ModeFollowsTheUmask) {
+  const std::string dir = ::testing::TempDir() + "ladder_atomic_mode";
+  std::filesystem::create_directories(dir);
+  const std::string file = dir + "/out.json";
+  const std::string leftover = file + ".tmp." + std::to_string(::getpid());
+  for (const auto& [mask, want] : {std::pair{mode_t(022), mode_t(0644)}, std::pair{mode_t(077), mode_t(0600)},
+                                   std::pair{mode_t(002), mode_t(0664)}}) {
+    { std::ofstream(leftover) << "old"; }
+    ::chmod(leftover.c_str(), 0600);
+    const mode_t before = ::umask(mask);
+    write_file_atomically(file, "{}\n");
+    ::umask(before);
+    struct stat st {};
+    ASSERT_EQ(::stat(file.c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, want) << "umask " << std::oct << mask;
+  }
+  std::filesystem::remove_all(dir);
+}
 
 TEST(JsonRead, ParsesText) {
   const auto j = parse_json_text(R"({"n": 8, "axes": {"x": [1, 2, {"n": 3}]}, "s": "[{"})",

@@ -1,5 +1,7 @@
 #include "atomic_file.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -7,6 +9,8 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <string>
 
 #include "errors.hpp"
 
@@ -47,6 +51,18 @@ void install_handlers_once() {
   }
 }
 
+// The process's umask, read without changing it (umask(2) can only be read by setting it,
+// which would race with threads creating files meanwhile); by setting it back at once where
+// /proc does not say.
+mode_t current_umask() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("Umask:", 0) == 0) return static_cast<mode_t>(std::stoul(line.substr(6), nullptr, 8));
+  const mode_t mask = ::umask(022);
+  ::umask(mask);
+  return mask;
+}
+
 }  // namespace
 
 void write_file_atomically(const std::string& path, const std::string& bytes) {
@@ -60,10 +76,17 @@ void write_file_atomically(const std::string& path, const std::string& bytes) {
   install_handlers_once();
   std::memcpy(g_temp, tmp.c_str(), tmp.size() + 1);
   g_writing = 1;
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) {
+  // Readable as any file the user makes (0644 under umask 022), whatever mode a temporary file
+  // of the same name left behind had: the mode is set, not only asked for at creation.
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  std::FILE* f = fd < 0 ? nullptr : ::fdopen(fd, "wb");
+  if (!f || ::fchmod(fd, 0666 & ~current_umask()) != 0) {
+    const int err = errno;
+    if (f) std::fclose(f);
+    else if (fd >= 0) ::close(fd);
+    if (fd >= 0) std::remove(tmp.c_str());
     g_writing = 0;
-    throw InputError("cannot write '" + path + "': " + std::strerror(errno));
+    throw InputError("cannot write '" + path + "': " + std::strerror(err));
   }
   bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
   ok = (std::fflush(f) == 0) && ok;

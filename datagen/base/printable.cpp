@@ -1,5 +1,7 @@
 #include "printable.hpp"
 
+#include <algorithm>
+
 namespace ladder {
 namespace {
 
@@ -73,5 +75,30 @@ std::string printable(const std::string& text, std::size_t max_chars) {
 }
 
 std::string printable_all(const std::string& text) { return printable(text, std::string::npos); }
+
+std::size_t display_width(const std::string& text) {
+  std::size_t n = 0;
+  for (char c : text) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
+std::vector<std::string> wrap_words(const std::string& text, std::size_t width) {
+  std::vector<std::string> lines;
+  std::string line;
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t start = text.find_first_not_of(' ', i);
+    if (start == std::string::npos) break;
+    const std::size_t end = std::min(text.find(' ', start), text.size());
+    const std::string word = text.substr(start, end - start);
+    if (!line.empty() && display_width(line) + 1 + display_width(word) > width) {
+      lines.push_back(line);
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+    i = end;
+  }
+  if (!line.empty()) lines.push_back(line);
+  return lines;
+}
 
 }  // namespace ladder

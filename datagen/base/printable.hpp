@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace ladder {
 
@@ -19,5 +20,13 @@ std::string printable(const std::string& text, std::size_t max_chars = 40);
 // the user's terminal shows (ESC, BEL, C1 controls, bidirectional overrides and isolates).
 // Files ladder writes keep the text as it is.
 std::string printable_all(const std::string& text);
+
+// Columns the text takes on a terminal: its UTF-8 characters, not its bytes (a "±" takes one).
+std::size_t display_width(const std::string& text);
+
+// The text in lines of at most `width` columns, broken at spaces (runs of spaces between words
+// become one); a word wider than `width` stands whole on a line of its own: nothing is ever
+// cut inside a word. An empty text gives no line.
+std::vector<std::string> wrap_words(const std::string& text, std::size_t width);
 
 }  // namespace ladder

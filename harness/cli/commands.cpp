@@ -20,6 +20,8 @@
 #include "../process_facts.hpp"
 #include "../results.hpp"
 #include "../runner.hpp"
+#include "../tally.hpp"
+#include "../../datagen/json_file.hpp"
 #include "args.hpp"
 #include "merge.hpp"
 #include "out_path.hpp"
@@ -30,15 +32,6 @@
 namespace ladder::cli {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
-
-namespace {
-
-// Characters on screen, not bytes: a UTF-8 character (a "±") takes one column.
-std::size_t display_width(const std::string& s) {
-  return std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; });
-}
-
-}  // namespace
 
 // Columns as wide as their longest cell, so long ids never push the others out of line;
 // columns named in `right` are right-aligned (numbers). Cells hold names from configs,
@@ -135,11 +128,6 @@ std::string default_out(const Config& c, const ShardInfo& shard) {
   return "results/" + safe_name(c.name) + "-" + buf + part + ".json";
 }
 
-std::string duration_text(double s) {
-  const long n = std::lround(s);
-  return n >= 60 ? fmt::format("{}m{:02d}s", n / 60, n % 60) : fmt::format("{}s", n);
-}
-
 void print_summary(const RunReport& rep) {
   std::vector<SummaryRow> rows;
   std::vector<std::string> failures, notes;
@@ -174,6 +162,12 @@ void print_summary(const RunReport& rep) {
   print_run_table(rows, failures, notes,
                   "half the range of the run's samples in this one process (`--processes K` "
                   "measures the spread between processes)");
+}
+
+void print_tally(const json& results) {
+  Tally tally;
+  tally.add_runs(results);
+  fmt::print("\nruns: {}\n", tally.text());
 }
 
 int integer_option(const Parsed& p, const std::string& name, int lo) {
@@ -434,7 +428,13 @@ int run_on_gpus(const Parsed& p, const Config& config) {
                  children[k].log);
     }
   if (m.complete) fs::remove_all(dir);  // the merged file holds everything the shards wrote
-  fmt::print("\nresults: {} ({} of {} runs, {} GPUs)\n", shown, m.runs, plan.runs.size(), n);
+  json merged;
+  try {
+    merged = read_json_file(out, "results", kMaxResultsDepth);
+  } catch (const InputError&) {  // none was written: no run to count
+  }
+  print_tally(merged);
+  fmt::print("results: {} ({} of {} runs, {} GPUs)\n", shown, m.runs, plan.runs.size(), n);
   return ok ? 0 : 1;
 }
 
@@ -486,7 +486,9 @@ int run_here(const Parsed& p, const Config& config) {
   print_summary(rep);
   write_results(out, rep, more(warnings));
   for (const std::string& w : warnings) fmt::print(stderr, "ladder: warning: {}\n", w);
-  fmt::print("\nresults: {}\n", shown);
+  Tally tally;
+  for (const RunRecord& r : rep.runs) tally.add(r.status);
+  fmt::print("\nruns: {}\nresults: {}\n", tally.text(), shown);
   if (!rep.all_ok()) {
     fmt::print(stderr, "ladder: some runs failed validation or errored (see results)\n");
     return 1;

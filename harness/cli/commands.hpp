@@ -7,6 +7,7 @@
 
 #include "args.hpp"
 #include "../config.hpp"
+#include "../run_progress.hpp"
 #include "../runner.hpp"
 
 namespace ladder::cli {
@@ -55,10 +56,11 @@ std::string find_ncu(const Parsed& p);  // `ladder export` (`export` is a keywor
 
 // results/<config name>-<UTC time>.json: where `run` writes when --out is not given.
 std::string default_out(const Config& c, const ShardInfo& shard = {});
-// Seconds as progress lines show them: "42s", "3m05s".
-std::string duration_text(double s);
 // The runs of a report as a table on stdout, then each failure's reason.
 void print_summary(const RunReport& rep);
+// "runs: 12 passed, 0 failed, 65 skipped, 0 incorrect": a results file's runs (parsed JSON)
+// by outcome, as `run` ends (with the path of the file after it).
+void print_tally(const nlohmann::json& results);
 
 // A text table on stdout, columns as wide as their widest cell; `right` aligns numbers.
 void print_table(const std::vector<std::string>& head, const std::vector<std::vector<std::string>>& rows,

@@ -16,7 +16,7 @@
 //                 [--validate full|sample:N|off] [--device N] [--quiet]
 //   ladder compare A.json B.json [--csv] [--q Q] [--min-effect P] [--calibration DIM.json]
 //   ladder export RESULTS.json --format csv|gbench [--per-process] [--out FILE]   (--csv: --format csv)
-//   ladder reproduce [--scale paper|quick] [--out DIR] [--configs DIR] [--device N]
+//   ladder reproduce [--scale paper|quick] [--out DIR] [--force] [--configs DIR] [--device N]
 //                    [--shard K/N | --gpus all|LIST] [--costs FILE|DIR] [--no-peers] [--profile]
 //                    [--python EXE]
 //   ladder merge OUT SHARD...  |  ladder merge --processes OUT FILE...

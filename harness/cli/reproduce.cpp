@@ -15,6 +15,7 @@
 #include <cmath>
 #include <ctime>
 #include <fstream>
+#include <map>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
@@ -30,6 +31,8 @@
 #include "../results.hpp"
 #include "../reuse.hpp"
 #include "../runner.hpp"
+#include "../share_dir.hpp"
+#include "../tally.hpp"
 #include "args.hpp"
 #include "build_info.hpp"
 #include "child.hpp"
@@ -73,16 +76,6 @@ struct Peer {
 
 double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
-}
-
-// The project's folder, whose plots/ and peers/ scripts draw and compare: the working
-// directory when it is one, else the source tree this binary was built from.
-fs::path project_root() {
-  std::error_code ec;
-  for (const fs::path root : {fs::current_path(ec), fs::path(LADDER_SOURCE_DIR)})
-    if (fs::is_directory(root / "configs", ec) && fs::is_regular_file(root / "plots" / "report.py", ec))
-      return root;
-  throw InputError("no plots/report.py here or in the source tree; run from the project's folder");
 }
 
 // Every paper experiment, loaded (and so checked) at `scale`, in the studies' order.
@@ -144,13 +137,18 @@ std::vector<Peer> peers_of(const fs::path& root, const Experiment& e) {
 }
 
 
-// Runs a script of the project (`argv`, no shell) from the project root; its exit status, or
+// Python run from the share folder writes no bytecode beside its scripts: an installed tree
+// is left as it was installed, and nothing is written outside the reproduction's folder.
+const std::vector<std::string> kScriptEnv = {"PYTHONDONTWRITEBYTECODE=1"};
+
+// Runs a script of the project (`argv`, no shell) from the share folder; its exit status, or
 // -1 when it could not start or was killed. Ctrl-C (or SIGTERM) that ended the child ends the
 // reproduction too; any other signal is the child's failure alone.
 int run_script(const fs::path& root, const std::vector<std::string>& argv,
                const std::string& stdout_file = "") {
   ChildOptions o;
   o.cwd = root.string();
+  o.env = kScriptEnv;
   o.stdout_file = stdout_file;
   const ChildResult r = run_child(argv, o);
   if (r.signal == SIGINT || r.signal == SIGTERM) std::raise(r.signal);
@@ -162,6 +160,7 @@ int run_script(const fs::path& root, const std::vector<std::string>& argv,
 void check_python(const fs::path& root, const std::string& python) {
   ChildOptions o;
   o.cwd = root.string();
+  o.env = kScriptEnv;
   o.capture = true;
   o.quiet = true;
   const ChildResult r =
@@ -188,6 +187,75 @@ Stamp stamp(const fs::path& f) {
 }
 
 std::string shown(const fs::path& p) { return "'" + printable(p.string(), 120) + "'"; }
+
+// A path as people read it: relative to the working directory when inside it.
+std::string for_people(const fs::path& p) {
+  std::error_code ec;
+  const fs::path rel = fs::proximate(p, fs::current_path(ec), ec);
+  return !ec && !rel.empty() && *rel.begin() != ".." ? rel.string() : p.string();
+}
+
+// obj[key] when obj is an object holding a string there, else "".
+std::string text_field(const json& obj, const char* key) {
+  if (!obj.is_object()) return "";
+  const auto it = obj.find(key);
+  return it != obj.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+// "2 reproduces, 1 inconclusive (3 of the seeds'); ladder's checks: 1 reproduces": the
+// report's verdicts as claims.json (beside REPORT.md) holds them.
+std::string claims_text(const fs::path& file) {
+  std::string why;
+  const json doc = read_found(file, why);
+  if (!doc.is_object() || !doc.contains("claims") || !doc["claims"].is_array())
+    return "none read (" + (why.empty() ? "no claims in it" : why) + ")";
+  static const char* const kVerdicts[] = {"reproduces", "partly", "does not reproduce", "inconclusive",
+                                          "not comparable", "not measured"};
+  auto by_verdict = [&doc](const std::string& source) {
+    std::string out;
+    std::size_t all = 0;
+    for (const char* verdict : kVerdicts) {
+      std::size_t n = 0;
+      for (const json& c : doc["claims"])
+        n += text_field(c, "source") == source && text_field(c, "verdict") == verdict;
+      if (n > 0) out += fmt::format("{}{} {}", out.empty() ? "" : ", ", n, verdict);
+      all += n;
+    }
+    return std::pair{out, all};
+  };
+  const auto [seeds, seed_count] = by_verdict("seed");
+  const auto [checks, check_count] = by_verdict("ladder");
+  std::string out = seed_count > 0 ? fmt::format("{} ({} of the seeds')", seeds, seed_count) : "none of the seeds'";
+  if (check_count > 0) out += "; ladder's checks: " + checks;
+  return out;
+}
+
+// One folder holds one reproduction: the results files, peers' results and manifest already in
+// `dir` must be of this build's commit and of `scale`, unless --force says that they may be
+// replaced. Checked before anything is created. A file that cannot be read, or that names
+// neither, is left to the reuse check (which runs its config again).
+void check_one_reproduction(const fs::path& dir, const std::string& scale, bool force) {
+  if (force) return;
+  std::error_code ec, type;
+  std::vector<fs::path> files;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (it->path().extension() == ".json" && it->is_regular_file(type)) files.push_back(it->path());
+  std::sort(files.begin(), files.end());
+  for (const fs::path& f : files) {
+    std::string why;
+    const json j = read_found(f, why);
+    const std::string theirs = text_field(j, "scale");
+    const std::string commit = text_field(j.is_object() && j.contains("ladder") ? j["ladder"] : json(), "git_commit");
+    const std::string where = "--out " + shown(dir) + " holds ";
+    const std::string fix = ": give another --out, or --force to replace what is there";
+    if (!theirs.empty() && theirs != scale)
+      throw InputError(where + "a reproduction at the " + printable(theirs) + " scale (" +
+                       printable(f.filename().string(), 80) + "), not " + scale + fix);
+    if (!commit.empty() && commit != LADDER_GIT_COMMIT)
+      throw InputError(where + "results of commit " + printable(commit) + " (" +
+                       printable(f.filename().string(), 80) + "), not this build's " + LADDER_GIT_COMMIT + fix);
+  }
+}
 
 }  // namespace
 
@@ -261,7 +329,7 @@ class Reproduction {
                  {"device", device_json(device_, current_sm_clock_mhz(device_), -1)},
                  {"started_at", utc_timestamp()}, {"configs", json::array()}, {"peers", json::array()}};
     fmt::print("reproduce: {} paper experiments at the {} scale on {} into {}\n", exps_.size(),
-               scale_, device_.caps.present ? device_.name : "no GPU", dir_.string());
+               scale_, device_.caps.present ? device_.name : "no GPU", printable_all(for_people(dir_)));
     fmt::print("reproduce: {}\n", printable_all(cost_line_));
     bool ok = true;
     for (std::size_t i = 0; i < exps_.size(); ++i) ok = experiment(i) && ok;
@@ -275,19 +343,39 @@ class Reproduction {
     write_file_atomically((dir_ / "reproduction.json").string(), manifest_.dump(2) + "\n");
     if (!report()) return 1;
     fs::remove_all(partial_);
-    fmt::print("reproduce: done in {}; report {}\n", duration_text(seconds_since(start_)),
-               (dir_ / "REPORT.md").string());
+    print_tally();
     return ok ? 0 : 1;
   }
 
  private:
   std::string python() const { return p_.get("python", "python3"); }
 
+  // What the reproduction ends with: its runs by outcome (every config's results file, reused
+  // or run), the peers by state, the report's verdicts on the claims and where it all is.
+  void print_tally() const {
+    Tally runs;
+    for (const Experiment& e : exps_) {
+      std::string unread;
+      runs.add_runs(read_found(dir_ / e.file, unread));
+    }
+    std::map<std::string, std::size_t> peers;
+    for (const json& entry : manifest_["peers"]) ++peers[entry.value("state", "")];
+    std::string peer_text;
+    for (const auto& [state, n] : peers) peer_text += fmt::format("{}{} {}", peer_text.empty() ? "" : ", ", n, state);
+    fmt::print("reproduce: done in {}\n", duration_text(seconds_since(start_)));
+    fmt::print("  runs: {} ({} config{})\n", runs.text(), exps_.size(), exps_.size() == 1 ? "" : "s");
+    fmt::print("  peers: {}\n", peer_text.empty() ? "none run" : printable_all(peer_text));
+    fmt::print("  claims: {}\n", claims_text(dir_ / "claims.json"));
+    fmt::print("  report: {} (beside it claims.json, reproduction.json, the results files and figures/)\n",
+               printable_all(for_people(dir_ / "REPORT.md")));
+  }
+
   // plots/report.py writes DIR/REPORT.md; its exit status alone does not prove it did.
   bool report() {
     const fs::path file = dir_ / "REPORT.md";
     const Stamp before = stamp(file);
-    const int rc = run_script(root_, {python(), "plots/report.py", dir_.string()});
+    // Its own "report: PATH" line is left in the staging folder: the tally ends with the path.
+    const int rc = run_script(root_, {python(), "plots/report.py", dir_.string()}, (partial_ / "report.log").string());
     const Stamp after = stamp(file);
     if (rc != 0 || !after.exists || after.size == 0 || after == before) {
       fmt::print(stderr, "ladder: error: plots/report.py {}\n",
@@ -309,16 +397,14 @@ class Reproduction {
     return key;
   }
 
-  // "; reproduction: config 3/7, 41% of runs, 2m10s, ~3m05s left": the whole reproduction's
-  // place, time and estimate.
+  // "reproduction: 41% of runs, 2m10s, ~3m05s left": the whole reproduction's share done,
+  // time and estimate (the config's place is the line's label).
   std::string tail(std::size_t config_done) const {
     const std::size_t done = done_runs_ + config_done;
     const double elapsed = seconds_since(start_);
     const double left = seconds_left(config_done, elapsed);
-    return fmt::format("; reproduction: config {}/{}, {:.0f}% of runs, {}, {}", current_ + 1,
-                       exps_.size(), 100.0 * done / std::max<std::size_t>(planned_, 1),
-                       duration_text(elapsed),
-                       left >= 0 ? "~" + duration_text(left) + " left" : "estimating");
+    return fmt::format("reproduction: {:.0f}% of runs, {}, {}", 100.0 * done / std::max<std::size_t>(planned_, 1),
+                       duration_text(elapsed), left >= 0 ? "~" + duration_text(left) + " left" : "estimating");
   }
 
   // Runs differ in cost by orders of magnitude (a skyline point takes seconds, an EED one
@@ -395,13 +481,14 @@ class Reproduction {
       manifest_["configs"].push_back(entry);
       return found.all_ok;
     }
-    fmt::print("reproduce: [{}/{}] {} ({} runs; {})\n", i + 1, exps_.size(), printable_all(e.config.name), runs,
-               found.why_not == "none yet"
-                   ? "no results yet"
-                   : printable_all("not reusing " + target.filename().string() + ": " + found.why_not));
+    // The config's progress line (stderr) says the rest; a file found and not reused, why.
+    if (found.why_not != "none yet")
+      fmt::print("reproduce: [{}/{}] {}: {}\n", i + 1, exps_.size(), printable_all(e.config.name),
+                 printable_all("not reusing " + target.filename().string() + ": " + found.why_not));
+    std::fflush(stdout);
     RunOptions opt;
     opt.device = device_index_;
-    opt.progress_label = e.config.name;
+    opt.progress_label = fmt::format("[{}/{}] {}", i + 1, exps_.size(), e.config.name);
     opt.progress_tail = [this](std::size_t done, std::size_t) { return tail(done); };
     opt.on_run = [&partial](const RunReport& so_far) { write_results(partial.string(), so_far); };
     const auto t0 = Clock::now();
@@ -447,8 +534,10 @@ class Reproduction {
     if (ready != 0) {
       entry["state"] = "not installed";
       entry["why"] = first_line(probe);
-      fmt::print("reproduce: peer {} on {}: not run ({})\n", printable_all(peer.name), printable_all(e.config.name),
-                 printable_all(entry["why"].get<std::string>()));
+      // The peer's hint says how to make it ready: shown whole, broken between words.
+      fmt::print("reproduce: peer {} on {}: not run:\n", printable_all(peer.name), printable_all(e.config.name));
+      for (const std::string& line : wrap_words(printable_all(entry["why"].get<std::string>()), line_width(STDOUT_FILENO) - 4))
+        fmt::print("    {}\n", line);
     } else if (judge_peer_results(read_found(dir_ / file, unread), peer_key(e)).why_not.empty()) {
       entry["state"] = "reused";
       entry["results"] = file;
@@ -494,7 +583,7 @@ class Reproduction {
     std::ifstream in(f);
     std::string line;
     std::getline(in, line);
-    return line.empty() ? "not ready" : printable(line, 200);
+    return line.empty() ? "not ready" : printable(line, InputError::kMaxMessage);
   }
 
   // Every figure the results ask for, drawn under .partial/ and then swapped in whole.
@@ -563,8 +652,11 @@ void on_interrupt(int sig) {
 constexpr const char* kAbout =
     "Runs every paper experiment (configs/<study>/*.json with a \"reproduce\" object) at the\n"
     "scale (default paper), then the installed peers, draws every figure and writes\n"
-    "DIR/REPORT.md (default DIR: results/reproduction/<gpu>/). Rerun with the same DIR, it\n"
-    "reuses every complete results file of the same commit, device, scale and config.\n";
+    "DIR/REPORT.md and DIR/claims.json (default DIR: results/reproduction/<gpu>-<scale>/ under\n"
+    "the working directory). Rerun with the same DIR, it reuses every complete results file of\n"
+    "the same commit, device, scale and config; a DIR holding another scale's or another\n"
+    "commit's files is refused unless --force. The configs, plots and peers are the share\n"
+    "folder's (LADDER_SHARE, else share/ladder beside the binary, else its source tree).\n";
 
 }  // namespace
 
@@ -572,8 +664,9 @@ const Command reproduce_command{
     .name = "reproduce",
     .summary = "every paper experiment, the installed peers, every figure and REPORT.md",
     .options = {{"scale", "paper|quick", "the seeds' sizes, or sizes that finish in minutes (default paper)"},
-                {"out", "DIR", "the reproduction's folder (default results/reproduction/<gpu>/)"},
-                {"configs", "DIR", "where the paper experiments are (default the project's configs/)"},
+                {"out", "DIR", "the reproduction's folder (default results/reproduction/<gpu>-<scale>/)"},
+                {"force", "", "write into a DIR that holds another scale's or another commit's files"},
+                {"configs", "DIR", "where the paper experiments are (default the share folder's configs/)"},
                 shared_option("device"), shard_option("shard"), shard_option("gpus"), shard_option("costs"),
                 {"no-peers", "", "run no peer (peers/<study>/*.py), even those ready here"},
                 {"profile", "", "then Nsight Compute's counters for one point of each GPU step (needs ncu)"},
@@ -586,7 +679,7 @@ int reproduce(const Parsed& p) {
   if (!p.positional.empty())
     throw InputError("reproduce takes no positional arguments, got '" + printable(p.positional[0]) + "'");
   const std::string scale = parse_scale(p.get("scale", "paper"), "--scale");
-  const fs::path root = project_root();
+  const fs::path root = share_dir().path;
   const fs::path configs = p.has("configs") ? fs::absolute(p.get("configs")) : root / "configs";
   if (!fs::is_directory(configs))
     throw InputError("--configs '" + printable(configs.string(), 80) + "' is not a directory");
@@ -612,10 +705,11 @@ int reproduce(const Parsed& p) {
   const std::string gpu_name = dev ? (dev->caps.present ? dev->name : "") : device_names()[gpus[0]];
   if (p.has("out") && p.get("out").empty()) throw InputError("--out needs a folder name");
   const fs::path dir = fs::absolute(p.has("out") ? fs::path(p.get("out"))
-                                                 : root / "results" / "reproduction" / device_slug(gpu_name));
+                                                 : fs::path("results") / "reproduction" / (device_slug(gpu_name) + "-" + scale));
   std::error_code ec;
   if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
     throw InputError("--out '" + printable(dir.string(), 80) + "' exists and is not a directory");
+  check_one_reproduction(dir, scale, p.has("force"));
   check_outputs(dir, exps, root);
   costs_option(p);  // a bad --costs is refused before anything is created
   const ShardInfo shard = p.has("shard") ? parse_shard(p.get("shard")) : ShardInfo{};

@@ -151,7 +151,8 @@ int run_processes(const Parsed& p, const Config& config) {
   const json merged = join(o.parts, out, dir);
   for (const json& w : merged["warnings"]) fmt::print(stderr, "ladder: warning: {}\n", printable_all(w.get<std::string>()));
   print_results_summary(merged);
-  fmt::print("\nresults: {} ({} processes)\n", shown, k);
+  print_tally(merged);
+  fmt::print("results: {} ({} processes)\n", shown, k);
   if (o.any_run_failed || !all_ok(merged)) {
     fmt::print(stderr, "ladder: some runs failed validation or errored (see results)\n");
     return 1;

@@ -167,13 +167,19 @@ def reproduce_untrusted_results(ladder, work):
 
 
 def project_copy(root):
-    """A project folder: the real plots/ and peers/, configs/ with the one test config."""
+    """A project folder: the real plots/ and peers/, configs/ with the one test config. Runs
+    name it as their share folder (LADDER_SHARE): see in_project."""
     os.makedirs(root)
     for d in ("plots", "peers"):
         shutil.copytree(os.path.join(PROJECT, d), os.path.join(root, d),
                         ignore=shutil.ignore_patterns("__pycache__", "cache"))
     shutil.copytree(ONE, os.path.join(root, "configs"))
     return root
+
+
+def in_project(root):
+    """The environment of a run that takes `root` as its share folder."""
+    return dict(os.environ, LADDER_SHARE=root)
 
 
 ESTIMATE_LINE = "reproduce: the time left is "
@@ -203,7 +209,7 @@ def reproduce_damaged_cost_table(ladder, work):
         what = "cost table %r" % (content if content is not None else "a folder")[:80]
         out = os.path.join(work, "out%d" % i)
         proc = run_ladder([ladder, "reproduce", "--scale", "paper", "--no-peers", "--out", out],
-                          cwd=root, timeout=240)
+                          cwd=root, timeout=240, env=in_project(root))
         if finished(proc, out, what):
             check("estimated from the runs so far" in cost_line(proc),
                   "%s: the estimate does not fall back to the runs: %r" % (what, cost_line(proc)))
@@ -219,7 +225,7 @@ def reproduce_cost_table(ladder, work):
     with open(os.path.join(ref, "reproduction.json"), "w", encoding="utf-8") as f:
         json.dump({"scale": "paper", "configs": [{"name": "hc-one", "state": "ran", "elapsed_s": 9}]}, f)
     proc = run_ladder([ladder, "reproduce", "--scale", "paper", "--no-peers", "--out",
-                       os.path.join(work, "archive")], cwd=root, timeout=240)
+                       os.path.join(work, "archive")], cwd=root, timeout=240, env=in_project(root))
     if finished(proc, os.path.join(work, "archive"), "no table, a reference archive"):
         check(cost_line(proc) == ESTIMATE_LINE + "estimated from the runs so far (no configs/costs.json)",
               "no table: %r" % cost_line(proc))
@@ -228,7 +234,7 @@ def reproduce_cost_table(ladder, work):
                               "quick": {"gpu": "Other GPU", "configs": []}}}, f)
     out = os.path.join(work, "table")
     proc = run_ladder([ladder, "reproduce", "--scale", "paper", "--no-peers", "--out", out],
-                      cwd=root, timeout=240)
+                      cwd=root, timeout=240, env=in_project(root))
     if finished(proc, out, "a table"):
         check(cost_line(proc) == ESTIMATE_LINE + "weighed by configs/costs.json's paper-scale times (Test GPU)",
               "with a table: %r" % cost_line(proc))
@@ -256,7 +262,7 @@ def reproduce_shell_names(ladder, work):
     for name in names:
         out = os.path.join(work, name)
         proc = run_ladder([ladder, "reproduce", "--scale", "paper", "--no-peers", "--out", out],
-                          cwd=root, timeout=240)
+                          cwd=root, timeout=240, env=in_project(root))
         finished(proc, out, "output folder %r" % name)
     for dirpath, dirnames, filenames in os.walk(work):
         for f in filenames + dirnames:
@@ -268,7 +274,7 @@ def reproduce_project_quote(ladder, work):
     root = project_copy(os.path.join(work, "pro'j $x `y`"))
     out = os.path.join(root, "out")
     proc = run_ladder([ladder, "reproduce", "--scale", "paper", "--no-peers", "--out", out],
-                      cwd=root, timeout=240)
+                      cwd=root, timeout=240, env=in_project(root))
     finished(proc, out, "a project folder named %r" % os.path.basename(root))
 
 

@@ -3,15 +3,16 @@
 
     reproduce_peers.py LADDER CONFIGS_DIR PEERS_DIR SCRATCH_ROOT
 
-A project folder is made in SCRATCH_ROOT: configs/dtw/a_fast.json from CONFIGS_DIR (asking for
-the ladder figure, hot timing), plots/ as a
+A project folder is made in SCRATCH_ROOT, and named the share folder (LADDER_SHARE):
+configs/dtw/a_fast.json from CONFIGS_DIR (asking for the ladder figure, hot timing), plots/ as a
 link to the source tree's, and peers/dtw/fake.py, a peer built on PEERS_DIR/common.py that hands
 over the outputs of ladder's own seq_tworow (dumped once per peer run, which it counts). Then:
 
 1. a first `ladder reproduce` runs the peer once ("ran") and writes its results;
 2. a second reuses them ("reusing", state "reused") and does not call the peer;
-3. after the results file is made to name another commit, the peer runs again: results
-   validated by another build are not this reproduction's;
+3. after the results file is made to name another commit, the peer runs again (--force: the
+   folder holds another commit's file): results validated by another build are not this
+   reproduction's;
 4. a peer whose outputs are wrong (the fake adds 1 to the first of each) still "ran": its
    results are whole, the manifest says how many runs did not pass, and REPORT.md names them.
 """
@@ -80,12 +81,13 @@ def make_project(root, configs, plots):
     (root / "peers" / "dtw" / "fake.py").write_text(FAKE)
 
 
-def reproduce(ladder, root, problems, want_state, want_calls, wrong=False):
-    env = dict(os.environ, LADDER_TEST_PEERS=str(PEERS))
+def reproduce(ladder, root, problems, want_state, want_calls, wrong=False, force=False):
+    # The project folder made here is the run's share folder: its peers/ are those run.
+    env = dict(os.environ, LADDER_TEST_PEERS=str(PEERS), LADDER_SHARE=str(root))
     if wrong:
         env["LADDER_TEST_PEER_WRONG"] = "1"
     proc = run_ladder([ladder, "reproduce", "--configs", "configs", "--scale", "quick",
-                       "--out", "out"], cwd=root, env=env, text=True)
+                       "--out", "out"] + (["--force"] if force else []), cwd=root, env=env, text=True)
     if proc.returncode != 0:
         problems.append(f"reproduce exited {proc.returncode}: {proc.stderr.strip()[-400:]}")
         return
@@ -126,7 +128,8 @@ def main():
             r = json.loads(peer_file.read_text())
             r["ladder"]["git_commit"] = "0000000"
             peer_file.write_text(json.dumps(r))
-            reproduce(ladder, root, problems, "ran", calls, wrong)
+            # Another commit's file in the folder: written over only with --force.
+            reproduce(ladder, root, problems, "ran", calls, wrong, force=True)
     finish(problems)
 
 
