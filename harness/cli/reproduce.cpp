@@ -434,8 +434,7 @@ class Reproduction {
   void load_cost_table(const fs::path& file) {
     std::vector<std::string> names;
     for (const Experiment& e : exps_) names.push_back(e.config.name);
-    const fs::path inside = file.lexically_relative(root_);
-    const std::string shown = inside.empty() || *inside.begin() == ".." ? file.string() : inside.string();
+    const std::string shown = for_people(file);
     std::error_code ec;
     std::string why;
     const bool found = fs::exists(file, ec);

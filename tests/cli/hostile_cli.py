@@ -238,8 +238,8 @@ def reproduce_cost_table(ladder, work):
     if finished(proc, out, "a table"):
         check(cost_line(proc) == ESTIMATE_LINE + "weighed by configs/costs.json's paper-scale times (Test GPU)",
               "with a table: %r" % cost_line(proc))
-        progress = [l for l in text(proc.stderr).splitlines() if "; reproduction: config 1/1, " in l]
-        check(progress and all(re.search(r"; reproduction: config 1/1, \d+% of runs, \S+, (~\S+ left|estimating)\]$", l)
+        progress = [l for l in re.split(r"[\r\n]", text(proc.stderr)) if l.startswith("[1/1] hc-one ")]
+        check(progress and all(re.search(r"  reproduction: \d+% of runs, \S+, (~\S+ left|estimating)$", l)
                                for l in progress),
               "the progress lines lost their form: %r" % progress)
     # --configs elsewhere: the table beside those configs, named by its path.
