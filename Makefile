@@ -33,6 +33,7 @@ run: build
 # CPU tests always run; GPU tests (label gpu) report as skipped without a device.
 test: build
 	@scripts/deps.sh plots
+	@scripts/deps.sh schemas
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 # Every study's paper experiments, the installed peers, every figure and REPORT.md:

@@ -457,10 +457,20 @@ def read_json(path, what="a JSON results file"):
         raise ResultsError(f"{path}: not {what}: {err}") from err
 
 
-def load(path):
-    """The ResultsFile at `path`; ResultsError when it is not a ladder results file."""
+def load(path, validate=False):
+    """The ResultsFile at `path`; ResultsError when it is not a ladder results file, or with
+    `validate`, when it breaks plots/schemas/results.schema.json (which needs jsonschema)."""
     raw = read_json(path)
     _check(path, raw)
+    if validate:
+        import schema  # only here: reading needs no jsonschema
+        try:
+            problems = schema.validate("results", raw)
+        except schema.SchemaError as err:
+            raise ResultsError(f"{path}: {err}") from err
+        if problems:
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            raise ResultsError(f"{path}: does not match the results schema: {problems[0]}{more}")
     return ResultsFile(path, raw)
 
 

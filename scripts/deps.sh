@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Makes sure what ladder needs is installed. Usage: scripts/deps.sh build|plots
+# Makes sure what ladder needs is installed. Usage: scripts/deps.sh build|plots|schemas
 #   build: compiler, CMake, fmt, nlohmann/json, CLI11, Google Benchmark, GoogleTest, Python 3
 #   plots: matplotlib for the figure scripts
+#   schemas: jsonschema 4.0 or later for the schema test (tests/plots/test_schemas.py), which
+#            reports skipped without it, so failing to install it only warns
 # As root on Debian/Ubuntu, missing packages are installed with apt-get; otherwise the exact
 # command is printed. The CUDA Toolkit itself must already be installed (NVIDIA's packages).
 set -euo pipefail
@@ -50,7 +52,20 @@ elif [ "$what" = plots ]; then
     echo "deps: could not install matplotlib for $(command -v python3)" >&2
     exit 1
   }
+elif [ "$what" = schemas ]; then
+  has_jsonschema() { python3 -c 'import jsonschema; jsonschema.Draft202012Validator' 2>/dev/null; }
+  has_jsonschema && exit 0
+  # The distribution's package where it is recent enough (Debian 12, Ubuntu 24.04: 4.10); pip
+  # into the user's site-packages for an older one (Ubuntu 22.04: 3.2) or a python3 from
+  # elsewhere (pyenv, conda).
+  if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-jsonschema >/dev/null 2>&1 ||
+      { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-jsonschema >/dev/null 2>&1; } || true
+  fi
+  has_jsonschema || python3 -m pip install -q --user "jsonschema>=4" >/dev/null 2>&1 || true
+  has_jsonschema ||
+    echo "deps: jsonschema 4.0 or later could not be installed for $(command -v python3) (pip install jsonschema): the schema test reports skipped" >&2
 else
-  echo "usage: scripts/deps.sh build|plots" >&2
+  echo "usage: scripts/deps.sh build|plots|schemas" >&2
   exit 2
 fi
