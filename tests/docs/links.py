@@ -1,5 +1,5 @@
-"""Every relative link in the documents leads somewhere: README.md, CONTRIBUTING.md, docs/*.md
-and the READMEs beside the code and the references (plots/, peers/, variants/<study>/,
+"""Every relative link in the documents leads somewhere: README.md, CONTRIBUTING.md,
+CHANGELOG.md, docs/*.md and the READMEs beside the code and the references (plots/, peers/, variants/<study>/,
 results/reference/) link to files that exist and, where a link names a heading (`#anchor`), to
 a heading of that file as GitHub spells its anchor. A page moved or a heading renamed without
 its links fails here.
