@@ -11,7 +11,7 @@ Cases:
   nothing on stderr; its usage names each of the command's options (OPTIONS below, written
   here independently of the binary), and its option list gives each one, and no other, a
   description.
-- docs: README.md's command-line block and the usage comment atop harness/cli/main.cpp name
+- docs: docs/cli.md's command-line block and the usage comment atop harness/cli/main.cpp name
   every command and each of its options.
 - forms.plan: `plan` with every value option spelt `--opt=value` prints exactly what it prints
   with `--opt value`, and the options took effect (filter, validation, counts, timing).
@@ -32,7 +32,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PROJECT = os.path.dirname(os.path.dirname(HERE))
 OK = os.path.join(HERE, "fixtures", "ok.json")
 
-# Every command's options, as the contract has them (README.md, `The command line`).
+# Every command's options, as the contract has them (docs/cli.md, `The command line`).
 OPTIONS = {
     "list": ["json"],
     "run": ["out", "filter", "validate", "dump-outputs", "profile", "device", "quiet",
@@ -148,11 +148,11 @@ def synopsis_problems(where, block):
 
 
 def docs(ladder, work):
-    with open(os.path.join(PROJECT, "README.md"), encoding="utf-8") as f:
-        readme = f.read()
-    m = re.search(r"^## The command line\n+```\n(.*?)^```", readme, re.M | re.S)
-    if check(m, "README.md has no code block under `## The command line`"):
-        problems.extend(synopsis_problems("README.md", m.group(1)))
+    with open(os.path.join(PROJECT, "docs", "cli.md"), encoding="utf-8") as f:
+        manual = f.read()
+    m = re.search(r"^## The command line\n+```\n(.*?)^```", manual, re.M | re.S)
+    if check(m, "docs/cli.md has no code block under `## The command line`"):
+        problems.extend(synopsis_problems("docs/cli.md", m.group(1)))
     with open(os.path.join(PROJECT, "harness", "cli", "main.cpp"), encoding="utf-8") as f:
         head = []
         for line in f:

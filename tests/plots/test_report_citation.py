@@ -1,7 +1,7 @@
 """CITATION.cff says how to cite ladder: CFF 1.2.0, the title, the version CMakeLists.txt
 builds (so a version bump cannot leave the citation behind), the Apache-2.0 license that
 LICENSE holds, and the five seed publications as references; README.md points at it under a
-"Citing" heading. Without PyYAML the full parse is skipped and the keys are checked by regex.
+"Citing" heading, and names the five studies in full above it. Without PyYAML the full parse is skipped and the keys are checked by regex.
 
 Run: python3 tests/plots/test_report_citation.py   (exits non-zero on failure)
 """
@@ -88,6 +88,14 @@ class LicenseAndReadme(unittest.TestCase):
         readme = (ROOT / "README.md").read_text(encoding="utf-8")
         self.assertRegex(readme, r"(?m)^#+ Citing\s*$")
         self.assertIn("CITATION.cff", readme[readme.index("Citing"):])
+
+    def test_readme_names_the_five_studies_in_full(self):
+        # The first screen says what each study computes, not only its short name.
+        readme = (ROOT / "README.md").read_text(encoding="utf-8")
+        studies = readme[readme.index("## The five case studies"):readme.index("## Citing")]
+        for name in ("Dynamic Time Warping", "covariance matrix", "Time Warp Edit Distance",
+                     "extended edit distance", "skyline"):
+            self.assertIn(name, studies)
 
 
 if __name__ == "__main__":

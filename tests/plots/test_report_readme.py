@@ -1,6 +1,7 @@
-"""The numbers README.md quotes from the committed reference reproduction are that reference's:
-its commit, its claim counts and its times, read from results/reference/h100/REPORT.md. A
-reference regenerated without the README (or the README edited alone) fails here.
+"""The numbers results/reference/README.md quotes from the committed reference reproduction are
+that reference's: its commit, its claim counts and its times, read from
+results/reference/h100/REPORT.md. A reference regenerated without that README (or the README
+edited alone) fails here.
 
 Run: python3 tests/plots/test_report_readme.py   (exits non-zero on failure)
 """
@@ -9,7 +10,7 @@ import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+README = (ROOT / "results" / "reference" / "README.md").read_text(encoding="utf-8")
 REFERENCE = ROOT / "results" / "reference" / "h100" / "REPORT.md"
 # The README's words for the report's verdicts, where they differ.
 SAID = {"do not": "do not reproduce"}

@@ -4,8 +4,8 @@ phrase and the results file, variant, point and quantity each of its numbers com
 test recomputes the quantity through plots/ladder_results.py and checks that the README
 prints it rounded as printed (1.91x holds for 1.905 to 1.915; an integer's trailing zeros
 may stand for digits rounded away behind three or more significant ones: 43,440 for 43,443).
-README.md's lines on the studies repeat some of these numbers and are checked the same way.
-A README edited alone, or a reference replaced without its README, fails here.
+docs/studies.md's lines on the studies repeat some of these numbers and are checked the same
+way. A README edited alone, or a reference replaced without its README, fails here.
 
 Left unchecked: numbers of papers and seeds, hardware limits and rules, prose estimates,
 Nsight Compute counters, and numbers whose run the README does not name or whose results file
@@ -219,7 +219,7 @@ def prose(name, words, *quantities):
 
 # ---- the mapping: README phrase -> file, variant, point, quantity ---------------------------
 
-TOP = "README.md"
+TOP = "docs/studies.md"
 
 # DTW: the ladder and its sweeps (development), step 16 and the cuDTW++ table (878f91f), the
 # canonical reference (6bc67e7), the half2 A/B runs, the reproduction at 8db022b.
