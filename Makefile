@@ -28,7 +28,7 @@ build: deps $(BUILD)/CMakeCache.txt
 run: build
 	@scripts/deps.sh plots
 	$(BUILD)/ladder run $(CONFIG) --out $(RESULTS)
-	python3 plots/draw_all.py $(RESULTS) --out-dir $(FIGURES)
+	python3 -m plots.draw_all $(RESULTS) --out-dir $(FIGURES)
 
 # CPU tests always run; GPU tests (label gpu) report as skipped without a device.
 test: build
@@ -49,7 +49,7 @@ reproduce: build
 # them); make figures RESULTS=file.json [FIGURES=DIR] draws one results file's instead.
 figures:
 	@scripts/deps.sh plots
-	$(if $(filter command line,$(origin RESULTS)),python3 plots/draw_all.py $(RESULTS) --out-dir $(FIGURES),python3 scripts/reference_figures.py $(REFS))
+	$(if $(filter command line,$(origin RESULTS)),python3 -m plots.draw_all $(RESULTS) --out-dir $(FIGURES),python3 scripts/reference_figures.py $(REFS))
 
 # Profile one step, e.g. make profile V=dtw/shared (Nsight Compute if present, else nsys), on
 # its study's smoke config or on CONFIG=file.json (e.g. configs/eed/throughput.json).

@@ -1,7 +1,7 @@
 """One REPORT.md over reproductions run on several GPUs: claim by claim and step by step, each
 GPU's number side by side, so that one sees whether the seeds' results hold on each of them.
 
-Usage: python3 plots/gpus_report.py --out OUT_DIR DIR1 DIR2 [...]
+Usage: python3 -m plots.gpus_report --out OUT_DIR DIR1 DIR2 [...]
        (each DIR a reproduction directory, as `ladder reproduce` writes it, all of one scale)
 Exit status: 0 when OUT_DIR/REPORT.md is written; 2, with nothing written, for fewer than two
 directories, one without a readable reproduction.json, directories of different scales, or
@@ -13,11 +13,11 @@ import os
 import sys
 from pathlib import Path
 
-import common
-import ladder_results
-import report
-import report_common as rc
-import studies
+from . import formats, pages, selection
+from . import results as ladder_results
+from . import report
+from . import report_common as rc
+from . import studies
 
 MISSING = "–"  # a claim or step that one GPU's reproduction does not have
 
@@ -45,8 +45,8 @@ def load(folders, out_dir):
     """The Gpus of `folders`, each with a distinct name; Refused when they make no report."""
     if len(folders) < 2:
         raise Refused(f"needs at least two reproduction directories, got {len(folders)}")
-    if common.out_dir_problem(out_dir, "--out"):
-        raise Refused(common.out_dir_problem(out_dir, "--out"))
+    if pages.out_dir_problem(out_dir, "--out"):
+        raise Refused(pages.out_dir_problem(out_dir, "--out"))
     out = Path(out_dir).resolve()
     if any(Path(f).resolve() == out for f in folders):
         raise Refused(f"--out {out_dir} is one of the reproduction directories")
@@ -117,11 +117,11 @@ def ladder_cells(ctx, config):
     peers', a row per variant at each point as the ladder figures show them."""
     runs = ctx.runs(config) + [r for p in ctx.peer_results(config) for r in p.runs]
     cells = {}
-    for (_study, point), group in common.group_by_point(runs).items():
-        for run, name in common.ladder_rows(group):
+    for (_study, point), group in selection.group_by_point(runs).items():
+        for run, name in selection.ladder_rows(group):
             # the name's second line, if any: the setting picked, "(fastest of 5: ...)"
             pick = name.partition("\n")[2]
-            cells[(common.point_title(point), run.step, run.variant)] = (run, pick)
+            cells[(selection.point_title(point), run.step, run.variant)] = (run, pick)
     return cells
 
 
@@ -130,9 +130,9 @@ def run_cells(cell):
     if cell is None:
         return [MISSING, MISSING]
     run, pick = cell
-    time = " ".join(t for t in (rc.time_text(run, common.format_time), pick,
+    time = " ".join(t for t in (rc.time_text(run, formats.format_time), pick,
                                 "(emulated)" if run.emulated else "") if t)
-    return [time, common.rate_text(run) or "-"]
+    return [time, selection.rate_text(run) or "-"]
 
 
 def steps_part(gpus):

@@ -30,7 +30,7 @@ Its ceilings, the compute ones flat and DRAM and L1/shared bandwidth diagonal, c
 the results' device.ceilings (the hardware table of the GPU that ran, at its max SM clock);
 a file without them gets the points alone, and its footer says so.
 
-Usage: python3 plots/profile_figure.py RESULTS.json [...] [--out-dir DIR] [--if-any]
+Usage: python3 -m plots.profile_figure RESULTS.json [...] [--out-dir DIR] [--if-any]
 Writes DIR/profile_<study>_<point>.png and .pdf (DIR: figures/ beside the first results file),
 and DIR/roofline_<study>_<point>.png and .pdf where there is one, and prints each path. Exit
 status 0 when a figure was drawn; 2, with one line on stderr, when a file is not a ladder
@@ -43,9 +43,9 @@ import sys
 import textwrap
 from pathlib import Path
 
-import common
-import ladder_results
-from ladder_results import ResultsError, number
+from . import drawing, formats, pages, pools, selection
+from . import results as ladder_results
+from .results import ResultsError, number
 
 PANEL_IN, WIDTH_IN = 2.4, 13.0  # each panel's height; the page's width, as the ladder's
 # Slide size: every label, tick and legend at least 10 pt (the page's footer stays at 8).
@@ -180,13 +180,13 @@ def footnote(runs):
 
 
 def row_names(runs):
-    """common.row_name of each run; runs of one variant at several settings name theirs."""
+    """selection.row_name of each run; runs of one variant at several settings name theirs."""
     names = []
     for run in runs:
         same = [r for r in runs if r.variant == run.variant]
-        settings = common.varying(same) if len(same) > 1 else []
+        settings = selection.varying(same) if len(same) > 1 else []
         extra = ", ".join(f"{k}={run.params.get(k)}" for k in settings)
-        names.append(common.row_name(run) + (f" ({extra})" if extra else ""))
+        names.append(selection.row_name(run) + (f" ({extra})" if extra else ""))
     return names
 
 
@@ -253,7 +253,7 @@ def ceilings(runs):
 
 
 def tera(value, unit):
-    return f"{common.format_value(value / 1e12)} T{unit}"
+    return f"{formats.format_value(value / 1e12)} T{unit}"
 
 
 def draw_ceilings(ax, kind, roofs, lo, hi):
@@ -280,7 +280,7 @@ def draw_ceilings(ax, kind, roofs, lo, hi):
 def roofline_footnotes(runs, kind, drawn, roofs, no_roofs):
     """Where the counters and the ceilings come from, and the steps with nothing to place."""
     row = one_or_mixed(r.file.device.get("hardware_row") for r in runs)
-    clock = f" at the {common.format_value(roofs['clock_mhz'])} MHz max SM clock" \
+    clock = f" at the {formats.format_value(roofs['clock_mhz'])} MHz max SM clock" \
         if "clock_mhz" in roofs else ""
     notes = [footnote(runs), no_roofs or (
         f"ceilings: the hardware table's row {row}{clock}, DRAM the device's memory bus; "
@@ -299,9 +299,9 @@ def roofline_figure(results, study, point, runs):
     title = ROOF_TEXT[kind][0]
     drawn = [roofline_points(r, kind) for r in runs]
     roofs, no_roofs = ceilings(runs)
-    fig, margins = common.page(
+    fig, margins = pages.page(
         results, f"{study}: {title} at {point.replace(',', ', ') or 'all runs'}", ROOF_IN,
-        common.wrapped(roofline_footnotes(runs, kind, drawn, roofs, no_roofs), WIDTH_IN),
+        pages.wrapped(roofline_footnotes(runs, kind, drawn, roofs, no_roofs), WIDTH_IN),
         width=WIDTH_IN)
     ax = fig.subplots()
     steps = []
@@ -317,11 +317,11 @@ def roofline_figure(results, study, point, runs):
                     markerfacecolor="none", zorder=3)
         ax.annotate("?" if run.step is None else str(run.step), (max(xs), y), xytext=(7, 0),
                     textcoords="offset points", va="center", fontsize=TICK_PT, color=colour)
-    levels = [common.Line2D([], [], marker=m, color=common.MUTED, linestyle="none",
+    levels = [pages.Line2D([], [], marker=m, color=pages.MUTED, linestyle="none",
                             markersize=10, markeredgewidth=1.8, markerfacecolor="none",
                             label=f"{name} bytes") for _, name, m in LEVELS]
     roof_axes(ax, kind, drawn, roofs, steps + levels)
-    common.layout(fig, margins)
+    pages.layout(fig, margins)
     return fig
 
 
@@ -338,8 +338,8 @@ def roof_axes(ax, kind, drawn, roofs, handles):
     ax.set_yscale("log")
     ax.set_xlim(lo, hi)
     ax.set_ylim(bottom, top)
-    common.log_ticks(ax.xaxis, math.log10(hi / lo))
-    common.log_ticks(ax.yaxis, math.log10(top / bottom))
+    drawing.log_ticks(ax.xaxis, math.log10(hi / lo))
+    drawing.log_ticks(ax.yaxis, math.log10(top / bottom))
     ax.set_xlabel(ROOF_TEXT[kind][1], fontsize=LABEL_PT)
     ax.set_ylabel(ROOF_TEXT[kind][2], fontsize=LABEL_PT)
     ax.tick_params(labelsize=TICK_PT)
@@ -377,7 +377,7 @@ def stacked(ax, panel_series):
             bottoms[x] += v
     for x, total in enumerate(bottoms):
         if any(values[x] is not None for _, values in panel_series):
-            ax.annotate(common.format_value(total), (x, total), xytext=(0, 2),
+            ax.annotate(formats.format_value(total), (x, total), xytext=(0, 2),
                         textcoords="offset points", ha="center", va="bottom", fontsize=TICK_PT)
     return bottoms
 
@@ -389,7 +389,7 @@ def y_axis(ax, how, values):
         low = min(values)
         ax.set_yscale("log")
         ax.set_ylim(low / 2, top * 2)
-        common.log_ticks(ax.yaxis, math.log10(top / low) + 1.2)
+        drawing.log_ticks(ax.yaxis, math.log10(top / low) + 1.2)
     elif how == "stacked":
         ax.set_ylim(0, top * 1.2 or 1.0)  # room for the totals above the bars
     else:
@@ -408,7 +408,7 @@ def draw_panel(ax, panel, count):
     for x in range(count):
         if all(vs[x] is None for _, vs in panel_series):  # not collected, not zero
             ax.text(x, 0.04, "n/a", transform=ax.get_xaxis_transform(), ha="center",
-                    fontsize=TICK_PT, style="italic", color=common.MUTED)
+                    fontsize=TICK_PT, style="italic", color=pages.MUTED)
     ax.set_title(title, loc="left", fontsize=LABEL_PT)
     ax.set_ylabel(label, fontsize=LABEL_PT)
     ax.tick_params(labelsize=TICK_PT)
@@ -439,7 +439,7 @@ def x_axis(ax, runs, labels, rotation):
                        ha="right" if rotation else "center",
                        rotation_mode="anchor" if rotation else "default")
     for tick, run in zip(ax.get_xticklabels(), runs):
-        tick.set_color(common.colour(run, text=True))
+        tick.set_color(pages.colour(run, text=True))
     ax.set_xlim(-0.5, len(runs) - 0.5)
 
 
@@ -449,15 +449,15 @@ def figure(results, study, point, runs):
     shown = panels(runs, one_or_mixed(profile(r).get("work_unit") for r in runs))
     labels, rotation, labels_in = step_labels(runs)
     point_text = point.replace(",", ", ") or "all runs"
-    fig, margins = common.page(
+    fig, margins = pages.page(
         results, f"{study}: what Nsight Compute counted at {point_text}",
-        PANEL_IN * len(shown) + labels_in, common.wrapped([footnote(runs)], WIDTH_IN),
+        PANEL_IN * len(shown) + labels_in, pages.wrapped([footnote(runs)], WIDTH_IN),
         width=WIDTH_IN)
     axes = fig.subplots(len(shown), 1, sharex=True, squeeze=False)[:, 0]
     for ax, panel in zip(axes, shown):
         draw_panel(ax, panel, len(runs))
     x_axis(axes[-1], runs, labels, rotation)
-    common.layout(fig, margins)
+    pages.layout(fig, margins)
     return fig
 
 
@@ -467,15 +467,15 @@ def file_name(study, point, what="profile"):
 
 def draw(groups, out_dir):
     """Each group's figure, and its roofline where a step has a point on it, as PNG and PDF
-    (common.save); prints and returns the paths."""
+    (pages.save); prints and returns the paths."""
     written = []
     for (study, point), runs in groups.items():
-        view = common.pooled(list(dict.fromkeys(r.file for r in runs)))
+        view = pools.pooled(list(dict.fromkeys(r.file for r in runs)))
         figures = [(figure, "profile")]
         if any(roofline_points(r, roofline_kind(runs)) for r in runs):
             figures.append((roofline_figure, "roofline"))
         for make, what in figures:
-            png = common.save(make(view, study, point, runs), out_dir,
+            png = pages.save(make(view, study, point, runs), out_dir,
                               file_name(study, point, what))
             print(png.with_suffix(".pdf"))  # save prints the PNG's
             written += [png, png.with_suffix(".pdf")]
@@ -511,13 +511,13 @@ def main(argv=None):
             if args.if_any:
                 return 0
             raise ResultsError(nothing_text(files))
-        common.require_matplotlib()
+        pages.require_matplotlib()
     except (ResultsError, ImportError) as err:
         say(err)
         return 2
     out_dir = Path(args.out_dir) if args.out_dir else Path(args.results[0]).parent / "figures"
-    if common.out_dir_problem(out_dir):  # before anything is drawn
-        say(common.out_dir_problem(out_dir))
+    if pages.out_dir_problem(out_dir):  # before anything is drawn
+        say(pages.out_dir_problem(out_dir))
         return 2
     try:
         draw(groups, out_dir)

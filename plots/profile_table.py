@@ -21,7 +21,7 @@ row has the value ("-" in a row without it):
 Numbers have 3 significant digits; counts a k, M, G or T suffix (440k, 2.50G). Runs whose
 profile was skipped (CPU steps, no ncu) are left out.
 
-Usage: python3 plots/profile_table.py RESULTS.json [...] [--study NAME]
+Usage: python3 -m plots.profile_table RESULTS.json [...] [--study NAME]
 Prints the tables to stdout. Exit status 0 when a table was printed; 2, with one line on
 stderr, when a file is not a ladder results file or no run (of the study) has counters.
 Standard library only: matplotlib is not needed.
@@ -29,10 +29,10 @@ Standard library only: matplotlib is not needed.
 import argparse
 import sys
 
-import common
-import ladder_results
-from ladder_results import ResultsError, number
-from profile_figure import derived, ladder_order, nothing_text, one_or_mixed, profile
+from . import formats, selection
+from . import results as ladder_results
+from .results import ResultsError, number
+from .profile_figure import derived, ladder_order, nothing_text, one_or_mixed, profile
 
 WAVEFRONTS = "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"
 CONFLICTS = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum"
@@ -52,7 +52,7 @@ def say(text):
 
 def plain(value):
     """3 significant digits, no exponent: 0.0576, 2.90, 17.8, 100."""
-    return common.format_value(value) if value >= 0 else "-" + common.format_value(-value)
+    return formats.format_value(value) if value >= 0 else "-" + formats.format_value(-value)
 
 
 def count(value):
@@ -163,9 +163,9 @@ def variant_names(runs):
     names = []
     for run in runs:
         same = [r for r in runs if r.variant == run.variant]
-        settings = common.varying(same) if len(same) > 1 else []
+        settings = selection.varying(same) if len(same) > 1 else []
         extra = ", ".join(f"{k}={run.params.get(k)}" for k in settings)
-        names.append(common.step_label(run, common.short_variant(run))
+        names.append(selection.step_label(run, selection.short_variant(run))
                      + (f" ({extra})" if extra else ""))
     return names
 

@@ -1,8 +1,8 @@
 """Write REPORT.md for a reproduction directory: every study's section (the seed's tables and
 figures beside ours, claim by claim), the summary of what reproduces, and how the runs went.
 
-Usage: python3 plots/report.py DIR    (DIR/reproduction.json, as `ladder reproduce` writes it)
-       python3 plots/report.py DIR --from-results RESULTS.json... [--scale paper|quick]
+Usage: python3 -m plots.report DIR    (DIR/reproduction.json, as `ladder reproduce` writes it)
+       python3 -m plots.report DIR --from-results RESULTS.json... [--scale paper|quick]
                                [--allow-mixed]
            (copies the results files into DIR, draws their figures, writes the manifest;
            a reproduction.json among them is left out, so DIR2/*.json reads a reproduction;
@@ -28,11 +28,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-import common
-import ladder_results
-import report_common as rc
-import report_summary
-import studies
+from . import modules, pages, pools
+from . import results as ladder_results
+from . import report_common as rc
+from . import report_summary
+from . import studies
 
 MANIFEST = "reproduction.json"
 CLAIMS = "claims.json"  # beside REPORT.md
@@ -431,7 +431,7 @@ def assemble(out_dir, loaded, scale, made):
             # the bytes checked, not the path again: what is there now may be another file
             write_atomically(target, ladder_results.read_regular(f))
         study = next((r.study for r in results.runs), "?")
-        if common.only_peers(results):
+        if pools.only_peers(results):
             peers.append({"study": study, "peer": results.runs[0].variant, "config": name,
                           "results": target.name, "state": "ran", "why": ""})
         else:
@@ -455,15 +455,15 @@ def assemble(out_dir, loaded, scale, made):
 
 
 def draw_figures(files, figures_dir):
-    """draw_all.py on `files` into figures_dir, its warnings passed on; ResultsError with its
-    last line when it fails. Without matplotlib, said: the report is written without them."""
-    if common.matplotlib is None:
+    """draw_all (a child process) on `files` into figures_dir, its warnings passed on;
+    ResultsError with its last line when it fails. Without matplotlib, said: the report is
+    written without them."""
+    if pages.matplotlib is None:
         print("report.py: figures not drawn: matplotlib is not installed", file=sys.stderr)
         return
-    draw = [sys.executable, str(Path(__file__).with_name("draw_all.py"))]
-    done = subprocess.run(draw + [str(f) for f in files] + ["--out-dir", str(figures_dir)],
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                          errors="replace")
+    draw, env = modules.module_command("draw_all", *files, "--out-dir", figures_dir)
+    done = subprocess.run(draw, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          text=True, errors="replace")
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["(no message)"])[-1]
         raise ladder_results.ResultsError(f"the figures could not be drawn "
@@ -526,8 +526,8 @@ def outputs_problem(args, out):
     """Why the report (and, with --from-results, DIR and its figures) cannot be written where
     the arguments say, '' when it can: checked before anything is written."""
     if args.from_results:
-        problem = (common.out_dir_problem(args.dir, "")
-                   or common.out_dir_problem(Path(args.dir) / "figures", ""))
+        problem = (pages.out_dir_problem(args.dir, "")
+                   or pages.out_dir_problem(Path(args.dir) / "figures", ""))
         if problem:
             return problem
     elif not Path(args.dir).is_dir():

@@ -8,8 +8,8 @@ import os
 import re
 from pathlib import Path
 
-import common
-import ladder_results
+from . import selection
+from . import results as ladder_results
 
 # A claim's verdict: the words the report's summary counts.
 REPRODUCES = "reproduces"
@@ -345,8 +345,8 @@ def reciprocal(x):
 
 def run_ratio(num, den, scale=1.0):
     """num's median time over den's (Runs or None), times `scale`, as a Ratio with its
-    interval (ladder_results.ratio_interval); None when either has no time (common.seconds)."""
-    value = ratio(common.seconds(num), common.seconds(den))
+    interval (ladder_results.ratio_interval); None when either has no time (selection.seconds)."""
+    value = ratio(selection.seconds(num), selection.seconds(den))
     if value is None:
         return None
     interval = ladder_results.ratio_interval(num, den)
@@ -355,9 +355,9 @@ def run_ratio(num, den, scale=1.0):
 
 
 def run_seconds(run, scale=1.0):
-    """A run's median time in seconds (common.seconds) times `scale`, as a Ratio with the
+    """A run's median time in seconds (selection.seconds) times `scale`, as a Ratio with the
     run's interval; None when it has none."""
-    seconds, interval = common.seconds(run), run.interval_ms if run is not None else None
+    seconds, interval = selection.seconds(run), run.interval_ms if run is not None else None
     if seconds is None:
         return None
     return Ratio(seconds * scale, interval and interval.like(interval[0] * scale / 1000,
@@ -598,7 +598,7 @@ def _profile(run):
 
 def _profiled(runs, variant):
     """The runs of step `variant` ('dwe' or 'skyline/dwe') that carry counters."""
-    return [r for r in runs if common.short_variant(r) == variant
+    return [r for r in runs if selection.short_variant(r) == variant
             and isinstance(_profile(r).get("derived"), dict)]
 
 
@@ -685,7 +685,7 @@ def profile_why(runs, before, after, point=None):
     'profile (n=33): conflict share 74% -> 0.042%, thread instr/cell 11.1 -> 8.13, occupancy
     1.6% -> 11%', the counters that moved (PROFILE_COUNTERS). '' where the two have no counters
     at one point: a profile at another size or d says nothing of the claim's."""
-    ours = [r for r in runs if common.short_variant(r) in (before, after)]
+    ours = [r for r in runs if selection.short_variant(r) in (before, after)]
     profiled = {v: _profiled(ours, v) for v in (before, after)}
     pairs = [(a, b) for b in profiled[after] for a in profiled[before] if _same_data(a, b)
              and all(_matches(r, point) for r in (a, b))]
@@ -694,7 +694,7 @@ def profile_why(runs, before, after, point=None):
     a, b = pairs[0]
     moves = _counter_moves(_profile(a), _profile(b)) + [_stall_move(_profile(a), _profile(b))]
     where = _point_text(ours, a, b)
-    lost = [f"{common.short_variant(r)} lacks {s} ({common.cut_at_word(' '.join(str(why).split()), 80)})"
+    lost = [f"{selection.short_variant(r)} lacks {s} ({selection.cut_at_word(' '.join(str(why).split()), 80)})"
             for r in (a, b) for s, why in (_profile(r).get("missing") or {}).items()]
     return (f"profile{f' ({where})' if where else ''}: "
             + (", ".join([m for m in moves if m][:MAX_QUOTED]) or "no counter moved")

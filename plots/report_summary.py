@@ -4,8 +4,8 @@ the hardware limit, and what was not run and why. The details follow it in repor
 import math
 from pathlib import Path
 
-import common
-import report_common as rc
+from . import formats, pages, selection
+from . import report_common as rc
 
 FIGURE = "summary.png"  # under the reproduction's figures/
 # Verdict -> (colour, marker) in the summary figure; colour-blind safe, told apart by shape too.
@@ -77,11 +77,11 @@ def draw_figure(claims, out_dir, subtitle):
     placed = numbered(claims)
     if not placed:
         return None
-    common.require_matplotlib()
+    pages.require_matplotlib()
     values = [v for _i, c in placed for v in (c.seed_x, *c.ours_x) if math_ok(v)]
     lo, hi = min(values) / 1.6, max(values) * 1.6
-    fig = common.Figure(figsize=(9.0, 7.2))
-    common.FigureCanvasAgg(fig)
+    fig = pages.Figure(figsize=(9.0, 7.2))
+    pages.FigureCanvasAgg(fig)
     ax = fig.add_subplot(1, 1, 1)
     ax.set_xscale("log")
     ax.set_yscale("log")
@@ -100,7 +100,7 @@ def draw_figure(claims, out_dir, subtitle):
         ax.scatter([c.seed_x] * len(ours), ours, color=colour, marker=marker, s=36, zorder=3,
                    edgecolors="white", linewidths=0.5)
         ax.annotate(str(number), (c.seed_x, max(ours)), xytext=(4, 3), textcoords="offset points",
-                    fontsize=common.MIN_FONT_PT, color=colour)
+                    fontsize=pages.MIN_FONT_PT, color=colour)
     for verdict, (colour, marker) in STYLE.items():
         if any(c.verdict == verdict for _n, c in placed):
             ax.scatter([], [], color=colour, marker=marker, s=36, label=verdict)
@@ -110,14 +110,14 @@ def draw_figure(claims, out_dir, subtitle):
     ax.grid(which="major", color="#dddddd", zorder=0)
     ax.set_title("Every seed claim stated as a gain: the seed's against ours", fontsize=12,
                  fontweight="bold")
-    note = "\n".join(common.wrapped([f"{subtitle}. Numbers: the claim's row in the Claims "
+    note = "\n".join(pages.wrapped([f"{subtitle}. Numbers: the claim's row in the Claims "
                                      "table; a vertical line spans a claim's points; on the "
                                      "diagonal ours equals the seed's. The marks are the "
                                      "verdicts of each study's own rules (its section), not a "
                                      "distance from the diagonal."], 8.6))
-    fig.text(0.01, 0.01, note, fontsize=common.MIN_FONT_PT, color=common.MUTED, va="bottom")
+    fig.text(0.01, 0.01, note, fontsize=pages.MIN_FONT_PT, color=pages.MUTED, va="bottom")
     fig.tight_layout(rect=(0, 0.06, 1, 1))
-    return common.save(fig, out_dir, FIGURE)
+    return pages.save(fig, out_dir, FIGURE)
 
 
 # ---- the best step against the best peer and the limit ----------------------------------------
@@ -156,14 +156,14 @@ def study_rows(ctx, study, configs):
     here, there = [o for o in ours if o.point == point], [q for q in peers if q.point == point]
     if not here:
         return [row(study, None, best(there))]
-    rows, classes = [], sorted({common.peer_precision(q) for q in there},
-                               key=lambda k: -best([q for q in there if common.peer_precision(q) == k]).metric)
+    rows, classes = [], sorted({selection.peer_precision(q) for q in there},
+                               key=lambda k: -best([q for q in there if selection.peer_precision(q) == k]).metric)
     for k in classes:
-        mine = [o for o in here if common.peer_precision(o) == k]
+        mine = [o for o in here if selection.peer_precision(o) == k]
         if mine:
-            rows.append(row(study, best(mine), best([q for q in there if common.peer_precision(q) == k])))
+            rows.append(row(study, best(mine), best([q for q in there if selection.peer_precision(q) == k])))
     fastest = best(here)
-    if common.peer_precision(fastest) not in classes:
+    if selection.peer_precision(fastest) not in classes:
         peer = best(there)
         rows.append(row(study, fastest, peer, f"ours in {fastest.precision}, which no peer ran here: "
                                               f"faster only by another precision than the peer's "
@@ -173,12 +173,12 @@ def study_rows(ctx, study, configs):
 
 def peer_name(run):
     """A peer's label with its precision, which tells apart a library's fp64 and fp32 calls."""
-    name = common.step_label(run)
+    name = selection.step_label(run)
     return f"{name} ({run.precision})" if run.precision else name
 
 
 def rate(run):
-    return f"{common.format_value(run.metric)} {run.unit}"
+    return f"{formats.format_value(run.metric)} {run.unit}"
 
 
 def error_text(run):
@@ -213,8 +213,8 @@ def peer_ratio(ours, peer):
 
 def row(study, ours, peer, extra=""):
     point = (ours or peer).point.replace(",", ", ")
-    mine = f"{common.row_name(ours)}: {rate(ours)}" if ours else "none of ours ran at the peer's point"
-    limit = (common.limit_text(ours) or "-") if ours else "-"
+    mine = f"{selection.row_name(ours)}: {rate(ours)}" if ours else "none of ours ran at the peer's point"
+    limit = (selection.limit_text(ours) or "-") if ours else "-"
     peer_cell = f"{peer_name(peer)}: {rate(peer)}" if peer else "none run"
     ratio = rc.fmt_measured(peer_ratio(ours, peer)) if ours and peer else "-"
     return [study, point, mine, error_text(ours) if ours else "-", limit, peer_cell,
@@ -244,8 +244,8 @@ def not_run_lines(ctx):
               + (f": {p['why']}" if p.get("why") else "")
               for p in ctx.manifest.get("peers", []) if p.get("state") not in ("ran", "reused")]
     configs = dict.fromkeys(p.get("config") for p in ctx.manifest.get("peers", []))
-    lines += [f"- peer {r.label or common.short_variant(r)} on `{config}` at {r.point}: "
-              + common.with_reason(r.status, r, 160)
+    lines += [f"- peer {r.label or selection.short_variant(r)} on `{config}` at {r.point}: "
+              + selection.with_reason(r.status, r, 160)
               for config in configs for results in ctx.peer_results(config)
               for r in results.runs if r.status in ("incorrect", "error")]
     reasons = {}
@@ -254,7 +254,7 @@ def not_run_lines(ctx):
             if r.status in ("unsupported", "skipped"):
                 reasons.setdefault((r.status, r.reason or "no reason given"), []).append(r)
     for (status, reason), runs in sorted(reasons.items(), key=lambda item: -len(item[1])):
-        names = sorted({common.short_variant(r) for r in runs})
+        names = sorted({selection.short_variant(r) for r in runs})
         lines.append(f"- {len(runs)} run(s) {status} ({', '.join(names)}): {reason}")
     return lines or ["- Everything planned ran."]
 

@@ -1,7 +1,9 @@
 """The studies, found by convention: a folder per study, plots/<study>/, and any folder named in
-LADDER_STUDY_PATH (colon-separated), laid out as plots/README.md says. Every module of a study
-folder is imported as part of the package `ladder_studies.<study>`, so that it imports its
-siblings relatively (`from . import data`). A folder without Python (__pycache__) is no study.
+LADDER_STUDY_PATH (colon-separated), laid out as plots/README.md says. Every study is a
+subpackage of this package (`plots.<study>`, or `ladder.plots.<study>` installed), a folder of
+LADDER_STUDY_PATH too, so that its modules import their siblings and this package's modules
+relatively (`from . import data`, `from .. import pages`). A folder without Python
+(__pycache__) is no study.
 """
 import importlib
 import importlib.machinery
@@ -11,9 +13,11 @@ import re
 import sys
 from pathlib import Path
 
+from . import results as ladder_results
+
 PLOTS = Path(__file__).resolve().parent
 PATH_VARIABLE = "LADDER_STUDY_PATH"
-PACKAGE = "ladder_studies"
+PACKAGE = __package__  # plots, or ladder.plots where installed
 
 
 class StudyError(Exception):
@@ -38,11 +42,11 @@ def folders():
 
 
 def _package(name, folder):
-    """The package of a study folder, made once per process."""
-    if PACKAGE not in sys.modules:
-        sys.modules[PACKAGE] = importlib.util.module_from_spec(
-            importlib.machinery.ModuleSpec(PACKAGE, None, is_package=True))
+    """The package of a study folder: this package's own subpackage, or one made once per
+    process for a folder of LADDER_STUDY_PATH."""
     full = f"{PACKAGE}.{name}"
+    if folder.parent == PLOTS:
+        return full
     if list(getattr(sys.modules.get(full), "__path__", [])) != [str(folder)]:
         for stale in [k for k in sys.modules if k == full or k.startswith(f"{full}.")]:
             del sys.modules[stale]  # another folder of that name, earlier in this process
@@ -50,6 +54,12 @@ def _package(name, folder):
         spec.submodule_search_locations = [str(folder)]
         sys.modules[full] = importlib.util.module_from_spec(spec)
     return full
+
+
+def seed(module_file):
+    """A study's published numbers: the seed.json beside its module (the study's data.py reads
+    them once: NOTES = studies.seed(__file__))."""
+    return ladder_results.read_json(Path(module_file).with_name("seed.json"), "a seed.json")
 
 
 def module(study, name):
@@ -76,7 +86,7 @@ def modules(study):
 
 def figures():
     """{figure name: draw}: the ladder, which every study has, then each study's."""
-    import ladder  # here: ladder imports common, which imports this module
+    from . import ladder  # here: ladder's command line (draw) imports this module
     found = dict(ladder.FIGURES)
     for study in folders():
         for mod in modules(study):

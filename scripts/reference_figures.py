@@ -5,10 +5,10 @@ figure is a few hundred kB that the JSON beside it already holds); this draws th
   scripts/reference_figures.py [FOLDER ...]        (also: make figures [REFS="FOLDER ..."])
 
 FOLDER (default: every folder under results/reference/ with a REPORT.md) gets FOLDER/figures/,
-drawn as `ladder reproduce` draws a reproduction's: plots/draw_all.py on the results files its
+drawn as `ladder reproduce` draws a reproduction's: plots.draw_all on the results files its
 reproduction.json lists (in a folder without one: on every results file there), then
-plots/profile_figure.py on the configs' files that hold counters, then the summary figure of
-plots/report.py. The report that writes goes to a temporary folder: the committed REPORT.md,
+plots.profile_figure on the configs' files that hold counters, then the summary figure of
+plots.report. The report that writes goes to a temporary folder: the committed REPORT.md,
 which the figures are linked from, is never rewritten. The new figures replace FOLDER/figures/
 whole. The figures are this commit's drawing of the same numbers; a figure that REPORT.md
 links and this commit no longer draws (a name changed since) is named on stderr.
@@ -65,7 +65,7 @@ def results_files(folder):
 
 
 def run(argv, what):
-    """Run a plots/ script; DrawError with its last line on stderr when it fails."""
+    """Run a module of plots (from the project root); DrawError with its last line on stderr when it fails."""
     done = subprocess.run([sys.executable, *map(str, argv)], cwd=ROOT, stdout=subprocess.DEVNULL,
                           stderr=subprocess.PIPE, text=True, errors="replace")
     if done.returncode != 0:
@@ -79,9 +79,9 @@ def draw(folder):
     files, configs = results_files(folder)
     fresh = Path(tempfile.mkdtemp(prefix=".figures-", dir=folder))
     try:
-        run([ROOT / "plots" / "draw_all.py", *files, "--out-dir", fresh], "plots/draw_all.py")
+        run(["-m", "plots.draw_all", *files, "--out-dir", fresh], "plots.draw_all")
         if configs:  # no counters is not a failure: most runs are not profiled
-            subprocess.run([sys.executable, ROOT / "plots" / "profile_figure.py", "--if-any",
+            subprocess.run([sys.executable, "-m", "plots.profile_figure", "--if-any",
                             "--out-dir", fresh, *configs], cwd=ROOT, stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL)
         target = folder / "figures"
@@ -92,8 +92,8 @@ def draw(folder):
     if (folder / MANIFEST).is_file():
         # The summary figure is drawn by the report: its text goes to a scratch folder.
         with tempfile.TemporaryDirectory() as scratch:
-            run([ROOT / "plots" / "report.py", folder, "--report", Path(scratch) / "REPORT.md"],
-                "plots/report.py (the summary figure)")
+            run(["-m", "plots.report", folder, "--report", Path(scratch) / "REPORT.md"],
+                "plots.report (the summary figure)")
     report = folder / "REPORT.md"
     links = LINK.findall(read(report)) if report.is_file() else []
     return sorted({link for link in links if not (folder / link).is_file()})

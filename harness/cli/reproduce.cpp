@@ -69,9 +69,9 @@ json read_found(const fs::path& file, std::string& why) {
 namespace {
 
 // A peer of a study is found by convention: every peers/<study>/NAME.py not starting with
-// '_' (peers/README.md); `script` is relative to the project's folder.
+// '_' (peers/README.md); `module` is its module, peers.<study>.NAME, run from the share folder.
 struct Peer {
-  std::string name, study, script;
+  std::string name, study, module;
 };
 
 double seconds_since(Clock::time_point t) {
@@ -129,8 +129,9 @@ std::vector<Peer> peers_of(const fs::path& root, const Experiment& e) {
   std::error_code ec, type;
   for (fs::directory_iterator it(root / "peers" / study, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string file = it->path().filename().string();
+    const std::string stem = it->path().stem().string();
     if (it->path().extension() == ".py" && file[0] != '_' && it->is_regular_file(type))
-      out.push_back({it->path().stem().string(), study, "peers/" + study + "/" + file});
+      out.push_back({stem, study, "peers." + study + "." + stem});
   }
   std::sort(out.begin(), out.end(), [](const Peer& a, const Peer& b) { return a.name < b.name; });
   return out;
@@ -141,9 +142,10 @@ std::vector<Peer> peers_of(const fs::path& root, const Experiment& e) {
 // is left as it was installed, and nothing is written outside the reproduction's folder.
 const std::vector<std::string> kScriptEnv = {"PYTHONDONTWRITEBYTECODE=1"};
 
-// Runs a script of the project (`argv`, no shell) from the share folder; its exit status, or
-// -1 when it could not start or was killed. Ctrl-C (or SIGTERM) that ended the child ends the
-// reproduction too; any other signal is the child's failure alone.
+// Runs a script of the project (`argv`, no shell) from the share folder, where `python3 -m
+// plots.report` finds the packages plots and peers; its exit status, or -1 when it could not
+// start or was killed. Ctrl-C (or SIGTERM) that ended the child ends the reproduction too; any
+// other signal is the child's failure alone.
 int run_script(const fs::path& root, const std::vector<std::string>& argv,
                const std::string& stdout_file = "") {
   ChildOptions o;
@@ -375,10 +377,10 @@ class Reproduction {
     const fs::path file = dir_ / "REPORT.md";
     const Stamp before = stamp(file);
     // Its own "report: PATH" line is left in the staging folder: the tally ends with the path.
-    const int rc = run_script(root_, {python(), "plots/report.py", dir_.string()}, (partial_ / "report.log").string());
+    const int rc = run_script(root_, {python(), "-m", "plots.report", dir_.string()}, (partial_ / "report.log").string());
     const Stamp after = stamp(file);
     if (rc != 0 || !after.exists || after.size == 0 || after == before) {
-      fmt::print(stderr, "ladder: error: plots/report.py {}\n",
+      fmt::print(stderr, "ladder: error: python3 -m plots.report {}\n",
                  rc != 0 ? fmt::format("failed (exit status {})", rc)
                          : "exited 0 but wrote no " + file.string());
       return false;
@@ -528,7 +530,7 @@ class Reproduction {
                   {"results", nullptr}, {"why", ""}};
     const auto t0 = Clock::now();
     const fs::path probe = partial_ / (safe_name(peer.name) + ".ready.txt");
-    const int ready = run_script(root_, {python(), peer.script, "--ready"}, probe.string());
+    const int ready = run_script(root_, {python(), "-m", peer.module, "--ready"}, probe.string());
     std::string unread;
     if (ready != 0) {
       entry["state"] = "not installed";
@@ -544,7 +546,7 @@ class Reproduction {
                  printable_all(file));
     } else {
       fmt::print("reproduce: peer {} on {}\n", printable_all(peer.name), printable_all(e.config.name));
-      const int rc = run_script(root_, {python(), peer.script, e.config.path, "--out",
+      const int rc = run_script(root_, {python(), "-m", peer.module, e.config.path, "--out",
                                         (partial_ / file).string(), "--ladder", self_, "--quiet",
                                         "--offline", "--scale", scale_});
       std::string unreadable;
@@ -563,7 +565,7 @@ class Reproduction {
       const bool ran = incomplete.empty() && (rc == 0 || not_passed > 0);
       entry["state"] = ran ? "ran" : "failed";
       if (ran && rc != 0) entry["why"] = fmt::format("{} run(s) did not pass validation", not_passed);
-      else if (rc != 0) entry["why"] = fmt::format("{} exited with status {}", peer.script, rc);
+      else if (rc != 0) entry["why"] = fmt::format("{} exited with status {}", peer.module, rc);
       else if (!incomplete.empty()) entry["why"] = "its results file: " + incomplete;
       entry["elapsed_s"] = seconds_since(t0);
     }
@@ -587,7 +589,7 @@ class Reproduction {
 
   // Every figure the results ask for, drawn under .partial/ and then swapped in whole.
   void figures() {
-    std::vector<std::string> argv = {python(), "plots/draw_all.py"};
+    std::vector<std::string> argv = {python(), "-m", "plots.draw_all"};
     for (const json& c : manifest_["configs"]) argv.push_back((dir_ / c["results"].get<std::string>()).string());
     for (const json& c : manifest_["peers"])
       if (c["results"].is_string()) argv.push_back((dir_ / c["results"].get<std::string>()).string());
@@ -599,15 +601,15 @@ class Reproduction {
     manifest_["figures"] = json::array();
     std::error_code ec;
     if (rc != 0 || !fs::is_directory(fresh, ec)) {
-      fmt::print(stderr, "ladder: warning: plots/draw_all.py {}: the report will have no figures\n",
+      fmt::print(stderr, "ladder: warning: python3 -m plots.draw_all {}: the report will have no figures\n",
                  rc != 0 ? fmt::format("failed (exit status {})", rc) : std::string("drew nothing"));
       return;
     }
     // Each profiled step's counters and rooflines, where the files hold any.
-    std::vector<std::string> counters = {python(), "plots/profile_figure.py", "--if-any", "--out-dir", fresh.string()};
+    std::vector<std::string> counters = {python(), "-m", "plots.profile_figure", "--if-any", "--out-dir", fresh.string()};
     for (const json& c : manifest_["configs"]) counters.push_back((dir_ / c["results"].get<std::string>()).string());
     if (const int rc = run_script(root_, counters, (partial_ / "profile-figures.log").string()); rc != 0)
-      fmt::print(stderr, "ladder: warning: plots/profile_figure.py failed (exit status {}): no profile figures\n", rc);
+      fmt::print(stderr, "ladder: warning: python3 -m plots.profile_figure failed (exit status {}): no profile figures\n", rc);
     fs::remove_all(target);
     if (fs::exists(fresh)) fs::rename(fresh, target);
     std::vector<std::string> names;

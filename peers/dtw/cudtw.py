@@ -10,23 +10,22 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path[0] = str(Path(__file__).resolve().parents[1])  # peers/, for common.py
-import numpy as np  # noqa: E402
+import numpy as np
 
-import common  # noqa: E402
-from common import PeerError  # noqa: E402
+from .. import basics, building, cli, timer
+from ..basics import PeerError
 
 # master since May 2020 ("added base functionality"), the repository's last commit
 COMMIT = "0e89d3408fa66440603206548a030b9f05214706"
 SHORT = COMMIT[:7]
-STUDY = "dtw"  # as common.main sets it from the folder
+STUDY = "dtw"  # as cli.main sets it from the folder
 LABEL = "cuDTW++"
 DATA_SUFFIX = ".txt"  # the dtw study writes UCR text: a label, then the values, tab-separated
 # What is used of the repository: LICENSE and src/ (src/include/ is compiled; src/Makefile and
 # src/main.cu for the record). Their digest: sha256 of the lines "PATH GIT_BLOB_ID\n" sorted by
 # path, as `git ls-tree -r COMMIT -- LICENSE src` lists them: any copy of COMMIT's files gives it.
 SOURCE_DIGEST = "7eda395fe47e1d09db23a3b90e45cd193ff329238bda79b8c491558499be18c8"
-SOURCE = common.PinnedSource(LABEL, "asbschmidt/cuDTW", COMMIT, SOURCE_DIGEST, ["LICENSE"], ["src"])
+SOURCE = building.PinnedSource(LABEL, "asbschmidt/cuDTW", COMMIT, SOURCE_DIGEST, ["LICENSE"], ["src"])
 DRIVER = Path(__file__).with_name("cudtw_driver.cu")
 PREPARE = {"--build-only": ("fetch cuDTW++'s source (or copy --source) into the cache and build "
                             "the driver for the local GPU (or --arch), print it, stop",
@@ -78,7 +77,7 @@ PADDING = {"mode": "auto"}  # --padding, for unsupported() (which sees only the 
 
 def options(p):
     SOURCE.add_options(p)
-    common.add_arch_option(p)
+    building.add_arch_option(p)
     p.add_argument("--padding", choices=("auto", "off"), default="auto",
                    help="auto (default): a length cuDTW++ has no kernel for runs at the next "
                         "one, between sentinel values (exact distances, more cells); off: only "
@@ -99,14 +98,14 @@ def source(args):
 
 def build_plan(args, nvcc, arch):
     """(the driver's place, its build record)."""
-    return common.nvcc_build_plan(home(args), "cudtw-ladder", nvcc, arch, NVCC_FLAGS, SOURCE, DRIVER)
+    return building.nvcc_build_plan(home(args), "cudtw-ladder", nvcc, arch, NVCC_FLAGS, SOURCE, DRIVER)
 
 
 def build(args):
     """ladder's driver compiled against cuDTW++'s src/include/, once per (source, arch, nvcc,
     flags, driver)."""
-    nvcc = common.nvcc(needed_by="cuDTW++")
-    arch = common.arch_of(args)
+    nvcc = building.nvcc(needed_by="cuDTW++")
+    arch = building.arch_of(args)
     if not arch:
         raise PeerError("cannot tell the GPU's compute capability (nvidia-smi lists no GPU): "
                         "give --arch, e.g. --arch sm_90")
@@ -114,16 +113,16 @@ def build(args):
     if exe.is_file():
         return exe, info
     src = source(args)
-    common.note(args, f"building cuDTW++ {SHORT} for {info['arch']} into "
-                      f"{common.shown(exe.parent)}")
+    basics.note(args, f"building cuDTW++ {SHORT} for {info['arch']} into "
+                      f"{basics.shown(exe.parent)}")
     with tempfile.TemporaryDirectory(dir=home(args)) as tmp:
         out = Path(tmp) / "cudtw-ladder"
         done = subprocess.run([nvcc, *info["flags"], f"-I{src / 'src' / 'include'}", str(DRIVER),
                                "-o", str(out)], capture_output=True, text=True)
         if done.returncode != 0:
             raise PeerError(f"nvcc failed building cuDTW++: "
-                            f"{common.one_line(done.stderr)[-300:]}")
-        common.install_build(out, exe, src / "LICENSE", info)
+                            f"{basics.one_line(done.stderr)[-300:]}")
+        building.install_build(out, exe, src / "LICENSE", info)
     return exe, info
 
 
@@ -131,8 +130,8 @@ def prepare(args):
     """--build-only: the driver built for the GPU at hand or --arch, and the source."""
     exe, info = build(args)  # what it needs first (nvcc, an architecture), then the source
     src = source(args)
-    return (f"cuDTW++ {SHORT} source: {common.shown(src)}\n"
-            f"{info['arch']}: {common.shown(exe)}")
+    return (f"cuDTW++ {SHORT} source: {basics.shown(src)}\n"
+            f"{info['arch']}: {basics.shown(exe)}")
 
 
 # --- the layout: ladder's series in the lengths cuDTW++ has kernels for ----------------------
@@ -185,7 +184,7 @@ def unsupported(point):
 
 # --- the driver ----------------------------------------------------------------------------
 
-class Driver(common.DriverProcess):
+class Driver(building.DriverProcess):
     """The driver on one point's subjects and queries, in a child process: one `run` line per
     call."""
 
@@ -263,20 +262,20 @@ def check(exe):
 # --- the peer ------------------------------------------------------------------------------
 
 def ready(args):
-    return common.nvcc_ready(args, f"cuDTW++ {SHORT}", home(args) / "source", "src/include/DTW.hpp",
+    return building.nvcc_ready(args, f"cuDTW++ {SHORT}", home(args) / "source", "src/include/DTW.hpp",
                              lambda nvcc, arch: build_plan(args, nvcc, arch))
 
 
 def setup(args):
     if args.source:  # checked (and copied into the cache) even where the build is made
         source(args)
-    common.require(common.gpu_missing(), error=PeerError)
+    basics.require(building.gpu_missing(), error=PeerError)
     exe, info = build(args)
     check(exe)  # before any point: the build and the driver on known series
     return {"exe": exe}, {
         "version": f"git {COMMIT}", "repository": "github.com/asbschmidt/cuDTW",
         "license": "Apache-2.0", "source_digest": SOURCE_DIGEST, "build": info,
-        "driver": common.shown(DRIVER), "padding": args.padding,
+        "driver": basics.shown(DRIVER), "padding": args.padding,
         "timing_method": TIMING_METHOD}
 
 
@@ -324,9 +323,9 @@ def run(point, path, args, lib):
                 launches.append(made)
                 return dist
             try:
-                timing, dist, _ = common.timed(call, point, "gpu")
+                timing, dist, _ = timer.timed(call, point, "gpu")
             except RuntimeError as err:
-                runs.append({"variant": name, "error": common.one_line(err)})
+                runs.append({"variant": name, "error": basics.one_line(err)})
                 continue
             kept = len(timing["samples_ms"])  # the driver's own times of the timed calls
             timing["samples_ms"] = [max(w, 1e-6) for w in walls[-kept:]]
@@ -340,4 +339,4 @@ def run(point, path, args, lib):
 
 
 if __name__ == "__main__":
-    sys.exit(common.main(sys.modules[__name__]))
+    sys.exit(cli.main(sys.modules[__name__]))

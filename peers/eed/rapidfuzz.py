@@ -6,11 +6,9 @@ import os
 import sys
 from pathlib import Path
 
-# peers/ for common.py, instead of this folder, whose rapidfuzz.py would shadow the package.
-sys.path[0] = str(Path(__file__).resolve().parents[1])
-import numpy as np  # noqa: E402
+import numpy as np
 
-import common  # noqa: E402
+from .. import basics, building, cli, imports, study_data, timer
 
 VERSION = "3.14.6"  # what pip installs when rapidfuzz is not importable
 LABEL = "RapidFuzz"
@@ -34,15 +32,13 @@ def options(p):
 
 
 def folder(args):
-    return Path(args.cache) / f"rapidfuzz-{args.rapidfuzz_version}-{common.PY}"
+    return Path(args.cache) / f"rapidfuzz-{args.rapidfuzz_version}-{basics.PY}"
 
 
 def locate(args):
     """rapidfuzz from the cache's folder, else the environment; None when neither holds it."""
-    sys.path.insert(0, str(folder(args)))
     try:
-        import rapidfuzz
-        return rapidfuzz
+        return imports.import_from(folder(args), "rapidfuzz")
     except ImportError:
         return None
 
@@ -58,15 +54,15 @@ def wrong(rf):
 
 
 def where(rf):
-    return f"rapidfuzz {rf.__version__} from {common.shown(Path(rf.__file__).parent)}"
+    return f"rapidfuzz {rf.__version__} from {basics.shown(Path(rf.__file__).parent)}"
 
 
 def ready(args):
     rf = locate(args)
     if rf is None:
-        raise common.NotReady(f"rapidfuzz is importable neither from {sys.executable} nor "
-                              f"from {common.shown(folder(args))} ({common.fetch_hint(args)})")
-    common.require(wrong(rf))
+        raise basics.NotReady(f"rapidfuzz is importable neither from {sys.executable} nor "
+                              f"from {basics.shown(folder(args))} ({basics.fetch_hint(args)})")
+    basics.require(wrong(rf))
     return where(rf)
 
 
@@ -74,10 +70,10 @@ def have(args):
     """rapidfuzz, checked; pip-installed into the cache's folder when it is not importable."""
     rf = locate(args)
     if rf is None:
-        target, wanted = common.shown(folder(args)), f"rapidfuzz=={args.rapidfuzz_version}"
-        common.fetching(args, f"rapidfuzz is importable neither from {sys.executable} nor "
+        target, wanted = basics.shown(folder(args)), f"rapidfuzz=={args.rapidfuzz_version}"
+        basics.fetching(args, f"rapidfuzz is importable neither from {sys.executable} nor "
                               f"from {target}", f"installing {wanted} into {target}")
-        common.pip(["install", "--quiet", "--no-deps", "--only-binary", ":all:", "--target",
+        building.pip(["install", "--quiet", "--no-deps", "--only-binary", ":all:", "--target",
                     str(folder(args)), wanted], "rapidfuzz")
         importlib.invalidate_caches()
         rf = locate(args)
@@ -105,9 +101,9 @@ def setup(args):
     rf = have(args)
     refusal = cpdist_refusal(rf) if args.method == "cpdist" else ""
     if refusal:
-        common.note(args, f"{refusal}: timing the loop instead")
+        basics.note(args, f"{refusal}: timing the loop instead")
         args.method = "loop"
-    return rf, {"version": rf.__version__, "location": common.shown(Path(rf.__file__).parent),
+    return rf, {"version": rf.__version__, "location": basics.shown(Path(rf.__file__).parent),
                 "function": "rapidfuzz.distance.DamerauLevenshtein.distance",
                 "methods": methods(args), "cpdist_fallback": refusal,
                 "timing_method": f"wall clock (time.perf_counter) around the whole batch: one "
@@ -125,13 +121,13 @@ def variants(args, rf):
 
 
 def unsupported(point):
-    return common.non_unit_costs(point, ("w_ins", "w_del", "w_sub", "w_swap"), "RapidFuzz "
+    return study_data.non_unit_costs(point, ("w_ins", "w_del", "w_sub", "w_swap"), "RapidFuzz "
                                  "computes the unit-cost Damerau-Levenshtein distance only")
 
 
 def run(point, path, args, rf):
     distance = rf.distance.DamerauLevenshtein.distance
-    a, b = common.eed_pairs(path)
+    a, b = study_data.eed_pairs(path)
     calls = {"cpdist": lambda: rf.process.cpdist(a, b, scorer=distance, workers=-1,
                                                  dtype=np.int32).reshape(-1),
              "loop": lambda: np.fromiter((distance(x, y) for x, y in zip(a, b)), np.int32,
@@ -139,11 +135,11 @@ def run(point, path, args, rf):
     threads = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     runs = []
     for name, method in methods(args).items():
-        timing, out, busy = common.timed(calls[method], point, "cpu")
+        timing, out, busy = timer.timed(calls[method], point, "cpu")
         runs.append(dict(timing, variant=name, outputs=out, facts={
             "threads": threads if method == "cpdist" else 1, "threads_busy": round(busy, 3)}))
     return runs
 
 
 if __name__ == "__main__":
-    sys.exit(common.main(sys.modules[__name__]))
+    sys.exit(cli.main(sys.modules[__name__]))

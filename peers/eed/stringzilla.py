@@ -11,12 +11,10 @@ import shutil
 import sys
 from pathlib import Path
 
-# peers/ for common.py, instead of this folder, whose stringzilla.py would shadow the package.
-sys.path[0] = str(Path(__file__).resolve().parents[1])
-import numpy as np  # noqa: E402
+import numpy as np
 
-import common  # noqa: E402
-from common import PeerError  # noqa: E402
+from .. import basics, building, cli, imports, study_data, timer
+from ..basics import PeerError
 
 VERSION = "5.3.2"  # the newest; 4.6.3 (stringzilla_paired.py) is the last with a paired call
 # From 5.0 on LevenshteinDistances(queries, candidates) returns the cross-product matrix only: the
@@ -29,9 +27,9 @@ PAIRS_PER_CALL = {"cuda": 128, "cpus": 16}
 LABEL = "StringZilla"
 DATA_SUFFIX = ".txt"
 PREPARE = {"--build-only": ("fetch if needed, install (build) into the cache, stop",
-                            lambda args: common.shown(install(args))),
+                            lambda args: basics.shown(install(args))),
            "--fetch-only": ("download the packages into the cache (with network), stop",
-                            lambda args: common.shown(fetch(args, args.wheels_for)))}
+                            lambda args: basics.shown(fetch(args, args.wheels_for)))}
 # --target: (the variant name's end, backend, where the engine runs)
 TARGETS = {"cuda": ("", "gpu", "the GPU"), "cpus": ("_cpu", "cpu", "the CPU")}
 NOTE = ("StringZilla computes plain Levenshtein (no swaps): handed over as the eed distance at "
@@ -95,7 +93,7 @@ def folders(args):
     """(the download folder, this Python's install folder)."""
     base = Path(args.cache) / "stringzillas"
     name = f"{args.target}-{args.szs_version}"
-    return base / f"{name}-download", base / f"{name}-{common.PY}"
+    return base / f"{name}-download", base / f"{name}-{basics.PY}"
 
 
 def packages(args):
@@ -127,9 +125,9 @@ def fetch(args, version=None):
     if fetched(args, download, version):
         return download
     wanted = "" if from_source(args) else f" for {cpython(version)}"
-    common.fetching(args, f"stringzillas-{args.target} {args.szs_version} is neither built in "
-                          f"{common.shown(folder)} nor downloaded{wanted}",
-                    f"fetching {', '.join(packages(args))} into {common.shown(download)}")
+    basics.fetching(args, f"stringzillas-{args.target} {args.szs_version} is neither built in "
+                          f"{basics.shown(folder)} nor downloaded{wanted}",
+                    f"fetching {', '.join(packages(args))} into {basics.shown(download)}")
     tmp = download.with_name(download.name + ".partial")
     shutil.rmtree(tmp, ignore_errors=True)
     get = ["download", "--quiet", "--no-deps", "-d", str(tmp)]
@@ -139,9 +137,9 @@ def fetch(args, version=None):
     for package in packages(args):
         kind = ["--no-binary", package.split("==")[0]] if from_source(args) else \
             ["--only-binary", ":all:"]
-        common.pip(get + kind + [package], package)
+        building.pip(get + kind + [package], package)
     if from_source(args):
-        common.pip(get + ["--only-binary", ":all:", "setuptools>=70.1", "wheel"],
+        building.pip(get + ["--only-binary", ":all:", "setuptools>=70.1", "wheel"],
                    "setuptools and wheel (to build offline)")
     if not download.is_dir():
         tmp.rename(download)
@@ -165,16 +163,16 @@ def install(args):
     if from_source(args):  # setuptools and wheel from the download, numpy from this Python
         tools = folder.with_name(folder.name + "-buildtools")
         shutil.rmtree(tools, ignore_errors=True)
-        common.pip(argv[:-1] + [str(tools), "setuptools", "wheel"], "setuptools and wheel")
+        building.pip(argv[:-1] + [str(tools), "setuptools", "wheel"], "setuptools and wheel")
         if args.target == "cuda":
-            nvcc = common.nvcc(needed_by=f"stringzillas-cuda {args.szs_version}")
+            nvcc = building.nvcc(needed_by=f"stringzillas-cuda {args.szs_version}")
             env["PATH"] = f"{Path(nvcc).parent}{os.pathsep}{env.get('PATH', '')}"
-            env["LDFLAGS"] = f"{env.get('LDFLAGS', '')} -Wl,-rpath,{common.CUDA_HOME / 'lib64'}"
+            env["LDFLAGS"] = f"{env.get('LDFLAGS', '')} -Wl,-rpath,{basics.CUDA_HOME / 'lib64'}"
         env["PYTHONPATH"] = os.pathsep.join(filter(None, (str(tools), env.get("PYTHONPATH"))))
         argv.append("--no-build-isolation")
-        common.note(args, f"building stringzillas-{args.target} {args.szs_version} into "
-                          f"{common.shown(folder)} (minutes)")
-    common.pip(argv + packages(args), f"stringzillas-{args.target}", env=env)
+        basics.note(args, f"building stringzillas-{args.target} {args.szs_version} into "
+                          f"{basics.shown(folder)} (minutes)")
+    building.pip(argv + packages(args), f"stringzillas-{args.target}", env=env)
     (folder / ".complete").write_text(args.szs_version + "\n")
     return folder
 
@@ -183,23 +181,23 @@ def ready(args):
     download, folder = folders(args)
     name, what, reasons = f"stringzillas-{args.target} {args.szs_version}", "", []
     if (folder / ".complete").is_file():
-        what = f"{name} built in {common.shown(folder)}"
+        what = f"{name} built in {basics.shown(folder)}"
     elif not fetched(args, download):  # short: `ladder reproduce` keeps 200 characters
         held = "sources" if from_source(args) else f"wheels for {cpython()}"
-        reasons.append(f"no {name} {held} in {common.shown(download)} "
-                       f"({common.fetch_hint(args)})")
-    elif from_source(args) and args.target == "cuda" and not common.nvcc():
-        reasons.append(f"{name} is built from its sources in {common.shown(download)} on the "
+        reasons.append(f"no {name} {held} in {basics.shown(download)} "
+                       f"({basics.fetch_hint(args)})")
+    elif from_source(args) and args.target == "cuda" and not building.nvcc():
+        reasons.append(f"{name} is built from its sources in {basics.shown(download)} on the "
                        "first run, and nvcc is not found (put the CUDA toolkit's bin/ on PATH, "
                        "or set CUDA_HOME)")
     else:
-        what = f"{name} built on the first run, offline, from {common.shown(download)}"
+        what = f"{name} built on the first run, offline, from {basics.shown(download)}"
     if args.target == "cuda":
-        reasons.append(common.gpu_missing())
-        cc = "" if reasons[-1] else common.compute_capability()
+        reasons.append(building.gpu_missing())
+        cc = "" if reasons[-1] else building.compute_capability()
         if from_source(args) and cc not in ("", "9.0"):
             reasons.append(f"{name} is built for sm_90a only; GPU 0 is of compute capability {cc}")
-    common.require(*reasons)
+    basics.require(*reasons)
     return what
 
 
@@ -207,13 +205,13 @@ class Library:
     """The engine on one device scope, the call pattern its release offers, and the sync."""
 
     def __init__(self, args, folder):
-        sys.path.insert(0, str(folder))
         try:
             if args.target == "cuda" and from_source(args):  # built without an rpath to it
-                for lib in sorted((common.CUDA_HOME / "lib64").glob("libcudart.so*"))[-1:]:
+                for lib in sorted((basics.CUDA_HOME / "lib64").glob("libcudart.so*"))[-1:]:
                     ctypes.CDLL(str(lib), mode=ctypes.RTLD_GLOBAL)
-            import stringzilla as sz
-            import stringzillas as szs
+            # the cache's build first, as `pip install --target` left it (both packages)
+            sz = imports.import_from(folder, "stringzilla")
+            szs = imports.import_from(folder, "stringzillas")
             self.scope = szs.DeviceScope(gpu_device=args.device or 0) if args.target == "cuda" \
                 else szs.DeviceScope(cpu_cores=0)
             self.engine = szs.LevenshteinDistances(capabilities=self.scope)
@@ -227,7 +225,7 @@ class Library:
             values = self.call(self.inputs([a for a, _, _ in KNOWN], [b for _, b, _ in KNOWN]))
         except (ImportError, OSError, RuntimeError, ValueError, TypeError) as err:
             raise PeerError(f"no usable CUDA device or stringzillas build: {err}") from err
-        path = common.loaded_cudart() if args.target == "cuda" else None
+        path = building.loaded_cudart() if args.target == "cuda" else None
         if args.target == "cuda" and not path:  # without the sync the times would be wrong
             raise PeerError("stringzillas runs on the GPU, yet no libcudart is mapped to sync")
         self.rt = ctypes.CDLL(path) if path else None
@@ -260,12 +258,12 @@ class Library:
 
 def setup(args):
     if args.target == "cuda":  # before anything is fetched or built
-        common.require(common.gpu_missing(), error=PeerError)
+        basics.require(building.gpu_missing(), error=PeerError)
     folder = install(args)
     lib = Library(args, folder)
     sync = ", plus a cudaDeviceSynchronize" if args.target == "cuda" else ""
     return lib, {"version": args.szs_version, "package": f"stringzillas-{args.target}",
-                 "location": common.shown(folder), "api": lib.api, "note": NOTE,
+                 "location": basics.shown(folder), "api": lib.api, "note": NOTE,
                  "timing_method": f"wall clock (time.perf_counter) around the batch's "
                                   f"LevenshteinDistances call(s) on {TARGETS[args.target][2]}"
                                   f"{sync}; {COPIES[args.copies]}"}
@@ -293,19 +291,19 @@ def variants(args, lib):
 
 
 def unsupported(point):
-    return common.non_unit_costs(point, ("w_ins", "w_del", "w_sub"),
+    return study_data.non_unit_costs(point, ("w_ins", "w_del", "w_sub"),
                                  "StringZilla computes unit-cost Levenshtein only")
 
 
 def run(point, path, args, lib):
-    a, b = common.eed_pairs(path)
+    a, b = study_data.eed_pairs(path)
     name, backend = variant_name(args), TARGETS[args.target][1]
     moved = lib.to_device(lib.inputs(a, b)) if args.copies == "out" else None
     # --copies in: fresh host strings for every call, made untimed
-    timing, out, _ = common.timed(lib.call, point, backend, lambda: moved or lib.inputs(a, b),
+    timing, out, _ = timer.timed(lib.call, point, backend, lambda: moved or lib.inputs(a, b),
                                   lib.sync)
     return [dict(timing, variant=name, outputs=out, note=NOTE)]
 
 
 if __name__ == "__main__":
-    sys.exit(common.main(sys.modules[__name__]))
+    sys.exit(cli.main(sys.modules[__name__]))

@@ -7,15 +7,14 @@ import importlib.util
 import sys
 from pathlib import Path
 
-# peers/ for common.py, instead of this folder (as stringzilla.py does).
-sys.path[0] = str(Path(__file__).resolve().parents[1])
-import common  # noqa: E402
+from .. import cli
 
 RELEASE = "4.6.3"
 
-# stringzilla.py as a module of another name: `import stringzilla` is StringZilla's package.
-SPEC = importlib.util.spec_from_file_location("stringzilla_peer",
-                                              Path(__file__).with_name("stringzilla.py"))
+# stringzilla.py loaded anew under another name, in this package (its relative imports hold):
+# the settings below change this copy, never peers.eed.stringzilla.
+COPY = f"{__package__}.stringzilla_{RELEASE.replace('.', '_')}"  # peers.eed.stringzilla_4_6_3
+SPEC = importlib.util.spec_from_file_location(COPY, Path(__file__).with_name("stringzilla.py"))
 peer = importlib.util.module_from_spec(SPEC)
 SPEC.loader.exec_module(peer)
 peer.VERSION = RELEASE  # --szs-version's default, read when the arguments are parsed
@@ -24,4 +23,4 @@ peer.VERSION = RELEASE  # --szs-version's default, read when the arguments are p
 peer.PREPARE = {flag: peer.PREPARE[flag] for flag in ("--fetch-only", "--build-only")}
 
 if __name__ == "__main__":
-    sys.exit(common.main(peer, __file__))
+    sys.exit(cli.main(peer, __file__))

@@ -10,16 +10,15 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path[0] = str(Path(__file__).resolve().parents[1])  # peers/, for common.py
-import numpy as np  # noqa: E402
+import numpy as np
 
-import common  # noqa: E402
-from common import PeerError  # noqa: E402
+from .. import basics, building, cli, study_data, timer
+from ..basics import PeerError
 
 # master since Dec 2018 ("Remove extra text from license file"), the repository's last commit
 COMMIT = "3cbfd67205cd76bcb7e2f5a1012f8cfa71a464a0"
 SHORT = COMMIT[:7]
-STUDY = "skyline"  # as common.main sets it from the folder
+STUDY = "skyline"  # as cli.main sets it from the folder
 LABEL = "SkyAlign"
 DATA_SUFFIX = ".npy"
 # What is used of the repository: the plain skyline and what it includes (not the skycube
@@ -31,7 +30,7 @@ FILES = ["LICENSE.md", "src/sdsc/skyAlign.cu", "src/sdsc/skyAlign.cuh",
          "src/utilities/gpu_utilities.cpp", "src/utilities/gpu_utilities.h",
          "src/utilities/gpu_struct.h", "src/utilities/instrumentation.h"]
 SOURCE_DIGEST = "61837b3c88e72164eb427d771ab8ac617e5c49aa0f01085563222320e4e844b3"
-SOURCE = common.PinnedSource(LABEL, "sean-chester/skycube-templates", COMMIT, SOURCE_DIGEST,
+SOURCE = building.PinnedSource(LABEL, "sean-chester/skycube-templates", COMMIT, SOURCE_DIGEST,
                              FILES, [])
 UNITS = ["src/sdsc/skyAlign.cu", "src/utilities/kernels.cu", "src/utilities/gpu_utilities.cpp"]
 DRIVER = Path(__file__).with_name("skyalign_driver.cu")
@@ -60,7 +59,7 @@ TIMING_METHOD = ("one run_skyalign() call (SkyAlign's whole skyline: its pruning
 
 def options(p):
     SOURCE.add_options(p)
-    common.add_arch_option(p)
+    building.add_arch_option(p)
 
 
 # --- the source and the build ---------------------------------------------------------------
@@ -77,7 +76,7 @@ def source(args):
 
 def build_plan(args, nvcc, arch):
     """(the driver's place, its build record)."""
-    return common.nvcc_build_plan(home(args), "skyalign-ladder", nvcc, arch, NVCC_FLAGS, SOURCE, DRIVER)
+    return building.nvcc_build_plan(home(args), "skyalign-ladder", nvcc, arch, NVCC_FLAGS, SOURCE, DRIVER)
 
 
 def compile_all(nvcc, flags, src, tmp):
@@ -88,7 +87,7 @@ def compile_all(nvcc, flags, src, tmp):
         done = subprocess.run([nvcc, *flags, f"-I{src / 'src'}", "-c", str(unit),
                                "-o", str(obj)], capture_output=True, text=True)
         if done.returncode != 0:
-            raise PeerError(f"nvcc failed on {unit.name}: {common.one_line(done.stderr)[-300:]}")
+            raise PeerError(f"nvcc failed on {unit.name}: {basics.one_line(done.stderr)[-300:]}")
         return obj
     units = [src / u for u in UNITS] + [DRIVER]
     with concurrent.futures.ThreadPoolExecutor(len(units)) as pool:
@@ -97,15 +96,15 @@ def compile_all(nvcc, flags, src, tmp):
     done = subprocess.run([nvcc, *flags, *map(str, objects), "-o", str(out)],
                           capture_output=True, text=True)
     if done.returncode != 0:
-        raise PeerError(f"linking SkyAlign failed: {common.one_line(done.stderr)[-300:]}")
+        raise PeerError(f"linking SkyAlign failed: {basics.one_line(done.stderr)[-300:]}")
     return out
 
 
 def build(args):
     """ladder's driver and SkyAlign's units, once per (source, arch, nvcc, flags, driver); the
     check on known points needs a GPU and is made before any point runs (setup)."""
-    nvcc = common.nvcc(needed_by="SkyAlign")
-    arch = common.arch_of(args)
+    nvcc = building.nvcc(needed_by="SkyAlign")
+    arch = building.arch_of(args)
     if not arch:
         raise PeerError("cannot tell the GPU's compute capability (nvidia-smi lists no GPU): "
                         "give --arch, e.g. --arch sm_90")
@@ -113,11 +112,11 @@ def build(args):
     if exe.is_file():
         return exe, info
     src = source(args)
-    common.note(args, f"building SkyAlign {SHORT} for {info['arch']} into "
-                      f"{common.shown(exe.parent)}")
+    basics.note(args, f"building SkyAlign {SHORT} for {info['arch']} into "
+                      f"{basics.shown(exe.parent)}")
     with tempfile.TemporaryDirectory(dir=home(args)) as tmp:
         out = compile_all(nvcc, info["flags"], src, tmp)
-        common.install_build(out, exe, src / "LICENSE.md", info)
+        building.install_build(out, exe, src / "LICENSE.md", info)
     return exe, info
 
 
@@ -125,12 +124,12 @@ def prepare(args):
     """--build-only: the driver built for the GPU at hand or --arch, checked where a GPU is."""
     exe, info = build(args)  # what it needs first (nvcc, an architecture), then the source
     checked = "checked on known points"
-    if common.gpu_missing():
+    if building.gpu_missing():
         checked = "not checked: no GPU here (checked on known points before a run's first point)"
     else:
         check(exe)
-    return (f"SkyAlign {SHORT} source: {common.shown(source(args))}\n"
-            f"{info['arch']}: {common.shown(exe)} ({checked})")
+    return (f"SkyAlign {SHORT} source: {basics.shown(source(args))}\n"
+            f"{info['arch']}: {basics.shown(exe)} ({checked})")
 
 
 # --- the driver and its check ---------------------------------------------------------------
@@ -139,7 +138,7 @@ class Unsupported(Exception):
     """The driver cannot run these points (its reason)."""
 
 
-class Driver(common.DriverProcess):
+class Driver(building.DriverProcess):
     """The driver on one set of points, in a child process: one `run` line per call."""
 
     def __init__(self, exe, pts):
@@ -198,20 +197,20 @@ def check(exe):
 # --- the peer -------------------------------------------------------------------------------
 
 def ready(args):
-    return common.nvcc_ready(args, f"SkyAlign {SHORT}", home(args) / "source", "src/sdsc/skyAlign.cuh",
+    return building.nvcc_ready(args, f"SkyAlign {SHORT}", home(args) / "source", "src/sdsc/skyAlign.cuh",
                              lambda nvcc, arch: build_plan(args, nvcc, arch))
 
 
 def setup(args):
     if args.source:  # checked (and copied into the cache) even where the build is made
         source(args)
-    common.require(common.gpu_missing(), error=PeerError)
+    basics.require(building.gpu_missing(), error=PeerError)
     exe, info = build(args)
     check(exe)  # before any point: the build and the driver on known points
     return {"exe": exe}, {
         "version": f"git {COMMIT}", "repository": "github.com/sean-chester/skycube-templates",
         "license": "MIT", "source_digest": SOURCE_DIGEST, "build": info,
-        "driver": common.shown(DRIVER), "timing_method": TIMING_METHOD}
+        "driver": basics.shown(DRIVER), "timing_method": TIMING_METHOD}
 
 
 def variants(args, lib):
@@ -239,11 +238,11 @@ def unsupported_values(pts):
     return ""
 
 
-from_dump = common.skyline_from_dump(LABEL)
+from_dump = study_data.skyline_from_dump(LABEL)
 
 
 def run(point, path, args, lib):
-    pts = common.skyline_points(path)
+    pts = study_data.skyline_points(path)
     n, d = pts.shape
     why = unsupported({"params": {"n": n, "d": d}}) or unsupported_values(pts)
     if why:
@@ -258,14 +257,14 @@ def run(point, path, args, lib):
     try:
         with Driver(lib["exe"], pts) as driver:
             del pts
-            timing, ids, _ = common.timed(call, point, "gpu")
+            timing, ids, _ = timer.timed(call, point, "gpu")
     except Unsupported as err:
-        return [{"variant": VARIANT, "unsupported": common.one_line(err)}]
+        return [{"variant": VARIANT, "unsupported": basics.one_line(err)}]
     kept = len(timing["samples_ms"])  # the driver's own times of the timed calls
     timing["samples_ms"] = [max(w, 1e-6) for w in walls[-kept:]]
-    return [dict(timing, variant=VARIANT, outputs=common.skyline_flags(LABEL, ids, n),
+    return [dict(timing, variant=VARIANT, outputs=study_data.skyline_flags(LABEL, ids, n),
                  facts={"extended_only": extended[-1]})]
 
 
 if __name__ == "__main__":
-    sys.exit(common.main(sys.modules[__name__]))
+    sys.exit(cli.main(sys.modules[__name__]))

@@ -15,22 +15,21 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path[0] = str(Path(__file__).resolve().parents[1])  # peers/, for common.py
-import numpy as np  # noqa: E402
+import numpy as np
 
-import common  # noqa: E402
-from common import PeerError  # noqa: E402
+from .. import basics, building, cli, planning, study_data, timer
+from ..basics import PeerError
 
 COMMIT = "fbec7e78cef502ef4c348f33c5b0fc1739f8cade"  # master since Dec 2019 (SkyBench 1.1)
 SHORT = COMMIT[:7]
-STUDY = "skyline"  # as common.main sets it from the folder
+STUDY = "skyline"  # as cli.main sets it from the folder
 LABEL = "SkyBench"
 DATA_SUFFIX = ".npy"
 # What is used of the repository: makefile, LICENSE.md and src/ (not the workloads/ data sets).
 # Their digest: sha256 of the lines "PATH GIT_BLOB_ID\n" sorted by path, as `git ls-tree -r
 # COMMIT -- makefile LICENSE.md src` lists them: any copy of COMMIT's files gives it.
 SOURCE_DIGEST = "56d3530de2b01108d9714d52a4e2628c5dac8730a540bd1b4ac5298e8a2c9e9d"
-SOURCE = common.PinnedSource(LABEL, "sean-chester/SkyBench", COMMIT, SOURCE_DIGEST, ["makefile", "LICENSE.md"], ["src"])
+SOURCE = building.PinnedSource(LABEL, "sean-chester/SkyBench", COMMIT, SOURCE_DIGEST, ["makefile", "LICENSE.md"], ["src"])
 DRIVER = Path(__file__).with_name("skybench_driver.cpp")
 PREPARE = {"--build-only": ("fetch SkyBench's source (or copy --source) into the cache and "
                             "build it for the d of CONFIG's points and --dims, print the "
@@ -107,9 +106,9 @@ def build_plan(args, d, cxx):
             "compiler": (version.splitlines() or ["?"])[0], "cxxflags": cxxflags,
             "ldflags": ldflags,
             "driver_sha256": hashlib.sha256(DRIVER.read_bytes()).hexdigest()}
-    key = common.build_key(info)
+    key = building.build_key(info)
     exe = home(args) / f"build-d{d}-{key}" / "skybench-ladder"
-    return exe, dict(info, driver=common.shown(exe))
+    return exe, dict(info, driver=basics.shown(exe))
 
 
 def build(args, d):
@@ -124,7 +123,7 @@ def build(args, d):
     if exe.is_file():
         return exe, info
     src = source(args)
-    common.note(args, f"building SkyBench {SHORT} for d = {d} into {common.shown(exe.parent)}")
+    basics.note(args, f"building SkyBench {SHORT} for d = {d} into {basics.shown(exe.parent)}")
     units = sorted(p for p in (src / "src").rglob("*.cpp") if p.name != "testdriver.cpp")
     with tempfile.TemporaryDirectory(dir=home(args)) as tmp:
         def compile_one(unit):
@@ -133,7 +132,7 @@ def build(args, d):
                                    "-o", str(obj)], capture_output=True, text=True)
             if done.returncode != 0:
                 raise PeerError(f"{Path(cxx).name} failed on {unit.name}: "
-                                f"{common.one_line(done.stderr)[-300:]}")
+                                f"{basics.one_line(done.stderr)[-300:]}")
             return obj
         with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 1) as pool:
             objects = list(pool.map(compile_one, [*units, DRIVER]))
@@ -141,9 +140,9 @@ def build(args, d):
         done = subprocess.run([cxx, "-o", str(out), *map(str, objects), *info["ldflags"]],
                               capture_output=True, text=True)
         if done.returncode != 0:
-            raise PeerError(f"linking SkyBench failed: {common.one_line(done.stderr)[-300:]}")
+            raise PeerError(f"linking SkyBench failed: {basics.one_line(done.stderr)[-300:]}")
         check(out, d)
-        common.install_build(out, exe, src / "LICENSE.md", info)
+        building.install_build(out, exe, src / "LICENSE.md", info)
     return exe, info
 
 
@@ -173,7 +172,7 @@ def check(exe, d):
                                    "the build or the driver is wrong")
 
 
-class Driver(common.DriverProcess):
+class Driver(building.DriverProcess):
     """The driver on one set of points, in a child process: one `run` line per call."""
 
     def __init__(self, exe, pts):
@@ -204,7 +203,7 @@ def config_dims(args):
     """The d of the config's points that SkyBench can run (a file's d is known once read)."""
     if not args.config:
         return []
-    points = common.plan_points(args, STUDY)
+    points = planning.plan_points(args, STUDY)
     return sorted({int(p["params"]["d"]) for p in points
                    if "d" in p["params"] and not unsupported(p)})
 
@@ -213,10 +212,10 @@ def prepare(args):
     """--build-only: the source, and the builds for the config's d and --dims."""
     wanted = sorted(set(config_dims(args)) | set(args.dims))
     src = source(args)
-    lines = [f"SkyBench {SHORT} source: {common.shown(src)}"]
+    lines = [f"SkyBench {SHORT} source: {basics.shown(src)}"]
     for d in wanted:
         exe, _ = build(args, d)
-        lines.append(f"d = {d}: {common.shown(exe)}")
+        lines.append(f"d = {d}: {basics.shown(exe)}")
     return "\n".join(lines)
 
 
@@ -226,12 +225,12 @@ def ready(args):
     builds = sorted(int(m.group(1)) for p in home(args).glob("build-d*-*/skybench-ladder")
                     if (m := re.match(r"build-d(\d+)-", p.parent.name)))
     cxx = compiler()
-    common.require("" if has_source else f"no SkyBench {SHORT} source in {common.shown(src)} "
-                                         f"({common.fetch_hint(args)}, or give --source DIR)",
+    basics.require("" if has_source else f"no SkyBench {SHORT} source in {basics.shown(src)} "
+                                         f"({basics.fetch_hint(args)}, or give --source DIR)",
                    "" if cxx else f"no C++ compiler ({os.environ.get('CXX', 'g++')} not found; "
                                   "set CXX)")
     made = f"built for d = {', '.join(map(str, builds))}; " if builds else ""
-    return (f"SkyBench {SHORT} from {common.shown(src)}, {made}a point's d is built on the "
+    return (f"SkyBench {SHORT} from {basics.shown(src)}, {made}a point's d is built on the "
             f"first run with {Path(cxx).name}")
 
 
@@ -249,8 +248,8 @@ def setup(args):
     return lib, {"version": f"git {COMMIT}", "repository": "github.com/sean-chester/SkyBench",
                  "license": "MIT", "source_digest": SOURCE_DIGEST, "compiler": info["compiler"],
                  "cxxflags": info["cxxflags"], "ldflags": info["ldflags"],
-                 "driver": common.shown(DRIVER), "driver_sha256": info["driver_sha256"],
-                 "builds": {str(d): common.shown(exe) for d, (exe, _) in lib["builds"].items()},
+                 "driver": basics.shown(DRIVER), "driver_sha256": info["driver_sha256"],
+                 "builds": {str(d): basics.shown(exe) for d, (exe, _) in lib["builds"].items()},
                  "hybrid_threads": threads(args), "timing_method": TIMING_METHOD}
 
 
@@ -278,11 +277,11 @@ def unsupported(point):
     return ""
 
 
-from_dump = common.skyline_from_dump(LABEL)
+from_dump = study_data.skyline_from_dump(LABEL)
 
 
 def run(point, path, args, lib):
-    pts = common.skyline_points(path)
+    pts = study_data.skyline_points(path)
     n, d = pts.shape
     if n < 1 or d > MAX_D:
         why = unsupported({"params": {"n": n, "d": d}})
@@ -302,10 +301,10 @@ def run(point, path, args, lib):
             return ids
         try:
             with Driver(exe, pts) as driver:
-                timing, ids, _ = common.timed(call, point, "cpu")
-            outputs = common.skyline_flags(LABEL, ids, n)
+                timing, ids, _ = timer.timed(call, point, "cpu")
+            outputs = study_data.skyline_flags(LABEL, ids, n)
         except RuntimeError as err:
-            runs.append({"variant": name, "error": common.one_line(err)})
+            runs.append({"variant": name, "error": basics.one_line(err)})
             continue
         kept = len(timing["samples_ms"])  # the driver's own times of the timed calls
         timing["samples_ms"] = [max(w, 1e-6) for w in walls[-kept:]]
@@ -316,4 +315,4 @@ def run(point, path, args, lib):
 
 
 if __name__ == "__main__":
-    sys.exit(common.main(sys.modules[__name__]))
+    sys.exit(cli.main(sys.modules[__name__]))

@@ -15,11 +15,10 @@ import tempfile
 import zlib
 from pathlib import Path
 
-sys.path[0] = str(Path(__file__).resolve().parents[1])  # peers/, for common.py
-import numpy as np  # noqa: E402
+import numpy as np
 
-import common  # noqa: E402
-from common import PeerError  # noqa: E402
+from .. import basics, building, cli, imports, timer
+from ..basics import PeerError
 
 VERSION = "2.0.2"
 LABEL = f"cuTWED {VERSION}"
@@ -64,30 +63,30 @@ def sdist_path(args):
         return Path(args.sdist)  # read as a regular file only (sdist_files)
     path = Path(args.cache) / SDIST
     if not path.is_file():
-        common.fetching(args, f"no {SDIST} in {common.shown(args.cache)}",
-                        f"fetching {SDIST} with pip into {common.shown(args.cache)}")
-        with common.removed_on_failure(args.cache):
-            common.pip(["download", f"cutwed=={VERSION}", "--no-binary", ":all:", "--no-deps",
+        basics.fetching(args, f"no {SDIST} in {basics.shown(args.cache)}",
+                        f"fetching {SDIST} with pip into {basics.shown(args.cache)}")
+        with basics.removed_on_failure(args.cache):
+            building.pip(["download", f"cutwed=={VERSION}", "--no-binary", ":all:", "--no-deps",
                         "-d", str(args.cache)], f"cutwed=={VERSION} (or give the file with --sdist)")
     return path
 
 
 def build_plan(sdist, args):
     """(nvcc, the toolkit's library folder, libcutwed.so's place, built or not, its record)."""
-    nvcc = common.nvcc(needed_by="cuTWED")
+    nvcc = building.nvcc(needed_by="cuTWED")
     release = re.search(r"release ([\d.]+)", subprocess.run(
         [nvcc, "--version"], capture_output=True, text=True).stdout)
     home = Path(nvcc).resolve().parents[1]
     libdir = next((d for d in (home / "lib64", home / "lib") if d.is_dir()), home / "lib64")
     # --arch, else GPU 0's compute capability, else sm_90 (when nvidia-smi cannot tell).
-    arch = args.arch or common.compute_capability().replace(".", "") or "90"
-    digest = hashlib.sha256(common.read_regular(sdist, "the sdist")).hexdigest()
+    arch = args.arch or building.compute_capability().replace(".", "") or "90"
+    digest = hashlib.sha256(basics.read_regular(sdist, "the sdist")).hexdigest()
     flags = NVCC_FLAGS + [f"-gencode=arch=compute_{arch},code=sm_{arch}"]
     info = {"sdist": sdist.name, "sdist_sha256": digest, "arch": f"sm_{arch}",
             "nvcc": release.group(1) if release else "unknown", "flags": flags}
     key = hashlib.sha256(json.dumps([digest, arch, info["nvcc"], flags]).encode()).hexdigest()
     lib = Path(args.cache) / f"build-{digest[:12]}-sm{arch}-{key[:12]}" / "libcutwed.so"
-    return nvcc, libdir, lib, dict(info, library=common.shown(lib))
+    return nvcc, libdir, lib, dict(info, library=basics.shown(lib))
 
 
 def sdist_files(sdist):
@@ -96,7 +95,7 @@ def sdist_files(sdist):
     top = f"cuTWED-{VERSION}/"
     wanted = {top + f for f in ("src/cuTWED.cu", "src/cuTWED.h", "src/cuTWED_core.h", "LICENSE")}
     try:
-        with common.open_regular(sdist, "the sdist") as f, tarfile.open(fileobj=f) as tar:
+        with basics.open_regular(sdist, "the sdist") as f, tarfile.open(fileobj=f) as tar:
             members = [m for m in tar.getmembers() if m.name in wanted and m.isfile()]
             if len(members) != len(wanted):
                 raise PeerError(f"the sdist does not hold cuTWED {VERSION}'s src/ files")
@@ -113,8 +112,8 @@ def build(args):
     if lib.is_file():
         return lib, info
     files = sdist_files(sdist)  # before the cache is touched: a bad sdist leaves nothing
-    common.note(args, f"building {common.shown(lib)} ({info['arch']}, nvcc {info['nvcc']})")
-    with common.removed_on_failure(args.cache):
+    basics.note(args, f"building {basics.shown(lib)} ({info['arch']}, nvcc {info['nvcc']})")
+    with basics.removed_on_failure(args.cache):
         Path(args.cache).mkdir(parents=True, exist_ok=True)
         return compile_lib(nvcc, libdir, lib, info, files, args.cache)
 
@@ -141,18 +140,18 @@ def compile_lib(nvcc, libdir, lib, info, files, cache):
 
 def ready(args):
     sdist = Path(args.cache) / SDIST
-    no_sdist = f"no {SDIST} in {common.shown(args.cache)} ({common.fetch_hint(args)})"
-    common.require("" if sdist.is_file() else no_sdist,
-                   "" if common.nvcc() else "nvcc not found (put the CUDA toolkit's bin/ on PATH)",
-                   common.gpu_missing())
+    no_sdist = f"no {SDIST} in {basics.shown(args.cache)} ({basics.fetch_hint(args)})"
+    basics.require("" if sdist.is_file() else no_sdist,
+                   "" if building.nvcc() else "nvcc not found (put the CUDA toolkit's bin/ on PATH)",
+                   building.gpu_missing())
     _, _, lib, info = build_plan(sdist, args)
-    built = (f"built {common.shown(lib)}" if lib.is_file() else
-             f"from {common.shown(sdist)}, built on the first run")
+    built = (f"built {basics.shown(lib)}" if lib.is_file() else
+             f"from {basics.shown(sdist)}, built on the first run")
     return f"{LABEL}, {built} for {info['arch']} with nvcc {info['nvcc']}"
 
 
 def setup(args):
-    common.require(common.gpu_missing(), error=PeerError)
+    basics.require(building.gpu_missing(), error=PeerError)
     lib, info = build(args)
     # The known pair checks the build and the ctypes signatures in both precisions.
     x = np.arange(1.0, 11.0)[None, :, None]
@@ -257,8 +256,8 @@ def in_child(lib, mode, tri, a, b, params, point, host=False):
            "time_budget_s": point.get("time_budget_s") or 0}  # the child times as the plan says
     with tempfile.TemporaryDirectory(prefix="cutwed-") as tmp:
         np.savez(Path(tmp) / "job.npz", a=a[0], ta=a[1], b=b[0], tb=b[1])
-        done = subprocess.run([sys.executable, __file__, "--worker", tmp, json.dumps(job)],
-                              capture_output=True, text=True)
+        argv, env = imports.module_command(__spec__.name, "--worker", tmp, json.dumps(job))
+        done = subprocess.run(argv, env=env, capture_output=True, text=True)
         if done.returncode != 0 or not (Path(tmp) / "done.npz").is_file():
             tail = " | ".join((done.stderr + done.stdout).strip().splitlines()[-3:])
             raise RuntimeError(f"cuTWED process exited with {done.returncode}: {tail or '?'}")
@@ -272,7 +271,7 @@ class Cuda:
 
     def __init__(self, path):
         self.lib = ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)
-        self.rt = ctypes.CDLL(common.loaded_cudart() or "libcudart.so")
+        self.rt = ctypes.CDLL(building.loaded_cudart() or "libcudart.so")
         vp, ci = ctypes.c_void_p, ctypes.c_int
         for suffix, real in (("", ctypes.c_double), ("f", ctypes.c_float)):
             pair, batch = self.entries(suffix)
@@ -321,7 +320,7 @@ class Cuda:
                 raise RuntimeError(f"twed_batch_dev{suffix} failed")
             return out
         try:
-            timing, got, _ = common.timed(call, job, "gpu", sync=self.sync)
+            timing, got, _ = timer.timed(call, job, "gpu", sync=self.sync)
         finally:
             for p in ptrs:
                 self.rt.cudaFree(p)
@@ -341,7 +340,7 @@ class Cuda:
                                       host[2].ctypes.data, b.shape[1], host[3].ctypes.data,
                                       job["nu"], job["lambda"], job["degree"], a.shape[2])
             return out
-        timing, got, _ = common.timed(call, job, "gpu", sync=self.sync)
+        timing, got, _ = timer.timed(call, job, "gpu", sync=self.sync)
         return timing, got
 
 
@@ -362,4 +361,4 @@ def worker(folder, job):
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--worker"]:
         sys.exit(worker(*sys.argv[2:4]))
-    sys.exit(common.main(sys.modules[__name__]))
+    sys.exit(cli.main(sys.modules[__name__]))

@@ -1,14 +1,15 @@
 """The covariance notes' facts (seed.json) and the chunk_size sweep as both the figure and the
 report read it."""
-import common
+from .. import studies
+from .. import results as ladder_results
 
-NOTES = common.seed(__file__)
+NOTES = studies.seed(__file__)
 EXITS = ("block_exit", "thread_exit")
 DEFAULT = ("on", "on")  # the step's defaults: a run without the params has these
 
 
 def chunk(run):
-    return common.number(run.params.get("chunk_size"))
+    return ladder_results.number(run.params.get("chunk_size"))
 
 
 def settings_of(runs):

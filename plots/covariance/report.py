@@ -3,8 +3,9 @@ sweep of the tiled step with the notes' CGMA, the early exits beside the notes' 
 ladder beside cuBLAS as context."""
 import math
 
-import common
-import report_common as rc
+from .. import formats, selection
+from .. import results as ladder_results
+from .. import report_common as rc
 
 from .data import DEFAULT, NOTES, chunk, settings_of
 
@@ -65,7 +66,7 @@ def settings(ctx):
 
 
 def fact(run, key):
-    return common.number(run.facts.get(key))
+    return ladder_results.number(run.facts.get(key))
 
 
 def warps_per_sm(run):
@@ -83,7 +84,7 @@ def not_comparable(ctx, default):
     """Why our times cannot stand beside the notes' ('' when they can): the quick scale, or
     a size other than the notes' 2475 features x ~200,000 entries."""
     data = next((r.data for r in default.values() if r.data), {})
-    m, n = common.number(data.get("m")), common.number(data.get("n"))
+    m, n = ladder_results.number(data.get("m")), ladder_results.number(data.get("n"))
     size = f"m={m:g}, n={n:g}" if m and n else "an unknown size"
     if ctx.quick:
         return (f"quick scale: {size}, the notes' m~{NOTES['data']['m']:,}, so times are not "
@@ -121,7 +122,7 @@ def saving(by_setting, chunk, which, other_state="on"):
     """(seconds the `which` exit ('block' or 'thread') saves at `chunk`, seconds without it,
     why not) with the other exit `other_state`: the time with it off minus with it on."""
     runs = exit_runs(by_setting, chunk, which, other_state)
-    t_on, t_off = (common.seconds(r) for r in runs)
+    t_on, t_off = (selection.seconds(r) for r in runs)
     if t_on is None or t_off is None:
         missing = runs[0] if t_on is None else runs[1]
         return None, None, (f"chunk {chunk:g}, {which} exit {'on' if t_on is None else 'off'}: "
@@ -207,14 +208,14 @@ def fourfold_claim(default):
     small, large = default.get(low), default.get(high)
     gain = rc.run_ratio(small, large)
     if gain is None:
-        missing = small if common.seconds(small) is None else large
+        missing = small if selection.seconds(small) is None else large
         return notes_claim("fourfold", claim, seed, "-", rc.NOT_MEASURED,
                            f"chunk {low if missing is small else high:g}: "
                            f"{rc.not_run_why(missing)}")
     judged = rc.judge("at least", [gain], factor)
     verdict, crossing = judged.verdict, judged.note
-    ours = (f"{rc.fmt_measured(gain)} ({rc.time_text(small, common.format_time)} -> "
-            f"{rc.time_text(large, common.format_time)})")
+    ours = (f"{rc.fmt_measured(gain)} ({rc.time_text(small, formats.format_time)} -> "
+            f"{rc.time_text(large, formats.format_time)})")
     return notes_claim("fourfold", claim, seed, ours, verdict, crossing, seed_x=factor,
                        ours_x=(gain,), rule=judged.rule, thresholds=judged.thresholds)
 
@@ -228,7 +229,7 @@ def symmetry_claim(by_setting):
     neither, both = (by_setting.get(s, {}).get(EXIT_CHUNK) for s in (("off", "off"), DEFAULT))
     gain = rc.run_ratio(neither, both)
     if gain is None:
-        missing = neither if common.seconds(neither) is None else both
+        missing = neither if selection.seconds(neither) is None else both
         return notes_claim("symmetry", claim, seed, "-", rc.NOT_MEASURED,
                            f"chunk {EXIT_CHUNK:g}, both exits "
                            f"{'off' if missing is neither else 'on'}: {rc.not_run_why(missing)}")
@@ -236,8 +237,8 @@ def symmetry_claim(by_setting):
     judged = rc.judge("factor", [gain], 2.0)
     verdict, crossing = judged.verdict, judged.note
     ours = (f"{rc.fmt_measured(gain)} at chunk {EXIT_CHUNK} (neither exit "
-            f"{rc.time_text(neither, common.format_time)}, both "
-            f"{rc.time_text(both, common.format_time)})")
+            f"{rc.time_text(neither, formats.format_time)}, both "
+            f"{rc.time_text(both, formats.format_time)})")
     return notes_claim("symmetry", claim, seed, ours, verdict, crossing, seed_x=2.0,
                        ours_x=(gain,), rule=judged.rule, thresholds=judged.thresholds)
 
@@ -250,13 +251,13 @@ def shared_claim(ctx, default):
     claim = "shared-memory tiles make the covariance faster than global-memory reads"
     seed = "much faster (no factor)"
     shown = {r.variant: r for r, _ in
-             common.ladder_rows(ctx.runs(LADDER_CONFIG, sweep=LADDER_SWEEP))}
+             selection.ladder_rows(ctx.runs(LADDER_CONFIG, sweep=LADDER_SWEEP))}
     symmetric, tiled = shown.get("symmetric"), [shown.get("tiled")]
     if tiled[0] is not None and chunk(tiled[0]) != EXIT_CHUNK:
         tiled.append(default.get(EXIT_CHUNK))
     gains = [rc.run_ratio(symmetric, run) for run in tiled]
     if None in gains:
-        missing = (symmetric if common.seconds(symmetric) is None
+        missing = (symmetric if selection.seconds(symmetric) is None
                    else next(run for run, g in zip(tiled, gains) if g is None))
         where = (f"{LADDER_CONFIG}, symmetric" if missing is symmetric else
                  f"{LADDER_CONFIG}, tiled" if missing is tiled[0] else
@@ -266,9 +267,9 @@ def shared_claim(ctx, default):
     judged = rc.judge("direction", gains)
     verdict, crossing = judged.verdict, judged.note
     ours = "; ".join(f"chunk_size {run.params.get('chunk_size', '?')}: {rc.fmt_measured(g)} "
-                     f"(tiled {rc.time_text(run, common.format_time)})"
+                     f"(tiled {rc.time_text(run, formats.format_time)})"
                      for run, g in zip(tiled, gains))
-    ours += f"; symmetric {rc.time_text(symmetric, common.format_time)}"
+    ours += f"; symmetric {rc.time_text(symmetric, formats.format_time)}"
     why = "" if verdict == rc.REPRODUCES or len(tiled) < 2 else (
         f"the ladder's tiled step runs chunk_size {chunk(tiled[0]):g}; the notes' kernel's "
         f"chunk_size {EXIT_CHUNK} is {SWEEP_CONFIG}'s")
@@ -325,7 +326,7 @@ def chunk_table(default):
         run = default[c]
         smem = fact(run, "smem_bytes_per_block")
         counts = [fact(run, "blocks_per_sm"), fact(run, "threads_per_block"), warps_per_sm(run)]
-        rows.append([f"{c:g}", rc.time_text(run, common.format_time), common.rate_text(run) or "-",
+        rows.append([f"{c:g}", rc.time_text(run, formats.format_time), selection.rate_text(run) or "-",
                      f"{cgma(c):g}", *("-" if v is None else f"{v:g}" for v in counts),
                      "-" if smem is None else bytes_text(smem),
                      rc.fmt_ratio(rc.ratio(previous.seconds, run.seconds)) if previous else "-"])
@@ -349,18 +350,18 @@ def exits_table(by_setting, chunks):
 
 def ladder_section(ctx):
     """Our ladder beside the fastest peer of each precision: context (the notes give none)."""
-    shown = [run for run, _ in common.ladder_rows(ctx.runs(LADDER_CONFIG, sweep=LADDER_SWEEP))]
+    shown = [run for run, _ in selection.ladder_rows(ctx.runs(LADDER_CONFIG, sweep=LADDER_SWEEP))]
     if not shown:
         return f"`{LADDER_CONFIG}` has no runs in sweep `{LADDER_SWEEP}` here.\n"
-    peers = common.best_peers(shown, by_metric=True)
+    peers = selection.best_peers(shown, by_metric=True)
 
     def versus(run):
-        peer = common.peer_of(peers, run)
+        peer = selection.peer_of(peers, run)
         speed = rc.ratio(peer.seconds, run.seconds) if peer and peer is not run else None
-        return f"{rc.fmt_ratio(speed)} {common.step_label(peer)}" if speed else "-"
-    rows = [[run.step, f"{common.step_label(run)} (`{run.variant}`)",
-             run.role, run.precision or "fp32", rc.time_text(run, common.format_time),
-             common.rate_text(run) or "-", versus(run)] for run in shown]
+        return f"{rc.fmt_ratio(speed)} {selection.step_label(peer)}" if speed else "-"
+    rows = [[run.step, f"{selection.step_label(run)} (`{run.variant}`)",
+             run.role, run.precision or "fp32", rc.time_text(run, formats.format_time),
+             selection.rate_text(run) or "-", versus(run)] for run in shown]
     table = rc.md_table(["step", "variant", "role", "precision", "median time",
                          "GFLOP/s, % of limit", "speed vs the fastest peer of its precision"],
                         rows)
@@ -376,15 +377,15 @@ def fastest_text(shown, precision, peer):
     """'fp32 (tf32x3): 3xTF32 wgmma 12 ms, 1.20x the speed of cuBLAS SSYRK (14 ms)': our
     fastest step held against `peer` (an fp32 peer takes the tf32x3 steps too, named in
     brackets when the fastest), '' when none is timed."""
-    steps = [r for r in shown if not r.is_peer and common.peer_precision(r) == precision
+    steps = [r for r in shown if not r.is_peer and selection.peer_precision(r) == precision
              and r.seconds is not None]
     if not steps or not peer.seconds:
         return ""
-    top = min(steps, key=common.seconds)
+    top = min(steps, key=selection.seconds)
     own = f" ({top.precision})" if top.precision not in (None, precision) else ""
-    return (f"{precision}{own}: {common.step_label(top)} {rc.fmt_seconds(top.seconds)}, "
+    return (f"{precision}{own}: {selection.step_label(top)} {rc.fmt_seconds(top.seconds)}, "
             f"{rc.fmt_ratio(peer.seconds / top.seconds)} the speed of "
-            f"{common.step_label(peer)} ({rc.fmt_seconds(peer.seconds)})")
+            f"{selection.step_label(peer)} ({rc.fmt_seconds(peer.seconds)})")
 
 
 # ---- the section ----------------------------------------------------------------------------

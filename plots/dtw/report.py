@@ -1,7 +1,8 @@
 """The DTW section of REPORT.md (seed 000, the DTW lecture notes): their Titan X times and gains
 beside ours at their point (sweep `notes` of dtw-paper), our whole ladder there, the figures."""
-import common
-import report_common as rc
+from .. import formats, selection
+from .. import results as ladder_results
+from .. import report_common as rc
 
 from .data import NOTES, notes_mismatch, speedups
 
@@ -74,20 +75,20 @@ def not_comparable(ctx, runs):
 
 def name(at, variant):
     run = at.get(variant)
-    return common.step_label(run) if run else variant
+    return selection.step_label(run) if run else variant
 
 
 def missing_why(at, *variants):
     """'naive: skipped: no CUDA device' for the first of `variants` without a usable time."""
     for v in variants:
-        if common.seconds(at.get(v)) is None:
+        if selection.seconds(at.get(v)) is None:
             return f"{v}: {rc.not_run_why(at.get(v))}"
     return ""
 
 
 def faster_than_notes(at, variant):
     """'18.2x' (ours faster) or '0.5x': the notes' time over ours."""
-    return rc.fmt_ratio(rc.ratio(notes_seconds(variant), common.seconds(at.get(variant))))
+    return rc.fmt_ratio(rc.ratio(notes_seconds(variant), selection.seconds(at.get(variant))))
 
 
 def hardware(results):
@@ -170,13 +171,13 @@ def shared_limit_claim(length_runs):
     timed length goes in the why (the notes add that fewer blocks then fit an SM)."""
     claim, seed = "shared memory too small for the DP rows of long series", "long series exceed it"
     said = dict(quote=SAID_SHARED_LIMIT, place=AT_SHARED_LIMIT, rule="statement")
-    at = {(r.variant, common.number(r.params.get("n"))): r for r in length_runs}
+    at = {(r.variant, ladder_results.number(r.params.get("n"))): r for r in length_runs}
     shared = sorted((n, r) for (v, n), r in at.items() if v == "shared" and n is not None)
     refused = [(n, r) for n, r in shared
                if r.status == "unsupported" and "shared memory" in (r.reason or "")]
     untimed = [f"shared at n={n:g}: {rc.not_run_why(r)}" for n, r in shared
-               if common.seconds(r) is None]
-    gains = [(n, rc.ratio(common.seconds(at.get(("thread_local", n))), common.seconds(r)))
+               if selection.seconds(r) is None]
+    gains = [(n, rc.ratio(selection.seconds(at.get(("thread_local", n))), selection.seconds(r)))
              for n, r in shared]
     trend = ", ".join(f"{rc.fmt_ratio(g)} at n={n:g}" for n, g in gains if g)
     trend = f"its gain over thread-local {trend}" if trend else ""
@@ -205,11 +206,11 @@ def claims(at, runs, mismatch, results, length_runs):
 
 def gcups_text(run):
     value = run.metric if run else None
-    return "-" if value is None else common.format_value(value)
+    return "-" if value is None else formats.format_value(value)
 
 
 def limit_text(run):
-    return common.limit_text(run) or "-"
+    return selection.limit_text(run) or "-"
 
 
 def notes_table(at, comparable):
@@ -218,13 +219,13 @@ def notes_table(at, comparable):
     cells = data["entries"] * data["queries"] * data["n"] ** 2
     rows, previous = [], None
     for variant, notes in NOTES["seconds"].items():
-        run, ours = at.get(variant), common.seconds(at.get(variant))
+        run, ours = at.get(variant), selection.seconds(at.get(variant))
         gain_notes = gain_ours = "-"
         if previous:
             gain_notes = rc.fmt_ratio(notes_seconds(previous) / notes["value"])
-            gain_ours = rc.fmt_ratio(rc.ratio(common.seconds(at.get(previous)), ours))
+            gain_ours = rc.fmt_ratio(rc.ratio(selection.seconds(at.get(previous)), ours))
         rows.append([name(at, variant), notes["text"],
-                     common.format_value(cells / notes["value"] / 1e9),
+                     formats.format_value(cells / notes["value"] / 1e9),
                      rc.time_text(run), gcups_text(run),
                      rc.fmt_ratio(rc.ratio(ours, notes["value"])) if comparable else "-",
                      gain_notes, gain_ours])
@@ -237,7 +238,7 @@ def notes_table(at, comparable):
 def ladder_table(shown):
     """Every step at the notes' point, with the gain over the previous timed step of its precision."""
     gains = [text for text, _ratio in speedups(shown)]
-    rows = [[run.step, f"{common.step_label(run)} (`{run.variant}`)",
+    rows = [[run.step, f"{selection.step_label(run)} (`{run.variant}`)",
              f"{(run.backend or '?').upper()}, {run.precision or 'fp32'}",
              rc.time_text(run), gcups_text(run), limit_text(run), gain]
             for run, gain in zip(shown, gains)]
@@ -250,10 +251,10 @@ def past_the_notes(at, shown):
     timed = [r for r in shown if r.seconds is not None]
     if not timed:
         return "No step at this point was timed.\n"
-    best = min(timed, key=common.seconds)
-    shared = rc.ratio(common.seconds(at.get("shared")), best.seconds)
+    best = min(timed, key=selection.seconds)
+    shared = rc.ratio(selection.seconds(at.get("shared")), best.seconds)
     limit = f", {limit_text(best)}" if limit_text(best) != "-" else ""
-    return (f"Our fastest step at this point is {common.step_label(best)} "
+    return (f"Our fastest step at this point is {selection.step_label(best)} "
             f"({rc.fmt_seconds(best.seconds)}{limit})"
             + (f", {rc.fmt_ratio(shared)} faster than our shared-memory step, the notes' last."
                if shared and best is not at.get("shared") else ".") + "\n")
@@ -276,7 +277,7 @@ need at some length.
 def section(ctx):
     results = ctx.results(CONFIG)
     runs = ctx.runs(CONFIG, sweep=SWEEP)
-    shown = [run for run, _name in common.ladder_rows(runs)]
+    shown = [run for run, _name in selection.ladder_rows(runs)]
     at = {run.variant: run for run in shown}
     mismatch = not_comparable(ctx, runs) if runs else ""
     device, cores = hardware(results)

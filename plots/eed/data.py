@@ -1,9 +1,10 @@
 """Kim, Na and Sim (2015; seed.json) and the runs of configs/eed/paper.json beside them, as both
 the EED figures and the report read them: the paper's tables beside ours, the throughput, the
 lines of the sweep figures."""
-import common
+from .. import formats, selection, studies
+from .. import results as ladder_results
 
-NOTES = common.seed(__file__)
+NOTES = studies.seed(__file__)
 TABLES = {t["table"]: t for t in NOTES["tables"]}
 TO_MS = {"ms": 1.0, "s": 1000.0}
 
@@ -22,11 +23,11 @@ PAPER_COLUMNS = ["paper table (what of ours)", "method (our step)", "paper\nn = 
 # ---- runs ------------------------------------------------------------------------------------
 
 def prep(run):
-    return run.params.get("prep") or DEFAULT_PREP.get(common.short_variant(run))
+    return run.params.get("prep") or DEFAULT_PREP.get(selection.short_variant(run))
 
 
 def n_of(run):
-    return common.number(run.params.get("n")) or common.number(run.data.get("n"))
+    return ladder_results.number(run.params.get("n")) or ladder_results.number(run.data.get("n"))
 
 
 def total_ms(run):
@@ -36,7 +37,7 @@ def total_ms(run):
 
 def stage_ms(run, stage):
     """The median of one stage ('preprocess', 'compute'), or None."""
-    value = common.number((run.timing.get("stage_medians") or {}).get(stage))
+    value = ladder_results.number((run.timing.get("stage_medians") or {}).get(stage))
     return value if value and value > 0 else None
 
 
@@ -46,12 +47,12 @@ def in_sweep(runs, sweep):
 
 def gcups(run):
     """The run's GCUPS, from its metric or from data.cells / median time."""
-    cells, ms = common.number(run.data.get("cells")), total_ms(run)
+    cells, ms = ladder_results.number(run.data.get("cells")), total_ms(run)
     return run.metric or (cells / ms / 1e6 if cells and ms else None)
 
 
 def gcups_text(run):
-    return common.format_value(gcups(run)) if run and gcups(run) else "-"
+    return formats.format_value(gcups(run)) if run and gcups(run) else "-"
 
 
 def pct_text(run):
@@ -69,26 +70,26 @@ def pct_text(run):
 def run_name(run):
     """'6  sH_CUDA: shared memory'; a peer by its label, StringZilla's marked as Levenshtein."""
     if not run.is_peer:
-        return common.row_name(run)
-    text = common.step_label(run)
-    if "stringzilla" in common.short_variant(run).lower() and "no swaps" not in text:
+        return selection.row_name(run)
+    text = selection.step_label(run)
+    if "stringzilla" in selection.short_variant(run).lower() and "no swaps" not in text:
         text += (", no swaps" if "levenshtein" in text.lower() else ": Levenshtein, no swaps")
     return f"peer  {text}"
 
 
 def lines_of(runs, value):
     """{line key: {n: run}} in step order (peers last): a line per variant, and per prep when a
-    variant's runs here take more than one; at each n the run common.pick chooses."""
+    variant's runs here take more than one; at each n the run selection.pick chooses."""
     preps = {}
     for run in runs:
-        preps.setdefault(common.short_variant(run), set()).add(prep(run))
+        preps.setdefault(selection.short_variant(run), set()).add(prep(run))
     groups = {}
     for run in sorted(runs, key=lambda r: (r.is_peer, r.step or 0)):
-        name = common.short_variant(run)
+        name = selection.short_variant(run)
         key = (name, prep(run) if len(preps[name]) > 1 else None)
         if n_of(run):
             groups.setdefault(key, {}).setdefault(n_of(run), []).append(run)
-    return {key: {n: common.pick(group, value) for n, group in at_n.items()}
+    return {key: {n: selection.pick(group, value) for n, group in at_n.items()}
             for key, at_n in groups.items()}
 
 
@@ -120,14 +121,14 @@ def mismatch(runs, pairs):
     for run in runs:
         data = run.data
         for key, value in NOTES["data"].items():
-            have = common.number(data.get(key))
+            have = ladder_results.number(data.get(key))
             if have is not None and have != value:
                 return f"these runs have {key}={have:g}, the paper {value}"
-        n, m = common.number(data.get("n")), common.number(data.get("m"))
-        spread = common.number(run.params.get("spread")) or 0
+        n, m = ladder_results.number(data.get("n")), ladder_results.number(data.get("m"))
+        spread = ladder_results.number(run.params.get("spread")) or 0
         if (n is not None and m is not None and n != m) or spread:
             return "these runs' pairs are of unequal lengths, the paper's equal"
-        have = common.number(data.get("pairs"))
+        have = ladder_results.number(data.get("pairs"))
         if have is not None and have != pairs:
             return f"these runs have {have:g} pairs, the paper {pairs}"
     return ""
@@ -145,11 +146,11 @@ def why_not(run, max_chars=70):
     """Why a run has no value: its status, or that its timing lacks the stage."""
     if run.median_ms:
         return "timed, but its timing has no such stage"
-    return common.status_text(run, max_chars)
+    return selection.status_text(run, max_chars)
 
 
 def ms_text(ms):
-    return "-" if ms is None else common.format_time(ms)
+    return "-" if ms is None else formats.format_time(ms)
 
 
 def ratio_text(value):
@@ -176,9 +177,9 @@ def table_value(table):
 
 def ours_at(runs, row, n, value):
     group = [r for r in in_sweep(runs, row["sweep"]) if not r.is_peer
-             and common.short_variant(r) == row["variant"] and n_of(r) == n
+             and selection.short_variant(r) == row["variant"] and n_of(r) == n
              and (row.get("prep") is None or prep(r) == row["prep"])]
-    return common.pick(group, value)
+    return selection.pick(group, value)
 
 
 def paper_rows(runs):
@@ -198,7 +199,7 @@ def paper_rows(runs):
                 absent = ("not run" if in_sweep(runs, row["sweep"])
                           else f"no sweep '{row['sweep']}'")
                 cells += [ms_text(paper), cell(run, value, where, untimed) if run else absent,
-                          common.times_text(paper / ours) if ours else "-"]
+                          formats.times_text(paper / ours) if ours else "-"]
             method = row["method"] + f"\n{row['variant']}" + (
                 f", prep={row['prep']}" if row.get("prep") else "")
             head = f"Table {t['table']}: {t['title']}\n({ours_what})" if j == 0 else ""
@@ -217,7 +218,7 @@ def paper_rows(runs):
                           ratio_text(a / b if a and b else None), ""]
             table_rows.append((["", f"time ratio {SHORT['sh_cuda']} / {SHORT[other]}", *cells],
                                "ratio"))
-    return table_rows, notes + common.missing_footnotes(untimed, 0)
+    return table_rows, notes + selection.missing_footnotes(untimed, 0)
 
 
 def throughput_rows(runs):
@@ -225,28 +226,28 @@ def throughput_rows(runs):
     pools = {s: in_sweep(runs, s) for s in (THROUGHPUT, ALPHABET, LONG)}
     notes = [f"no run of sweep '{s}' in this file." for s, got in pools.items() if not got]
     through, alpha, long_ = pools.values()
-    alphabets = sorted({common.number(r.params.get("alphabet")) for r in alpha} - {None})
+    alphabets = sorted({ladder_results.number(r.params.get("alphabet")) for r in alpha} - {None})
     long_n = sorted({n_of(r) for r in long_ if n_of(r)})
-    size = next(((common.number(r.data.get("pairs")), n_of(r)) for r in through), (10000, 1000))
+    size = next(((ladder_results.number(r.data.get("pairs")), n_of(r)) for r in through), (10000, 1000))
     header = ["step", f"{size[0]:,.0f} pairs of {size[1]:,.0f}:\nmedian time", "GCUPS",
               "% of limit\n(int32)", *[f"alphabet {a:g}:\nGCUPS" for a in alphabets],
               *[f"one pair of {n:,.0f}:\nmedian time, GCUPS" for n in long_n]]
-    every = sorted({common.short_variant(r): r for r in through + alpha + long_}.values(),
+    every = sorted({selection.short_variant(r): r for r in through + alpha + long_}.values(),
                    key=lambda r: (r.is_peer, r.step or 0))
     rows, untimed = [], []
     for first in every:
-        name, variant = common.step_label(first), common.short_variant(first)
+        name, variant = selection.step_label(first), selection.short_variant(first)
 
         def mine(pool, keep=lambda r: True):
-            return common.pick([r for r in pool if common.short_variant(r) == variant
+            return selection.pick([r for r in pool if selection.short_variant(r) == variant
                                 and keep(r)], total_ms)
         run = mine(through)
         cells = [run_name(first), cell(run, total_ms, name, untimed), gcups_text(run),
                  pct_text(run)]
-        cells += [cell(mine(alpha, lambda r: common.number(r.params.get("alphabet")) == a),
+        cells += [cell(mine(alpha, lambda r: ladder_results.number(r.params.get("alphabet")) == a),
                        gcups, f"{name} alphabet {a:g}", untimed, gcups_text) for a in alphabets]
         cells += [cell(mine(long_, lambda r: n_of(r) == n), total_ms, f"{name} n={n:g}", untimed,
                        lambda r: f"{ms_text(total_ms(r))}, {gcups_text(r)} GCUPS")
                   for n in long_n]
         rows.append(cells)
-    return header, rows, notes + common.missing_footnotes(untimed, 0)
+    return header, rows, notes + selection.missing_footnotes(untimed, 0)

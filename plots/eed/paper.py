@@ -1,7 +1,7 @@
 """Figure eed_paper: the EED study beside Kim, Na and Sim (2015), per results file: its
 experiments 1-3 against the length (eed_fig5-7) and its Tables 1-4 with our throughput
 (eed_tables); plots/README.md says more."""
-import common
+from .. import drawing, pages, pools, selection
 
 from .data import (ALPHABET, DEFAULT_PREP, LONG, NOTES, ONE_PAIR, PAIRS_100, PAPER_COLUMNS,
                    PAPER_STEPS, SERIAL, TABLES, THROUGHPUT, in_sweep, lines_of, mismatch,
@@ -36,7 +36,7 @@ def missing_notes(lines, names, value, total):
     missing = [(f"{names[key]} n={n:g}", why_not(run))
                for key, at_n in lines.items() for n, run in sorted(at_n.items())
                if not value(run)]
-    return common.missing_footnotes(missing, total)
+    return selection.missing_footnotes(missing, total)
 
 
 def styles_of(keys, lines):
@@ -59,12 +59,12 @@ def styles_of(keys, lines):
 def sweep_figure(results, title, ylabel, lines, labels, series, paper, notes):
     """A time-against-length figure. lines: {key: {n: run}}; labels: {key: legend text};
     series: [(legend text, value of a run, line style, its span or None)], all but the first
-    (stages) for our GPU steps only, span (common.time_span) drawing each point's interval
+    (stages) for our GPU steps only, span (selection.time_span) drawing each point's interval
     (the axis says which); paper: [(table, {key: {n: ms}})], hollow markers in the line's colour."""
     ns = sorted({n for at_n in lines.values() for n in at_n}
                 | (set(NOTES["lengths"]) if paper else set()))
     span = ((max(ns) - min(ns)) or max(ns)) if ns else 1
-    fig, margins = common.page(results, title, BODY_IN, common.wrapped(notes, 14.0), width=14.0)
+    fig, margins = pages.page(results, title, BODY_IN, pages.wrapped(notes, 14.0), width=14.0)
     ax = fig.add_subplot()
     handles, values = [], []
     keys = list(dict.fromkeys(list(lines) + [k for _t, points in paper for k in points]))
@@ -78,7 +78,7 @@ def sweep_figure(results, title, ylabel, lines, labels, series, paper, notes):
         for j, (_text, value, linestyle, ranges) in enumerate(series):
             if run is None or (j and (run.backend != "gpu" or run.is_peer)):
                 continue  # the stage series: our GPU steps only
-            drawn += common.sweep_line(ax, ns, at_n, value, span=ranges, color=colour,
+            drawn += drawing.sweep_line(ax, ns, at_n, value, span=ranges, color=colour,
                                        linestyle=linestyle if j else own,
                                        linewidth=1.0 if (cpu or j) else 1.8, marker=marker,
                                        markersize=4 if j else 7)
@@ -86,25 +86,25 @@ def sweep_figure(results, title, ylabel, lines, labels, series, paper, notes):
         for table, points in paper:
             if key in points:
                 values += paper_markers(ax, points[key], colour, PAPER_MARKERS[table], span)
-        handles.append(common.line_handle(labels[key], colour, drawn or not at_n,
+        handles.append(pages.line_handle(labels[key], colour, drawn or not at_n,
                                           marker=marker, linestyle=own))
-    handles += [common.Line2D([], [], color="black", linestyle=ls, label=text)
+    handles += [pages.Line2D([], [], color="black", linestyle=ls, label=text)
                 for text, _v, ls, _s in series]
     if any(r.status == "incorrect" and any(v(r) for _t, v, _l, _s in series)
            for at_n in lines.values() for r in at_n.values()):
-        handles.append(common.Line2D([], [], linestyle="none", marker="o", markersize=11,
-                                     markerfacecolor="none", markeredgecolor=common.INCORRECT,
+        handles.append(pages.Line2D([], [], linestyle="none", marker="o", markersize=11,
+                                     markerfacecolor="none", markeredgecolor=pages.INCORRECT,
                                      label="INCORRECT (ringed)"))
-    handles += [common.Line2D([], [], color="black", linestyle="none",
+    handles += [pages.Line2D([], [], color="black", linestyle="none",
                               marker=PAPER_MARKERS[table], markerfacecolor="none", markersize=8,
                               label=f"{NOTES['label']} Table {table}: {TABLES[table]['title']}"
                                     "\n(hollow, just right of its n)")
                 for table, _p in paper]
     if ns:
-        common.linear_x(ax, ns, "string length n = m (each of the pairs)", max(ns), right=0.08)
-    common.log_y(ax, values, ylabel)
-    common.legend(ax, handles)
-    common.layout(fig, margins)
+        drawing.linear_x(ax, ns, "string length n = m (each of the pairs)", max(ns), right=0.08)
+    drawing.log_y(ax, values, ylabel)
+    pages.legend(ax, handles)
+    pages.layout(fig, margins)
     return fig
 
 
@@ -125,7 +125,7 @@ def fig5(results, runs):
     """Experiment 1: the preprocessing stage of 100 pairs against n, per method."""
     value = table_value(1)
     pool = [r for r in in_sweep(runs, SERIAL) + in_sweep(runs, PAIRS_100)
-            if common.short_variant(r) in PAPER_STEPS and not r.is_peer]
+            if selection.short_variant(r) in PAPER_STEPS and not r.is_peer]
     if not pool:
         return None, f"no run of {', '.join(PAPER_STEPS)} in sweeps '{SERIAL}' or '{PAIRS_100}'"
     lines = {}  # by (step, preprocessing) always: the methods of Table 1
@@ -176,7 +176,7 @@ def pairs_figure(results, runs, sweep, table, title):
     for row in TABLES[table]["rows"]:
         labels.setdefault(key_of(row["variant"]), f"{row['method']}: not run here")
     notes = source_notes(why)
-    absent = [s for s in PAPER_STEPS if not any(common.short_variant(r) == s for r in pool)]
+    absent = [s for s in PAPER_STEPS if not any(selection.short_variant(r) == s for r in pool)]
     if absent:
         notes.append(f"not run in sweep '{sweep}': {', '.join(absent)} (the paper's values "
                      "are shown alone).")
@@ -185,7 +185,7 @@ def pairs_figure(results, runs, sweep, table, title):
                  "the paper's), with its interval (the axis says which); dashed: the median "
                  "'compute' stage of our GPU steps (the kernels alone; no error bars: a results "
                  "file keeps a stage's median alone); CPU steps dotted, peers dash-dotted.")
-    series = [("ours: median total, copies included", total_ms, "-", common.time_span(total_ms)),
+    series = [("ours: median total, copies included", total_ms, "-", selection.time_span(total_ms)),
               ("ours: compute stage (kernels only)", lambda r: stage_ms(r, "compute"), "--",
                None)]
     return sweep_figure(results, title, "time [ms], log scale", lines, labels, series, paper,
@@ -194,7 +194,7 @@ def pairs_figure(results, runs, sweep, table, title):
 
 # ---- the table figure ------------------------------------------------------------------------
 
-SHADES = common.SHADES
+SHADES = pages.SHADES
 ROW_IN, HEAD_IN, GAP_IN = 0.36, 0.5, 0.55
 PAPER_WIDTHS = [0.2, 0.16, 0.08, 0.14, 0.07, 0.08, 0.14, 0.07]
 VERSUS = (4, 7)  # the columns 'GTX 660 / ours': shaded by which is faster
@@ -206,7 +206,7 @@ def tables_figure(results, runs):
     paper, notes = paper_rows(runs)
     header, through, t_notes = throughput_rows(runs)
     peers = [r for r in runs if r.is_peer]
-    device = common.peer_device(results, runs)
+    device = pools.peer_device(results, runs)
     notes = ([f"{NOTES['label']}: {NOTES['source']}", NOTES["restored"], NOTES["remarks"]]
              + notes
              + (t_notes if through else [f"no throughput table: no run of the sweeps "
@@ -222,9 +222,9 @@ def tables_figure(results, runs):
                  "StringZilla's distance is Levenshtein (no swaps), not EED."] if peers else []))
     paper_in = HEAD_IN + ROW_IN * 1.35 * len(paper)
     through_in = GAP_IN + HEAD_IN + ROW_IN * 1.25 * len(through) if through else 0.0
-    fig, margins = common.page(results, "EED vs Kim, Na and Sim (2015): Tables 1-4"
+    fig, margins = pages.page(results, "EED vs Kim, Na and Sim (2015): Tables 1-4"
                                + (" and throughput" if through else ""), paper_in + through_in,
-                               common.wrapped(notes, 16.0), width=16.0)
+                               pages.wrapped(notes, 16.0), width=16.0)
     height = fig.get_figheight()
     top = 1 - margins[0] / height
     ax = fig.add_axes([0.02, top - paper_in / height, 0.96, paper_in / height])
@@ -234,10 +234,10 @@ def tables_figure(results, runs):
     def tint(row, col, cell):
         shade = (SHADES["ratio"] if kinds[row] == "ratio" else SHADES["paper"] if col in (2, 5)
                  else SHADES["ours"] if col in (3, 6)
-                 else common.versus_shade(cells[row][col]) if col in VERSUS else None)
+                 else pages.versus_shade(cells[row][col]) if col in VERSUS else None)
         if shade:
             cell.set_facecolor(shade)
-    common.draw_table(ax, PAPER_COLUMNS, cells, PAPER_WIDTHS, tint)
+    drawing.draw_table(ax, PAPER_COLUMNS, cells, PAPER_WIDTHS, tint)
     if through:
         bottom = top - (paper_in + GAP_IN) / height
         ax2 = fig.add_axes([0.02, bottom - (through_in - GAP_IN) / height, 0.96,
@@ -247,7 +247,7 @@ def tables_figure(results, runs):
         ncols = len(header)
         widths = [0.26] + [min(0.7 / (ncols - 1), 0.13)] * (ncols - 1)
         peer_rows = [r[0].startswith("peer") for r in through]
-        common.draw_table(ax2, header, through, widths, lambda row, _col, cell: (
+        drawing.draw_table(ax2, header, through, widths, lambda row, _col, cell: (
             cell.set_facecolor(SHADES["peer"]) if peer_rows[row] else None))
     return fig
 
@@ -257,14 +257,14 @@ def draw(results, runs, out_dir):
     runs = [r for r in runs if r.study == "eed"]
     if all(r.is_peer for r in runs):
         return []
-    written = common.save_or_say(fig5(results, runs), out_dir, "eed_fig5")
+    written = pages.save_or_say(fig5(results, runs), out_dir, "eed_fig5")
     for name, sweep, table, title in (
             ("fig6", PAIRS_100, 2, "EED experiment 2: 100 pairs, vs Kim, Na and Sim (2015) "
                                    "Tables 2 and 4"),
             ("fig7", ONE_PAIR, 3, "EED experiment 3: one pair, vs Kim, Na and Sim (2015) Table 3")):
-        written += common.save_or_say(pairs_figure(results, runs, sweep, table, title), out_dir,
+        written += pages.save_or_say(pairs_figure(results, runs, sweep, table, title), out_dir,
                                       f"eed_{name}")
-    return written + [common.save(tables_figure(results, runs), out_dir, "eed_tables.png")]
+    return written + [pages.save(tables_figure(results, runs), out_dir, "eed_tables.png")]
 
 
 FIGURES = {"eed_paper": draw}

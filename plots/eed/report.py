@@ -2,8 +2,9 @@
 Tables 1-4 beside ours and each claim of its text (seed.json, "claims") judged."""
 import math
 
-import common
-import report_common as rc
+from .. import selection
+from .. import results as ladder_results
+from .. import report_common as rc
 
 from . import data as ep
 
@@ -77,8 +78,8 @@ def gpu_words(results):
     size, a wording that needs none ('this GPU', 'one of this GPU's SMs', 'this GPU's L2')."""
     device = results.device if results else {}
     name = rc.short_hardware(results.device_name) if device.get("present") else ""
-    sms = common.number(device.get("sm_count")) if name else None
-    l2 = common.number(device.get("l2_bytes")) if name else None
+    sms = ladder_results.number(device.get("sm_count")) if name else None
+    l2 = ladder_results.number(device.get("l2_bytes")) if name else None
     the_gpu = f"the {name}" if name else "this GPU"
     gpus = f"{the_gpu}'s"
     if sms and sms >= 1:
@@ -162,7 +163,7 @@ def ratios_of(runs, claim):
             count, tables = 1.0, (table,)
             if claim["kind"] == "multi_block":  # this many single pairs against them at once
                 t_one, run_slow = our_ms(runs, claim["one_pair_table"], slow, n)
-                count = common.number(run_fast.data.get("pairs")) if run_fast else None
+                count = ladder_results.number(run_fast.data.get("pairs")) if run_fast else None
                 t_slow = t_one * count if t_one and count else None
                 tables = (table, claim["one_pair_table"])
             elif claim["kind"] == "across":  # one step in two of the paper's experiments
@@ -181,7 +182,7 @@ def ratios_of(runs, claim):
 def step_runs(runs, table, step):
     """Our runs of one of the paper's steps in its table's sweep, any length."""
     row = row_of(table, step)
-    return [r for r in ep.in_sweep(runs, row["sweep"]) if common.short_variant(r) ==
+    return [r for r in ep.in_sweep(runs, row["sweep"]) if selection.short_variant(r) ==
             row["variant"] and row.get("prep") in (None, ep.prep(r))] if row else []
 
 
@@ -218,7 +219,7 @@ def spreads_of(runs, claim):
 
 def why_of(verdict, known, missing, note=""):
     """rc.why_of with the points not timed, [(where, why)], grouped by why."""
-    return rc.why_of(verdict, known, *common.missing_footnotes(
+    return rc.why_of(verdict, known, *selection.missing_footnotes(
         missing, len(missing) if verdict == rc.NOT_MEASURED else 0), note)
 
 

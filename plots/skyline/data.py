@@ -1,9 +1,10 @@
 """The skyline seed (Min, Han and Lee 2010; seed.json) and the runs of skyline-paper as both the
 figures and the report read them: data sets, the fastest passed run per distribution, step and
 d, the gains between steps, the skyline sizes, Fig. 11c's pairs."""
-import common
+from .. import pages, selection, studies
+from .. import results as ladder_results
 
-NOTES = common.seed(__file__)
+NOTES = studies.seed(__file__)
 EXPECTED = NOTES["expected_skyline_size"]
 EXPECTED_SIZES = {int(d): size for d, size in EXPECTED["sizes"].items()}
 NAMES = {"seq_bnl": "BNL", "seq_sfs": "SFS", "openmp": "OpenMP", "naive": "naive",
@@ -28,15 +29,15 @@ DIST_TEXT = {"independent": "independent", "anticorrelated": "anti-correlated",
 DATA_DEFAULTS = {"decimals": "-1", "shape": "none"}  # the study's defaults: plain BKS points
 FIG11_PANELS = {"independent": "a", "anticorrelated": "b"}  # the seed's Fig. 11a and 11b
 FIG11C_STEPS = ("dwe", "alr", "dwe_seed", "alr_seed")  # those that ran are drawn
-FASTER, SLOWER = "#1e7b3c", common.INCORRECT
+FASTER, SLOWER = "#1e7b3c", pages.INCORRECT
 
 
 # ---- runs ------------------------------------------------------------------------------------
 
 def d_of(run):
-    value = common.number(run.params.get("d"))
+    value = ladder_results.number(run.params.get("d"))
     if value is None:
-        value = common.number(run.data.get("d"))
+        value = ladder_results.number(run.data.get("d"))
     return int(value) if value is not None else None
 
 
@@ -45,7 +46,7 @@ def dist_of(run):
 
 
 def skyline_size(run):
-    value = common.number(run.extras.get("skyline_size"))
+    value = ladder_results.number(run.extras.get("skyline_size"))
     return value if run.passed and value is not None and value >= 0 else None
 
 
@@ -68,14 +69,14 @@ def data_sets(runs):
             point.append(("seed", str(run.params.get("seed"))))
         groups.setdefault(tuple(point), []).append(run)
     return dict(sorted(groups.items(), key=lambda item: [
-        (common.number(v) is None, common.number(v) or 0, v) for _k, v in item[0]]))
+        (ladder_results.number(v) is None, ladder_results.number(v) or 0, v) for _k, v in item[0]]))
 
 
 def variants_of(runs):
     """Every variant of the runs, in step order."""
     steps = {}
     for run in runs:
-        steps.setdefault(common.short_variant(run), run.step or 99)
+        steps.setdefault(selection.short_variant(run), run.step or 99)
     return sorted(steps, key=lambda v: (steps[v], v))
 
 
@@ -86,9 +87,9 @@ def best_runs(runs):
     groups, table = {}, {}
     for run in runs:
         if d_of(run) is not None:
-            groups.setdefault((dist_of(run), common.short_variant(run), d_of(run)), []).append(run)
+            groups.setdefault((dist_of(run), selection.short_variant(run), d_of(run)), []).append(run)
     for (s, v, d), group in groups.items():
-        table.setdefault(s, {}).setdefault(v, {})[d] = common.pick(group)
+        table.setdefault(s, {}).setdefault(v, {})[d] = selection.pick(group)
     return table, {key: sum(bool(r.seconds) for r in group) for key, group in groups.items()}
 
 
@@ -100,8 +101,8 @@ def distributions(table):
 
 def label_of(runs, v):
     """'6  DWE' from a run of the variant, with its own label."""
-    run = next((r for r in runs if common.short_variant(r) == v), None)
-    return common.row_name(run) if run else name_of(v)
+    run = next((r for r in runs if selection.short_variant(r) == v), None)
+    return selection.row_name(run) if run else name_of(v)
 
 
 def has_seed_forms(table):
@@ -125,13 +126,13 @@ def why_not(run, max_chars=100):
     """Why a run is not drawn: 'incorrect: 3 of 10 flags off', 'skipped: no CUDA device'."""
     if run.passed:
         return "passed, no timing"
-    return common.with_reason(run.status or "no status", run, max_chars)
+    return selection.with_reason(run.status or "no status", run, max_chars)
 
 
 def not_drawn_notes(table, what_not="not drawn"):
     """Footnotes for the points without a passed, timed run, grouped by reason: 'not drawn:
     naive d=8 independent, APC d=8 independent and 3 more (skipped: no CUDA device)'."""
-    return common.missing_footnotes([(f"{name_of(v)} d={d} {DIST_TEXT.get(s, s)}", why_not(run))
+    return selection.missing_footnotes([(f"{name_of(v)} d={d} {DIST_TEXT.get(s, s)}", why_not(run))
                                      for s in distributions(table)
                                      for v, at_d in table[s].items()
                                      for d, run in sorted(at_d.items()) if not run.seconds],
@@ -145,7 +146,7 @@ def reductions(at, before, after):
     first, second = at.get(before, {}), at.get(after, {})
     out = {}
     for d in sorted(set(first) & set(second)):
-        t0, t1 = common.seconds(first[d]), common.seconds(second[d])
+        t0, t1 = selection.seconds(first[d]), selection.seconds(second[d])
         if t0 and t1:
             out[d] = (t0 - t1) / t0
     return out
@@ -176,9 +177,9 @@ def ours_cell(at, before, after, except_d=()):
     by_d = reductions(at, before, after)
     if not by_d:
         missing = [name_of(v) for v in (before, after)
-                   if not any(common.seconds(r) for r in at.get(v, {}).values())]
+                   if not any(selection.seconds(r) for r in at.get(v, {}).values())]
         return ((f"no passed run of {' or '.join(missing)}" if missing else "no common d"),
-                common.MUTED)
+                pages.MUTED)
     total = mean(by_d.values())
     lines = [f"{pct(total)}  ({d_text(by_d)})"]
     colour = FASTER if total > 0 else SLOWER
@@ -218,7 +219,7 @@ def gain_rows(table):
     def row(label, seed_text, before, after, except_d=()):
         cells = [(seed_text(s), "black") if who == "seed" else
                  ours_cell(table[s], before, after, except_d) if s in table else
-                 ("not run", common.MUTED) for s, who in columns]
+                 ("not run", pages.MUTED) for s, who in columns]
         return [label] + [text for text, _ in cells], ["black"] + [colour for _, colour in cells]
 
     def seed_rows(forms, said):
@@ -260,7 +261,7 @@ def sizes(runs):
 
 def expected_applies(point, runs):
     """Why the expected sizes (n = 10^6 plain points) do not apply ('' when they do)."""
-    n = common.number(dict(point).get("n"))
+    n = ladder_results.number(dict(point).get("n"))
     if n != EXPECTED["n"]:
         have = "no n" if n is None else f"n = {n:,.0f}"
         return f"these runs have {have}, the expected sizes are for n = {EXPECTED['n']:,}"
@@ -272,7 +273,7 @@ def expected_applies(point, runs):
 
 def times(at, v, *ds):
     """The seconds of step v at each of ds in {variant: {d: run}}, None where it did not pass."""
-    return [common.seconds(at.get(v, {}).get(d)) for d in ds]
+    return [selection.seconds(at.get(v, {}).get(d)) for d in ds]
 
 
 def pairs_of(at):

@@ -1,6 +1,7 @@
 """Figure skyline_paper: the skyline study beside its seed (Min, Han and Lee 2010), per data set:
 Fig. 11 with the gains, the skyline sizes and Fig. 11c; plots/README.md says more."""
-import common
+from .. import drawing, formats, pages, selection
+from .. import results as ladder_results
 
 from .data import (DIST_TEXT, EXPECTED, EXPECTED_SIZES, FIG11_PANELS, FIG11C_STEPS, NOTES,
                    best_runs, count_text, data_sets, distributions, expected_applies,
@@ -31,7 +32,7 @@ def style_of(v, runs, others):
     """(colour, marker, line style) of a variant; an unknown one by its backend."""
     if v in STYLES:
         return STYLES[v]
-    cpu = any(r.backend == "cpu" for r in runs if common.short_variant(r) == v)
+    cpu = any(r.backend == "cpu" for r in runs if selection.short_variant(r) == v)
     colour = OTHER_COLOURS[others.index(v) % len(OTHER_COLOURS)]
     return colour, "d", ":" if cpu else "--"
 
@@ -53,8 +54,8 @@ def draw_table(ax, header, rows, widths, kinds):
             cell.get_text().set_ha("left")
             cell.PAD = 0.02
         else:
-            cell.set_facecolor(common.SHADES["paper" if kinds[col - 1] == "seed" else "ours"])
-    return common.draw_table(ax, header, [c for c, _k in rows], widths, style)
+            cell.set_facecolor(pages.SHADES["paper" if kinds[col - 1] == "seed" else "ours"])
+    return drawing.draw_table(ax, header, [c for c, _k in rows], widths, style)
 
 
 def fig11(results, point, runs):
@@ -74,9 +75,9 @@ def fig11(results, point, runs):
     width = max(13.0, PANEL_W_IN * len(dists) + LEGEND_IN + 0.8)
     table_in = 0.45 + 0.5 * len(rows)
     gap_in = 0.6
-    fig, (top_in, bottom_in) = common.page(
+    fig, (top_in, bottom_in) = pages.page(
         results, f"Skyline vs Min, Han and Lee (2010) Fig. 11: time against d, "
-        f"{common.point_title(point)}", PANEL_IN + gap_in + table_in, common.wrapped(notes, width),
+        f"{selection.point_title(point)}", PANEL_IN + gap_in + table_in, pages.wrapped(notes, width),
         width=width)
     height = fig.get_figheight()
     axes = fig.subplots(1, len(dists), squeeze=False)[0]
@@ -90,8 +91,8 @@ def fig11(results, point, runs):
             if v not in at:
                 continue
             colour, marker, linestyle = style_of(v, runs, others)
-            drawn = common.sweep_line(ax, ds, at[v], common.seconds,
-                                      span=common.time_span(common.seconds), color=colour,
+            drawn = drawing.sweep_line(ax, ds, at[v], selection.seconds,
+                                      span=selection.time_span(selection.seconds), color=colour,
                                       marker=marker, linestyle=linestyle, markersize=6,
                                       linewidth=1.2 if linestyle == ":" else 1.7)
             values += drawn
@@ -99,16 +100,16 @@ def fig11(results, point, runs):
         seed_panel = (f"the seed's Fig. 11{FIG11_PANELS[s]}" if s in FIG11_PANELS
                       else "not in the seed's Fig. 11")
         ax.set_title(f"{DIST_TEXT.get(s, s)} ({seed_panel})", fontsize=10.5)
-        common.linear_x(ax, ds or [1], D_AXIS, 2)
-        common.log_y(ax, values, "median time [s], log scale")
+        drawing.linear_x(ax, ds or [1], D_AXIS, 2)
+        drawing.log_y(ax, values, "median time [s], log scale")
     handles = []
     for v in steps:
         colour, marker, linestyle = style_of(v, runs, others)
         label = label_of(runs, v) + ("  (seed)" if v in SEED_STEPS else "")
-        handles.append(common.line_handle(label, colour, handles_seen.get(v, False), "not drawn",
+        handles.append(pages.line_handle(label, colour, handles_seen.get(v, False), "not drawn",
                                           marker=marker, linestyle=linestyle))
-    common.legend(axes[-1], handles)
-    common.layout(fig, (top_in, bottom_in + table_in + gap_in))
+    pages.legend(axes[-1], handles)
+    pages.layout(fig, (top_in, bottom_in + table_in + gap_in))
     # The gains table across the page, under the panels.
     header = ["time reduction"] + [f"{DIST_TEXT.get(s, s)}\n{who}" for s, who in columns]
     ax = fig.add_axes([0.015, bottom_in / height, 0.97, table_in / height])
@@ -121,7 +122,7 @@ def sizes_figure(results, point, runs):
     found, clashes = sizes(runs)
     if not found:
         return None, "no passed run reports extras.skyline_size"
-    n = common.number(dict(point).get("n"))
+    n = ladder_results.number(dict(point).get("n"))
     why = expected_applies(point, runs)
     ds = sorted({d for at in found.values() for d in at})
     expected = {} if why else {d: v for d, v in EXPECTED_SIZES.items() if ds[0] <= d <= ds[-1]}
@@ -136,8 +137,8 @@ def sizes_figure(results, point, runs):
     notes += [f"runs disagree on the skyline size at {c}" for c in clashes]
     notes.append("ours: extras.skyline_size of any passed run (every passed step finds the same "
                  "set); the dotted line is n, every point.")
-    fig, margins = common.page(results, f"Skyline size against d, {common.point_title(point)}",
-                               5.0, common.wrapped(notes, 12.0), width=12.0)
+    fig, margins = pages.page(results, f"Skyline size against d, {selection.point_title(point)}",
+                               5.0, pages.wrapped(notes, 12.0), width=12.0)
     ax = fig.add_subplot()
     values, handles = [], []
     for s in distributions(found):
@@ -147,7 +148,7 @@ def sizes_figure(results, point, runs):
         ax.plot(xs, [at[d] for d in xs], color=colour, marker=marker, markersize=7,
                 linewidth=1.7, zorder=3)
         values += [at[d] for d in xs]
-        handles.append(common.Line2D([], [], color=colour, marker=marker,
+        handles.append(pages.Line2D([], [], color=colour, marker=marker,
                                      label=f"ours: {DIST_TEXT.get(s, s)}"))
         if len(ds) <= 10:
             for d in xs:
@@ -159,25 +160,25 @@ def sizes_figure(results, point, runs):
         ax.plot(xs, [expected[d] for d in xs], linestyle="none", marker="D", markersize=10,
                 markerfacecolor="none", markeredgecolor="black", markeredgewidth=1.3, zorder=4)
         values += list(expected.values())
-        handles.append(common.Line2D([], [], linestyle="none", marker="D", markersize=9,
+        handles.append(pages.Line2D([], [], linestyle="none", marker="D", markersize=9,
                                     markerfacecolor="none", markeredgecolor="black",
                                     label=f"expected, {EXPECTED['n']:,} independent points"))
     values = [v for v in values if v > 0]
     if n:  # drawn where near the sizes; far above them, said at the top instead
-        said, held = common.levels(ax, [(n, f"n = {n:,.0f} (every point)",
+        said, held = drawing.levels(ax, [(n, f"n = {n:,.0f} (every point)",
                                          dict(color="#888888", linestyle=":", linewidth=1.2))],
                                    values)
         handles += said
         values += held
-    common.linear_x(ax, ds, D_AXIS, 2, right=0.1)  # room for the last point's label
-    common.log_y(ax, values, "skyline points, log scale")
-    common.legend(ax, handles)
-    common.layout(fig, margins)
+    drawing.linear_x(ax, ds, D_AXIS, 2, right=0.1)  # room for the last point's label
+    drawing.log_y(ax, values, "skyline points, log scale")
+    pages.legend(ax, handles)
+    pages.layout(fig, margins)
     return fig, ""
 
 
 def fig11c(results, point, runs):
-    table, counts = best_runs([r for r in runs if common.short_variant(r) in FIG11C_STEPS])
+    table, counts = best_runs([r for r in runs if selection.short_variant(r) in FIG11C_STEPS])
     panels = [(s, pairs_of(table[s])) for s in distributions(table) if pairs_of(table[s])]
     if not panels:
         return None, "no DWE or ALR run at an even d and at d + 1"
@@ -192,9 +193,9 @@ def fig11c(results, point, runs):
              "time at d + 1 / time at d (below 1: d + 1 is faster despite the extra attribute)."]
     notes += settings_note(counts)
     width = max(11.0, 2.6 * len(steps) * len(panels) + 0.8)
-    fig, margins = common.page(results, f"Skyline vs Min, Han and Lee (2010) Fig. 11c: DWE and "
-                               f"ALR at d and d + 1, {common.point_title(point)}", 4.8,
-                               common.wrapped(notes, width), width=width)
+    fig, margins = pages.page(results, f"Skyline vs Min, Han and Lee (2010) Fig. 11c: DWE and "
+                               f"ALR at d and d + 1, {selection.point_title(point)}", 4.8,
+                               pages.wrapped(notes, width), width=width)
     axes = fig.subplots(1, len(panels), squeeze=False)[0]
     bar_w = 0.8 / (2 * len(steps))  # a bar at d and one at d + 1 per step
     for ax, (s, ds) in zip(axes, panels):
@@ -209,17 +210,17 @@ def fig11c(results, point, runs):
                     x = i + (2 * j + k - (2 * len(steps) - 1) / 2) * bar_w
                     if not t:
                         ax.text(x, 0.02, "not run", rotation=90, ha="center", va="bottom",
-                                fontsize=8, color=common.MUTED,
+                                fontsize=8, color=pages.MUTED,
                                 transform=ax.get_xaxis_transform())
                         continue
                     # A bar from zero on a linear axis: its length is its time.
                     ax.bar(x, t, width=bar_w * 0.92, color=STYLES[v][0], alpha=alpha,
                            hatch=hatch, edgecolor=STYLES[v][0], zorder=3)
                     # the run's whisker, black as the ladder's; the time above its top
-                    span = common.sample_span(at[v][d + k], t)
-                    if common.range_bars(ax, [(x, t, span)], "black"):
+                    span = selection.sample_span(at[v][d + k], t)
+                    if drawing.range_bars(ax, [(x, t, span)], "black"):
                         tops.append(span[1])
-                    ax.annotate(common.format_time(t * 1000), (x, span[1] if span else t),
+                    ax.annotate(formats.format_time(t * 1000), (x, span[1] if span else t),
                                 xytext=(0, 2), textcoords="offset points", ha="center",
                                 va="bottom", fontsize=8, rotation=90)
                 if all(pair):
@@ -230,17 +231,17 @@ def fig11c(results, point, runs):
         ax.set_xlim(-0.6, len(ds) - 0.4)
         # Room above the tallest bar for its time, written upwards (about 0.35 in).
         ax.set_ylim(0, max(values + tops) * 1.3 if values else 1.0)
-        ax.yaxis.set_major_formatter(common.FuncFormatter(lambda v, _p: f"{v:g}"))
-        whiskers = common.range_text(common.range_spans(ax), "whiskers")
+        ax.yaxis.set_major_formatter(pages.FuncFormatter(lambda v, _p: f"{v:g}"))
+        whiskers = selection.range_text(drawing.range_spans(ax), "whiskers")
         ax.set_ylabel("median time [s]" + (f"\n{whiskers}" if whiskers else ""))
         ax.grid(axis="y", color="#e0e0e0", zorder=0)
         ax.set_axisbelow(True)
         ax.set_title(DIST_TEXT.get(s, s), fontsize=10.5)
-    handles = [common.Patch(facecolor=STYLES[v][0], alpha=alpha, hatch=hatch,
+    handles = [pages.Patch(facecolor=STYLES[v][0], alpha=alpha, hatch=hatch,
                             edgecolor=STYLES[v][0], label=f"{label_of(runs, v)} at {at}")
                for v in steps for at, alpha, hatch in PAIR_BARS]
-    common.legend(axes[-1], handles)
-    common.layout(fig, margins)
+    pages.legend(axes[-1], handles)
+    pages.layout(fig, margins)
     return fig, ""
 
 
@@ -248,11 +249,11 @@ def draw(results, runs, out_dir):
     """skyline_fig11, skyline_sizes and skyline_fig11c of each data set of the skyline runs."""
     written = []
     for point, group in data_sets([r for r in runs if r.study == "skyline"]).items():
-        name = common.point_name(point)
-        written.append(common.save(fig11(results, point, group), out_dir,
+        name = selection.point_name(point)
+        written.append(pages.save(fig11(results, point, group), out_dir,
                                    f"skyline_fig11_{name}.png"))
         for figure, make in (("sizes", sizes_figure), ("fig11c", fig11c)):
-            written += common.save_or_say(make(results, point, group), out_dir,
+            written += pages.save_or_say(make(results, point, group), out_dir,
                                           f"skyline_{figure}_{name}")
     return written
 

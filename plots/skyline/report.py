@@ -5,9 +5,9 @@ the seed's own forms of its four steps where they ran (steps 12-15), ladder's fo
 import dataclasses
 import math
 
-import common
-import ladder_results
-import report_common as rc
+from .. import selection
+from .. import results as ladder_results
+from .. import report_common as rc
 
 from . import data as sp
 
@@ -106,7 +106,7 @@ def seed_data(runs):
 
 
 def n_text(point):
-    n = common.number(dict(point).get("n"))
+    n = ladder_results.number(dict(point).get("n"))
     return f"{n:,.0f}" if n is not None else "?"
 
 
@@ -116,8 +116,8 @@ def missing_why(at, steps, dist):
         runs = list(at.get(v, {}).values())
         if not runs:
             return f"no run of {sp.name_of(v)} on {sp.DIST_TEXT.get(dist, dist)} data"
-        failed = next((r for r in runs if not common.seconds(r)), None)
-        if failed is not None and not any(common.seconds(r) for r in runs):
+        failed = next((r for r in runs if not selection.seconds(r)), None)
+        if failed is not None and not any(selection.seconds(r) for r in runs):
             return f"{sp.name_of(v)}: {sp.why_not(failed, 80)}"
     return "no d where both ran"
 
@@ -380,7 +380,7 @@ def quick_note(ctx, point):
     """At quick scale the gains are judged at the sizes run: say which."""
     if not ctx.quick:
         return ""
-    n = common.number(dict(point).get("n"))
+    n = ladder_results.number(dict(point).get("n"))
     if n == sp.EXPECTED["n"]:
         return "quick scale: the seed's n, fewer repetitions"
     return f"quick scale: n = {n_text(point)}, the seed's {sp.EXPECTED['n']:,}"
@@ -501,7 +501,7 @@ def times_tables(point, runs, seed_set):
 
 def fig11c_table(runs):
     """DWE and ALR (each form that ran) at each even d beside d + 1, per distribution."""
-    table, _counts = sp.best_runs([r for r in runs if common.short_variant(r) in sp.FIG11C_STEPS])
+    table, _counts = sp.best_runs([r for r in runs if selection.short_variant(r) in sp.FIG11C_STEPS])
     steps = sp.fig11c_steps(table)
     rows = []
     for dist in sp.distributions(table):

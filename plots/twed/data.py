@@ -1,9 +1,10 @@
 """cuTWED's paper (Wright 2020; seed.json) and the runs both TWED figures and the report choose:
 ours and cuTWED's (a peer file folded in by config name) at each N, the best FP64 GPU step, the
 validation sets' points."""
-import common
+from .. import selection, studies
+from .. import results as ladder_results
 
-NOTES = common.seed(__file__)
+NOTES = studies.seed(__file__)
 LARGE = "large"  # the sweep of Fig. 10
 DIM = "dim"  # one pair at one N in several dimensions: the paper's "R^N made no difference"
 # cuTWED's host call (twed: its inputs copied inside), FP64, timed beside its device call on
@@ -12,12 +13,12 @@ PEER_HOST = "peer_cutwed_host"
 
 
 def n_of(run):
-    return common.number(run.data.get("n")) or common.number(run.params.get("n"))
+    return ladder_results.number(run.data.get("n")) or ladder_results.number(run.params.get("n"))
 
 
 def dim_of(run):
     """The dimension of a run's points (R^1 where neither its data nor its params say)."""
-    return common.number(run.data.get("dim")) or common.number(run.params.get("dim")) or 1
+    return ladder_results.number(run.data.get("dim")) or ladder_results.number(run.params.get("dim")) or 1
 
 
 def pair_mode(runs):
@@ -35,7 +36,7 @@ def by_dim(runs):
     groups = {}
     for run in runs:
         groups.setdefault(dim_of(run), []).append(run)
-    return {d: common.pick(group) for d, group in sorted(groups.items())}
+    return {d: selection.pick(group) for d, group in sorted(groups.items())}
 
 
 def by_n(runs):
@@ -44,7 +45,7 @@ def by_n(runs):
     for run in runs:
         if n_of(run) is not None:
             groups.setdefault(n_of(run), []).append(run)
-    return {n: common.pick(group) for n, group in groups.items()}
+    return {n: selection.pick(group) for n, group in groups.items()}
 
 
 def ours_gpu(runs):
@@ -84,7 +85,7 @@ def paper_mismatch(runs):
     """Why the paper's numbers do not apply ('' when they do): R^1, nu = lambda = 1, p = 2."""
     for run in runs:
         for key, value in NOTES["data"].items():
-            have = common.number(run.data.get(key))
+            have = ladder_results.number(run.data.get(key))
             if have is not None and have != value:
                 return f"these runs have {key}={have:g}, the paper {value}"
     return ""
@@ -104,7 +105,7 @@ def points_of(runs, sweep):
 def fastest(runs):
     """The fastest correct timed run, None when none is."""
     timed = [r for r in runs if r.seconds]
-    return min(timed, key=common.seconds) if timed else None
+    return min(timed, key=selection.seconds) if timed else None
 
 
 def set_times(group):
@@ -117,9 +118,9 @@ def set_times(group):
 def point_text(runs):
     """'batch 600x600, n=60' from the runs' params and data facts."""
     run = next((r for r in runs if r.data), runs[0])
-    size = "x".join(f"{common.number(run.data.get(k)):.0f}" for k in ("a_series", "b_series")
-                    if common.number(run.data.get(k)) is not None)
-    n = common.number(run.data.get("n"))
+    size = "x".join(f"{ladder_results.number(run.data.get(k)):.0f}" for k in ("a_series", "b_series")
+                    if ladder_results.number(run.data.get(k)) is not None)
+    n = ladder_results.number(run.data.get("n"))
     return " ".join(p for p in (run.params.get("mode", ""), size, f"n={n:.0f}" if n else "") if p)
 
 
@@ -128,5 +129,5 @@ def set_mismatch(entry, runs):
     run = next((r for r in runs if r.data), None)
     if run is None:
         return ""
-    return ", ".join(f"{k}={common.number(run.data.get(k)):.0f}" for k, v in entry["data"].items()
-                     if common.number(run.data.get(k)) not in (None, v))
+    return ", ".join(f"{k}={ladder_results.number(run.data.get(k)):.0f}" for k, v in entry["data"].items()
+                     if ladder_results.number(run.data.get(k)) not in (None, v))

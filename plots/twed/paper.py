@@ -2,17 +2,17 @@
 10), per point other than n; plots/README.md says more."""
 import math
 
-import common
+from .. import drawing, pages, pools, selection
 
 from .data import (LARGE, NOTES, PEER_HOST, best_gpu, host_runs, n_of, pair_mode,
                    paper_mismatch, paper_rows, peer_runs, variant_runs)
 
-# Ours in the ladder's neutral role colours (common.ROLE_COLOURS: never green, which would say
+# Ours in the ladder's neutral role colours (pages.ROLE_COLOURS: never green, which would say
 # 'better' whatever the numbers), cuTWED here in the peers' orange, the paper in grey.
-OURS = {"baseline": common.role_colour("baseline", "cpu"),
-        "itwed": common.role_colour("step", "cpu"), "best": common.role_colour("step", "gpu")}
-PEER, PAPER = common.role_colour("peer", "gpu"), "#7f7f7f"
-LINE_COLOURS = [common.role_colour("step", "gpu"), "#5b8fc7", common.role_colour("baseline", "gpu"),
+OURS = {"baseline": pages.role_colour("baseline", "cpu"),
+        "itwed": pages.role_colour("step", "cpu"), "best": pages.role_colour("step", "gpu")}
+PEER, PAPER = pages.role_colour("peer", "gpu"), "#7f7f7f"
+LINE_COLOURS = [pages.role_colour("step", "gpu"), "#5b8fc7", pages.role_colour("baseline", "gpu"),
                 "#17becf", "#8c564b", "#bcbd22"]
 BODY_IN = 5.4
 TIME_AXIS = "median wall time [s], log scale"
@@ -25,7 +25,7 @@ def line(ax, points, label, colour, spans=None, **style):
     if xs:
         ax.plot(xs, [points[x] for x in xs], label=label, color=colour, zorder=3,
                 **{"marker": "o", "markersize": 5, "linewidth": 1.6, **style})
-        common.range_bars(ax, [(x, points[x], (spans or {}).get(x)) for x in xs], colour)
+        drawing.range_bars(ax, [(x, points[x], (spans or {}).get(x)) for x in xs], colour)
     return [points[x] for x in xs]
 
 
@@ -36,18 +36,18 @@ def seconds_of(by_n):
 def timed_line(ax, by_n, label, colour, **style):
     """A line through the seconds of {N: run}, each with its interval."""
     return line(ax, seconds_of(by_n), label, colour,
-                {n: common.sample_span(r, r.seconds) for n, r in by_n.items()}, **style)
+                {n: selection.sample_span(r, r.seconds) for n, r in by_n.items()}, **style)
 
 
 def finish_axis(ax, xs, values, ylabel, title):
     """N on a log2 axis, a tick at each labelled 2^k; the values on a log axis."""
     if xs:
-        common.log2_x(ax, xs, "N = nA = nB, log2 scale")
-        ax.xaxis.set_major_formatter(common.FuncFormatter(
+        drawing.log2_x(ax, xs, "N = nA = nB, log2 scale")
+        ax.xaxis.set_major_formatter(pages.FuncFormatter(
             lambda v, _p: f"$2^{{{round(math.log2(v))}}}$" if v > 0 else ""))
     else:
         ax.set_xticks([])
-    common.log_y(ax, values, ylabel, pad=1.6)
+    drawing.log_y(ax, values, ylabel, pad=1.6)
     if values:
         ax.legend(loc="upper left", fontsize=8, framealpha=0.85)
     ax.set_title(title, fontsize=10)
@@ -57,7 +57,7 @@ def name_points(ax, best):
     """Which step is the best, above its marker where the best step changes."""
     previous = None
     for n in sorted(best):
-        name = common.step_label(best[n], best[n].variant or "?")
+        name = selection.step_label(best[n], best[n].variant or "?")
         if name != previous:
             ax.annotate(name, (n, best[n].seconds), xytext=(0, 8), textcoords="offset points",
                         ha="center", va="bottom", fontsize=8, color=OURS["best"])
@@ -99,7 +99,7 @@ def fig9b(ax, runs, paper):
     seq = seconds_of(seq_runs)
 
     def speedups(by_n):  # {N: (seq_full / run, its interval)} where both are timed
-        return {n: (seq[n] / r.seconds, common.ratio_span(seq[n] / r.seconds, seq_runs[n], r))
+        return {n: (seq[n] / r.seconds, selection.ratio_span(seq[n] / r.seconds, seq_runs[n], r))
                 for n, r in by_n.items() if n in seq and r.seconds}
     ours, peer = speedups(best_gpu(runs)), speedups(peer_runs(runs, "fp64"))
     values = line(ax, {n: s for n, (s, _) in ours.items()}, "ours: seq_full / best FP64 GPU step",
@@ -130,9 +130,9 @@ def fig10(ax, runs, paper):
 
 
 def speedup_bars_text(runs):
-    """What the speedups' error bars are (common.ratio_span), as the runs with a spread give
+    """What the speedups' error bars are (selection.ratio_span), as the runs with a spread give
     them; '.' when none has one."""
-    spread = [r for r in runs if common.time_range(r)]
+    spread = [r for r in runs if selection.time_range(r)]
     several = any(r.process_count >= 2 for r in spread)
     kinds = (["Welch's 95% interval of the ratio where both runs ran several processes"]
              if several else [])
@@ -149,11 +149,11 @@ def footnotes(results, runs, mismatch):
     if not any(r.sweep == LARGE for r in runs):
         notes.append(f"no panel (c), large N: no run of sweep '{LARGE}' in this file.")
     shown = ("seq_full", "itwed")
-    missing = [(f"{r.variant} N={n_of(r):.0f}", common.status_text(r, 70))
+    missing = [(f"{r.variant} N={n_of(r):.0f}", selection.status_text(r, 70))
                for r in runs if (r.variant in shown or r.is_peer) and not r.seconds and n_of(r)
                and r.variant != PEER_HOST]  # the host call is timed up to some N only
-    notes += common.missing_footnotes(missing, len(runs))
-    device = common.peer_device(results, runs)
+    notes += selection.missing_footnotes(missing, len(runs))
+    device = pools.peer_device(results, runs)
     if any(r.is_peer for r in runs):
         notes.append("cuTWED here: peers/twed/cutwed.py" + (f" on {device}" if device else "")
                      + ", wall clock around each call (its allocations and launches included).")
@@ -170,7 +170,7 @@ def figure(results, _study, point, runs):
     paper = [] if mismatch else paper_rows()
     small = [r for r in runs if r.sweep != LARGE]
     top = max((n_of(r) for r in small if n_of(r)), default=0)
-    fig, margins = common.page(results, f"TWED vs cuTWED's paper: {common.point_title(point)}",
+    fig, margins = pages.page(results, f"TWED vs cuTWED's paper: {selection.point_title(point)}",
                                BODY_IN, footnotes(results, runs, mismatch), width=19.0)
     # (c) only with runs of its sweep: an empty panel says nothing (a footnote says why).
     large = any(r.sweep == LARGE for r in runs)
@@ -179,13 +179,13 @@ def figure(results, _study, point, runs):
     fig9b(axes[1], small, [r for r in paper if r["N"] <= top or not top])
     if large:
         fig10(axes[2], runs, paper)
-    common.layout(fig, margins)
+    pages.layout(fig, margins)
     return fig
 
 
 def draw(results, runs, out_dir):
     """One figure per TWED point (n left out) with single-pair runs; returns the paths."""
-    return common.each_point(results, runs, out_dir, "paper", figure, study="twed",
+    return pages.each_point(results, runs, out_dir, "paper", figure, study="twed",
                              leave_out=("n",), enough=lambda group: bool(pair_mode(group)))
 
 

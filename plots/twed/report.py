@@ -1,7 +1,8 @@
 """The TWED section of REPORT.md (seed 002: G. Wright 2020, cuTWED): Fig. 9a, 9b and 10 (config
 twed-paper) and Table 2 (twed-validation), the seed's numbers beside ours and cuTWED run here."""
-import common
-import report_common as rc
+from .. import selection
+from .. import results as ladder_results
+from .. import report_common as rc
 
 from . import data as tp
 
@@ -131,7 +132,7 @@ def reference(view, n):
     it ran, else seq_itwed (linear memory, faster than seq_full wherever both ran, so the
     speedup over it is a lower bound)."""
     full = view["seq_full"].get(n)
-    if common.seconds(full) or not common.seconds(view["seq_itwed"].get(n)):
+    if selection.seconds(full) or not selection.seconds(view["seq_itwed"].get(n)):
         return full, "seq_full"
     return view["seq_itwed"][n], "seq_itwed"
 
@@ -164,20 +165,20 @@ def fmt_n(n):
 
 def cell(run):
     """A run's median time, or what happened to it ('-' when there is no such run)."""
-    s = common.seconds(run)
+    s = selection.seconds(run)
     return rc.fmt_seconds(s) if s else ((run.status or "?") if run else "-")
 
 
 def named(run):
     """'wavefront: 15.3 ms' for a best step, its status otherwise."""
-    if not common.seconds(run):
+    if not selection.seconds(run):
         return cell(run)
-    return f"{common.step_label(run, run.variant)}: {cell(run)}"
+    return f"{selection.step_label(run, run.variant)}: {cell(run)}"
 
 
 def over(run, seconds):
     """A run's time over `seconds`: '0.645x', '-' when either is missing."""
-    return rc.fmt_ratio(rc.ratio(common.seconds(run), seconds))
+    return rc.fmt_ratio(rc.ratio(selection.seconds(run), seconds))
 
 
 def span(points, unit=rc.fmt_seconds):
@@ -250,9 +251,9 @@ def absolute_claim(ctx, target, claim, seed, ours, ratios, note, missing, said, 
 
 def times_claim(ctx, target, claim, triples, why, missing, said, kind="gpu"):
     """[(N, seed s, our run)] by the absolute rule, at every N where both are."""
-    both = [(n, a, run) for n, a, run in triples if a and common.seconds(run)]
+    both = [(n, a, run) for n, a, run in triples if a and selection.seconds(run)]
     ratios = [rc.run_seconds(run, 1 / a) for _, a, run in both]  # ours over the seed's
-    ours = (f"{span([(n, common.seconds(run)) for n, _, run in both])}; ours/seed "
+    ours = (f"{span([(n, selection.seconds(run)) for n, _, run in both])}; ours/seed "
             f"{ratio_span(ratios)}" if both else None)
     return absolute_claim(ctx, target, claim, span([(n, a) for n, a, _ in triples if a]), ours,
                           ratios, why, missing, said, kind)
@@ -270,7 +271,7 @@ def fig9a(ctx, view, seed, missing):
                      over(seq, p.get("twed_c_s")), rc.fmt_seconds(p.get("cutwed_s")), cell(itw),
                      over(itw, p.get("cutwed_s")), cell(peer), over(peer, p.get("cutwed_s")),
                      named(best) if best else gpu_why(view["runs"], n, "-"),
-                     over(peer, common.seconds(best))])
+                     over(peer, selection.seconds(best))])
     body = ("### TWED Fig. 9a: one pair's wall time against N\n\n"
             "The seed's Table 3 (the numbers of Fig. 9a): twed.c, Marteau's sequential C, "
             "and cuTWED, one launch per anti-diagonal, FP64, N = nA = nB. Ours: seq_full "
@@ -308,9 +309,9 @@ def dimension_views(runs):
     n = next((tp.n_of(r) for r in runs if tp.n_of(r)), None)
     views = {CUTWED: (CUTWED, tp.by_dim(tp.peer_device(runs)))}
     ours = tp.by_dim(tp.ours_gpu(runs))
-    first = ours.get(1) if ours.get(1) and common.seconds(ours[1]) else None
+    first = ours.get(1) if ours.get(1) and selection.seconds(ours[1]) else None
     if first is not None:
-        views[OURS] = (common.step_label(first, first.variant),
+        views[OURS] = (selection.step_label(first, first.variant),
                        tp.by_dim([r for r in runs if r.variant == first.variant]))
     else:
         views[OURS] = ("best FP64 GPU step", ours)
@@ -326,8 +327,8 @@ def dimension_table(runs):
     for d in sorted({tp.dim_of(r) for r in runs}):
         row = [f"R^{d:g}"]
         for _who, (_name, at) in views.items():
-            row += [cell(at.get(d)), rc.fmt_ratio(rc.ratio(common.seconds(at.get(d)),
-                                                           common.seconds(at.get(1))))]
+            row += [cell(at.get(d)), rc.fmt_ratio(rc.ratio(selection.seconds(at.get(d)),
+                                                           selection.seconds(at.get(1))))]
         rows.append(row)
     header = ["points"] + [h for who, (name, _at) in views.items()
                            for h in (name if who == CUTWED else f"ours: {name}", "over R^1")]
@@ -355,7 +356,7 @@ def dimension_claims(ctx, runs, missing):
                 why = no_sweep
             elif who == CUTWED:
                 why = peer_missing(ctx, PAPER) or (none_timed(CUTWED, at) if not any(
-                    map(common.seconds, at.values())) else few)
+                    map(selection.seconds, at.values())) else few)
             else:
                 why = gpu_why(runs, None, few)
             claims.append(rc.Claim(T9A, claim, "no practical difference", "-", rc.NOT_MEASURED,
@@ -432,7 +433,7 @@ def fig9b(ctx, view, seed, missing):
     rows = []
     for n in sorted(set(view["ns"]) | {n for n, p in seed.items() if p["speedup"]}):
         ref, name = reference(view, n)
-        p, peer = seed.get(n, {}), common.seconds(view["peer"].get(n))
+        p, peer = seed.get(n, {}), selection.seconds(view["peer"].get(n))
         s, _, best = ours.get(n, (None, "", view["best"].get(n)))
         rows.append([fmt_n(n), rc.fmt_ratio(p.get("speedup")), f"{name}: {cell(ref)}",
                      named(best) if best else gpu_why(view["runs"], n, "-"), rc.fmt_ratio(s),
@@ -491,7 +492,7 @@ def no_speedup(view, n, who):
     ref, name = reference(view, n)
     if n not in view["ns"]:
         return f"N = {fmt_n(n)} is not in sweep pair"
-    if not common.seconds(ref):
+    if not selection.seconds(ref):
         return f"{name}: {rc.not_run_why(ref)}"
     if who == OURS:
         return f"best FP64 GPU step: {gpu_why(view['runs'], n)}"
@@ -518,7 +519,7 @@ def speedup_claim(view, found, p, missing, who):
         return rc.Claim(T9B, claim, seed, "-", rc.NOT_MEASURED,
                         missing or no_speedup(view, n, who), **said)
     x, name, run = found[n]
-    step = CUTWED if who == CUTWED else common.step_label(run, run.variant)
+    step = CUTWED if who == CUTWED else selection.step_label(run, run.variant)
     text = f"{rc.fmt_measured(x)} ({name} / {step})"
     judged = rc.judge("factor", [x], seed_x)
     numbers = dict(seed_x=seed_x, ours_x=(x,), rule=judged.rule, thresholds=judged.thresholds,
@@ -572,7 +573,7 @@ def no_trend(view, who):
     few = "fewer than two N with a speedup"
     if who == OURS:
         return gpu_why(view["runs"], None, few)
-    if any(map(common.seconds, view["peer"].values())):
+    if any(map(selection.seconds, view["peer"].values())):
         return few
     return none_timed(CUTWED, view["peer"])
 
@@ -583,7 +584,7 @@ def launch_overhead(view, seed, missing):
     speaks of launches: a check of ladder's own, from Table 3's time."""
 
     def per_diagonal(runs):  # (N, us per diagonal, growth to 2N) at the smallest timed N
-        timed = sorted(n for n, r in runs.items() if common.seconds(r))
+        timed = sorted(n for n, r in runs.items() if selection.seconds(r))
         if not timed:
             return None, None, None
         n = timed[0]
@@ -646,7 +647,7 @@ def fig10(ctx, runs, seed, missing):
         paper = seed.get(n, {}).get("cutwed_s")
         rows.append([fmt_n(n), rc.fmt_seconds(paper), gcells(n, paper),
                      named(best[n]) if n in best else gpu_why(large, n, "-"),
-                     over(best.get(n), paper), gcells(n, common.seconds(best.get(n))),
+                     over(best.get(n), paper), gcells(n, selection.seconds(best.get(n))),
                      cell(peer.get(n)), over(peer.get(n), paper)])
     why_none = missing or f"no run of sweep '{tp.LARGE}'"
     body = ("### TWED Fig. 10: large-scale times\n\n"
@@ -693,7 +694,7 @@ def transfer_table(runs, seed):
     rows = [[fmt_n(n), rc.fmt_seconds(p.get("cutwed_s")), rc.fmt_seconds(p.get("cutwed_dev_s")),
              rc.fmt_ratio(rc.ratio(p.get("cutwed_s"), p.get("cutwed_dev_s"))),
              cell(host.get(n)), cell(device.get(n)),
-             over(host.get(n), common.seconds(device.get(n)))]
+             over(host.get(n), selection.seconds(device.get(n)))]
             for n, p in ((n, seed.get(n, {})) for n in sorted(set(seed) | set(host)))]
     return ("\nFig. 10b, host-to-device transfer overhead: cuTWED's host call (`twed`, which "
             "copies the inputs to the device) beside its device call (`twed_dev`), FP64; "
@@ -739,8 +740,8 @@ def throughput_claim(ctx, best, seed, why_none):
                  if top else "-")
     n = both[-1] if both else None
     slower = rc.run_seconds(best[n], 1 / seed[n]["cutwed_s"]) if both else None
-    ours = (f"{gcells(n, common.seconds(best[n]))} G cells/s at N = {fmt_n(n)} "
-            f"({common.step_label(best[n], best[n].variant)}; time ours/seed "
+    ours = (f"{gcells(n, selection.seconds(best[n]))} G cells/s at N = {fmt_n(n)} "
+            f"({selection.step_label(best[n], best[n].variant)}; time ours/seed "
             f"{rc.fmt_measured(slower)})" if both else None)
 
     return absolute_claim(ctx, T10, "about 5 G cells/s at the largest N", seed_text, ours,
@@ -762,12 +763,12 @@ def table2(ctx, runs, missing):
             rows.append([entry["name"], missing or "not in this config", *seed] + ["-"] * 7)
         for group in groups.values():
             seq, best, peer = tp.set_times(group)
-            s, b = common.seconds(seq), common.seconds(best)
+            s, b = selection.seconds(seq), selection.seconds(best)
             rows.append([entry["name"], tp.point_text(group), *seed, cell(seq),
                          named(best) if best else gpu_why(group, None, "-"),
                          rc.fmt_ratio(rc.ratio(s, b)),
                          rc.fmt_ratio(rc.ratio(rc.ratio(s, b), entry["speedup"])),
-                         cell(peer), over(seq, common.seconds(peer)), over(peer, b)])
+                         cell(peer), over(seq, selection.seconds(peer)), over(peer, b)])
         if entry["speedup"]:
             claims += [set_claim(ctx, entry, groups, no_peer, CUTWED),
                        set_claim(ctx, entry, groups, missing, OURS)]
@@ -827,10 +828,10 @@ def set_gap(entry, group, seq, run, who):
     # there on the seed's Xeon, on half the matrix).
     gaps = [f"seq_full is not in sweep {sweep} (the seed's twed.c took "
             f"{rc.fmt_seconds(entry['twed_c_s'])} there)" if seq is None else
-            "" if common.seconds(seq) else f"seq_full: {rc.not_run_why(seq)}"]
-    if common.seconds(run):
-        name = CUTWED if who == CUTWED else f"our {common.step_label(run, run.variant)}"
-        gaps.append(f"{name} took {rc.fmt_seconds(common.seconds(run))} against cuTWED's "
+            "" if selection.seconds(seq) else f"seq_full: {rc.not_run_why(seq)}"]
+    if selection.seconds(run):
+        name = CUTWED if who == CUTWED else f"our {selection.step_label(run, run.variant)}"
+        gaps.append(f"{name} took {rc.fmt_seconds(selection.seconds(run))} against cuTWED's "
                     f"{rc.fmt_seconds(entry['cutwed_s'])} on the {tp.NOTES['device']}")
     elif who == OURS:
         gaps.append(f"best FP64 GPU step: {gpu_why(group)}")
@@ -849,11 +850,11 @@ def set_claim(ctx, entry, groups, missing, who):
                     dict(quote=entry["quote"], place=entry["place"])) if who == CUTWED else
                    (f"{OURS} over twed.c on {entry['name']}", SAID["ladder"]))
     seq, run = (tp.set_times(group)[0], set_run(group, who)) if group else (None, None)
-    s, b = common.seconds(seq), common.seconds(run)
+    s, b = selection.seconds(seq), selection.seconds(run)
     if not (s and b):
         return rc.Claim(T2, claim, seed_x, "-", rc.NOT_MEASURED,
                         missing or set_gap(entry, group, seq, run, who), **said)
-    step = CUTWED if who == CUTWED else common.step_label(run, run.variant)
+    step = CUTWED if who == CUTWED else selection.step_label(run, run.variant)
     x = rc.run_ratio(seq, run)
     ours = f"{rc.fmt_measured(x)} ({tp.point_text(group)}, seq_full / {step})"
     judged = rc.judge("factor", [x], entry["speedup"])
@@ -886,14 +887,14 @@ def extrapolated(entry, runs):
     part = part_of(entry)
     group = batch_group(tp.points_of(runs, part["sweep"])) if part else []
     _seq, best, peer = tp.set_times(group) if group else (None, None, None)
-    pairs = next((common.number(r.data.get("pairs")) for r in group
-                  if common.number(r.data.get("pairs"))), None)
+    pairs = next((ladder_results.number(r.data.get("pairs")) for r in group
+                  if ladder_results.number(r.data.get("pairs"))), None)
     if not pairs:
         return ""
     times = entry["data"]["rows"] * entry["data"]["cols"] / pairs
-    costs = [f"{rc.fmt_seconds(times * common.seconds(run))} with {who}"
-             for run, who in ((best, "our " + common.step_label(best, best.variant) if best
-                               else ""), (peer, f"{CUTWED} (FP64)")) if common.seconds(run)]
+    costs = [f"{rc.fmt_seconds(times * selection.seconds(run))} with {who}"
+             for run, who in ((best, "our " + selection.step_label(best, best.variant) if best
+                               else ""), (peer, f"{CUTWED} (FP64)")) if selection.seconds(run)]
     if not costs:
         return ""
     return (f"{times:,.0f} times the pairs of {part['name']} here: a call would take about "
@@ -961,13 +962,13 @@ def match_claim(runs, missing):
         why = missing or ("cuTWED was not run here" if not peers else
                           f"cuTWED here: {rc.not_run_why(peers[0])}, not validated")
         return rc.Claim(T2, claim, "~1e-14", "-", rc.NOT_MEASURED, why, **SAID["match"])
-    errors = [common.number(r.validation.get("max_rel_error")) for r in checked]
+    errors = [ladder_results.number(r.validation.get("max_rel_error")) for r in checked]
     # A set with a failed distance counts as beyond any bound.
     values = [float("inf") if e is None or r.validation.get("failures") else e
               for e, r in zip(errors, checked)]
     judged = rc.judge("at most", values, MATCH_REL, fmt=lambda e, digits=2: f"{e:.{digits}g}")
     worst = max((e for e in errors if e is not None), default=None)
-    distances = sum(common.number(r.validation["checked"]) or 0 for r in checked)
+    distances = sum(ladder_results.number(r.validation["checked"]) or 0 for r in checked)
     ours = (f"largest relative difference {'-' if worst is None else f'{worst:.2g}'} over "
             f"{len(checked)} validated points ({distances:,.0f} distances)")
     why = ("cuTWED run here against our reference; the seed does not say whether its RMSE is "

@@ -8,7 +8,7 @@
 - read_npy(): a .npy file parsed by hand (shape and values);
 - finish(): prints the problems found and exits 1, or prints "ok" and exits 0;
 - results(): a results file (of `ladder run`, `ladder ingest`, a peer) read through
-  plots/ladder_results.py, the project's one reader of them: no test parses that layout itself.
+  plots/results.py, the project's one reader of them: no test parses that layout itself.
 """
 import ast
 import os
@@ -17,11 +17,9 @@ import struct
 import subprocess
 import sys
 
-# Appended, not prepended: plots/ holds modules (common, ladder) that must not shadow others.
-sys.path.append(os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))), "plots"))
-import ladder_results  # noqa: E402
-from ladder_results import ResultsError  # noqa: E402,F401  (for the tests' except clauses)
+# The project's packages come from PYTHONPATH (the project root: ctest sets it).
+from plots import results as ladder_results
+from plots.results import ResultsError  # noqa: F401  (for the tests' except clauses)
 
 CRASH_WORDS = ("internal error", "CUDA error", "terminate called", "what():",
                "Segmentation fault", "Aborted", "core dumped", "std::")
@@ -205,4 +203,6 @@ def poisoned_env(work, names, why="made unimportable by the test"):
     for name in names:
         with open(os.path.join(folder, f"{name}.py"), "w") as f:
             f.write(f"raise ImportError('{name}: {why}')\n")
-    return dict(os.environ, PYTHONPATH=folder)
+    # the project's own packages (plots, peers) stay importable behind the poison
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [
+        folder, os.environ.get("PYTHONPATH")])))

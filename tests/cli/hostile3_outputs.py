@@ -43,7 +43,6 @@ import time
 from clitest import case_args, checker, error_problems, finish, run_ladder, show, run_case
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
 from profile_fake_ncu import as_on_a_gpu, fake_ncu  # noqa: E402
 
 PROJECT = os.path.dirname(os.path.dirname(HERE))

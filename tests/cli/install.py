@@ -103,7 +103,8 @@ def install(prefix):
         return False
     share = os.path.join(prefix, "share", "ladder")
     check(os.access(os.path.join(prefix, "bin", "ladder"), os.X_OK), "no executable P/bin/ladder")
-    for part in ("configs/dtw/smoke.json", "plots/report.py", "peers/common.py", "scripts/deps.sh"):
+    for part in ("configs/dtw/smoke.json", "plots/report.py", "plots/__init__.py", "peers/cli.py",
+                 "peers/__init__.py", "scripts/deps.sh"):
         check(os.path.isfile(os.path.join(share, part)), "P/share/ladder/%s is not installed" % part)
     check(os.access(os.path.join(share, "scripts", "deps.sh"), os.X_OK), "scripts/deps.sh is not executable")
     for rel in tree(prefix):

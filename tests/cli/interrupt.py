@@ -7,7 +7,7 @@ Starts a sweep of six points of dtw/seq_full (n 256, 8000 entries, 3 repetitions
 seconds each), waits until its results file first appears (it is rewritten atomically after
 every run), then sends the signal. The process must end (by the signal or with a non-zero
 status, not by a crash), and afterwards
-  - the results file reads as one (plots/ladder_results.py) holding at least one run and
+  - the results file reads as one (plots/results.py) holding at least one run and
     "complete": false;
   - no temporary file (`*.tmp.*`) is left in its directory.
 The signal's disposition is reset to the default in the child, as at an interactive shell

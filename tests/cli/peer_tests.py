@@ -21,6 +21,14 @@ os.execv({ladder!r}, [{ladder!r}] + sys.argv[1:])
 '''
 
 
+def peer_module(script):
+    """The module of a peer script (ROOT/peers/eed/rapidfuzz.py: peers.eed.rapidfuzz), run as
+    `python3 -m MODULE` from the project root, as `ladder reproduce` runs it."""
+    path = os.path.abspath(script)
+    return ".".join(["peers", os.path.basename(os.path.dirname(path)),
+                     os.path.splitext(os.path.basename(path))[0]])
+
+
 def run(cmd, env=None, timeout=900):
     print("$", " ".join(cmd))
     return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout,
@@ -43,7 +51,7 @@ def pinned_source(script, variable, label, work):
     source = os.environ.get(variable)
     if source:
         return ["--source", source, "--cache", os.path.join(work, "cache")]
-    probe = run([sys.executable, script, "--ready"])
+    probe = run([sys.executable, "-m", peer_module(script), "--ready"])
     print(probe.stdout.strip())
     if probe.returncode != 0:
         print(f"skipped: {label} is not ready here ({variable}=DIR builds it from a copy of its "
@@ -66,7 +74,7 @@ def bad_options(script, ladder, config, work, problems, extras):
     must exit 2 with one line on stderr and write nothing."""
     out, empty = os.path.join(work, "bad.json"), os.path.join(work, "empty-cache")
     for extra in extras:
-        proc = run([sys.executable, script, config, "--out", out, "--ladder", ladder,
+        proc = run([sys.executable, "-m", peer_module(script), config, "--out", out, "--ladder", ladder,
                     "--cache", empty, *extra])
         lines = proc.stderr.strip().splitlines()
         if proc.returncode != 2 or len(lines) != 1 or os.path.exists(out):
@@ -79,7 +87,7 @@ def replay_command(script, ladder, config, work):
     WORK/empty-cache (made here); --out FILE still to add."""
     empty = os.path.join(work, "empty-cache")
     os.makedirs(empty, exist_ok=True)
-    return [sys.executable, script, config, "--ladder", ladder, "--replay",
+    return [sys.executable, "-m", peer_module(script), config, "--ladder", ladder, "--replay",
             os.path.join(work, "dumps"), "--cache", empty, "--quiet"]
 
 

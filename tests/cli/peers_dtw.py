@@ -32,10 +32,10 @@ import shutil
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import clitest  # noqa: E402
 import peer_tests  # noqa: E402
-from peer_tests import ROOT, SKIP, ladder_keeper, pinned_source, run, run_case  # noqa: E402
+from peer_tests import (ROOT, SKIP, ladder_keeper, peer_module, pinned_source, run,  # noqa: E402
+                        run_case)
 import numpy as np  # noqa: E402  (the peer needs it too)
 
 SCRIPT = os.path.join(ROOT, "peers", "dtw", "cudtw.py")
@@ -206,7 +206,7 @@ def cudtw_real(ladder, work):
     config, ours = setup(ladder, work)
     kept, wrapper = ladder_keeper(ladder, work)
     out = os.path.join(work, "peer.json")
-    proc = run([sys.executable, SCRIPT, config, "--out", out, "--ladder", wrapper, "--quiet",
+    proc = run([sys.executable, "-m", peer_module(SCRIPT), config, "--out", out, "--ladder", wrapper, "--quiet",
                 *how])
     # Exit 1 is the sub-warp kernel's defect at n = 127 (checked below), 2 or more a failure.
     if proc.returncode not in (0, 1) or not os.path.exists(out):

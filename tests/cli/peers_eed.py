@@ -27,14 +27,14 @@ CASE is one of
                       w_swap = 2: every distance validated by ingest, the results naming the
                       release. Skipped (77) when neither is ready (no GPU, or nothing fetched).
 """
+import glob
 import json
 import os
 import shutil
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import clitest  # noqa: E402
-from peer_tests import ROOT, SKIP, run, run_case  # noqa: E402
+from peer_tests import ROOT, SKIP, peer_module, run, run_case  # noqa: E402
 import numpy as np  # noqa: E402  (the peers need it too)
 
 FIXTURE = os.path.join(ROOT, "tests", "cli", "fixtures", "eed_peer_tiny.json")
@@ -65,7 +65,7 @@ def ladder_runs(ladder, config, work, dumps):
 
 
 def peer(script, config, out, *extra, env=None):
-    proc = run([sys.executable, os.path.join(PEERS, script), config, "--out", out, "--quiet",
+    proc = run([sys.executable, "-m", peer_module(os.path.join(PEERS, script)), config, "--out", out, "--quiet",
                 *extra], env)
     if proc.returncode != 0:
         clitest.finish([f"{script} exited {proc.returncode}: {proc.stderr[-2000:]}"])
@@ -116,7 +116,7 @@ def rapidfuzz_replay(ladder, work):
     values[3] += 1
     np.save(os.path.join(dumps, victim), values)
     out = os.path.join(work, "wrong.json")
-    proc = run([sys.executable, os.path.join(PEERS, "rapidfuzz.py"), FIXTURE, "--out", out,
+    proc = run([sys.executable, "-m", peer_module(os.path.join(PEERS, "rapidfuzz.py")), FIXTURE, "--out", out,
                 "--quiet", "--ladder", ladder, "--replay", dumps, "--validate", "full"], env)
     statuses = [r.status for r in clitest.results(out).runs] if os.path.exists(out) else []
     if proc.returncode != 1 or statuses.count("incorrect") != 1:
@@ -159,7 +159,7 @@ def stringzilla_replay(ladder, work):
                 problems.append(f"{script}: label {r.label!r} does not name release {release}")
         if not shutil.which("nvidia-smi"):
             out = os.path.join(work, "real.json")
-            proc = run([sys.executable, os.path.join(PEERS, script), path, "--out", out,
+            proc = run([sys.executable, "-m", peer_module(os.path.join(PEERS, script)), path, "--out", out,
                         "--ladder", ladder, "--cache", empty, "--offline"], env)
             lines = proc.stderr.strip().splitlines()
             if proc.returncode != 2 or len(lines) != 1 or "CUDA" not in lines[0]:
@@ -174,7 +174,7 @@ def stringzilla_replay(ladder, work):
 READY_EMPTY = '''#!{python}
 import os, sys
 argv = sys.argv[1:]
-if argv[:1] and argv[0].startswith("peers/") and "--ready" in argv:
+if argv[:2] and argv[0] == "-m" and argv[1].startswith("peers.") and "--ready" in argv:
     argv += ["--cache", {empty!r}]
 os.execv({python!r}, [{python!r}] + argv)
 '''
@@ -187,6 +187,8 @@ def reproduce_ready_lines(ladder, work, env):
     project, empty = os.path.join(work, "project"), os.path.join(work, "empty-cache")
     os.makedirs(os.path.join(project, "configs", "eed"))
     os.makedirs(os.path.join(project, "peers"))
+    for shared in glob.glob(os.path.join(ROOT, "peers", "*.py")):  # the package peers' own
+        os.symlink(shared, os.path.join(project, "peers", os.path.basename(shared)))
     os.makedirs(empty)
     with open(FIXTURE) as f:
         config = json.load(f)
@@ -227,9 +229,9 @@ def stringzilla_releases(ladder, work):
             problems.append(f"{name} in reproduce: {state} ({why}); want not installed, naming "
                             f"{release}'s {held}")
         # The whole line (reproduce keeps 200 characters): where it is fetched to, and how.
-        line = run([sys.executable, os.path.join(PEERS, script), "--ready", "--cache", empty],
+        line = run([sys.executable, "-m", peer_module(os.path.join(PEERS, script)), "--ready", "--cache", empty],
                    env).stdout.strip()
-        if f"cuda-{release}-download (run python3 peers/eed/{script} {flag} " not in line:
+        if f"cuda-{release}-download (run python3 -m peers.eed.{name} {flag} " not in line:
             problems.append(f"{name} --ready: {line!r} does not say where {release} is fetched "
                             f"to, and how ({flag})")
     # 4.6.3's sources fetched, no nvcc: --ready says the build on the first run lacks it.
@@ -237,7 +239,7 @@ def stringzilla_releases(ladder, work):
     os.makedirs(os.path.join(cache, "stringzillas", "cuda-4.6.3-download"))
     bare = dict(env, PATH=os.path.dirname(sys.executable) + os.pathsep + "/usr/bin:/bin",
                 CUDA_HOME=os.path.join(work, "no-cuda"))
-    proc = run([sys.executable, os.path.join(PEERS, "stringzilla_paired.py"), "--ready",
+    proc = run([sys.executable, "-m", peer_module(os.path.join(PEERS, "stringzilla_paired.py")), "--ready",
                 "--cache", cache], bare)
     line = proc.stdout.strip()
     if shutil.which("nvcc", path=bare["PATH"]):
@@ -252,7 +254,7 @@ def stringzilla_releases(ladder, work):
 
 def rapidfuzz_real(ladder, work):
     script = os.path.join(PEERS, "rapidfuzz.py")
-    probe = run([sys.executable, script, "--ready"])
+    probe = run([sys.executable, "-m", peer_module(script), "--ready"])
     print(probe.stdout.strip())
     if probe.returncode != 0:
         print("skipped: RapidFuzz is not ready here")
@@ -271,7 +273,7 @@ def rapidfuzz_real(ladder, work):
 def stringzilla_real(ladder, work):
     ready = []
     for script in STRINGZILLA:
-        probe = run([sys.executable, os.path.join(PEERS, script), "--ready"])
+        probe = run([sys.executable, "-m", peer_module(os.path.join(PEERS, script)), "--ready"])
         print(probe.stdout.strip())
         if probe.returncode == 0:
             ready.append(script)

@@ -24,9 +24,8 @@ import os
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import clitest  # noqa: E402
-from peer_tests import ROOT, run_case  # noqa: E402
+from peer_tests import ROOT, peer_module, run_case  # noqa: E402
 
 PEERS = sorted(p for p in glob.glob(os.path.join(ROOT, "peers", "*", "*.py"))
                if not os.path.basename(p).startswith("_"))
@@ -43,7 +42,7 @@ def refused(args, work, problems, env=None, gone=()):
     """ARGS (a peer script and its arguments) run with WORK as its folder: a problem unless
     it exits 2 with one line on stderr and nothing on stdout, within WAIT seconds, leaving
     none of GONE (paths) behind."""
-    cmd = [sys.executable, *args]
+    cmd = [sys.executable, "-m", peer_module(args[0]), *args[1:]]
     print("$", " ".join(cmd))
     try:
         proc = subprocess.run(cmd, cwd=work, capture_output=True, text=True, timeout=WAIT,

@@ -19,8 +19,8 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import clitest  # noqa: E402
+from peer_tests import peer_module  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 PEERS = sorted(p for p in glob.glob(os.path.join(ROOT, "peers", "*", "*.py"))
@@ -35,7 +35,7 @@ OWN_BAD["stringzilla_paired"] = OWN_BAD["stringzilla"]  # stringzilla.py at 4.6.
 
 
 def call(script, args, env=None):
-    cmd = [sys.executable, script, *args]
+    cmd = [sys.executable, "-m", peer_module(script), *args]
     print("$", " ".join(cmd))
     start = time.monotonic()
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=120,

@@ -41,10 +41,10 @@ import shutil
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import clitest  # noqa: E402
 import peer_tests  # noqa: E402
-from peer_tests import ROOT, SKIP, ladder_keeper, pinned_source, run, run_case  # noqa: E402
+from peer_tests import (ROOT, SKIP, ladder_keeper, peer_module, pinned_source, run,  # noqa: E402
+                        run_case)
 import numpy as np  # noqa: E402  (the peer needs it too)
 
 SCRIPT = os.path.join(ROOT, "peers", "skyline", "skybench.py")
@@ -149,7 +149,7 @@ def skybench_real(ladder, work):
     config, ours = setup(ladder, work)
     kept, wrapper = ladder_keeper(ladder, work)
     out = os.path.join(work, "peer.json")
-    proc = run([sys.executable, SCRIPT, config, "--out", out, "--ladder", wrapper, "--quiet",
+    proc = run([sys.executable, "-m", peer_module(SCRIPT), config, "--out", out, "--ladder", wrapper, "--quiet",
                 *how])
     if proc.returncode != 0:
         clitest.finish([f"skybench.py: exit {proc.returncode}: {proc.stderr[-3000:]}"])
@@ -209,10 +209,9 @@ def no_gpu_env(work):
 
 
 # SkyAlign's own reasons for values it cannot run (skyalign.unsupported_values), asked in a
-# child: importing the script here would change this process's sys.path.
-VALUES = """import sys, numpy as np
-sys.path.insert(0, "peers/skyline")
-import skyalign
+# child run from the project root, as the peer runs.
+VALUES = """import numpy as np
+from peers.skyline import skyalign
 for pts in (np.array([[0.5, np.nan]]), np.array([[1.0, 2e4], [3e4, 5.0]]),
             np.array([[1.0, 2e4], [1e4, 5.0]])):
     print(repr(skyalign.unsupported_values(pts.astype(np.float32))))
@@ -221,7 +220,7 @@ for pts in (np.array([[0.5, np.nan]]), np.array([[1.0, 2e4], [3e4, 5.0]]),
 
 def skyalign_no_gpu(ladder, config, work, env, problems):
     """--ready and --build-only where no GPU and no nvcc are seen; the values it refuses."""
-    proc = run([sys.executable, SKYALIGN, "--ready", "--cache", os.path.join(work, "none")], env)
+    proc = run([sys.executable, "-m", peer_module(SKYALIGN), "--ready", "--cache", os.path.join(work, "none")], env)
     line = proc.stdout.strip()
     if proc.returncode != 1 or not all(w in line for w in ("not ready", "no SkyAlign",
                                                              "nvcc not found", "no CUDA device")):
@@ -230,7 +229,7 @@ def skyalign_no_gpu(ladder, config, work, env, problems):
     # nvcc where it is (not beside nvidia-smi): what stops the build is the missing GPU.
     no_smi = [d for d in os.environ.get("PATH", "").split(os.pathsep)
               if d and not os.path.exists(os.path.join(d, "nvidia-smi"))]
-    proc = run([sys.executable, SKYALIGN, "--build-only", "--cache", os.path.join(work, "none")],
+    proc = run([sys.executable, "-m", peer_module(SKYALIGN), "--build-only", "--cache", os.path.join(work, "none")],
                dict(os.environ, PATH=os.pathsep.join(no_smi)))
     lines = proc.stderr.strip().splitlines()
     if proc.returncode != 2 or len(lines) != 1 or not ("--arch" in lines[0] or "nvcc" in lines[0]):
@@ -271,7 +270,7 @@ def skyalign_real(ladder, work):
     problems = []
     config, ours = setup(ladder, work)
     out = os.path.join(work, "peer.json")
-    proc = run([sys.executable, SKYALIGN, config, "--out", out, "--ladder", ladder, "--quiet",
+    proc = run([sys.executable, "-m", peer_module(SKYALIGN), config, "--out", out, "--ladder", ladder, "--quiet",
                 *how])
     if proc.returncode != 0:
         clitest.finish([f"skyalign.py: exit {proc.returncode}: {proc.stderr[-3000:]}"])

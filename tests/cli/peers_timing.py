@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""peers/common.py's timing loop keeps a config's time budget as ladder's runner does: the first
+"""peers/timer.py's timing loop keeps a config's time budget as ladder's runner does: the first
 call counts as a warm-up, the repetitions are cut to the calls that fit after it, and a first
 call past the budget is the only sample. A fake clock makes every duration exact.
 
@@ -7,10 +7,8 @@ call past the budget is the only sample. A fake clock makes every duration exact
 """
 import sys
 import types
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "peers"))
-import common  # noqa: E402
+from peers import timer
 
 
 class Clock:
@@ -26,11 +24,11 @@ class Clock:
 
 def timed(seconds, budget, warmup=2, repetitions=5):
     clock = Clock()
-    common.time = types.SimpleNamespace(perf_counter=lambda: clock.now, process_time=lambda: 0.0)
+    timer.time = types.SimpleNamespace(perf_counter=lambda: clock.now, process_time=lambda: 0.0)
     point = {"warmup": {"gpu": warmup}, "repetitions": {"gpu": repetitions}}
     if budget is not None:
         point["time_budget_s"] = budget
-    timing, out, _ = common.timed(clock.call(seconds), point, "gpu")
+    timing, out, _ = timer.timed(clock.call(seconds), point, "gpu")
     return timing, out, round(clock.now / seconds)
 
 

@@ -19,7 +19,6 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import clitest  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -56,9 +55,9 @@ def dimension_problems(ladder, work, config):
                 "--out", os.path.join(work, "dim.npy")])
     if proc.returncode != 0:
         return [f"ladder gen: exit {proc.returncode}: {proc.stderr[-500:]}"]
-    sys.path.insert(0, os.path.join(ROOT, "peers", "twed"))
-    import cutwed  # noqa: E402 (numpy, as the peer itself)
-    import numpy as np  # noqa: E402
+    import numpy as np  # here: the peer needs it too
+
+    from peers.twed import cutwed
     data = np.load(os.path.join(work, "dim.npy"))
     facts = json.loads(proc.stdout)["data"]
     (a, ta), (b, tb) = cutwed.select(data, dict(point, data_facts=facts))
@@ -93,9 +92,8 @@ def main():
         proc = run([ladder, "run", config, "--out", ours, "--quiet", "--dump-outputs", dumps])
         if proc.returncode != 0:
             clitest.finish([f"ladder run: exit {proc.returncode}: {proc.stderr[-2000:]}"])
-        proc = run([sys.executable, os.path.join(ROOT, "peers", "twed", "cutwed.py"), config,
-                    "--out", out, "--ladder", ladder, "--replay", dumps, "--cache", empty,
-                    "--quiet"])
+        proc = run([sys.executable, "-m", "peers.twed.cutwed", config, "--out", out, "--ladder",
+                    ladder, "--replay", dumps, "--cache", empty, "--quiet"])
         if proc.returncode != 0:
             clitest.finish([f"cutwed.py --replay: exit {proc.returncode}: {proc.stderr[-2000:]}"])
         mine = clitest.results(ours).runs

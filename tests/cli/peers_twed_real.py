@@ -9,7 +9,7 @@ inputs copied inside) validated on the pairs and unsupported at the batch and tr
 with its reason; the host call gives the device call's distance to the last bits; the peer
 record says how the host call is timed. Uses the project's cache, --offline: skipped (77)
 without a GPU in nvidia-smi, or when `cutwed.py --ready` says cuTWED is not ready there
-(`python3 peers/twed/cutwed.py --build-only` where the network is reachable, then carry
+(`python3 -m peers.twed.cutwed --build-only` from the project root where the network is reachable, then carry
 peers/cache/).
 """
 import json
@@ -17,9 +17,8 @@ import os
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import clitest  # noqa: E402
-from peer_tests import ROOT, SKIP, run  # noqa: E402
+from peer_tests import ROOT, SKIP, peer_module, run  # noqa: E402
 
 SCRIPT = os.path.join(ROOT, "peers", "twed", "cutwed.py")
 CONFIG = {"name": "twed-peer-real", "study": "twed",
@@ -75,10 +74,10 @@ def main():
     if not gpu_listed():
         print("skipped: no GPU in nvidia-smi (cuTWED runs on the GPU)")
         sys.exit(SKIP)
-    probe = run([sys.executable, SCRIPT, "--ready"])
+    probe = run([sys.executable, "-m", peer_module(SCRIPT), "--ready"])
     print(probe.stdout.strip())
     if probe.returncode != 0:
-        print("skipped: cuTWED is not ready here (python3 peers/twed/cutwed.py --build-only "
+        print("skipped: cuTWED is not ready here (python3 -m peers.twed.cutwed --build-only "
               "where the network is reachable, then carry peers/cache/)")
         sys.exit(SKIP)
     problems = []
@@ -96,7 +95,7 @@ def main():
                 f" dirs_exist_ok=True)\n"
                 f"os.execv({ladder!r}, [{ladder!r}] + sys.argv[1:])\n")
     os.chmod(wrapper, 0o755)
-    proc = run([sys.executable, SCRIPT, config, "--out", out, "--ladder", wrapper, "--quiet",
+    proc = run([sys.executable, "-m", peer_module(SCRIPT), config, "--out", out, "--ladder", wrapper, "--quiet",
                 "--offline"])
     if proc.returncode != 0 or not os.path.exists(out):
         clitest.finish([f"cutwed.py: exit {proc.returncode}: {proc.stderr[-3000:]}"])

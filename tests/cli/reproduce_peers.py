@@ -5,8 +5,9 @@
 
 A project folder is made in SCRATCH_ROOT, and named the share folder (LADDER_SHARE):
 configs/dtw/a_fast.json from CONFIGS_DIR (asking for the ladder figure, hot timing), plots/ as a
-link to the source tree's, and peers/dtw/fake.py, a peer built on PEERS_DIR/common.py that hands
-over the outputs of ladder's own seq_tworow (dumped once per peer run, which it counts). Then:
+link to the source tree's, and a package peers/ whose shared modules link to PEERS_DIR's and whose
+peers/dtw/fake.py (run as peers.dtw.fake), a peer built on them, hands over the outputs of
+ladder's own seq_tworow (dumped once per peer run, which it counts). Then:
 
 1. a first `ladder reproduce` runs the peer once ("ran") and writes its results;
 2. a second reuses them ("reusing", state "reused") and does not call the peer;
@@ -27,8 +28,7 @@ from clitest import finish, run_ladder
 FAKE = '''
 import os, subprocess, sys, tempfile
 from pathlib import Path
-sys.path.insert(0, os.environ["LADDER_TEST_PEERS"])
-import common
+from .. import cli, handover
 
 LABEL = "fake peer"
 DATA_SUFFIX = ".npy"
@@ -64,9 +64,9 @@ def variants(args, lib):
 
 def run(point, path, args, lib):
     args.replay = lib
-    return common.replayed(args, point, variants(args, lib), "dtw")
+    return handover.replayed(args, point, variants(args, lib), "dtw")
 
-sys.exit(common.main(sys.modules[__name__]))
+sys.exit(cli.main(sys.modules[__name__]))
 '''
 
 
@@ -78,12 +78,15 @@ def make_project(root, configs, plots):
     (root / "configs" / "dtw" / "a_fast.json").write_text(json.dumps(config))
     (root / "plots").symlink_to(plots, target_is_directory=True)
     (root / "peers" / "dtw").mkdir(parents=True)
+    for shared in Path(PEERS).glob("*.py"):  # __init__.py and the modules a peer imports
+        (root / "peers" / shared.name).symlink_to(shared)
+    (root / "peers" / "dtw" / "__init__.py").write_text("")
     (root / "peers" / "dtw" / "fake.py").write_text(FAKE)
 
 
 def reproduce(ladder, root, problems, want_state, want_calls, wrong=False, force=False):
     # The project folder made here is the run's share folder: its peers/ are those run.
-    env = dict(os.environ, LADDER_TEST_PEERS=str(PEERS), LADDER_SHARE=str(root))
+    env = dict(os.environ, LADDER_SHARE=str(root))
     if wrong:
         env["LADDER_TEST_PEER_WRONG"] = "1"
     proc = run_ladder([ladder, "reproduce", "--configs", "configs", "--scale", "quick",

@@ -6,11 +6,11 @@
 - `ladder list --json` names the study;
 - `ladder run SMOKE_CONFIG --out res.json` exits 0, every run passed (or skipped for want of
   a GPU), the results name the study's role, label, metric and timing mode;
-- `plots/draw_all.py res.json` draws `<study>_ladder_*.png` from the results alone.
+- `python3 -m plots.draw_all res.json` (from PLOTS_DIR's parent) draws `<study>_ladder_*.png` from the results alone.
 
 A study folder that holds its own Python (figure modules, a report section: plots/README.md)
 is put on LADDER_STUDY_PATH, as a study outside plots/ brings its Python: then every figure
-the config names is drawn (each file named after its figure), and `plots/report.py
+the config names is drawn (each file named after its figure), and `python3 -m plots.report
 --from-results res.json` writes a report with the study's section, titled as it declares.
 """
 import glob
@@ -37,7 +37,9 @@ def drawn_problems(config, study, plots, out, work):
     problems = []
     env, own_python = study_env(config)
     figures = os.path.join(work, "figures")
-    drawn = run([sys.executable, os.path.join(plots, "draw_all.py"), out, "--out-dir", figures], env=env)
+    root = os.path.dirname(os.path.abspath(plots))  # where `python3 -m plots.X` finds them
+    drawn = run([sys.executable, "-m", "plots.draw_all", out, "--out-dir", figures], cwd=root,
+                env=env)
     if drawn.returncode != 0:
         return ["draw_all exited %d" % drawn.returncode]
     if not glob.glob(os.path.join(figures, "%s_ladder_*.png" % study)):
@@ -50,13 +52,12 @@ def drawn_problems(config, study, plots, out, work):
     if not own_python:
         return problems
     report = os.path.join(work, "report")
-    written = run([sys.executable, os.path.join(plots, "report.py"), report, "--from-results", out],
-                  env=env)
+    written = run([sys.executable, "-m", "plots.report", report, "--from-results", out],
+                  cwd=root, env=env)
     if written.returncode != 0:
         return problems + ["report.py exited %d" % written.returncode]
-    sys.path.insert(0, plots)
     os.environ["LADDER_STUDY_PATH"] = env["LADDER_STUDY_PATH"]
-    import studies  # noqa: E402: the plots' own discovery, to learn the title the study declares
+    from plots import studies  # the plots' own discovery, to learn the title the study declares
     declared = [getattr(m, "TITLE", None) for m in studies.modules(study) if hasattr(m, "section")]
     with open(os.path.join(report, "REPORT.md"), encoding="utf-8") as f:
         text = f.read()

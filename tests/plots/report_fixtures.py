@@ -1,14 +1,13 @@
 """What the report tests share: the committed H100 reference runs, the same runs as a host
 without a GPU would write them, and a study's modules (found as report.py finds them)."""
 import copy
-import sys
 from pathlib import Path
 
+from plots import results as ladder_results
+from plots.studies import module as study_module  # noqa: F401
+
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "plots"))
 REFERENCE = ROOT / "results" / "reference" / "h100" / "development"
-import ladder_results  # noqa: E402  (plots/ is on the path now)
-from studies import module as study_module  # noqa: E402,F401
 
 
 def load(name):
@@ -61,7 +60,7 @@ class SectionClaims:
 
     def section_claims(self, results=None, scale="paper"):
         """The section's claims over `results` (None: no results); no two share a text."""
-        import report_common as rc
+        from plots import report_common as rc
         ctx = rc.Context(self.dir, write_reproduction(
             self.dir, self.STUDY, {} if results is None else {self.CONFIG: results}, scale=scale))
         claims = type(self).SECTION(ctx).claims

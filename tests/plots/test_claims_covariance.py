@@ -3,7 +3,7 @@ claim of the notes quotes their words and names their section; the early exits' 
 the notes' text does not state, are ladder's checks; the notes' measurable claims the report
 once lacked are there. Built from the committed H100 reference runs, and with them missing.
 
-Run: python3 tests/plots/test_claims_covariance.py   (exits non-zero on failure)
+Run: PYTHONPATH=. python3 tests/plots/test_claims_covariance.py   (exits non-zero on failure)
 """
 import json
 import sys
@@ -12,9 +12,8 @@ import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "plots"))
 from report_fixtures import load, skip_gpu, study_module  # noqa: E402
-import report_common as rc  # noqa: E402
+from plots import report_common as rc  # noqa: E402
 report_covariance = study_module("covariance", "report")
 
 COV_SWEEP, COV_LADDER = "covariance-chunk-sweep", "covariance-paper"

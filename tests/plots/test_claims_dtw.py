@@ -4,7 +4,7 @@ state the section can be built in from the committed H100 reference runs; the cl
 from the notes (coalescing, shared memory running out with the length) are there and judged
 as their rules say.
 
-Run: python3 tests/plots/test_claims_dtw.py   (exits non-zero on failure)
+Run: PYTHONPATH=. python3 tests/plots/test_claims_dtw.py   (exits non-zero on failure)
 """
 import copy
 import re
@@ -13,9 +13,8 @@ import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "plots"))
-import ladder_results  # noqa: E402
-import report_common as rc  # noqa: E402
+from plots import results as ladder_results  # noqa: E402
+from plots import report_common as rc  # noqa: E402
 from report_fixtures import SectionClaims, load, skip_gpu, study_module  # noqa: E402
 report_dtw = study_module("dtw", "report")
 

@@ -5,7 +5,7 @@ the claims added from the paper's text (pH_CUDA's time in proportion to the pair
 faster printed on the device, and the others of experiments 1 and 4) are there and judged as
 their rules say.
 
-Run: python3 tests/plots/test_claims_eed.py   (exits non-zero on failure)
+Run: PYTHONPATH=. python3 tests/plots/test_claims_eed.py   (exits non-zero on failure)
 """
 import copy
 import re
@@ -14,9 +14,8 @@ import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "plots"))
-import ladder_results  # noqa: E402
-import report_common as rc  # noqa: E402
+from plots import results as ladder_results  # noqa: E402
+from plots import report_common as rc  # noqa: E402
 from report_fixtures import SectionClaims, load, skip_gpu, study_module  # noqa: E402
 report_eed = study_module("eed", "report")
 eed_data = study_module("eed", "data")

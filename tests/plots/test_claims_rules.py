@@ -2,16 +2,15 @@
 thresholds and verdicts at known values, the same whatever the study, and an interval across a
 threshold left inconclusive.
 
-Run: python3 tests/plots/test_claims_rules.py   (exits non-zero on failure)
+Run: PYTHONPATH=. python3 tests/plots/test_claims_rules.py   (exits non-zero on failure)
 """
 import sys
 import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "plots"))
-import ladder_results  # noqa: E402
-import report_common as rc  # noqa: E402
+from plots import results as ladder_results  # noqa: E402
+from plots import report_common as rc  # noqa: E402
 
 RE, PA, NO, IN, NC, NM = (rc.REPRODUCES, rc.PARTLY, rc.DOES_NOT, rc.INCONCLUSIVE,
                           rc.NOT_COMPARABLE, rc.NOT_MEASURED)

@@ -5,7 +5,7 @@ the seed's text are there, judged by their rules. Built from the committed H100 
 the development reference (the steps in the seed's forms) and the canonical one (their present
 forms).
 
-Run: python3 tests/plots/test_claims_skyline.py   (exits non-zero on failure; no matplotlib
+Run: PYTHONPATH=. python3 tests/plots/test_claims_skyline.py   (exits non-zero on failure; no matplotlib
 needed)
 """
 import copy
@@ -17,9 +17,8 @@ import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "plots"))
-import ladder_results  # noqa: E402
-import report_common as rc  # noqa: E402
+from plots import results as ladder_results  # noqa: E402
+from plots import report_common as rc  # noqa: E402
 from report_fixtures import REFERENCE, load, skip_gpu, study_module  # noqa: E402
 report_skyline = study_module("skyline", "report")
 

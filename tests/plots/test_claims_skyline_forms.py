@@ -4,7 +4,7 @@ ladder's forms (steps 4-7) listed apart as ladder's checks; results without the 
 judged on steps 4-7, saying so. On a small synthetic results file whose times make every one
 of the seed's claims hold on the seed's forms and none of its gains on ladder's.
 
-Run: python3 tests/plots/test_claims_skyline_forms.py   (exits non-zero on failure; no
+Run: PYTHONPATH=. python3 tests/plots/test_claims_skyline_forms.py   (exits non-zero on failure; no
 matplotlib needed)
 """
 import copy
@@ -15,8 +15,7 @@ import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "plots"))
-import report_common as rc  # noqa: E402
+from plots import report_common as rc  # noqa: E402
 from report_fixtures import study_module  # noqa: E402
 report_skyline = study_module("skyline", "report")
 

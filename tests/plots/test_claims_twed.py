@@ -3,7 +3,7 @@ reference runs and on edited copies of them (no peer, every GPU run skipped, qui
 missing config), every claim of the seed carries the seed's words and where they stand, every
 check of ladder's own carries neither, and the claims added from the seed's text are there.
 
-Run: python3 tests/plots/test_claims_twed.py   (exits non-zero on failure; no matplotlib needed)
+Run: PYTHONPATH=. python3 tests/plots/test_claims_twed.py   (exits non-zero on failure; no matplotlib needed)
 """
 import copy
 import sys
@@ -12,8 +12,7 @@ import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "plots"))
-import report_common as rc  # noqa: E402
+from plots import report_common as rc  # noqa: E402
 from report_fixtures import load, skip_gpu, study_module, write_reproduction  # noqa: E402
 report_twed = study_module("twed", "report")
 

@@ -7,7 +7,7 @@ ladder's dots) reaching from below the value to above it, with the axis saying '
 The same figures from runs of one sample draw no error bar. Values the results keep no samples
 of (the paper's numbers, stage medians, limits, skyline sizes) are not checked.
 
-Run: python3 tests/plots/test_error_bars.py   (needs matplotlib; exits non-zero on failure)
+Run: PYTHONPATH=. python3 tests/plots/test_error_bars.py   (needs matplotlib; exits non-zero on failure)
 """
 import copy
 import json
@@ -17,11 +17,9 @@ import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "plots"))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import common  # noqa: E402
-import ladder_results  # noqa: E402
-import studies  # noqa: E402
+from plots import drawing, pages, pools, selection  # noqa: E402
+from plots import results as ladder_results  # noqa: E402
+from plots import studies  # noqa: E402
 from matplotlib.container import ErrorbarContainer  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 from test_plots import eed_files, skyline_files, toy_results, twed_files  # noqa: E402
@@ -48,7 +46,7 @@ def spread(raw, several=True):
         samples = [ms * LOW, ms, ms * HIGH] if several else [ms]
         timing.update(median=ms, samples=samples, min=min(samples), max=max(samples))
         metric = ladder_results.Run(run, None).metric_name
-        if common.number((run.get("metrics") or {}).get(metric)):
+        if ladder_results.number((run.get("metrics") or {}).get(metric)):
             run["metrics"][metric] /= NUDGE
     return raw
 
@@ -59,7 +57,7 @@ def reference(name):
 
 def fixtures():
     """[(figure name, raw results, sweep or None)]: what each figure is drawn from; a peer
-    file's runs folded into ours, as common.merge_peers does."""
+    file's runs folded into ours, as pools.merge_peers does."""
     twed, twed_peer, validation, validation_peer = twed_files()
     eed, eed_peers = eed_files()
     skyline, _ = skyline_files()
@@ -79,17 +77,17 @@ def draw(name, raw, sweep):
     """{file name: figure} of one figure module's draw, nothing written."""
     results = ladder_results.ResultsFile(f"{name}.json", raw)
     runs = [r for r in results.runs if sweep is None or r.sweep == sweep]
-    drawn, save = {}, common.save
+    drawn, save = {}, pages.save
 
     def keep(fig, _out_dir, file_name):
         drawn[file_name] = fig
         return Path(file_name)
 
-    common.save = keep
+    pages.save = keep
     try:
         studies.figures()[name](results, runs, "unused")
     finally:
-        common.save = save
+        pages.save = save
     return drawn
 
 
@@ -101,7 +99,7 @@ def run_values(raw):
     """The numbers a figure may draw of a run with samples: its median in ms and s, its rate."""
     values = set()
     for run in ladder_results.ResultsFile("values.json", raw).runs:
-        if run.median_ms and common.time_range(run):
+        if run.median_ms and selection.time_range(run):
             values |= {key(run.median_ms), key(run.median_ms / 1000)}
             if run.metric:
                 values.add(key(run.metric))
@@ -109,7 +107,7 @@ def run_values(raw):
 
 
 def horizontal_bars(ax):
-    """Values along x, a row each (common.dot: values on a log x axis, rows on a linear y)
+    """Values along x, a row each (drawing.dot: values on a log x axis, rows on a linear y)
     rather than up y."""
     return ax.get_xscale() == "log" and ax.get_yscale() == "linear"
 
@@ -121,7 +119,7 @@ def data_lines(ax):
 
 def ranges_of(ax):
     """(vertical, horizontal, caps): error bars as [(x, lo, hi)], whiskers of rows' dots as
-    [(y, lo, hi)] (two-point level lines, as common.dot draws), and the error bars' caps."""
+    [(y, lo, hi)] (two-point level lines, as drawing.dot draws), and the error bars' caps."""
     vertical, caps = [], set()
     for container in ax.containers:
         if isinstance(container, ErrorbarContainer):
@@ -221,17 +219,17 @@ class ErrorBars(unittest.TestCase):
     def test_a_rate_range_is_the_time_range_inverted(self):
         raw = spread(toy_results())
         run = next(r for r in ladder_results.ResultsFile("t.json", raw).runs if r.metric)
-        lo, hi = common.sample_span(run, run.metric, rate=True)
+        lo, hi = selection.sample_span(run, run.metric, rate=True)
         self.assertAlmostEqual(lo, run.metric / HIGH)  # the slowest sample: the lowest rate
         self.assertAlmostEqual(hi, run.metric / LOW)
-        lo, hi = common.sample_span(run, run.median_ms / 1000)
+        lo, hi = selection.sample_span(run, run.median_ms / 1000)
         self.assertAlmostEqual(lo, run.median_ms * LOW / 1000)
         self.assertAlmostEqual(hi, run.median_ms * HIGH / 1000)
-        lo, hi = common.ratio_span(2.0, run, run)  # a run against itself
+        lo, hi = selection.ratio_span(2.0, run, run)  # a run against itself
         self.assertAlmostEqual(lo, 2.0 * LOW / HIGH)
         self.assertAlmostEqual(hi, 2.0 * HIGH / LOW)
         one = ladder_results.ResultsFile("t.json", spread(toy_results(), several=False)).runs[0]
-        self.assertIsNone(common.sample_span(one, one.median_ms))
+        self.assertIsNone(selection.sample_span(one, one.median_ms))
 
 
 if __name__ == "__main__":

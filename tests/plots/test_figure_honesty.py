@@ -17,7 +17,7 @@ a committed development file (a DTW length sweep whose lines lie far below the F
    nor a ratio 'X / ours' below 1, is shaded green, and no cell that says 'slower' in red
    sits on green.
 
-Run: python3 tests/plots/test_figure_honesty.py   (needs matplotlib; exits non-zero on failure)
+Run: PYTHONPATH=. python3 tests/plots/test_figure_honesty.py   (needs matplotlib; exits non-zero on failure)
 """
 import colorsys
 import copy
@@ -29,10 +29,9 @@ import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "plots"))
-import common  # noqa: E402
-import ladder_results  # noqa: E402
-import studies  # noqa: E402
+from plots import pages, pools, selection  # noqa: E402
+from plots import results as ladder_results  # noqa: E402
+from plots import studies  # noqa: E402
 from matplotlib.collections import LineCollection, PathCollection  # noqa: E402
 from matplotlib.colors import to_rgb  # noqa: E402
 from matplotlib.container import BarContainer  # noqa: E402
@@ -80,17 +79,17 @@ def draw(paths, override=None, transform=None):
     for path in paths:
         raw = json.loads(Path(path).read_text(encoding="utf-8"))
         loaded.append(ladder_results.ResultsFile(str(path), transform(raw) if transform else raw))
-    files = common.merge_peers(loaded)
-    draws, drawn, save = studies.figures(), {}, common.save
-    for name, results, runs, _note in common.pool_figures(files, draws, override):
+    files = pools.merge_peers(loaded)
+    draws, drawn, save = studies.figures(), {}, pages.save
+    for name, results, runs, _note in pools.pool_figures(files, draws, override):
         def keep(fig, _out_dir, file_name, runs=runs):
             drawn[file_name] = (fig, runs)
             return Path(file_name)
-        common.save = keep
+        pages.save = keep
         try:
             draws[name](results, runs, "unused")
         finally:
-            common.save = save
+            pages.save = save
     return drawn
 
 
@@ -201,14 +200,14 @@ def axis_problems(ax):
 
 
 def row_runs(ax, runs):
-    """{row y: run} of a ladder-like figure (rows on y named by common.row_name): the runs of
+    """{row y: run} of a ladder-like figure (rows on y named by selection.row_name): the runs of
     the figure's point in ladder order, checked against the row names drawn."""
     names = [t.get_text().split("\n")[0] for t in ax.get_yticklabels()]
     if not names or not any(re.match(r"^[\d?]+  ", n) for n in names):
         return {}
-    for group in common.group_by_point(runs).values():
-        shown = [run for run, _name in common.ladder_rows(group)]
-        if [common.row_name(r) for r in shown] == names:
+    for group in selection.group_by_point(runs).values():
+        shown = [run for run, _name in selection.ladder_rows(group)]
+        if [selection.row_name(r) for r in shown] == names:
             return dict(enumerate(shown))
     return {}
 
@@ -286,18 +285,18 @@ class Honesty(unittest.TestCase):
                     run = rows[y]
                     if match["vs"]:
                         before = next(rows[i] for i in range(y - 1, -1, -1)
-                                      if common.step_label(rows[i]) == match["vs"])
+                                      if selection.step_label(rows[i]) == match["vs"])
                     else:
                         before = next(rows[i] for i in range(y - 1, -1, -1) if rows[i].median_ms)
                     checked += 1
-                    with self.subTest(figure=name, row=common.row_name(run)):
+                    with self.subTest(figure=name, row=selection.row_name(run)):
                         self.assertFalse(run.is_peer, f"{name}: a gain on the peer's row "
-                                         f"{common.row_name(run)}")
-                        self.assertFalse(before.is_peer, f"{name}: {common.row_name(run)}'s "
-                                         f"gain is over the peer {common.row_name(before)}")
+                                         f"{selection.row_name(run)}")
+                        self.assertFalse(before.is_peer, f"{name}: {selection.row_name(run)}'s "
+                                         f"gain is over the peer {selection.row_name(before)}")
                         self.assertEqual(precision_class(run), precision_class(before),
-                                         f"{name}: {common.row_name(run)}'s gain is over "
-                                         f"{common.row_name(before)}, of another precision")
+                                         f"{name}: {selection.row_name(run)}'s gain is over "
+                                         f"{selection.row_name(before)}, of another precision")
         self.assertGreater(checked, 5)  # dtw_paper's column
 
     def test_no_empty_axes(self):
@@ -318,9 +317,9 @@ class Honesty(unittest.TestCase):
                     if run.is_peer or not run.median_ms or peer is None or rate(run) >= peer:
                         continue
                     checked += 1
-                    with self.subTest(figure=name, row=common.row_name(run)):
+                    with self.subTest(figure=name, row=selection.row_name(run)):
                         self.assertFalse(any(map(green, row_colours(ax, y))),
-                                         f"{name}: {common.row_name(run)} is "
+                                         f"{name}: {selection.row_name(run)} is "
                                          f"{peer / rate(run):.1f}x slower than the best peer, "
                                          "coloured green")
                 for table in ax.tables:

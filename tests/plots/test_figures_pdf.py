@@ -1,11 +1,11 @@
-"""Tests that figures are fit for a paper or a talk: every PNG that plots/common.py's `save`
+"""Tests that figures are fit for a paper or a talk: every PNG that plots/pages.py's `save`
 writes has a vector PDF of the same name beside it, drawing the same results twice gives
 byte-identical PDFs, draw_all.py still prints one line (the PNG's path) per figure, and no
-text in any figure is smaller than common.MIN_FONT_PT points at the figure's saved size.
+text in any figure is smaller than pages.MIN_FONT_PT points at the figure's saved size.
 Drawn from a committed results file of the H100 quick reproduction; nothing under results/ is
 written.
 
-Run: python3 tests/plots/test_figures_pdf.py   (exits non-zero on failure)
+Run: PYTHONPATH=. python3 tests/plots/test_figures_pdf.py   (exits non-zero on failure)
 """
 import contextlib
 import io
@@ -16,10 +16,9 @@ import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "plots"))
-import common  # noqa: E402
-import ladder_results  # noqa: E402
-import studies  # noqa: E402
+from plots import draw, pages  # noqa: E402
+from plots import results as ladder_results  # noqa: E402
+from plots import studies  # noqa: E402
 
 RESULTS = ROOT / "results" / "reference" / "h100" / "quick" / "dtw-paper.json"
 
@@ -30,21 +29,21 @@ class FiguresPdf(unittest.TestCase):
         cls.tmp = tempfile.TemporaryDirectory()
         cls.first, cls.second = Path(cls.tmp.name, "first"), Path(cls.tmp.name, "second")
         # In this process, through a hook on save: the text of each figure as it is saved.
-        cls.sizes, save = {}, common.save
+        cls.sizes, save = {}, pages.save
 
         def hook(fig, out_dir, name):
-            cls.sizes[name] = common.font_sizes(fig)
+            cls.sizes[name] = pages.font_sizes(fig)
             return save(fig, out_dir, name)
 
-        common.save = hook
+        pages.save = hook
         try:
             results = ladder_results.load(str(RESULTS))
             with contextlib.redirect_stdout(io.StringIO()):  # the paths it prints
-                cls.written = common.draw_file(results, studies.figures(), cls.first, None)
+                cls.written = draw.draw_file(results, studies.figures(), cls.first, None)
         finally:
-            common.save = save
+            pages.save = save
         # Again in a fresh process, as draw_all.py runs: its output and its PDFs' bytes.
-        cls.drawn = subprocess.run([sys.executable, str(ROOT / "plots" / "draw_all.py"),
+        cls.drawn = subprocess.run([sys.executable, "-m", "plots.draw_all",
                                   str(RESULTS), "--out-dir", str(cls.second)],
                                  capture_output=True, text=True, cwd=ROOT)
 
@@ -80,13 +79,13 @@ class FiguresPdf(unittest.TestCase):
         self.assertEqual(sorted(self.sizes), sorted(Path(p).name for p in self.written))
         for name, sizes in self.sizes.items():
             self.assertTrue(sizes, name)
-            self.assertGreaterEqual(min(sizes), common.MIN_FONT_PT, name)
-        self.assertGreaterEqual(common.MIN_FONT_PT, 8)
+            self.assertGreaterEqual(min(sizes), pages.MIN_FONT_PT, name)
+        self.assertGreaterEqual(pages.MIN_FONT_PT, 8)
 
     def test_font_sizes_sees_small_text(self):
-        fig, _ = common.page(ladder_results.load(str(RESULTS)), "title", 1.0)
+        fig, _ = pages.page(ladder_results.load(str(RESULTS)), "title", 1.0)
         fig.text(0.5, 0.5, "tiny", fontsize=6)
-        self.assertEqual(min(common.font_sizes(fig)), 6)
+        self.assertEqual(min(pages.font_sizes(fig)), 6)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 """Tests that every figure's limit footnote recomputes to the number it prints. The footnotes
-are plots/common.py's limit_footnotes ('NAME: VALUE UNIT = RULE'); the RULE is ladder's
+are plots/selection.py's limit_footnotes ('NAME: VALUE UNIT = RULE'); the RULE is ladder's
 arithmetic as it computed it, so its numbers, multiplied and divided as written, must give
 VALUE. A limit is the least of a compute and a memory bound, its RULE then 'min(compute C,
 memory M) UNIT = BOUND; compute: RULE; memory: RULE': each rule must give its number and the
@@ -8,7 +8,7 @@ them, on wrong rules (which the checker must catch), on a run whose GPU's limit 
 footnote), and on the H100 reference runs whose rules are in this format. Also how a run's
 share of its limit reads where the memory bound is the limit, and files before it was recorded.
 
-Run: python3 tests/plots/test_footnotes.py   (exits non-zero on failure)
+Run: PYTHONPATH=. python3 tests/plots/test_footnotes.py   (exits non-zero on failure)
 """
 import re
 import sys
@@ -16,9 +16,8 @@ import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "plots"))
-import common  # noqa: E402
-import ladder_results  # noqa: E402
+from plots import formats, selection  # noqa: E402
+from plots import results as ladder_results  # noqa: E402
 
 QUICK = ROOT / "results" / "reference" / "h100" / "quick"
 FOOTNOTE = re.compile(r"(?P<name>[^:]+): (?P<value>\S+) (?P<unit>\S+) = (?P<rule>.+)")
@@ -107,7 +106,7 @@ def footnote_errors(footnotes):
             errors.append(f"{note!r}: not 'NAME: VALUE UNIT = RULE'")
             continue
         try:
-            value = common.format_value(limit_of(parts["rule"]))
+            value = formats.format_value(limit_of(parts["rule"]))
         except ValueError as err:
             errors.append(f"{note!r}: the rule cannot be recomputed: {err}")
             continue
@@ -143,7 +142,7 @@ def gpu_run(precision, unit, rule, peak, variant=None, limit=None, bounds=None, 
 class SyntheticRules(unittest.TestCase):
     def test_every_footnote_recomputes(self):
         for figure in ([gpu_run(*case[:4]) for case in RULES], [gpu_run(*SMALL[:4])]):
-            notes = common.limit_footnotes(figure)
+            notes = selection.limit_footnotes(figure)
             self.assertEqual(len(notes), len(figure), notes)  # one limit per precision
             errors = footnote_errors(notes)
             self.assertFalse(errors, "\n".join(errors))
@@ -152,16 +151,16 @@ class SyntheticRules(unittest.TestCase):
         """The checker agrees with values worked out without it, so it checks something."""
         for precision, unit, rule, peak, value in RULES + [SMALL]:
             run = gpu_run(precision, unit, rule, peak)
-            self.assertEqual(common.limit_footnotes([run]),
-                             [f"{common.limit_name(run)}: {value} {unit} = {rule}"])
-            self.assertEqual(common.format_value(recompute(rule)), value, rule)
+            self.assertEqual(selection.limit_footnotes([run]),
+                             [f"{selection.limit_name(run)}: {value} {unit} = {rule}"])
+            self.assertEqual(formats.format_value(recompute(rule)), value, rule)
 
     def test_words_with_digits_are_not_numbers(self):
         self.assertAlmostEqual(recompute("2 fp16x2 cells x 3 tf32x3 flops / 4 per half2 pair"),
                                1.5)
 
     def test_a_wrong_rule_is_caught(self):
-        errors = footnote_errors(common.limit_footnotes([gpu_run(*WRONG)]))
+        errors = footnote_errors(selection.limit_footnotes([gpu_run(*WRONG)]))
         self.assertEqual(len(errors), 1, errors)
         self.assertIn("the rule gives 1830, the footnote says 1859", errors[0])
 
@@ -178,11 +177,11 @@ class SyntheticRules(unittest.TestCase):
         unknown = gpu_run("fp64", "GCUPS", why, None)
         self.assertIsNone(unknown.pct_of_peak)
         self.assertEqual(unknown.peak_reason, why)
-        self.assertEqual(common.limit_footnotes([unknown]), [])
-        self.assertEqual(common.rate_text(unknown), "400 GCUPS, limit unknown")
+        self.assertEqual(selection.limit_footnotes([unknown]), [])
+        self.assertEqual(selection.rate_text(unknown), "400 GCUPS, limit unknown")
         # beside runs whose limit is known, only theirs are footnoted
         known = gpu_run(*RULES[2][:4])
-        notes = common.limit_footnotes([unknown, known])
+        notes = selection.limit_footnotes([unknown, known])
         self.assertEqual(len(notes), 1, notes)
         self.assertTrue(notes[0].startswith("FP16x2 limit: 13382 GCUPS = "), notes)
 
@@ -211,7 +210,7 @@ class TwoBounds(unittest.TestCase):
     def test_a_two_bound_footnote_recomputes_to_the_least(self):
         run = gpu_run("tf32", "GFLOP/s", MEMORY_BINDS, MEMORY, limit="DRAM bandwidth",
                       bounds=bounds(COMPUTE, MEMORY, "memory"))
-        notes = common.limit_footnotes([run])
+        notes = selection.limit_footnotes([run])
         self.assertEqual(notes, [f"DRAM bandwidth limit: 534573 GFLOP/s = {MEMORY_BINDS}"])
         self.assertFalse(footnote_errors(notes))
         self.assertAlmostEqual(limit_of(MEMORY_BINDS), MEMORY, places=6)
@@ -233,16 +232,16 @@ class TwoBounds(unittest.TestCase):
         memory = gpu_run("fp16", "GFLOP/s", MEMORY_BINDS, 720105.0, limit="DRAM bandwidth",
                          bounds=bounds(1070530.56, 720105.0, "memory", "FP16 tensor"))
         # 40% of the memory bound, and what that is of the tensor cores' peak
-        self.assertEqual(common.limit_text(memory),
+        self.assertEqual(selection.limit_text(memory),
                          "40.0% of DRAM bandwidth limit (26.9% of FP16 tensor)")
         self.assertEqual(memory.binds, "memory")
         self.assertEqual(memory.bound("memory")["bytes"], 8047917900)
         compute = gpu_run("tf32x3", "GFLOP/s", MEMORY_BINDS, 178421.76, limit="3xTF32 tensor",
                           bounds=bounds(178421.76, 355948.7, "compute", "3xTF32 tensor"))
-        self.assertEqual(common.limit_text(compute), "40.0% of 3xTF32 tensor limit")
+        self.assertEqual(selection.limit_text(compute), "40.0% of 3xTF32 tensor limit")
         # a file written before the bounds were: the share as it was, no bounds
         old = gpu_run(*RULES[1][:4])
-        self.assertEqual(common.limit_text(old), "40.0% of TF32x3 limit")
+        self.assertEqual(selection.limit_text(old), "40.0% of TF32x3 limit")
         self.assertEqual((old.binds, old.bound("memory")), (None, {}))
 
     def test_one_name_at_two_values_is_footnoted_at_each_point(self):
@@ -253,7 +252,7 @@ class TwoBounds(unittest.TestCase):
         other = H100_DRAM.replace("7785773900", "15571547800")
         runs.append(gpu_run("tf32", "GFLOP/s", other, MEMORY / 2, limit="DRAM bandwidth",
                             point="n=1237"))
-        notes = common.limit_footnotes(runs)
+        notes = selection.limit_footnotes(runs)
         self.assertEqual(len(notes), 2, notes)
         self.assertTrue(notes[1].startswith("DRAM bandwidth limit at n=1237: 267286 GFLOP/s = "),
                         notes)
@@ -284,7 +283,7 @@ class ReferenceRuns(unittest.TestCase):
                 older.append(results.path.name)
             # each run's own footnote: a figure shows the first run's rule of each precision
             errors = dict.fromkeys(e for run in current
-                                   for e in footnote_errors(common.limit_footnotes([run])))
+                                   for e in footnote_errors(selection.limit_footnotes([run])))
             self.assertFalse(errors, f"{results.path.name}:\n" + "\n".join(errors))
             checked += len(current)
         print(f"\nnote: {checked} reference runs' footnotes checked"

@@ -5,13 +5,13 @@ valid (a long parameter), drawn.
 - special files: a FIFO (or a device) given as a results file or a manifest, or found in a
   folder that is read, is refused without being opened for reading (it would block for ever);
 - wrong types: every field of a results file that the figures read, given another type, is
-  refused by the reader (plots/ladder_results.py) or drawn, as is a manifest's;
+  refused by the reader (plots/results.py) or drawn, as is a manifest's;
 - results nested 100,000 deep, numbers no measurement comes near (1e308: no value), --out-dir
   naming a file, a parameter of 300 characters in a figure's file name (cut to 255 bytes, a
   hash kept), report.py --from-results whose figures fail (one line, exit 2, the folder it
   made removed).
 
-Run: python3 tests/plots/test_hostile_inputs.py   (needs matplotlib; exits non-zero on failure)
+Run: PYTHONPATH=. python3 tests/plots/test_hostile_inputs.py   (needs matplotlib; exits non-zero on failure)
 """
 import contextlib
 import copy
@@ -26,13 +26,13 @@ import textwrap
 import unittest
 from pathlib import Path
 
-from test_plots import ROOT, PLOTS, toy_results  # noqa: F401  (puts plots/ on the path)
+from test_plots import ROOT, PLOTS, toy_results  # noqa: F401
 
-import common  # noqa: E402
-import gpus_report  # noqa: E402
-import ladder_results  # noqa: E402
-import report  # noqa: E402
-import studies  # noqa: E402
+from plots import draw, pages, studies  # noqa: E402
+from plots import gpus_report  # noqa: E402
+from plots import results as ladder_results  # noqa: E402
+from plots import report  # noqa: E402
+from plots import studies  # noqa: E402
 
 QUICK = ROOT / "results" / "reference" / "h100" / "quick"
 WAIT = 120  # seconds a refusal may take on a loaded machine; a blocked read takes for ever
@@ -68,10 +68,11 @@ def set_at(raw, path, value):
 
 
 def script(name, *args, env=None, cwd=None):
-    """plots/NAME run on ARGS: (exit status, stdout, stderr); a run still going after WAIT
-    seconds (a read blocked on a FIFO) is killed and reads as status None."""
+    """plots/NAME (run as python3 -m plots.STEM) on ARGS: (exit status, stdout, stderr); a
+    run still going after WAIT seconds (a read blocked on a FIFO) is killed and reads as
+    status None."""
     try:
-        done = subprocess.run([sys.executable, str(PLOTS / name), *map(str, args)],
+        done = subprocess.run([sys.executable, "-m", f"plots.{Path(name).stem}", *map(str, args)],
                               capture_output=True, text=True, timeout=WAIT, cwd=cwd,
                               stdin=subprocess.DEVNULL, env={**os.environ, **(env or {})})
     except subprocess.TimeoutExpired as err:
@@ -166,7 +167,7 @@ class SpecialFiles(Case):
     def test_a_fifo_in_a_study_folder(self):
         """A study folder on LADDER_STUDY_PATH: its seed.json a FIFO (reading it would block),
         or a module (the import would not find it)."""
-        self.write("extra/data.py", "import common\nNOTES = common.seed(__file__)\n")
+        self.write("extra/data.py", "from .. import studies\nNOTES = studies.seed(__file__)\n")
         self.fifo("extra/seed.json")
         env = {studies.PATH_VARIABLE: str(self.dir / "extra")}
         self.refused(script("draw_all.py", self.toy, "--out-dir", self.dir / "figures", env=env),
@@ -197,7 +198,7 @@ class WrongTypes(Case):
         path = self.write("mutant.json", raw)
         out = self.dir / "figures"
         shutil.rmtree(out, ignore_errors=True)
-        return in_process(lambda argv: common.main(argv=argv),
+        return in_process(lambda argv: draw.main(argv=argv),
                           [str(path), "--out-dir", str(out)])
 
     def check(self, raw, what):
@@ -322,8 +323,8 @@ class Outputs(Case):
         self.assertEqual(sorted(p.name for p in (self.dir / "figures").glob("*.png")),
                          sorted(names))
         # The same name is cut the same way; names that fit are left as they are.
-        self.assertEqual(common.file_name("a" * 300 + ".png"), common.file_name("a" * 300 + ".png"))
-        self.assertEqual(common.file_name("toy_ladder_size1024.png"), "toy_ladder_size1024.png")
+        self.assertEqual(pages.file_name("a" * 300 + ".png"), pages.file_name("a" * 300 + ".png"))
+        self.assertEqual(pages.file_name("toy_ladder_size1024.png"), "toy_ladder_size1024.png")
 
 
 CRASHING_FIGURE = """

@@ -1,7 +1,7 @@
 """Tests of plots/: the results reader, figure choice, draw_all's contract, the studies found
 on LADDER_STUDY_PATH, and every committed reference file.
 
-Run: python3 tests/plots/test_plots.py   (needs matplotlib; exits non-zero on failure)
+Run: PYTHONPATH=. python3 tests/plots/test_plots.py   (needs matplotlib; exits non-zero on failure)
 """
 import copy
 import json
@@ -15,12 +15,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PLOTS = ROOT / "plots"
-sys.path.insert(0, str(PLOTS))
-import common  # noqa: E402
-import ladder_results  # noqa: E402
-import report  # noqa: E402
-import report_common as rc  # noqa: E402
-import studies  # noqa: E402
+from plots import pages, pools, selection  # noqa: E402
+from plots import results as ladder_results  # noqa: E402
+from plots import report  # noqa: E402
+from plots import report_common as rc  # noqa: E402
+from plots import studies  # noqa: E402
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -381,7 +380,7 @@ def skyline_files():
 def draw_all(*args, env=None):
     # A hang guard, not a speed goal: drawing every reference file takes over 100 s on a busy
     # 2-core machine, within the ctest limit of 600 s.
-    return subprocess.run([sys.executable, str(PLOTS / "draw_all.py"), *map(str, args)],
+    return subprocess.run([sys.executable, "-m", "plots.draw_all", *map(str, args)],
                           capture_output=True, text=True, cwd=ROOT, timeout=400,
                           env={**os.environ, **(env or {})})
 
@@ -442,31 +441,31 @@ class MarksAndPeers(unittest.TestCase):
 
     def test_an_emulated_run_is_named_so(self):
         _raw, runs = self.toy()
-        names = [name for _run, name in common.ladder_rows(runs)]
+        names = [name for _run, name in selection.ladder_rows(runs)]
         self.assertEqual(names[0], "1  sequential loop")
         self.assertEqual(names[2].splitlines()[0], "3  coalesced loads (emulated)")
-        self.assertEqual(common.step_label(runs[2], "coalesced"), "coalesced (emulated)")
+        self.assertEqual(selection.step_label(runs[2], "coalesced"), "coalesced (emulated)")
 
     def test_an_unknown_limit_is_said_and_not_footnoted(self):
         _raw, runs = self.toy()
-        self.assertTrue(common.rate_text(runs[6]).endswith(" GB/s, limit unknown"))
-        self.assertIn("% of FP32 limit", common.rate_text(runs[2]))
-        self.assertEqual(common.limit_footnotes([runs[6]]), [])
-        self.assertEqual(len(common.limit_footnotes(runs)), 1)
+        self.assertTrue(selection.rate_text(runs[6]).endswith(" GB/s, limit unknown"))
+        self.assertIn("% of FP32 limit", selection.rate_text(runs[2]))
+        self.assertEqual(selection.limit_footnotes([runs[6]]), [])
+        self.assertEqual(len(selection.limit_footnotes(runs)), 1)
 
     def test_a_tf32x3_step_is_held_against_the_fp32_peer(self):
-        import ladder
+        from plots import ladder
         raw, _runs = self.toy()
         for run in raw["runs"][2:4]:
             run["precision"] = "tf32x3"  # FP32-accurate: compared with the fp32 peer
-        shown = [run for run, _name in common.ladder_rows(runs_of(raw)[:7])]
-        peers = common.best_peers(shown, by_metric=True)
+        shown = [run for run, _name in selection.ladder_rows(runs_of(raw)[:7])]
+        peers = selection.best_peers(shown, by_metric=True)
         self.assertEqual(list(peers), ["fp32"])
         self.assertIn("% of vendor library", ladder.bar_text(shown[2], True, peers, False))
         self.assertIs(ladder.line_peer(shown, peers), peers["fp32"])
 
     def test_the_ladder_draws_them(self):
-        import ladder
+        from plots import ladder
         raw, runs = self.toy()
         fig = ladder.figure(ladder_results.ResultsFile("t.json", raw), "toy",
                             (("size", "1024"),), runs)
@@ -479,10 +478,10 @@ class LadderAxis(unittest.TestCase):
     def test_bars_past_the_provisional_axis_do_not_squeeze_it(self):
         """Values spanning five decades and more used to leave the value axis an inch wide
         (bars beyond its provisional limits counted in the layout), its ticks in the 1e+20M."""
-        import ladder
+        from plots import ladder
         results = ladder_results.load(
             "results/reference/h100/quick/covariance-paper.json")
-        (study, point), group = next(iter(common.group_by_point(results.runs, ()).items()))
+        (study, point), group = next(iter(selection.group_by_point(results.runs, ()).items()))
         fig = ladder.figure(results, study, point, group)
         ax = fig.axes[0]
         self.assertGreater(ax.get_position().width * fig.get_figwidth(), 5.0)
@@ -493,7 +492,7 @@ class LadderAxis(unittest.TestCase):
 
 class FigureChoice(unittest.TestCase):
     def choose(self, raw, override=None):
-        return common.figure_runs(ladder_results.ResultsFile("t.json", raw), override)
+        return pools.figure_runs(ladder_results.ResultsFile("t.json", raw), override)
 
     def test_no_figures_anywhere_means_a_ladder_for_every_run(self):
         chosen = self.choose(toy_results())
@@ -569,7 +568,7 @@ class DrawAll(TempDirCase):
 
     def test_a_figure_script_runs_alone(self):
         toy = self.write("toy.json", toy_results())
-        result = subprocess.run([sys.executable, str(PLOTS / "ladder.py"), str(toy),
+        result = subprocess.run([sys.executable, "-m", "plots.ladder", str(toy),
                                  "--out-dir", str(self.out)], capture_output=True, text=True)
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertIn("toy_ladder_size1024.png", self.drawn())
@@ -840,17 +839,17 @@ class SkylineFigures(TempDirCase):
 
 # A study of its own, outside plots/: a figure module and a report section.
 EXTRA_FIGURE = """
-    import common
+    from .. import pages
 
     def draw(results, runs, out_dir):
-        fig, margins = common.page(results, "extra", 1.0)
-        common.layout(fig, margins)
-        return [common.save(fig, out_dir, f"extra_{len(runs)}.png")]
+        fig, margins = pages.page(results, "extra", 1.0)
+        pages.layout(fig, margins)
+        return [pages.save(fig, out_dir, f"extra_{len(runs)}.png")]
 
     FIGURES = {"extra_figure": draw}
 """
 EXTRA_REPORT = """
-    import report_common as rc
+    from .. import report_common as rc
 
     SEED, TITLE = "seed 999: an extra study", "Extra"
 
@@ -901,8 +900,8 @@ class StudyPath(TempDirCase):
         self.assertLess(text.index("## Skyline queries"), text.index("## Extra"))
 
     def test_a_missing_folder_is_one_line_and_exit_2(self):
-        for command in ([PLOTS / "draw_all.py", self.dir / "none.json"],
-                        [PLOTS / "report.py", self.dir]):
+        for command in (["-m", "plots.draw_all", self.dir / "none.json"],
+                        ["-m", "plots.report", self.dir]):
             result = subprocess.run([sys.executable, *map(str, command)], capture_output=True,
                                     text=True, env={**os.environ, **self.env}, timeout=120)
             self.assertEqual(result.returncode, 2)

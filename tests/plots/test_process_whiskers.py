@@ -6,7 +6,7 @@ run's process medians spread around its median), where every whisker and error b
 time or rate must be the t interval of its process medians (a speedup's: Welch's interval of
 the ratio), and the axis must say '95% interval over 5 processes'.
 
-Run: python3 tests/plots/test_process_whiskers.py   (needs matplotlib; exits non-zero on failure)
+Run: PYTHONPATH=. python3 tests/plots/test_process_whiskers.py   (needs matplotlib; exits non-zero on failure)
 """
 import copy
 import json
@@ -17,10 +17,9 @@ import tempfile
 import unittest
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 import test_error_bars as eb  # noqa: E402  (puts plots/ on the path)
-import common  # noqa: E402
-import ladder_results  # noqa: E402
+from plots import selection  # noqa: E402
+from plots import results as ladder_results  # noqa: E402
 from matplotlib.container import ErrorbarContainer  # noqa: E402
 
 # scipy.stats.t.ppf(p, df), computed once with scipy 1.x: (p, df, quantile).
@@ -74,7 +73,7 @@ def expected(raw):
     """{value drawn (test_error_bars.key): (lo, hi)} of every run's time (ms, s) and rate."""
     out = {}
     for run in ladder_results.ResultsFile("values.json", raw).runs:
-        if run.median_ms and common.time_range(run):
+        if run.median_ms and selection.time_range(run):
             for t in (run.median_ms, run.median_ms / 1000):
                 out[eb.key(t)] = (t * LOW, t * HIGH)
             if run.metric:
@@ -229,13 +228,13 @@ class Figures(unittest.TestCase):
                    .runs if r.median_ms)
         several = next(r for r in ladder_results.ResultsFile(
             "r.json", processes(eb.spread(eb.toy_results()))).runs if r.median_ms)
-        self.assertEqual(common.range_text([common.time_range(one), None]),
+        self.assertEqual(selection.range_text([selection.time_range(one), None]),
                          "error bars: min..max sample")
-        self.assertEqual(common.range_text([common.time_range(several)], "whiskers"),
+        self.assertEqual(selection.range_text([selection.time_range(several)], "whiskers"),
                          f"whiskers: 95% interval over {K} processes")
-        self.assertEqual(common.range_words([common.time_range(one), common.time_range(several)]),
+        self.assertEqual(selection.range_words([selection.time_range(one), selection.time_range(several)]),
                          f"95% interval over {K} processes; min..max sample where one process")
-        self.assertEqual(common.range_text([None]), "")
+        self.assertEqual(selection.range_text([None]), "")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@ profile` keeps per run: drawn from a synthetic results file (three profiled GPU 
 point, each with another subset of the counters, one GPU run whose profile was skipped for want
 of ncu, one CPU step), it writes one PNG and one PDF of the expected name, a panel per kind of
 counter some step has, the steps in ladder order and the skipped runs left out; the same
-results give the same PDF bytes; no text is under common.MIN_FONT_PT and no label under 10 pt;
+results give the same PDF bytes; no text is under pages.MIN_FONT_PT and no label under 10 pt;
 a file that is not JSON, a file with only skipped profiles and a missing matplotlib each exit
 2 with one line. Beside it, a roofline per point: a step's warp instructions per second (checked
 against one H200 run's counters by hand), at L1, L2 and DRAM intensity where that level moved
@@ -11,7 +11,7 @@ bytes, under the ceilings of the file's device.ceilings; without them (null or m
 files from before them) the points are drawn and the footer says why there is no roof; work
 in FLOPs gives an FP32/TF32/FP16 roofline.
 
-Run: python3 tests/plots/test_profile_figure.py   (needs matplotlib; exits non-zero on failure)
+Run: PYTHONPATH=. python3 tests/plots/test_profile_figure.py   (needs matplotlib; exits non-zero on failure)
 """
 import json
 import subprocess
@@ -21,11 +21,10 @@ import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / "plots" / "profile_figure.py"
-sys.path.insert(0, str(ROOT / "plots"))
-import common  # noqa: E402
-import ladder_results  # noqa: E402
-import profile_figure  # noqa: E402
+SCRIPT = "plots.profile_figure"  # run as python3 -m SCRIPT
+from plots import pages, selection  # noqa: E402
+from plots import results as ladder_results  # noqa: E402
+from plots import profile_figure  # noqa: E402
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 POINT = "n=1024,seed=7"
@@ -109,15 +108,14 @@ def results(runs=None, ceilings=CEILINGS):
 
 
 def draw_script(*args, pre=None):
-    """profile_figure.py run as a user runs it; pre: Python run first in the same process
-    (the script then runs through runpy, with plots/ on the path as it would be)."""
+    """profile_figure run as a user runs it (python3 -m, from the project root); pre: Python
+    run first in the same process (the module then runs through runpy, as -m runs it)."""
     args = [str(a) for a in args]
-    command = [sys.executable, str(SCRIPT), *args]
+    command = [sys.executable, "-m", SCRIPT, *args]
     if pre:
         command = [sys.executable, "-c",
-                   f"import runpy, sys; {pre}; sys.path.insert(0, {str(SCRIPT.parent)!r}); "
-                   f"sys.argv = {[str(SCRIPT), *args]!r}; "
-                   f"runpy.run_path({str(SCRIPT)!r}, run_name='__main__')"]
+                   f"import runpy, sys; {pre}; sys.argv = {[SCRIPT, *args]!r}; "
+                   f"runpy.run_module({SCRIPT!r}, run_name='__main__', alter_sys=True)"]
     return subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=120)
 
 
@@ -185,11 +183,11 @@ class ProfileFigure(unittest.TestCase):
         self.assertEqual(list(self.groups), [("toy", POINT)])
         self.assertEqual([r.step for r in self.runs], [2, 3, 4])
         ticks = [" ".join(t.get_text().split()) for t in self.axes[-1].get_xticklabels()]
-        self.assertEqual(ticks, [" ".join(common.row_name(r).split()) for r in self.runs])
+        self.assertEqual(ticks, [" ".join(selection.row_name(r).split()) for r in self.runs])
         self.assertEqual(ticks, ["2 one thread per cell", "3 register tiles", "4 shared tiles"])
 
     def test_skipped_runs_are_left_out(self):
-        shown = " ".join(t.get_text() for t in self.fig.findobj(common.Text))
+        shown = " ".join(t.get_text() for t in self.fig.findobj(pages.Text))
         for left_out in ("sequential", "tensor cores"):
             self.assertNotIn(left_out, shown)
 
@@ -244,7 +242,7 @@ class ProfileFigure(unittest.TestCase):
         self.assertIn("n=1024, seed=7", shown)
 
     def test_fonts_legible(self):
-        self.assertGreaterEqual(min(common.font_sizes(self.fig)), common.MIN_FONT_PT)
+        self.assertGreaterEqual(min(pages.font_sizes(self.fig)), pages.MIN_FONT_PT)
         for ax in self.axes:
             labels = [ax.title, ax.yaxis.label, *ax.get_legend().get_texts(), *ax.texts,
                       *ax.get_yticklabels()] + ax.get_xticklabels()
@@ -343,7 +341,7 @@ class ProfileFigure(unittest.TestCase):
         self.assertIn("FP32/TF32/FP16 roofline", " ".join(t.get_text() for t in fig.texts))
 
     def test_roofline_fonts_legible(self):
-        self.assertGreaterEqual(min(common.font_sizes(self.roofline)), common.MIN_FONT_PT)
+        self.assertGreaterEqual(min(pages.font_sizes(self.roofline)), pages.MIN_FONT_PT)
         ax = self.roofline.axes[0]
         for text in [ax.xaxis.label, ax.yaxis.label, *ax.get_legend().get_texts(), *ax.texts,
                      *ax.get_xticklabels(), *ax.get_yticklabels()]:

@@ -9,7 +9,7 @@ counts of a combined profile are its kernel-replay collection's; --study keeps o
 file that is not JSON, a file with only skipped profiles and a study without counters each
 exit 2 with one line.
 
-Run: python3 tests/plots/test_profile_table.py   (standard library only; exits non-zero on
+Run: PYTHONPATH=. python3 tests/plots/test_profile_table.py   (standard library only; exits non-zero on
 failure)
 """
 import json
@@ -20,10 +20,9 @@ import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / "plots" / "profile_table.py"
-sys.path.insert(0, str(ROOT / "plots"))
-import ladder_results  # noqa: E402
-import profile_table  # noqa: E402
+SCRIPT = "plots.profile_table"  # run as python3 -m SCRIPT
+from plots import results as ladder_results  # noqa: E402
+from plots import profile_table  # noqa: E402
 
 POINT = "n=1024,seed=7"
 WAVEFRONTS = "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"
@@ -122,7 +121,7 @@ OTHER = [
 
 def table_script(*args):
     """profile_table.py run as a user runs it."""
-    return subprocess.run([sys.executable, str(SCRIPT), *map(str, args)], capture_output=True,
+    return subprocess.run([sys.executable, "-m", SCRIPT, *map(str, args)], capture_output=True,
                           text=True, cwd=ROOT, timeout=120)
 
 

@@ -1,7 +1,7 @@
 """Tests of plots/report.py: the whole report from the committed H100 reference runs, from a
 folder of runs without a GPU, and its refusals.
 
-Run: python3 tests/plots/test_report.py   (exits non-zero on failure)
+Run: PYTHONPATH=. python3 tests/plots/test_report.py   (exits non-zero on failure)
 """
 import copy
 import json
@@ -13,11 +13,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PLOTS = ROOT / "plots"
-sys.path.insert(0, str(PLOTS))
-import ladder_results  # noqa: E402
-import report  # noqa: E402
-import report_common as rc  # noqa: E402
-import report_summary  # noqa: E402
+from plots import results as ladder_results  # noqa: E402
+from plots import report  # noqa: E402
+from plots import report_common as rc  # noqa: E402
+from plots import report_summary  # noqa: E402
 from report_fixtures import skip_gpu  # noqa: E402
 
 REFERENCE = ROOT / "results" / "reference" / "h100" / "development"
@@ -318,7 +317,7 @@ class AbsoluteRule(unittest.TestCase):
 
 class CommandLine(unittest.TestCase):
     def run_report(self, *args):
-        return subprocess.run([sys.executable, str(PLOTS / "report.py"), *args],
+        return subprocess.run([sys.executable, "-m", "plots.report", *args],
                               capture_output=True, text=True, timeout=300)
 
     def test_missing_manifest_is_refused(self):

@@ -3,7 +3,7 @@ plots/claims.schema.json, holds every claim of the report once with the number R
 claims table gives it, and keeps ladder's own checks apart from the seeds' claims (out of the
 counts, in their own table).
 
-Run: python3 tests/plots/test_report_claims_json.py   (exits non-zero on failure)
+Run: PYTHONPATH=. python3 tests/plots/test_report_claims_json.py   (exits non-zero on failure)
 """
 import dataclasses
 import json
@@ -14,10 +14,8 @@ import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "plots"))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import report  # noqa: E402
-import report_common as rc  # noqa: E402
+from plots import report  # noqa: E402
+from plots import report_common as rc  # noqa: E402
 from test_report import PAPER_FILES, REFERENCE, manifest_for  # noqa: E402
 
 SCHEMA = json.loads((ROOT / "plots" / "claims.schema.json").read_text(encoding="utf-8"))

@@ -1,11 +1,11 @@
 """Tests of how the report holds the covariance steps against the library peers, like for like:
 the FP16 steps against cublasLt's FP16 GEMM on the same scaled halves (step 19), and cuBLAS SSYRK
 asked for TF32 in the class of what it ran, FP32 (plots/report_summary.py study_rows,
-plots/covariance/report.py, plots/common.py peer_precision). The canonical H100 reference ran
+plots/covariance/report.py, plots/selection.py peer_precision). The canonical H100 reference ran
 before step 19 existed and recorded the SSYRK peer as tf32: its runs are edited here as the
 steps record them now.
 
-Run: python3 tests/plots/test_report_covariance_peers.py   (exits non-zero on failure)
+Run: PYTHONPATH=. python3 tests/plots/test_report_covariance_peers.py   (exits non-zero on failure)
 """
 import copy
 import json
@@ -15,11 +15,10 @@ import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "plots"))
-import common  # noqa: E402
-import ladder_results  # noqa: E402
-import report_common as rc  # noqa: E402
-import report_summary  # noqa: E402
+from plots import selection  # noqa: E402
+from plots import results as ladder_results  # noqa: E402
+from plots import report_common as rc  # noqa: E402
+from plots import report_summary  # noqa: E402
 from report_fixtures import study_module  # noqa: E402
 report_covariance = study_module("covariance", "report")
 
@@ -111,7 +110,7 @@ class Peers(unittest.TestCase):
         results = as_recorded_now(canonical(), fp16_peer_ms=5.0, ssyrk_tf32_gflops=60000.0)
         raw = next(r for r in results["runs"] if r["variant"] == "cublas_ssyrk_tf32")
         run = ladder_results.Run(raw, CANONICAL)
-        self.assertEqual((common.precision_class(run), common.peer_precision(run)), ("fp32", "fp32"))
+        self.assertEqual((selection.precision_class(run), selection.peer_precision(run)), ("fp32", "fp32"))
         rows = self.summary_rows(results)
         fp32 = [r for r in rows if r[5].startswith(f"{SSYRK_TF32} (fp32)")]
         self.assertEqual(len(fp32), 1, rows)

@@ -3,7 +3,7 @@ plots/covariance/report.py): their claims and verdicts on the committed H100 ref
 on the same runs with every GPU run skipped (no GPU), at the quick scale, and with runs or
 whole configs missing.
 
-Run: python3 tests/plots/test_report_dtw_covariance.py   (exits non-zero on failure)
+Run: PYTHONPATH=. python3 tests/plots/test_report_dtw_covariance.py   (exits non-zero on failure)
 """
 import copy
 import json
@@ -13,10 +13,9 @@ import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "plots"))
-import report  # noqa: E402
+from plots import report  # noqa: E402
 from report_fixtures import load, skip_gpu, study_module  # noqa: E402
-import report_common as rc  # noqa: E402
+from plots import report_common as rc  # noqa: E402
 report_covariance = study_module("covariance", "report")
 report_dtw = study_module("dtw", "report")
 

@@ -3,7 +3,7 @@ REPORT.md, on the committed H100 reference runs and on hand-edited copies of the
 run skipped, sweeps left out, quick scale, a missing config, peers not installed, times edited
 so that a claim turns).
 
-Run: python3 tests/plots/test_report_eed_skyline.py   (exits non-zero on failure; no
+Run: PYTHONPATH=. python3 tests/plots/test_report_eed_skyline.py   (exits non-zero on failure; no
 matplotlib needed)
 """
 import copy
@@ -14,9 +14,8 @@ import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "plots"))
-import report  # noqa: E402
-import report_common as rc  # noqa: E402
+from plots import report  # noqa: E402
+from plots import report_common as rc  # noqa: E402
 from report_fixtures import load, skip_gpu, study_module  # noqa: E402
 report_eed = study_module("eed", "report")
 report_skyline = study_module("skyline", "report")

@@ -1,11 +1,11 @@
 """Tests that a figure two results files ask for is drawn once from the runs of both
-(plots/common.py pool_figures), by draw_all.py and so by report.py: two files of one config
+(plots/pools.py pool_figures), by draw_all.py and so by report.py: two files of one config
 family whose runs at one point hold different steps give one ladder of every step, in either
 order, named after both configs; a run both files hold is drawn once, from the later file; files
 of two GPUs or two ladder commits are never pooled (the last one's figure is kept, with a
 warning, as before).
 
-Run: python3 tests/plots/test_report_figure_pools.py   (exits non-zero on failure)
+Run: PYTHONPATH=. python3 tests/plots/test_report_figure_pools.py   (exits non-zero on failure)
 """
 import contextlib
 import copy
@@ -20,9 +20,9 @@ from pathlib import Path
 
 from report_fixtures import ROOT
 
-import common  # noqa: E402  (plots/ is on the path: report_fixtures put it there)
-import ladder_results  # noqa: E402
-import report  # noqa: E402
+from plots import draw, pages, pools, selection  # noqa: E402
+from plots import results as ladder_results  # noqa: E402
+from plots import report  # noqa: E402
 
 FIGURE = "toy_ladder_size1024.png"
 DEVICE = {"present": True, "name": "NVIDIA H100 80GB HBM3", "compute_capability": "9.0",
@@ -88,10 +88,10 @@ class FigurePools(unittest.TestCase):
         """draw_all's main here, each figure's rows and texts kept as it is saved (in
         draw_files' workers too: beside the PNG, as NAME.json); (status, stdout, stderr,
         {figure name: {'rows': y tick labels, 'texts': every text}})."""
-        out_dir, save = self.tmp / out, common.save
+        out_dir, save = self.tmp / out, pages.save
 
         def hook(fig, out_dir_, name):
-            texts = [t.get_text() for t in fig.findobj(common.Text) if t.get_text()]
+            texts = [t.get_text() for t in fig.findobj(pages.Text) if t.get_text()]
             rows = [t.get_text() for ax in fig.axes for t in ax.get_yticklabels()]
             Path(out_dir_).mkdir(parents=True, exist_ok=True)
             (Path(out_dir_) / f"{name}.json").write_text(json.dumps({"rows": rows,
@@ -99,12 +99,12 @@ class FigurePools(unittest.TestCase):
             return save(fig, out_dir_, name)
 
         stdout, stderr = io.StringIO(), io.StringIO()
-        common.save = hook
+        pages.save = hook
         try:
             with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
-                status = common.main(argv=[*map(str, paths), "--out-dir", str(out_dir)])
+                status = draw.main(argv=[*map(str, paths), "--out-dir", str(out_dir)])
         finally:
-            common.save = save
+            pages.save = save
         seen = {p.name[:-len(".json")]: json.loads(p.read_text())
                 for p in out_dir.glob("*.png.json")}
         return status, stdout.getvalue(), stderr.getvalue(), seen
@@ -124,11 +124,11 @@ class FigurePools(unittest.TestCase):
                                                          "@ abc1234"), provenance)
 
     def test_each_run_keeps_its_own_file(self):
-        files = common.merge_peers(ladder_results.load_all(
+        files = pools.merge_peers(ladder_results.load_all(
             [self.write("a.json", first_half()), self.write("b.json", second_half())]))
         with contextlib.redirect_stderr(io.StringIO()):
-            (name, view, runs, note), = common.pool_figures(files, {"ladder": None}, None)
-        self.assertEqual((name, view.name, [f.path.name for f in common.pooled_files(view)]),
+            (name, view, runs, note), = pools.pool_figures(files, {"ladder": None}, None)
+        self.assertEqual((name, view.name, [f.path.name for f in pools.pooled_files(view)]),
                          ("ladder", "toy-steps-a + toy-steps-b", ["a.json", "b.json"]))
         self.assertEqual([(r.step, r.file.path.name) for r in runs],
                          [(1, "a.json"), (2, "a.json"), (3, "a.json"),
@@ -148,7 +148,7 @@ class FigurePools(unittest.TestCase):
         self.assertIn("warning: ladder from", err)
         self.assertIn("1 run in more than one of them", err)
         texts = seen[FIGURE]["texts"]
-        slower, faster = (common.rate_text(ladder_results.ResultsFile("t.json", results(
+        slower, faster = (selection.rate_text(ladder_results.ResultsFile("t.json", results(
             "t", [run(3, ms=ms)])).runs[0]) for ms in (4.0, 1.0))
         self.assertTrue(any(slower in t for t in texts), (slower, texts))
         self.assertFalse(any(faster in t for t in texts), (faster, texts))
@@ -192,7 +192,7 @@ class FigurePools(unittest.TestCase):
         both["config"]["name"] = "toy-steps-a + toy-steps-b"
         both["runs"] += second_half()["runs"]
         one = self.write("both.json", both)
-        draw_all = [sys.executable, str(ROOT / "plots" / "draw_all.py")]
+        draw_all = [sys.executable, "-m", "plots.draw_all"]
         for files, out in (((one,), "one"), ((a, b), "pooled")):
             done = subprocess.run([*draw_all, *map(str, files), "--out-dir", str(self.tmp / out)],
                                   capture_output=True, text=True, cwd=ROOT, timeout=120)

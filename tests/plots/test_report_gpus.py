@@ -2,7 +2,7 @@
 passed off as an H200 (GPU times halved, one step left out, one run incorrect), and the
 refusals.
 
-Run: python3 tests/plots/test_report_gpus.py   (exits non-zero on failure)
+Run: PYTHONPATH=. python3 tests/plots/test_report_gpus.py   (exits non-zero on failure)
 """
 import json
 import shutil
@@ -14,12 +14,12 @@ from pathlib import Path
 
 from report_fixtures import REFERENCE
 
-import common  # noqa: E402  (plots/ is on the path: report_fixtures put it there)
-import report  # noqa: E402
-import report_common as rc  # noqa: E402
+from plots import formats  # noqa: E402
+from plots import report  # noqa: E402
+from plots import report_common as rc  # noqa: E402
 
 QUICK = REFERENCE.parent / "quick"
-SCRIPT = Path(report.__file__).with_name("gpus_report.py")
+SCRIPT = "plots.gpus_report"  # run as python3 -m SCRIPT
 H100, H200 = "NVIDIA H100 80GB HBM3", "NVIDIA H200"
 POINT = "entries=16384, n=128, queries=1"  # dtw-paper's sweep `notes`
 GONE, WRONG = "subwarp", "naive"  # the H200's dtw-paper: a step left out, a run incorrect
@@ -90,7 +90,7 @@ class GpusReport(unittest.TestCase):
 
     @staticmethod
     def run_it(*args):
-        return subprocess.run([sys.executable, str(SCRIPT), *map(str, args)],
+        return subprocess.run([sys.executable, "-m", SCRIPT, *map(str, args)],
                               capture_output=True, text=True, timeout=120)
 
     def test_written(self):
@@ -122,8 +122,8 @@ class GpusReport(unittest.TestCase):
         ms = runs["shared"].median_ms
         shared = rows(self.text, [POINT, 6, "shared-memory rows (`shared`)"])
         self.assertEqual(len(shared), 1)
-        self.assertIn(f"| {common.format_time(ms)} |", shared[0])
-        self.assertIn(f"| {common.format_time(ms / 2)} |", shared[0])
+        self.assertIn(f"| {formats.format_time(ms)} |", shared[0])
+        self.assertIn(f"| {formats.format_time(ms / 2)} |", shared[0])
         gone = rows(self.text, [POINT, runs[GONE].step, f"{runs[GONE].label} (`{GONE}`)"])
         self.assertEqual(len(gone), 1)
         self.assertTrue(gone[0].endswith("| – | – |"), gone[0])

@@ -2,7 +2,7 @@
 reproduction.json manifest left out, here and in draw_all.py), and the refusal of results of
 more than one ladder commit or device unless --allow-mixed.
 
-Run: python3 tests/plots/test_report_inputs.py   (exits non-zero on failure)
+Run: PYTHONPATH=. python3 tests/plots/test_report_inputs.py   (exits non-zero on failure)
 """
 import contextlib
 import io
@@ -16,8 +16,8 @@ from pathlib import Path
 
 from report_fixtures import REFERENCE
 
-import ladder_results  # noqa: E402  (plots/ is on the path: report_fixtures put it there)
-import report  # noqa: E402
+from plots import results as ladder_results  # noqa: E402
+from plots import report  # noqa: E402
 
 QUICK = REFERENCE.parent / "quick"
 # A few files of the committed quick reproduction: ours, a peer's and the manifest.
@@ -96,7 +96,7 @@ class Inputs(unittest.TestCase):
         self.assertEqual([f.path.name for f in ladder_results.load_all(self.glob())],
                          ["dtw-paper.json", "twed-validation-cutwed.json", "twed-validation.json"])
         self.assertEqual(len(ladder_results.load_all([self.src])), 3)  # the folder reads alike
-        draw = [sys.executable, str(Path(report.__file__).with_name("draw_all.py")),
+        draw = [sys.executable, "-m", "plots.draw_all",
                 str(self.src / "reproduction.json"), str(self.src / "twed-validation.json"),
                 "--out-dir", str(self.tmp / "figures"), "--figures", "ladder"]
         done = subprocess.run(draw, capture_output=True, text=True, check=False)

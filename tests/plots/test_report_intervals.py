@@ -4,7 +4,7 @@ several processes, marked a sample range where one ran one process), and a verdi
 interval crosses one of the claim's thresholds is 'inconclusive', counted apart in the summary;
 an interval clear of the thresholds leaves the verdict as it was.
 
-Run: python3 tests/plots/test_report_intervals.py   (exits non-zero on failure)
+Run: PYTHONPATH=. python3 tests/plots/test_report_intervals.py   (exits non-zero on failure)
 """
 import json
 import math
@@ -15,11 +15,10 @@ import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "plots"))
-import ladder_results  # noqa: E402
-import report  # noqa: E402
-import report_common as rc  # noqa: E402
-import report_summary  # noqa: E402
+from plots import results as ladder_results  # noqa: E402
+from plots import report  # noqa: E402
+from plots import report_common as rc  # noqa: E402
+from plots import report_summary  # noqa: E402
 from report_fixtures import load, study_module  # noqa: E402
 report_dtw = study_module("dtw", "report")
 

@@ -3,7 +3,7 @@ sections that quote it: the exact phrase for given counters, which counters are 
 point named, nothing without counters at the claim's point; the counters are those `ladder profile` wrote
 for the DTW smoke config on an H100 (metric sets why and sass), and edited copies.
 
-Run: python3 tests/plots/test_report_profile.py   (exits non-zero on failure)
+Run: PYTHONPATH=. python3 tests/plots/test_report_profile.py   (exits non-zero on failure)
 """
 import copy
 import json
@@ -13,9 +13,8 @@ import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "plots"))
-import ladder_results  # noqa: E402
-import report_common as rc  # noqa: E402
+from plots import results as ladder_results  # noqa: E402
+from plots import report_common as rc  # noqa: E402
 from report_fixtures import load, study_module  # noqa: E402
 
 report_dtw = study_module("dtw", "report")

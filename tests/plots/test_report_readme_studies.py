@@ -1,7 +1,7 @@
 """The numbers the study READMEs (variants/<study>/README.md) quote from committed reference
 runs are those runs' numbers. Each entry of the mapping below names a README's table cell or
 phrase and the results file, variant, point and quantity each of its numbers comes from; the
-test recomputes the quantity through plots/ladder_results.py and checks that the README
+test recomputes the quantity through plots/results.py and checks that the README
 prints it rounded as printed (1.91x holds for 1.905 to 1.915; an integer's trailing zeros
 may stand for digits rounded away behind three or more significant ones: 43,440 for 43,443).
 docs/studies.md's lines on the studies repeat some of these numbers and are checked the same
@@ -11,7 +11,7 @@ Left unchecked: numbers of papers and seeds, hardware limits and rules, prose es
 Nsight Compute counters, and numbers whose run the README does not name or whose results file
 is not committed.
 
-Run: python3 tests/plots/test_report_readme_studies.py   (exits non-zero on failure)
+Run: PYTHONPATH=. python3 tests/plots/test_report_readme_studies.py   (exits non-zero on failure)
 """
 import functools
 import re
@@ -21,8 +21,7 @@ from pathlib import Path
 from unittest import mock
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "plots"))
-import ladder_results  # noqa: E402
+from plots import results as ladder_results  # noqa: E402
 
 REFERENCE = ROOT / "results" / "reference"
 

@@ -2,7 +2,7 @@
 runs and on hand-edited copies of them (every GPU run skipped, no peer, quick scale, a missing
 config, a speedup that falls short).
 
-Run: python3 tests/plots/test_report_twed.py   (exits non-zero on failure; no matplotlib needed)
+Run: PYTHONPATH=. python3 tests/plots/test_report_twed.py   (exits non-zero on failure; no matplotlib needed)
 """
 import copy
 import sys
@@ -11,8 +11,7 @@ import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "plots"))
-import report_common as rc  # noqa: E402
+from plots import report_common as rc  # noqa: E402
 from report_fixtures import load, skip_gpu, study_module, write_reproduction  # noqa: E402
 report_twed = study_module("twed", "report")
 

@@ -21,10 +21,10 @@ import sys
 import tempfile
 from pathlib import Path
 
+from plots import results as ladder_results
+from plots import schema
+
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "plots"))
-import ladder_results  # noqa: E402
-import schema  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "cli" / "fixtures"
 failures = []

@@ -12,8 +12,7 @@ import json
 import os
 import sys
 
-sys.path.append(os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "plots"))
-import ladder_results  # noqa: E402
+from plots import results as ladder_results  # the project root on PYTHONPATH
 
 
 def pairs(whole, merged):

@@ -32,7 +32,7 @@ submit_and_wait "$timeout" --shards 3 --scale quick --no-finish --ladder "$ladde
 submit_and_wait "$timeout" --shards 7 --config configs/dtw/smoke.json --ladder "$ladder" --out "$tmp/dtw"
 submit_and_wait "$timeout" --shards 3 --config configs/eed/smoke.json --ladder "$ladder" --out "$tmp/eed"
 
-python3 "$here/check_merged.py" "$tmp/whole" "$tmp/repro" 3 \
+PYTHONPATH="$root" python3 "$here/check_merged.py" "$tmp/whole" "$tmp/repro" 3 \
   "$tmp/whole-dtw.json" "$tmp/dtw/merged.json" 7 "$tmp/whole-eed.json" "$tmp/eed/merged.json" 3 ||
   fail "the merged files differ from the unsharded ones"
 ok=1

@@ -1,8 +1,8 @@
 """The toy study's section of REPORT.md: its steps' throughput at each length and one claim,
 that the GPU step outruns the sequential one at the largest length. The smallest example of a
 study's own report section."""
-import common
-import report_common as rc
+from .. import selection
+from .. import report_common as rc
 
 SEED, TITLE = "seed 999: none, the toy study proves the path", "Toy vector sum"
 CONFIG = "toy-smoke"
@@ -16,12 +16,12 @@ def gpu_claim(runs):
     for r in runs:
         at.setdefault(int(r.params["n"]), {})[r.variant] = r
     both = [n for n, v in at.items()
-            if common.seconds(v.get("seq")) and common.seconds(v.get("grid_stride"))]
+            if selection.seconds(v.get("seq")) and selection.seconds(v.get("grid_stride"))]
     if not both:
         return rc.Claim(TARGET, CLAIM, "faster", "-", rc.NOT_MEASURED,
                         "no length with both steps timed")
     v = at[max(both)]
-    gain = rc.ratio(common.seconds(v["seq"]), common.seconds(v["grid_stride"]))
+    gain = rc.ratio(selection.seconds(v["seq"]), selection.seconds(v["grid_stride"]))
     verdict = rc.REPRODUCES if gain > 1 else rc.DOES_NOT
     return rc.Claim(TARGET, CLAIM, "faster", rc.fmt_ratio(gain), verdict, f"at n = {max(both)}")
 

@@ -1,14 +1,16 @@
 """The one reader of ladder results files (what `ladder run` and `ladder ingest` write).
 
-    files = ladder_results.load_all(["results/dtw-paper.json", "results/reference/h100/development/"])
+    from plots import results   # installed: from ladder.plots import results
+    files = results.load_all(["results/dtw-paper.json", "results/reference/h100/development/"])
     for run in files[0].runs:
         print(run.id, run.status, run.seconds, run.metric, run.unit)
+    table = results.to_dataframe("results/reference/h100/development/")  # pandas; or records()
 
 load() checks the layout and the type of every field the accessors and figures read once,
 and raises ResultsError (one line) otherwise, so that callers take every run and field as
 given; the accessors settle old spellings in one place. Every file a script is given is read
 through read_json() here: regular files only. Standard library only; pandas is needed by
-to_dataframe() alone.
+to_dataframe() alone (imported when it is called).
 
 A run's time comes with its 95% interval (Run.interval_ms), and a ratio of two runs' times
 with its own (ratio_interval): the figures' whiskers and the report's intervals are these.
@@ -311,21 +313,46 @@ class ResultsFile:
         peer = self.raw.get("peer")
         return peer if isinstance(peer, dict) else None
 
+    def records(self):
+        """One dict per run: the file's name and the runs' accessors (params as param.KEY);
+        the rows of to_dataframe(), without pandas."""
+        return [{"config": self.name, **{f: getattr(r, f) for f in RECORD_FIELDS},
+                 **_interval_columns(r.interval_ms),
+                 **{f"param.{k}": v for k, v in r.params.items()}}
+                for r in self.runs]
+
     def to_dataframe(self):
-        """One row per run: the file's name and the runs' accessors (params as param.KEY)."""
-        try:
-            import pandas
-        except ImportError:
-            raise ImportError("to_dataframe() needs pandas: "
-                              "python3 -m pip install pandas") from None
-        fields = ("study", "variant", "id", "step", "label", "role", "backend", "precision",
-                  "point", "sweep", "status", "reason", "emulated", "median_ms", "seconds",
-                  "metric_name", "metric", "unit", "pct_of_peak", "binds", "peak_reason",
-                  "process_count")
-        return pandas.DataFrame([{"config": self.name, **{f: getattr(r, f) for f in fields},
-                                  **_interval_columns(r.interval_ms),
-                                  **{f"param.{k}": v for k, v in r.params.items()}}
-                                 for r in self.runs])
+        """records() as a pandas DataFrame, a row per run."""
+        return _pandas().DataFrame(self.records())
+
+
+# records()' columns after `config`, each a Run accessor
+RECORD_FIELDS = ("study", "variant", "id", "step", "label", "role", "backend", "precision",
+                 "point", "sweep", "status", "reason", "emulated", "median_ms", "seconds",
+                 "metric_name", "metric", "unit", "pct_of_peak", "binds", "peak_reason",
+                 "process_count")
+
+
+def _pandas():
+    """pandas, imported only here: everything else in this module is standard library."""
+    try:
+        import pandas
+    except ImportError:
+        raise ImportError("to_dataframe() needs pandas: python3 -m pip install pandas (or "
+                          "install this package with its extra: pip install "
+                          "'ladder-harness[dataframe]')") from None
+    return pandas
+
+
+def records(path):
+    """A dict per run of the results file at PATH, or of every results file in the folder PATH
+    (load_all); ResultsError when one is not a results file."""
+    return [row for results in load_all([path]) for row in results.records()]
+
+
+def to_dataframe(path):
+    """records(PATH) as a pandas DataFrame (ImportError, saying how to get pandas, without)."""
+    return _pandas().DataFrame(records(path))
 
 
 def _interval_columns(interval):
@@ -463,7 +490,7 @@ def load(path, validate=False):
     raw = read_json(path)
     _check(path, raw)
     if validate:
-        import schema  # only here: reading needs no jsonschema
+        from . import schema  # only here: reading needs no jsonschema
         try:
             problems = schema.validate("results", raw)
         except schema.SchemaError as err:

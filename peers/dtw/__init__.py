@@ -1,0 +1,1 @@
+"""The dtw study's peers (peers/README.md)."""

@@ -1,0 +1,1 @@
+"""The eed study's peers (peers/README.md)."""

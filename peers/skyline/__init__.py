@@ -1,0 +1,1 @@
+"""The skyline study's peers (peers/README.md)."""

@@ -1,0 +1,1 @@
+"""The twed study's peers (peers/README.md)."""

@@ -1,0 +1,1 @@
+"""The covariance study's figures and report section (plots/README.md)."""

@@ -1,0 +1,1 @@
+"""The dtw study's figures and report section (plots/README.md)."""

@@ -1,0 +1,1 @@
+"""The eed study's figures and report section (plots/README.md)."""

@@ -1,0 +1,1 @@
+"""The skyline study's figures and report section (plots/README.md)."""

@@ -1,0 +1,1 @@
+"""The twed study's figures and report section (plots/README.md)."""
