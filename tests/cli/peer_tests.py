@@ -21,6 +21,15 @@ os.execv({ladder!r}, [{ladder!r}] + sys.argv[1:])
 '''
 
 
+def gpu_listed():
+    """Whether nvidia-smi lists a GPU: the real peers' tests run only there."""
+    try:
+        return "GPU" in subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True,
+                                       timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
 def peer_module(script):
     """The module of a peer script (ROOT/peers/eed/rapidfuzz.py: peers.eed.rapidfuzz), run as
     `python3 -m MODULE` from the project root, as `ladder reproduce` runs it."""

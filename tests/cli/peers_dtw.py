@@ -29,7 +29,6 @@ CASE is one of
 import json
 import os
 import shutil
-import subprocess
 import sys
 
 import clitest  # noqa: E402
@@ -175,14 +174,6 @@ def cudtw_replay(ladder, work):
     clitest.finish(problems, f"ok: {len(results.runs)} runs handed over and ingested")
 
 
-def gpu_listed():
-    try:
-        return "GPU" in subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True,
-                                       timeout=60).stdout
-    except (OSError, subprocess.SubprocessError):
-        return False
-
-
 def check_facts(results, ours, problems):
     for r in results.runs:
         if r.status == "unsupported":
@@ -198,7 +189,7 @@ def check_facts(results, ours, problems):
 
 
 def cudtw_real(ladder, work):
-    if not gpu_listed():
+    if not peer_tests.gpu_listed():
         print("skipped: no GPU in nvidia-smi (cuDTW++ runs on the GPU)")
         sys.exit(SKIP)
     how = pinned_source(SCRIPT, "LADDER_CUDTW_SOURCE", "cuDTW++", work)

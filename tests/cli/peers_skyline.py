@@ -254,16 +254,8 @@ def skyalign_replay(ladder, work):
     clitest.finish(problems, f"ok: {len(results.runs)} runs handed over and ingested")
 
 
-def gpu_listed():
-    try:
-        return "GPU" in subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True,
-                                       timeout=60).stdout
-    except (OSError, subprocess.SubprocessError):
-        return False
-
-
 def skyalign_real(ladder, work):
-    if not gpu_listed():
+    if not peer_tests.gpu_listed():
         print("skipped: no GPU in nvidia-smi (SkyAlign runs on the GPU)")
         sys.exit(SKIP)
     how = pinned_source(SKYALIGN, "LADDER_SKYALIGN_SOURCE", "SkyAlign", work)

@@ -14,10 +14,10 @@ peers/cache/).
 """
 import json
 import os
-import subprocess
 import sys
 
 import clitest  # noqa: E402
+import peer_tests  # noqa: E402
 from peer_tests import ROOT, SKIP, peer_module, run  # noqa: E402
 
 SCRIPT = os.path.join(ROOT, "peers", "twed", "cutwed.py")
@@ -32,14 +32,6 @@ CONFIG = {"name": "twed-peer-real", "study": "twed",
                "variants": ["twed/seq_full"]}]}
 DEVICE, HOST = "peer_cutwed", "peer_cutwed_host"
 VARIANTS = [DEVICE, "peer_cutwed_fp32", HOST]
-
-
-def gpu_listed():
-    try:
-        return "GPU" in subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True,
-                                       timeout=60).stdout
-    except (OSError, subprocess.SubprocessError):
-        return False
 
 
 def check(results, problems):
@@ -71,7 +63,7 @@ def same_distance(kept_outputs, problems):
 
 def main():
     ladder, scratch = clitest.ladder_scratch("peers_twed_real.py")
-    if not gpu_listed():
+    if not peer_tests.gpu_listed():
         print("skipped: no GPU in nvidia-smi (cuTWED runs on the GPU)")
         sys.exit(SKIP)
     probe = run([sys.executable, "-m", peer_module(SCRIPT), "--ready"])
