@@ -3,6 +3,7 @@ or copied from --source), a build kept in the cache under a key of what made it,
 nvidia-smi, the GPU's architecture, a driver process that times the library in C++, and the
 CUDA runtime a library loaded."""
 import argparse
+import concurrent.futures
 import hashlib
 import json
 import os
@@ -139,6 +140,69 @@ def install_build(built, exe, license_file, info):
     shutil.copy(license_file, exe.parent / license_file.name)
     (exe.parent / "build.json").write_text(json.dumps(info, indent=2) + "\n")
     os.replace(built, exe)
+
+
+class SourceBuilt:
+    """A peer whose driver ladder compiles against its pinned SOURCE (cuDTW++ and SkyAlign with
+    nvcc, SkyBench with the C++ compiler), in one way: its cache folder (FOLDER-<commit>), the
+    source there, and a build planned first (the executable's place and record, keyed by what
+    goes into it), reused when that executable exists, else compiled in a scratch folder beside
+    it and installed whole with the peer's LICENSE."""
+
+    def __init__(self, source, folder, license_name):
+        self.source, self.folder, self.license_name = source, folder, license_name
+
+    def home(self, args):
+        return Path(args.cache) / f"{self.folder}-{self.source.commit[:12]}"
+
+    def source_dir(self, args):
+        """The cache's copy of the source: from --source, the cache, or the network."""
+        return self.source.get(args, self.home(args) / "source")
+
+    def build(self, args, plan, compile_into, what):
+        """The executable of PLAN (exe, info), built when missing: COMPILE_INTO(src, tmp, info)
+        leaves it in the scratch folder TMP and returns its path (checking it there, if the
+        peer checks builds). WHAT says what the build is for, in the note."""
+        exe, info = plan
+        if exe.is_file():
+            return exe, info
+        src = self.source_dir(args)
+        basics.note(args, f"building {self.source.label} {self.source.short} {what} into "
+                          f"{basics.shown(exe.parent)}")
+        with tempfile.TemporaryDirectory(dir=self.home(args)) as tmp:
+            out = compile_into(src, Path(tmp), info)
+            install_build(out, exe, src / self.license_name, info)
+        return exe, info
+
+
+def run_tool(argv, failed):
+    """ARGV run to completion; PeerError "FAILED: <the end of its stderr>" when it fails."""
+    done = subprocess.run(argv, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise basics.PeerError(f"{failed}: {basics.one_line(done.stderr)[-300:]}")
+
+
+def compile_objects(compiler, flags, units, tmp, jobs=None):
+    """Each of UNITS compiled by COMPILER with FLAGS into an object in TMP, in parallel (JOBS
+    at a time, default one per unit); the objects' paths, in the units' order."""
+    def one(unit):
+        obj = Path(tmp) / f"{unit.parent.name}-{unit.stem}{unit.suffix.replace('.', '-')}.o"
+        run_tool([compiler, *flags, "-c", str(unit), "-o", str(obj)],
+                 f"{Path(compiler).name} failed on {unit.name}")
+        return obj
+    with concurrent.futures.ThreadPoolExecutor(jobs or max(len(units), 1)) as pool:
+        return list(pool.map(one, units))
+
+
+def nvcc_and_arch(args, needed_by):
+    """nvcc and the architecture to build for (--arch, else the GPU's); PeerError when there
+    is no GPU to ask and no --arch."""
+    found = nvcc(needed_by=needed_by)
+    arch = arch_of(args)
+    if not arch:
+        raise basics.PeerError("cannot tell the GPU's compute capability (nvidia-smi lists no "
+                               "GPU): give --arch, e.g. --arch sm_90")
+    return found, arch
 
 
 class DriverProcess:

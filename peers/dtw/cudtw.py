@@ -5,9 +5,7 @@ ladder's built with nvcc against the fetched source, on the CBF series `ladder g
 (peers/README.md). cuDTW++ is never vendored: its source is fetched (or taken from --source)
 into peers/cache/ at benchmark time."""
 import os
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -84,16 +82,10 @@ def options(p):
                         "n = 127, 255, 511, 1023, 2047")
 
 
-# --- the source: pinned commit, from --source, the cache or GitHub --------------------------
+# --- the source and the build: building.SourceBuilt -----------------------------------------
 
-def home(args):
-    return Path(args.cache) / f"cudtw-{COMMIT[:12]}"
-
-
-def source(args):
-    """The cache's copy of cuDTW++'s source at COMMIT: from --source, the cache, or the
-    network."""
-    return SOURCE.get(args, home(args) / "source")
+BUILT = building.SourceBuilt(SOURCE, "cudtw", "LICENSE")
+home, source = BUILT.home, BUILT.source_dir
 
 
 def build_plan(args, nvcc, arch):
@@ -104,26 +96,15 @@ def build_plan(args, nvcc, arch):
 def build(args):
     """ladder's driver compiled against cuDTW++'s src/include/, once per (source, arch, nvcc,
     flags, driver)."""
-    nvcc = building.nvcc(needed_by="cuDTW++")
-    arch = building.arch_of(args)
-    if not arch:
-        raise PeerError("cannot tell the GPU's compute capability (nvidia-smi lists no GPU): "
-                        "give --arch, e.g. --arch sm_90")
-    exe, info = build_plan(args, nvcc, arch)
-    if exe.is_file():
-        return exe, info
-    src = source(args)
-    basics.note(args, f"building cuDTW++ {SHORT} for {info['arch']} into "
-                      f"{basics.shown(exe.parent)}")
-    with tempfile.TemporaryDirectory(dir=home(args)) as tmp:
-        out = Path(tmp) / "cudtw-ladder"
-        done = subprocess.run([nvcc, *info["flags"], f"-I{src / 'src' / 'include'}", str(DRIVER),
-                               "-o", str(out)], capture_output=True, text=True)
-        if done.returncode != 0:
-            raise PeerError(f"nvcc failed building cuDTW++: "
-                            f"{basics.one_line(done.stderr)[-300:]}")
-        building.install_build(out, exe, src / "LICENSE", info)
-    return exe, info
+    nvcc, arch = building.nvcc_and_arch(args, LABEL)
+
+    def compile_into(src, tmp, info):
+        out = tmp / "cudtw-ladder"
+        building.run_tool([nvcc, *info["flags"], f"-I{src / 'src' / 'include'}", str(DRIVER), "-o", str(out)],
+                          "nvcc failed building cuDTW++")
+        return out
+    plan = build_plan(args, nvcc, arch)
+    return BUILT.build(args, plan, compile_into, f"for {plan[1]['arch']}")
 
 
 def prepare(args):

@@ -4,10 +4,7 @@ sean-chester/skycube-templates, MIT) as a peer of the skyline study: its run_sky
 points `ladder gen` writes, called by a small driver of ladder's built with nvcc against the
 fetched source (peers/README.md). SkyAlign is never vendored: its source is fetched (or taken
 from --source) into peers/cache/ at benchmark time."""
-import concurrent.futures
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -64,14 +61,8 @@ def options(p):
 
 # --- the source and the build ---------------------------------------------------------------
 
-def home(args):
-    return Path(args.cache) / f"skyalign-{COMMIT[:12]}"
-
-
-def source(args):
-    """The cache's copy of SkyAlign's files at COMMIT: from --source, the cache, or the
-    network."""
-    return SOURCE.get(args, home(args) / "source")
+BUILT = building.SourceBuilt(SOURCE, "skyalign", "LICENSE.md")
+home, source = BUILT.home, BUILT.source_dir
 
 
 def build_plan(args, nvcc, arch):
@@ -79,45 +70,21 @@ def build_plan(args, nvcc, arch):
     return building.nvcc_build_plan(home(args), "skyalign-ladder", nvcc, arch, NVCC_FLAGS, SOURCE, DRIVER)
 
 
-def compile_all(nvcc, flags, src, tmp):
-    """SkyAlign's three units and the driver compiled in parallel (skyAlign.cu's twenty
-    instantiations take the longest), then device-linked; the executable's path."""
-    def compile_one(unit):
-        obj = Path(tmp) / f"{unit.stem}{unit.suffix.replace('.', '-')}.o"
-        done = subprocess.run([nvcc, *flags, f"-I{src / 'src'}", "-c", str(unit),
-                               "-o", str(obj)], capture_output=True, text=True)
-        if done.returncode != 0:
-            raise PeerError(f"nvcc failed on {unit.name}: {basics.one_line(done.stderr)[-300:]}")
-        return obj
-    units = [src / u for u in UNITS] + [DRIVER]
-    with concurrent.futures.ThreadPoolExecutor(len(units)) as pool:
-        objects = list(pool.map(compile_one, units))
-    out = Path(tmp) / "skyalign-ladder"
-    done = subprocess.run([nvcc, *flags, *map(str, objects), "-o", str(out)],
-                          capture_output=True, text=True)
-    if done.returncode != 0:
-        raise PeerError(f"linking SkyAlign failed: {basics.one_line(done.stderr)[-300:]}")
-    return out
-
-
 def build(args):
-    """ladder's driver and SkyAlign's units, once per (source, arch, nvcc, flags, driver); the
-    check on known points needs a GPU and is made before any point runs (setup)."""
-    nvcc = building.nvcc(needed_by="SkyAlign")
-    arch = building.arch_of(args)
-    if not arch:
-        raise PeerError("cannot tell the GPU's compute capability (nvidia-smi lists no GPU): "
-                        "give --arch, e.g. --arch sm_90")
-    exe, info = build_plan(args, nvcc, arch)
-    if exe.is_file():
-        return exe, info
-    src = source(args)
-    basics.note(args, f"building SkyAlign {SHORT} for {info['arch']} into "
-                      f"{basics.shown(exe.parent)}")
-    with tempfile.TemporaryDirectory(dir=home(args)) as tmp:
-        out = compile_all(nvcc, info["flags"], src, tmp)
-        building.install_build(out, exe, src / "LICENSE.md", info)
-    return exe, info
+    """ladder's driver and SkyAlign's units, once per (source, arch, nvcc, flags, driver): the
+    units compiled in parallel (skyAlign.cu's twenty instantiations take the longest), then
+    device-linked. The check on known points needs a GPU and is made before any point runs
+    (setup)."""
+    nvcc, arch = building.nvcc_and_arch(args, LABEL)
+
+    def compile_into(src, tmp, info):
+        objects = building.compile_objects(nvcc, [*info["flags"], f"-I{src / 'src'}"],
+                                           [src / u for u in UNITS] + [DRIVER], tmp)
+        out = tmp / "skyalign-ladder"
+        building.run_tool([nvcc, *info["flags"], *map(str, objects), "-o", str(out)], "linking SkyAlign failed")
+        return out
+    plan = build_plan(args, nvcc, arch)
+    return BUILT.build(args, plan, compile_into, f"for {plan[1]['arch']}")
 
 
 def prepare(args):

@@ -4,7 +4,6 @@ of the skyline study: its Hybrid on every core and BSkyTree on one, built from i
 each d, on the points `ladder gen` writes (peers/README.md). SkyBench is never vendored: its
 source is fetched (or taken from --source) into peers/cache/ at benchmark time."""
 import argparse
-import concurrent.futures
 import hashlib
 import os
 import platform
@@ -12,7 +11,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -76,14 +74,8 @@ def dims(text):
     return sorted({int(p) for p in parts})
 
 
-def home(args):
-    return Path(args.cache) / f"skybench-{COMMIT[:12]}"
-
-
-def source(args):
-    """The cache's copy of SkyBench's source at COMMIT: from --source, the cache, or the
-    network."""
-    return SOURCE.get(args, home(args) / "source")
+BUILT = building.SourceBuilt(SOURCE, "skybench", "LICENSE.md")
+home, source = BUILT.home, BUILT.source_dir
 
 
 def compiler():
@@ -119,31 +111,16 @@ def build(args, d):
     if not cxx:
         raise PeerError(f"no C++ compiler ({os.environ.get('CXX', 'g++')} not found; set CXX): "
                         "SkyBench is built from source")
-    exe, info = build_plan(args, d, cxx)
-    if exe.is_file():
-        return exe, info
-    src = source(args)
-    basics.note(args, f"building SkyBench {SHORT} for d = {d} into {basics.shown(exe.parent)}")
-    units = sorted(p for p in (src / "src").rglob("*.cpp") if p.name != "testdriver.cpp")
-    with tempfile.TemporaryDirectory(dir=home(args)) as tmp:
-        def compile_one(unit):
-            obj = Path(tmp) / f"{unit.parent.name}-{unit.stem}.o"
-            done = subprocess.run([cxx, *info["cxxflags"], f"-I{src / 'src'}", "-c", str(unit),
-                                   "-o", str(obj)], capture_output=True, text=True)
-            if done.returncode != 0:
-                raise PeerError(f"{Path(cxx).name} failed on {unit.name}: "
-                                f"{basics.one_line(done.stderr)[-300:]}")
-            return obj
-        with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 1) as pool:
-            objects = list(pool.map(compile_one, [*units, DRIVER]))
-        out = Path(tmp) / "skybench-ladder"
-        done = subprocess.run([cxx, "-o", str(out), *map(str, objects), *info["ldflags"]],
-                              capture_output=True, text=True)
-        if done.returncode != 0:
-            raise PeerError(f"linking SkyBench failed: {basics.one_line(done.stderr)[-300:]}")
+
+    def compile_into(src, tmp, info):
+        units = sorted(p for p in (src / "src").rglob("*.cpp") if p.name != "testdriver.cpp")
+        objects = building.compile_objects(cxx, [*info["cxxflags"], f"-I{src / 'src'}"], [*units, DRIVER], tmp,
+                                           jobs=os.cpu_count() or 1)
+        out = tmp / "skybench-ladder"
+        building.run_tool([cxx, "-o", str(out), *map(str, objects), *info["ldflags"]], "linking SkyBench failed")
         check(out, d)
-        building.install_build(out, exe, src / "LICENSE.md", info)
-    return exe, info
+        return out
+    return BUILT.build(args, build_plan(args, d, cxx), compile_into, f"for d = {d}")
 
 
 def known(d):
