@@ -29,10 +29,9 @@ import re
 import shutil
 import stat
 import subprocess
-import sys
 import tempfile
 
-from clitest import checker, error_problems, finish, run_ladder, show, tree
+from clitest import checker, error_problems, run_case, run_ladder, show, tree
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FAST = os.path.join(HERE, "fixtures", "reproduce", "dtw", "a_fast.json")
@@ -236,18 +235,5 @@ def reproduce_folder(ladder, work):
 CASES = {"installed": installed, "reproduce_folder": reproduce_folder}
 
 
-def main():
-    if len(sys.argv) != 4 or sys.argv[3] not in CASES:
-        sys.exit("usage: install.py LADDER SCRATCH_ROOT %s" % "|".join(CASES))
-    ladder, scratch, case = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), sys.argv[3]
-    work = os.path.join(scratch, "install-" + case)
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    CASES[case](ladder, work)
-    if not problems:
-        shutil.rmtree(work, ignore_errors=True)
-    finish(problems)
-
-
 if __name__ == "__main__":
-    main()
+    run_case("install.py", "install-", CASES, problems)
