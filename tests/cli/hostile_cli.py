@@ -327,11 +327,11 @@ def figures_match_plots(ladder, work):
     for s in json.loads(text(proc.stdout))["studies"]:
         check("ladder" in s["figures"], "study %s does not offer the ladder figure" % s["name"])
         declared.update(s["figures"])
-    listed = subprocess.run([sys.executable, os.path.join(PROJECT, "plots", "draw_all.py"), "--list"],
-                            capture_output=True, text=True, cwd=work)
-    check(listed.returncode == 0, "draw_all.py --list exited %d: %s" % (listed.returncode, listed.stderr))
+    listed = subprocess.run([sys.executable, "-m", "plots.draw_all", "--list"], capture_output=True, text=True,
+                            cwd=work, env=dict(os.environ, PYTHONPATH=PROJECT))
+    check(listed.returncode == 0, "plots.draw_all --list exited %d: %s" % (listed.returncode, listed.stderr))
     drawn = set(listed.stdout.split())
-    check(declared == drawn, "ladder declares figures %s, plots/draw_all.py draws %s"
+    check(declared == drawn, "ladder declares figures %s, plots.draw_all draws %s"
           % (sorted(declared), sorted(drawn)))
 
 
