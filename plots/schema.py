@@ -6,7 +6,7 @@ Kinds: config (configs/<study>/*.json), results (what `ladder run`, merge and in
 costs (configs/costs.json). The schemas are draft 2020-12; validating needs the jsonschema
 package (4.0 or later), imported only when a check runs, so that reading results never needs it.
 
-    python3 plots/schema.py KIND FILE...
+    python3 -m plots.schema KIND FILE...
 
 prints each problem of each file; exit status 0 when every file fits, 1 when one does not,
 2 when a file cannot be read or jsonschema is missing.
