@@ -5,9 +5,7 @@ import argparse
 import ctypes
 import hashlib
 import json
-import os
 import re
-import shutil
 import subprocess
 import sys
 import tarfile
@@ -126,15 +124,9 @@ def compile_lib(nvcc, libdir, lib, info, files, cache):
             (Path(tmp) / rel).parent.mkdir(parents=True, exist_ok=True)
             (Path(tmp) / rel).write_bytes(blob)
         src, out = Path(tmp) / "src", Path(tmp) / "libcutwed.so"
-        done = subprocess.run([nvcc, *info["flags"], f"-I{src}", str(src / "cuTWED.cu"), "-o",
-                               str(out), "-lcublas", "-Xlinker", f"-rpath,{libdir}"],
-                              capture_output=True, text=True)
-        if done.returncode != 0:
-            raise PeerError(f"nvcc failed building cuTWED: {done.stderr.strip()[-300:]}")
-        lib.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(Path(tmp) / "LICENSE", lib.parent / "LICENSE")
-        (lib.parent / "build.json").write_text(json.dumps(info, indent=2) + "\n")
-        os.replace(out, lib)
+        building.run_tool([nvcc, *info["flags"], f"-I{src}", str(src / "cuTWED.cu"), "-o", str(out), "-lcublas",
+                           "-Xlinker", f"-rpath,{libdir}"], "nvcc failed building cuTWED")
+        building.install_build(out, lib, Path(tmp) / "LICENSE", info)
     return lib, info
 
 
