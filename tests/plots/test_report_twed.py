@@ -175,7 +175,7 @@ class H100Reference(Case):
         # MNIST all queries is not run: its why says what a call would take, from the single
         # query's times (60,000 times its pairs).
         every = self.claim(s, T2, "cuTWED's time for MNIST all queries")
-        self.assertIn("sweep mnist_all is not in this config (60,000 times the pairs of MNIST "
+        self.assertIn("no run of sweep mnist_all (config twed-mnist-all) in this reproduction (60,000 times the pairs of MNIST "
                       "single query here: a call would take about 405 s with our wavefront and "
                       "3,421 s with cuTWED here (FP64)", every.why)
         without_peer = self.claim(self.section(peers={}), T2, "cuTWED's time for MNIST all")
@@ -277,6 +277,59 @@ class FullMatrixEverywhere(Case):
         c = self.claim(self.section(), T2, "Pseudo Periodic: 107x")
         self.assertIn("seq_full is not in sweep pseudo_periodic (the seed's twed.c took "
                       "15,750 s there)", c.why)
+
+
+def mnist_part(results, queries):
+    """`results` (ours or cuTWED's on twed-validation) as config twed-mnist-all: its MNIST
+    single-query runs as `queries` queries against every series (sweep mnist_all), their times
+    `queries` times the single query's."""
+    out = copy.deepcopy(results)
+    out["runs"] = [r for r in out["runs"] if r["sweep"] == "mnist"]
+    for run in out["runs"]:
+        run["sweep"], run["data"]["a_series"] = "mnist_all", queries
+        run["data"]["pairs"] = queries * run["data"]["b_series"]
+        if run.get("timing"):
+            run["timing"] = {k: [v * queries for v in value] if k == "samples" else
+                             value * queries if k in ("median", "min", "max", "mean") else value
+                             for k, value in run["timing"].items()}
+    return out
+
+
+class MnistAllPart(Case):
+    """MNIST all queries measured on a part of the set (30 of its 60,000 queries against every
+    series): the whole set's time is the part's times 2,000."""
+    def sections(self, peer=True):
+        ours = {k: copy.deepcopy(self.files[k]) for k in FILES}
+        ours["twed-mnist-all"] = mnist_part(self.files["twed-validation"], 30)
+        peers = {k: copy.deepcopy(self.files[k + "+peer"]) for k in PEERS}
+        if peer:
+            peers["twed-mnist-all"] = mnist_part(self.files["twed-validation+peer"], 30)
+        return self.section(ours=ours, peers=peers)
+
+    def test_judged_on_cutwed_scaled(self):
+        every = self.claim(self.sections(), T2, "cuTWED's time for MNIST all queries")
+        self.assertEqual(every.verdict, NC)  # a P100's time against an H100's
+        # cuTWED's single query took 57.0 ms here: 30 queries 1.71 s, the whole set 3,421 s.
+        self.assertIn("cuTWED here: 3,421 s", every.ours)
+        self.assertIn("our wavefront: 405 s", every.ours)
+        self.assertIn("(batch 30x60000 n=28; a part of the set: its times x2,000)", every.ours)
+        self.assertIn("cuTWED here/seed 0.365x", every.ours)  # 3,421 s over 9,360 s
+
+    def test_without_cutwed_ours_is_judged(self):
+        every = self.claim(self.sections(peer=False), T2, "cuTWED's time for MNIST all queries")
+        self.assertEqual(every.verdict, NC)
+        self.assertNotIn("cuTWED here:", every.ours)
+        self.assertIn("ours/seed 0.0433x", every.ours)  # 405 s over 9,360 s
+
+    def test_the_table_row_is_scaled(self):
+        body = self.sections().body
+        self.assertIn("| MNIST all queries | batch 30x60000 n=28 (a part of the set: its times "
+                      "x2,000) |", body)
+        self.assertIn("wavefront: 405 s", body)
+
+    def test_a_whole_set_is_not_scaled(self):
+        s = self.sections()
+        self.assertIn("| MNIST single query | batch 1x60000 n=28 | 30 s |", s.body)
 
 
 class OlderDesktop(Case):
