@@ -432,7 +432,7 @@ def assemble(out_dir, loaded, scale, made):
             write_atomically(target, ladder_results.read_regular(f))
         study = next((r.study for r in results.runs), "?")
         if pools.only_peers(results):
-            peers.append({"study": study, "peer": results.runs[0].variant, "config": name,
+            peers.append({"study": study, "peer": peer_name(results), "config": name,
                           "results": target.name, "state": "ran", "why": ""})
         else:
             first = first or results.raw
@@ -471,6 +471,14 @@ def draw_figures(files, figures_dir):
     sys.stderr.write(done.stderr)
 
 
+def peer_name(results):
+    """A peer's name as `ladder reproduce` gives it: its script's (peers/eed/stringzilla_paired.py:
+    stringzilla_paired), else, in files that do not name their script, its first run's variant."""
+    peer = results.raw.get("peer")
+    script = peer.get("script") if isinstance(peer, dict) else None
+    return Path(script).stem if isinstance(script, str) and script else results.runs[0].variant
+
+
 def peers_missing(configs, peers):
     """A peer of a config's study (peers/<study>/<name>.py) with no results among the files:
     listed as not run, so that the report says so rather than leaving it out."""
@@ -479,7 +487,8 @@ def peers_missing(configs, peers):
     missing = []
     for c in configs:
         for script in sorted((root / c["study"]).glob("[!_]*.py")):
-            if not any(cfg == c["name"] and script.stem in peer for cfg, peer in have):
+            if not any(cfg == c["name"] and (script.stem == peer or peer.startswith("peer_")
+                                              and script.stem in peer) for cfg, peer in have):
                 missing.append({"study": c["study"], "peer": script.stem, "config": c["name"],
                                 "results": None, "state": "not in these results",
                                 "why": "no results file of this peer among those given"})

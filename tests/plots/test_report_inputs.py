@@ -92,6 +92,19 @@ class Inputs(unittest.TestCase):
         self.assertIn(f"commit `{COMMIT}`", text)
         self.assertNotIn("Mixed results", text)  # one commit, one device: no extra columns
 
+    def test_a_peer_is_named_by_its_script_as_reproduce_names_it(self):
+        # A second peer of a study whose script's name holds the first's (stringzilla and
+        # stringzilla_paired): each is named by its own script, and neither is listed missing.
+        edit_json(self.src / "twed-validation-cutwed.json",
+                  lambda data: data["peer"].update(script="peers/twed/cutwed_paired.py"))
+        status, err = self.report("--scale", "quick")
+        self.assertEqual((status, err), (0, ""))
+        manifest = json.loads((self.out / "reproduction.json").read_text(encoding="utf-8"))
+        named = {(p["config"], p["peer"]): p["state"] for p in manifest["peers"]}
+        self.assertEqual(named[("twed-validation", "cutwed_paired")], "ran")
+        # cutwed.py's name is held in cutwed_paired's, but cutwed's own file is not given.
+        self.assertEqual(named[("twed-validation", "cutwed")], "not in these results")
+
     def test_draw_all_leaves_the_manifest_out_too(self):
         self.assertEqual([f.path.name for f in ladder_results.load_all(self.glob())],
                          ["dtw-paper.json", "twed-validation-cutwed.json", "twed-validation.json"])
