@@ -318,7 +318,8 @@ def build_all(ctx, draw_into=None):
         parts.append(f"## {heading}\n\n{s.body}")
         if s.claims:
             parts.append(section_claims(s, ids))
-    parts += ["## Runs\n\n" + runs_table(ctx), "## Peers\n\n" + peers_table(ctx),
+    parts += [report_summary.check_section(ctx),
+              "## Runs\n\n" + runs_table(ctx), "## Peers\n\n" + peers_table(ctx),
               "## Runs that did not pass\n\n" + failures(ctx)]
     return "\n".join(parts), claims_document(ctx, studies_found)
 

@@ -130,13 +130,14 @@ def best(runs):
     return max(runs, key=lambda r: r.metric) if runs else None
 
 
-def study_rows(ctx, study, configs):
+def study_pairs(ctx, study, configs):
     """The study's like-for-like rows at the point where its best peer is at its best (its
     fastest correct run anywhere: the peer's own size and configuration, not the point that
     flatters ours), one per precision class a peer ran there: our fastest step of that class
     against the peer's fastest of it. Where our fastest step there is of a class no peer ran,
     a row after them says ours is faster only by another precision. Without a peer: our fastest
-    GPU step anywhere."""
+    GPU step anywhere. Each as (ours, peer, what differs); (None, None, "") when no GPU step of
+    ours was timed."""
     ours, peers = [], []
     for c in configs:
         for r in ctx.runs(c["name"]):
@@ -145,30 +146,35 @@ def study_rows(ctx, study, configs):
             peers += results.runs
     ours = [r for r in timed(ours) if r.backend == "gpu"]
     if not ours:
-        return [[study, "-", "no GPU step timed", "-", "-", "-", "-", "-", "-"]]
+        return [(None, None, "")]
     # A share of the limit past 100% would mean a rate that counts work the step skips (or a
     # limit that is not the step's): such a run is no measure of the best.
     ours = [r for r in ours if (r.pct_of_peak or 0) <= 100] or ours
     peers = [q for q in timed(peers) if q.unit == ours[0].unit]
     if not peers:
-        return [row(study, best(ours), None)]
+        return [(best(ours), None, "")]
     point = best(peers).point
     here, there = [o for o in ours if o.point == point], [q for q in peers if q.point == point]
     if not here:
-        return [row(study, None, best(there))]
+        return [(None, best(there), "")]
     rows, classes = [], sorted({selection.peer_precision(q) for q in there},
                                key=lambda k: -best([q for q in there if selection.peer_precision(q) == k]).metric)
     for k in classes:
         mine = [o for o in here if selection.peer_precision(o) == k]
         if mine:
-            rows.append(row(study, best(mine), best([q for q in there if selection.peer_precision(q) == k])))
+            rows.append((best(mine), best([q for q in there if selection.peer_precision(q) == k]), ""))
     fastest = best(here)
     if selection.peer_precision(fastest) not in classes:
         peer = best(there)
-        rows.append(row(study, fastest, peer, f"ours in {fastest.precision}, which no peer ran here: "
-                                              f"faster only by another precision than the peer's "
-                                              f"{peer.precision}"))
-    return rows or [row(study, best(here), best(there), "no step of ours in a peer's precision here")]
+        rows.append((fastest, peer, f"ours in {fastest.precision}, which no peer ran here: "
+                                    f"faster only by another precision than the peer's "
+                                    f"{peer.precision}"))
+    return rows or [(best(here), best(there), "no step of ours in a peer's precision here")]
+
+
+def study_rows(ctx, study, configs):
+    """The study's rows of the like-for-like table (study_pairs, written)."""
+    return [row(study, *pair) for pair in study_pairs(ctx, study, configs)]
 
 
 def peer_name(run):
@@ -212,6 +218,8 @@ def peer_ratio(ours, peer):
 
 
 def row(study, ours, peer, extra=""):
+    if ours is None and peer is None:
+        return [study, "-", "no GPU step timed", "-", "-", "-", "-", "-", "-"]
     point = (ours or peer).point.replace(",", ", ")
     mine = f"{selection.row_name(ours)}: {rate(ours)}" if ours else "none of ours ran at the peer's point"
     limit = (selection.limit_text(ours) or "-") if ours else "-"
@@ -225,13 +233,44 @@ def best_table(ctx):
     """Per study, at its best peer's best point: ours against the peer in each precision class
     a peer ran there, then ours in another precision where that is faster; else our fastest
     GPU step anywhere."""
+    return rc.md_table(["study", "point (the best peer's best)", "our best GPU step", "its error",
+                       "share of the limit", "best peer there", "its error", "ours / peer",
+                       "what differs"], [row(*pair) for pair in table_pairs(ctx)])
+
+
+CHECK = "The summary's ratios, by hand"
+
+
+def table_pairs(ctx):
+    """[(study, ours, peer, what differs)] of the like-for-like table, in its order."""
     by_study = {}
     for c in ctx.manifest.get("configs", []):
         by_study.setdefault(c.get("study", "?"), []).append(c)
-    rows = [r for study, configs in by_study.items() for r in study_rows(ctx, study, configs)]
-    return rc.md_table(["study", "point (the best peer's best)", "our best GPU step", "its error",
-                        "share of the limit", "best peer there", "its error", "ours / peer",
-                        "what differs"], rows)
+    return [(study, *pair) for study, configs in by_study.items()
+            for pair in study_pairs(ctx, study, configs)]
+
+
+def check_section(ctx):
+    """Where each ratio of the like-for-like table comes from: the two runs (results file,
+    variant, point, run_index) and their metrics, so that a reader can recompute it."""
+    lines = [check_line(study, ours, peer) for study, ours, peer, _ in table_pairs(ctx)
+             if ours and peer]
+    return (f"## {CHECK}\n\nEach ratio of the summary's like-for-like table is our run's metric "
+            "over the peer's run's, both read from the results files beside this report (the "
+            "interval comes from their samples). Open each file, find the run by its variant, "
+            "sweep and point (or its `run_index`) and read `metrics`:\n\n"
+            + ("\n".join(lines) if lines else "No row holds a run of ours against a peer's.") + "\n")
+
+
+def check_line(study, ours, peer):
+    """'- covariance: `covariance-paper.json` covariance/wgmma_tf32 in sweep paper at m=...,
+    run_index 12: gflops 211436; over `covariance-paper.json` ...; = 4.38x': where a row's ratio
+    comes from."""
+    def where(run):
+        index = f", run_index {run.run_index}" if run.run_index is not None else ""
+        return (f"`{run.file.path.name}` {run.id} in sweep {run.sweep or '-'} at {run.point}"
+                f"{index}: {run.metric_name} {run.metric:.6g}")
+    return f"- {study}: {where(ours)}; over {where(peer)}; = {rc.fmt_ratio(ours.metric / peer.metric)}"
 
 
 # ---- what was not run ---------------------------------------------------------------------------
@@ -297,7 +336,8 @@ def page(ctx, claims, figure, by_study=()):
         parts.append(rc.md_figure(str(rel), f"The seed's gain against ours for the "
                                             f"{len(numbered(claims))} claims stated as gains "
                                             f"(PDF beside it)"))
-    parts += ["**Best GPU step against the best peer, like for like, and the hardware limit**\n\n"
+    parts += ["**Best GPU step against the best peer, like for like, and the hardware limit** "
+              f"(each ratio's two runs: \"{CHECK}\", after the studies)\n\n"
               + best_table(ctx), "**Not run**\n\n" + "\n".join(not_run_lines(ctx))]
     return "\n\n".join(parts) + "\n"
 

@@ -215,8 +215,10 @@ def peer_note(ctx):
     if not states:
         return ("cuTWED (peers/twed/cutwed.py) was not run in this reproduction: its columns are "
                 "empty and the claims that need it are not measured.\n")
-    said = dict.fromkeys(f"`{peer}` {state}" + (f" ({why})" if why else "")
-                         for peer, state, why in states)
+    # Each config's state: one peer can run on one config and not on another.
+    said = dict.fromkeys(f"`{p.get('peer', '?')}` on {p.get('config', '?')} {p.get('state', '?')}"
+                         + (f" ({p['why']})" if p.get("why") else "")
+                         for p in ctx.manifest.get("peers", []) if p.get("study") == "twed")
     devices = {res.device_name for c in (PAPER, VALIDATION, MNIST_ALL) for res in ctx.peer_results(c)}
     devices -= {None, ""}
     on = f", on {', '.join(sorted(devices))}" if devices else ""

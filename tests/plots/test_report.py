@@ -5,6 +5,7 @@ Run: PYTHONPATH=. python3 tests/plots/test_report.py   (exits non-zero on failur
 """
 import copy
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -231,6 +232,38 @@ class SummaryPage(unittest.TestCase):
             if r[5] != "none run":
                 self.assertNotIn("-", (r[3], r[6]), r)  # both errors shown
                 self.assertIn("(sample range ", r[7], r)  # the ratio's interval
+
+    def test_each_ratio_can_be_recomputed_by_hand(self):
+        """A reader's check: each row of "The summary's ratios, by hand" names two runs (results
+        file, variant, point); read from the raw files here, without the report's code, their
+        metrics' quotient is the line's ratio and the like-for-like table's."""
+        files = [REFERENCE / f"{f}.json" for f in PAPER_FILES]
+        with tempfile.TemporaryDirectory() as tmp:
+            ctx = rc.Context(tmp, manifest_for(tmp, files))
+            section = report_summary.check_section(ctx)
+            table = report_summary.best_table(ctx)
+            lines = [line for line in section.splitlines() if line.startswith("- ")]
+            ratios = [line.split(" | ")[7].split(" (")[0] for line in table.splitlines()[2:]
+                      if line.split(" | ")[7] != "-"]
+            self.assertEqual(len(lines), len(ratios))
+            self.assertGreaterEqual(len(lines), 5)
+            pattern = re.compile(r"`([^`]+)` (\S+)/(\S+) in sweep (\S+) at (\S+?)(?:, run_index \d+)?: "
+                                 r"(\w+) ([0-9.e+-]+)")
+            for line, printed in zip(lines, ratios):
+                found = pattern.findall(line)
+                self.assertEqual(len(found), 2, line)
+                values = []
+                for name, study, variant, sweep, point, metric, shown in found:
+                    data = json.loads((Path(tmp) / name).read_text(encoding="utf-8"))
+                    runs = [r for r in data["runs"] if r["variant"] == variant
+                            and (r.get("sweep") or "-") == sweep and r["point"] == point
+                            and r["status"] == "passed"]
+                    self.assertEqual(len(runs), 1, line)
+                    run = runs[0]
+                    self.assertEqual(float(shown), float(f"{run['metrics'][metric]:.6g}"), line)
+                    values.append(run["metrics"][metric])
+                self.assertTrue(line.endswith(f"= {rc.fmt_ratio(values[0] / values[1])}"), line)
+                self.assertEqual(rc.fmt_ratio(values[0] / values[1]), printed, line)
 
     def test_best_peer_of_two_releases(self):
         """StringZilla runs in two releases, two results files on one config (`ladder

@@ -441,6 +441,16 @@ class Edited(Case):
         for key in PEER_CLAIMS:
             self.assertEqual(self.claim(s, *key).verdict, NM, key)
 
+    def test_peer_states_name_their_config(self):
+        # cuTWED ran on one config and not on the other: the note says which is which.
+        states = [{"study": "twed", "peer": "cutwed", "config": "twed-paper", "state": "ran",
+                   "why": ""},
+                  {"study": "twed", "peer": "cutwed", "config": "twed-validation",
+                   "state": "not in these results", "why": "no results file"}]
+        s = self.section(peer_states=states)
+        self.assertIn("`cutwed` on twed-paper ran; `cutwed` on twed-validation not in these "
+                      "results (no results file)", s.body)
+
     def test_quick_scale(self):
         # Quick sizes: the pair sweep up to N = 4096, no large sweep.
         paper = copy.deepcopy(self.files["twed-paper"])
