@@ -5,7 +5,8 @@ Usage: python3 -m plots.report DIR    (DIR/reproduction.json, as `ladder reprodu
        python3 -m plots.report DIR --from-results RESULTS.json... [--scale paper|quick]
                                [--allow-mixed]
            (copies the results files into DIR, draws their figures, writes the manifest;
-           a reproduction.json among them is left out, so DIR2/*.json reads a reproduction;
+           a reproduction.json or claims.json among them is left out, so DIR2/*.json reads a
+           reproduction;
            results of more than one ladder commit or device are refused unless --allow-mixed,
            and then the Runs and Peers tables name each file's)
        --report FILE writes the report there instead of DIR/REPORT.md.

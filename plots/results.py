@@ -507,16 +507,23 @@ def is_manifest(raw):
     return isinstance(raw, dict) and "schema_version" not in raw and "configs" in raw
 
 
+def is_claims(raw):
+    """Whether a JSON value is the claims document a report writes beside it (claims.json:
+    a report, a list of claims, no runs)."""
+    return (isinstance(raw, dict) and isinstance(raw.get("claims"), list) and "report" in raw
+            and "runs" not in raw)
+
+
 def load_all(paths):
     """ResultsFiles of the given files and folders; a folder gives each *.json results file in
-    it, by name. A reproduction manifest is left out, given by name or in a folder, so that
-    `DIR/*.json` and DIR read the same; any other file that is not a results file (a damaged
-    one included) raises ResultsError."""
+    it, by name. A reproduction's manifest and claims.json are left out, given by name or in a
+    folder, so that `DIR/*.json` and DIR read the same; any other file that is not a results
+    file (a damaged one included) raises ResultsError."""
     out = []
     for path in map(Path, paths):
         for member in sorted(path.glob("*.json")) if path.is_dir() else [path]:
             raw = read_json(member)
-            if not is_manifest(raw):
+            if not (is_manifest(raw) or is_claims(raw)):
                 _check(member, raw)
                 out.append(ResultsFile(member, raw))
     return out

@@ -116,6 +116,15 @@ class Inputs(unittest.TestCase):
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertTrue(list((self.tmp / "figures").glob("*.png")))
 
+    def test_a_reports_claims_json_is_left_out_too(self):
+        # `ladder reproduce` writes claims.json beside REPORT.md: DIR/*.json reads DIR still.
+        (self.src / "claims.json").write_text(json.dumps(
+            {"schema_version": 2, "report": "REPORT.md", "scale": "quick", "claims": []}),
+            encoding="utf-8")
+        self.assertEqual(len(ladder_results.load_all([self.src])), 3)
+        status, err = self.report("--scale", "quick")
+        self.assertEqual((status, err), (0, ""))
+
     def test_any_other_json_is_still_an_error(self):
         (self.src / "notes.json").write_text('{"configs_seen": 1}', encoding="utf-8")
         status, err = self.report()
