@@ -374,10 +374,33 @@ def dimension_claims(ctx, runs, missing):
         why = rc.why_of(judged.verdict, f"more than {rc.SAME:g}x R^1's time in "
                         f"{', '.join(off)}" if off else "",
                         "the same code at the same N on this GPU, R^1 against each dimension")
+        if off:
+            why += "; " + (per_diagonal(n, at) if who == CUTWED else R1_PATH)
         claims.append(rc.Claim(T9A, claim, "no practical difference", ours, judged.verdict,
                                "; ".join(w for w in (judged.note, why) if w), rule=judged.rule,
                                thresholds=judged.thresholds, **said))
     return claims
+
+
+# Why our one-launch step slows beyond R^1 (the code's own structure, variants/twed/wavefront.cu).
+R1_PATH = ("our step's R^1 path keeps each point's value in registers and takes |x - y| "
+           "(variants/twed/wavefront.cu); in R^N every cell reads all coordinates of both points "
+           "from memory, once for each of a lane's rows, and takes an FP64 square root")
+
+
+def per_diagonal(n, at):
+    """Where cuTWED's time in R^N goes: its time per anti-diagonal (a launch each, 2N - 1 of
+    them) in R^1 and in the highest dimension timed, measured."""
+    timed = sorted(d for d, run in at.items() if selection.seconds(run))
+    if n is None or len(timed) < 2 or timed[0] != 1:
+        return ""
+    diagonals = 2 * n - 1
+    each = {d: selection.seconds(at[d]) / diagonals for d in (timed[0], timed[-1])}
+    return (f"cuTWED launches a kernel per anti-diagonal ({diagonals:,.0f} at N = {fmt_n(n)}): "
+            f"{rc.fmt_seconds(each[1])} a diagonal in R^1, near a launch's own cost, against "
+            f"{rc.fmt_seconds(each[timed[-1]])} in R^{timed[-1]:g}, where every cell's distances "
+            f"run over {timed[-1]:g} coordinates: the dimension shows once a diagonal's work "
+            "outweighs its launch")
 
 
 def factor_two_claim(view, missing):

@@ -221,6 +221,20 @@ class Dimensions(Case):
         self.assertEqual(seed.verdict, PA)
         self.assertIn("more than 1.5x R^1's time in R^32", seed.why)
         self.assertEqual(self.claim(s, F9A, "ours (best GPU step): R^N inputs").verdict, RE)
+        # The measured reason: cuTWED's time per anti-diagonal, in R^1 and in R^32.
+        r1 = next(r for r in self.files["twed-paper+peer"]["runs"]
+                  if r["variant"] == "peer_cutwed" and r["data"]["n"] == 8192)
+        each = r1["timing"]["median"] / 1000 / (2 * 8192 - 1)
+        self.assertIn(f"(16,383 at N = 8,192): {rc.fmt_seconds(each)} a diagonal in R^1", seed.why)
+        self.assertIn(f"against {rc.fmt_seconds(2 * each)} in R^32", seed.why)
+
+    def test_our_slower_dimension_says_why(self):
+        # Our wavefront 30x slower in R^4: ladder's check fails, with the code's reason.
+        s = self.section_with_dims(lambda v, d: 30.0 if d == 4 and v == "wavefront" else 1.0)
+        ours = self.claim(s, F9A, "ours (best GPU step): R^N inputs")
+        self.assertEqual(ours.verdict, PA)
+        self.assertIn("more than 1.5x R^1's time in R^4", ours.why)
+        self.assertIn("R^1 path keeps each point's value in registers", ours.why)
 
     def test_without_cutwed_ours_is_still_judged(self):
         ours = {k: copy.deepcopy(self.files[k]) for k in FILES}
