@@ -854,8 +854,10 @@ def set_gap(entry, group, seq, run, who):
     if not group:
         return f"sweep {sweep} is not in this config"
     # Not run where it would take hours on one core (Pseudo Periodic: twed.c took 15,750 s
-    # there on the seed's Xeon, on half the matrix).
-    gaps = [f"seq_full is not in sweep {sweep} (the seed's twed.c took "
+    # there on the seed's Xeon, on half the matrix) and its full matrix outgrows the host.
+    n = entry["data"]["n"]
+    gaps = [f"seq_full is not in sweep {sweep} (twed.c's full matrix of one pair at N = "
+            f"{fmt_n(n)} is {(n + 1) ** 2 * 8 / 1e9:,.0f} GB; the seed's twed.c took "
             f"{rc.fmt_seconds(entry['twed_c_s'])} there)" if seq is None else
             "" if selection.seconds(seq) else f"seq_full: {rc.not_run_why(seq)}"]
     if selection.seconds(run):
