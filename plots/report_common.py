@@ -271,10 +271,14 @@ class Context:
                   if p.get("config") == config_name and p.get("results")]
         return [results for results in loaded if results is not None]
 
+    def peer_entries(self, study):
+        """The manifest's entries of a study's peers, one per peer and config."""
+        return [p for p in self.manifest.get("peers", []) if p.get("study") == study]
+
     def peer_states(self, study):
         """[(peer, state, why)] of a study's peers: ran, reused, not installed, failed."""
         return [(p.get("peer", "?"), p.get("state", "?"), p.get("why", ""))
-                for p in self.manifest.get("peers", []) if p.get("study") == study]
+                for p in self.peer_entries(study)]
 
     def figures(self, prefix):
         """Figures (paths relative to REPORT.md) whose file name starts with `prefix`: the PNGs,

@@ -218,7 +218,7 @@ def peer_note(ctx):
     # Each config's state: one peer can run on one config and not on another.
     said = dict.fromkeys(f"`{p.get('peer', '?')}` on {p.get('config', '?')} {p.get('state', '?')}"
                          + (f" ({p['why']})" if p.get("why") else "")
-                         for p in ctx.manifest.get("peers", []) if p.get("study") == "twed")
+                         for p in ctx.peer_entries("twed"))
     devices = {res.device_name for c in (PAPER, VALIDATION, MNIST_ALL) for res in ctx.peer_results(c)}
     devices -= {None, ""}
     on = f", on {', '.join(sorted(devices))}" if devices else ""
@@ -793,7 +793,8 @@ def table2(ctx, runs, missing):
             seq, best, peer = tp.set_times(group)
             s, b = selection.seconds(seq), selection.seconds(best)
             k = part_scale(entry, group)
-            rows.append([entry["name"], tp.point_text(group) + part_text(k), *seed, cell(seq, k),
+            part = f" ({part_text(k)})" if part_text(k) else ""
+            rows.append([entry["name"], tp.point_text(group) + part, *seed, cell(seq, k),
                          named(best, k) if best else gpu_why(group, None, "-"),
                          rc.fmt_ratio(rc.ratio(s, b)),
                          rc.fmt_ratio(rc.ratio(rc.ratio(s, b), entry["speedup"])),
@@ -945,10 +946,9 @@ def part_scale(entry, group):
     return rows / queries if queries < rows else 1.0
 
 
-def part_text(scale, before=" ("):
-    """' (a part of the set: its times x2,000)' for a part of a set, '' for the whole set."""
-    return (f"{before}a part of the set: its times x{scale:,.0f}{')' if '(' in before else ''}"
-            if scale != 1.0 else "")
+def part_text(scale):
+    """'a part of the set: its times x2,000' for a part of a set, '' for the whole set."""
+    return f"a part of the set: its times x{scale:,.0f}" if scale != 1.0 else ""
 
 
 def set_time_claim(ctx, entry, groups, missing, runs=()):
@@ -962,7 +962,8 @@ def set_time_claim(ctx, entry, groups, missing, runs=()):
     slower = rc.run_seconds(judged, k / entry["cutwed_s"]) if judged else None  # over the seed's
     beside = [f"{CUTWED}: {cell(peer, k)}"] if selection.seconds(peer) else []
     ours = (f"{'; '.join(beside + [f'our {named(best, k)}'])} ({tp.point_text(group)}"
-            f"{part_text(k, '; ')}); {'cuTWED here' if beside else 'ours'}/seed "
+            f"{'; ' + part_text(k) if part_text(k) else ''}); "
+            f"{'cuTWED here' if beside else 'ours'}/seed "
             f"{rc.fmt_measured(slower)}" if slower else None)
     # Not run where it would break the reproduction's budget: say what it would cost.
     cost = extrapolated(entry, runs) if not group else ""
