@@ -7,7 +7,7 @@ none of the results archive.
   scripts/cost_table.py [--paper DIR] [--quick DIR] [--out FILE]
 
 DIR: a reproduction folder (its reproduction.json: each config's `elapsed_s`, a reused config's
-being its results file's own time). Defaults: the canonical H100 reproduction for the paper
+being its results file's own time). Defaults: the canonical H200 reproduction for the paper
 scale, the H200's quick reproduction for the quick scale; FILE: configs/costs.json. Times are
 rounded to 0.1 s: the estimate scales them by the machine's own pace, so only their ratios
 matter. A config of configs/ that a reproduction lacks is named on stderr (the estimate then
@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULTS = {"paper": "results/reference/h100", "quick": "results/reference/h200/reproduction/quick"}
+DEFAULTS = {"paper": "results/reference/h200", "quick": "results/reference/h200/reproduction/quick"}
 
 
 class TableError(Exception):
