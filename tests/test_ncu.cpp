@@ -228,6 +228,23 @@ TEST(ProfileChoice, OnePointPerStep) {
             (std::vector<std::size_t>{4, 6, 7}));
 }
 
+// A resumed `reproduce --profile` asks ncu only for the sets a chosen run still lacks.
+TEST(ProfileChoice, OnlyTheSetsARunLacks) {
+  using nlohmann::json;
+  const auto run = [](std::size_t i, const char* sets) {
+    json r = {{"run_index", i}, {"backend", "gpu"}, {"status", "passed"}};
+    if (sets) r["profile"] = {{"metric_set", sets}};
+    return r;
+  };
+  const json results = {{"runs", {run(0, nullptr), run(1, "why"), run(2, "why+sass"), run(3, "sass"), run(4, "why")}}};
+  const std::vector<std::size_t> chosen = {0, 1, 2, 3};  // run 4 is not chosen
+  EXPECT_EQ(cli::profile_lacking(results, chosen, "why"), (std::vector<std::size_t>{0, 3}));
+  EXPECT_EQ(cli::profile_lacking(results, chosen, "sass"), (std::vector<std::size_t>{0, 1}));
+  EXPECT_TRUE(cli::profile_lacking(results, {2}, "why").empty());  // holds both: reused
+  EXPECT_TRUE(cli::profile_lacking(results, {2}, "sass").empty());
+  EXPECT_TRUE(cli::profile_lacking(json::object(), chosen, "why").empty());  // no runs at all
+}
+
 TEST(NcuCsv, NumbersAndBadInput) {
   EXPECT_EQ(ncu_number("1,085,984", "m"), 1085984.0);
   EXPECT_DOUBLE_EQ(ncu_number("5,739,182.69", "m"), 5739182.69);

@@ -59,6 +59,11 @@ bool reproduce_on_gpus(const Parsed& p, const std::vector<Experiment>& exps, con
 // at its last one. Run indices, ascending.
 std::vector<std::size_t> profile_choice(const nlohmann::json& results, const nlohmann::json& choice);
 
+// Of `runs` (run indices), those whose profile does not yet hold metric set `set` ("why",
+// "sass"), ascending: what a resumed `reproduce --profile` still asks ncu for.
+std::vector<std::size_t> profile_lacking(const nlohmann::json& results, const std::vector<std::size_t>& runs,
+                                         const std::string& set);
+
 struct ProfileJob {
   const Experiment* experiment = nullptr;
   std::filesystem::path target;  // its results file in DIR
@@ -68,8 +73,8 @@ struct ProfileJob {
 };
 
 // `ladder profile --into` the experiment's results file, `why` then `sass`, for the runs
-// profile_choice picks; the manifest's entry for it (state profiled, reused, none or failed,
-// why, runs, elapsed_s).
+// profile_choice picks that lack each set (profile_lacking); the manifest's entry for it (state
+// profiled, reused, none or failed, why, runs, elapsed_s).
 nlohmann::json profile_experiment(const ProfileJob& job);
 
 // Every job, on DEVICES at once (one job per device at a time, taken in order as devices free

@@ -121,20 +121,25 @@ std::string run_text(const std::vector<std::size_t>& runs) {
   return s;
 }
 
-// Whether every chosen run already holds both collections (a resumed reproduction).
-bool profiled(const json& results, const std::vector<std::size_t>& runs) {
+}  // namespace
+
+// Only the runs that lack a set are profiled with it: in a resumed reproduction, a set that a
+// cut-off call finished is not paid for twice.
+std::vector<std::size_t> profile_lacking(const json& results, const std::vector<std::size_t>& runs,
+                                         const std::string& set) {
+  std::vector<std::size_t> out;
+  if (!results.contains("runs") || !results["runs"].is_array()) return out;
   for (const json& r : results["runs"]) {
     if (!r.contains("run_index") || !r["run_index"].is_number_unsigned() ||
         std::find(runs.begin(), runs.end(), r["run_index"].get<std::size_t>()) == runs.end())
       continue;
     const std::string sets = r.contains("profile") && r["profile"].is_object()
                                  ? r["profile"].value("metric_set", std::string()) : "";
-    if (sets.find("why") == std::string::npos || sets.find("sass") == std::string::npos) return false;
+    if (sets.find(set) == std::string::npos) out.push_back(r["run_index"].get<std::size_t>());
   }
-  return true;
+  std::sort(out.begin(), out.end());
+  return out;
 }
-
-}  // namespace
 
 json profile_experiment(const ProfileJob& job) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -145,15 +150,20 @@ json profile_experiment(const ProfileJob& job) {
   const std::vector<std::size_t> runs = profile_choice(results, job.experiment->config.resolved.value("profile", json()));
   entry["runs"] = runs;
   if (runs.empty()) return entry.update({{"state", "none"}, {"why", "no GPU step passed"}}), entry;
-  if (profiled(results, runs)) return entry.update({{"state", "reused"}}), entry;
+  const std::vector<std::string> sets = {"why", "sass"};
+  std::map<std::string, std::vector<std::size_t>> todo;
+  for (const std::string& set : sets) todo[set] = profile_lacking(results, runs, set);
+  if (std::all_of(sets.begin(), sets.end(), [&](const std::string& s) { return todo[s].empty(); }))
+    return entry.update({{"state", "reused"}}), entry;
   fmt::print("reproduce: profiling {} ({} GPU steps, runs {})\n", printable_all(job.experiment->config.name), runs.size(),
              run_text(runs));
-  for (const char* set : {"why", "sass"}) {
+  for (const std::string& set : sets) {
+    if (todo[set].empty()) continue;  // recorded by an earlier call
     ChildOptions o;
     o.stdout_file = job.log.string();
     o.stderr_to_stdout = true;
     const ChildResult r = run_child({job.self, "profile", job.experiment->config.path, "--scale", job.scale, "--into",
-                                     job.target.string(), "--runs", run_text(runs), "--metrics", set, "--launches",
+                                     job.target.string(), "--runs", run_text(todo[set]), "--metrics", set, "--launches",
                                      std::to_string(kLaunches), "--device", std::to_string(job.device), "--quiet"},
                                     o);
     if (r.signal == SIGINT || r.signal == SIGTERM) std::raise(r.signal);
