@@ -115,6 +115,29 @@ def set_times(group):
     return seq, fastest(ours_gpu(group)), peer
 
 
+def pairs(group):
+    """The pairs a point's runs compute (their data's `pairs`), None when none says."""
+    return next((ladder_results.number(r.data.get("pairs")) for r in group
+                 if ladder_results.number(r.data.get("pairs"))), None)
+
+
+def set_seq(groups, group):
+    """(seq_full run, factor) a point's sequential time comes from: the point's own run, factor
+    1; else, where the point has none, the run of another point of the same set whose series
+    have the same lengths (one pair of them: config twed-pseudo-periodic-pair), factor the
+    point's pairs over that point's. twed.c fills one (n + 1) x (m + 1) matrix for every pair,
+    whatever its values, so every pair of a set costs it the same. A timed run is preferred;
+    (None, 1.0) when no point of the set has one."""
+    seq = set_times(group)[0] if group else None
+    if seq is not None or not group or not pairs(group):
+        return seq, 1.0
+    size = [ladder_results.number(group[0].data.get(k)) for k in ("n", "m", "dim")]
+    found = [(set_times(other)[0], pairs(other)) for other in groups.values() if other is not group
+             and [ladder_results.number(other[0].data.get(k)) for k in ("n", "m", "dim")] == size]
+    found = sorted(((s, k) for s, k in found if s is not None and k), key=lambda f: not f[0].seconds)
+    return (found[0][0], pairs(group) / found[0][1]) if found else (None, 1.0)
+
+
 def point_text(runs):
     """'batch 600x600, n=60' from the runs' params and data facts."""
     run = next((r for r in runs if r.data), runs[0])

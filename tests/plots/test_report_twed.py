@@ -12,6 +12,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 from plots import report_common as rc  # noqa: E402
+from plots import results as ladder_results  # noqa: E402
 from report_fixtures import load, skip_gpu, study_module, write_reproduction  # noqa: E402
 report_twed = study_module("twed", "report")
 
@@ -346,6 +347,73 @@ class MnistAllPart(Case):
     def test_a_whole_set_is_not_scaled(self):
         s = self.sections()
         self.assertIn("| MNIST single query | batch 1x60000 n=28 | 30 s |", s.body)
+
+
+H200 = ROOT / "results" / "reference" / "h200"
+
+
+def pseudo_periodic_pair(validation, seconds, status="passed", host=None):
+    """Results of config twed-pseudo-periodic-pair: seq_full on one pair of Pseudo Periodic,
+    made from our wavefront's batch run on twed-validation (`validation`), `seconds` its time."""
+    run = copy.deepcopy(next(r for r in validation["runs"] if r["sweep"] == "pseudo_periodic"
+                             and r["variant"] == "wavefront" and r["params"]["mode"] == "batch"))
+    run.update(variant="seq_full", step=1, backend="cpu", status=status, metrics={})
+    run["params"]["mode"] = "pair"
+    run["point"] = run["point"].replace("mode=batch", "mode=pair")
+    run["data"].update(a_series=1, b_series=1, pairs=1)
+    run["timing"] = {"median": seconds * 1000, "min": seconds * 1000, "max": seconds * 1000,
+                     "samples": [seconds * 1000]} if status == "passed" else {}
+    if status != "passed":
+        run["reason"] = "this step needs 74.5 GiB of host memory, more than 50% of the 125 GiB this process may use"
+    out = copy.deepcopy(validation)
+    out["runs"], out["config"] = [run], {"name": "twed-pseudo-periodic-pair"}
+    if host:
+        out["host"] = host
+    return out
+
+
+class PseudoPeriodicPair(Case):
+    """Pseudo Periodic over twed.c: seq_full timed on one pair of the set (its matrix is 80 GB)
+    and counted once per pair of each point (x100 for the batch, x45 for the triangle)."""
+    def sections(self, seconds=171.0, status="passed", host=None):
+        files = {k: ladder_results.load(H200 / f"{k}.json").raw for k in FILES}
+        peers = {k: ladder_results.load(H200 / v).raw for k, v in PEERS.items()}
+        files["twed-pseudo-periodic-pair"] = pseudo_periodic_pair(files["twed-validation"], seconds,
+                                                                  status, host)
+        return self.section(ours=files, peers=peers)
+
+    def test_the_seeds_claim_is_judged_on_cutwed(self):
+        c = self.claim(self.sections(), T2, "Pseudo Periodic: 107x")
+        # cuTWED's batch took 94.2 s on the H200: 100 x 171 s over it is 182x.
+        self.assertEqual(c.verdict, RE, c.why)
+        self.assertIn("182x (batch 10x10 n=100000, seq_full (pair 1x1 n=100000 x100) / cuTWED here)",
+                      c.ours)
+        self.assertNotIn("another host", c.why)
+
+    def test_a_short_speedup_says_both_times(self):
+        c = self.claim(self.sections(seconds=50.0), T2, "Pseudo Periodic: 107x")
+        self.assertEqual(c.verdict, PA, c.why)  # 5,000 s over 94.2 s: 53x
+        self.assertIn("seq_full 5,000 s (twed.c 15,750 s", c.why)
+
+    def test_the_table_counts_the_pair_for_each_point(self):
+        body = self.sections().body
+        self.assertIn("| 17,100 s (pair 1x1 n=100000 x100) |", body)  # the batch
+        self.assertIn("| 7,695 s (pair 1x1 n=100000 x45) |", body)  # the triangle
+
+    def test_a_refused_pair_says_why(self):
+        c = self.claim(self.sections(status="unsupported"), T2, "Pseudo Periodic: 107x")
+        self.assertEqual(c.verdict, NM)
+        self.assertIn("seq_full: unsupported: this step needs 74.5 GiB of host memory", c.why)
+
+    def test_another_host_is_named(self):
+        host = {"cpu_id": "GenuineIntel family 6 model 143", "cores": 32,
+                "cpu_microarchitecture": "Sapphire Rapids"}
+        c = self.claim(self.sections(host=host), T2, "Pseudo Periodic: 107x")
+        self.assertIn("seq_full ran on another host (Sapphire Rapids, 32 cores)", c.why)
+
+    def test_ours_is_a_separate_check(self):
+        c = self.claim(self.sections(), T2, "ours (best GPU step) over twed.c on Pseudo Periodic")
+        self.assertIn("seq_full (pair 1x1 n=100000 x100) / wavefront", c.ours)
 
 
 class OlderDesktop(Case):
