@@ -191,7 +191,9 @@ def error_text(run):
     """A run's largest error against the sequential baseline, as validation measured it."""
     v = run.raw.get("validation") if run is not None else None
     if not isinstance(v, dict) or not v.get("checked"):
-        return "not checked"
+        # The config turns validation off where no reference can check a point in time.
+        off = isinstance(v, dict) and v.get("mode") == "off"
+        return "not checked (validation off at this point)" if off else "not checked"
     abs_err, rel_err = v.get("max_abs_error"), v.get("max_rel_error")
     if abs_err == 0:
         return f"exact ({v['checked']:,} checked)"
@@ -217,6 +219,18 @@ def peer_ratio(ours, peer):
     return rc.Ratio(value, times.interval.like(lo, hi))
 
 
+def measured_ratio(ours, peer):
+    """The ratio with its range; where it has none because a run was timed once (a long call
+    that fills the time budget alone), it says so rather than print a bare number."""
+    x = peer_ratio(ours, peer)
+    if x is None or rc.spread(x) is not None:
+        return rc.fmt_measured(x) if x is not None else "-"
+    once = [who for who, run in (("ours", ours), ("the peer's", peer)) if len(run.samples_ms) < 2]
+    if not once:
+        return rc.fmt_measured(x)
+    return f"{rc.fmt_measured(x)} (no range: {' and '.join(once)} timed once)"
+
+
 def row(study, ours, peer, extra=""):
     if ours is None and peer is None:
         return [study, "-", "no GPU step timed", "-", "-", "-", "-", "-", "-"]
@@ -224,7 +238,7 @@ def row(study, ours, peer, extra=""):
     mine = f"{selection.row_name(ours)}: {rate(ours)}" if ours else "none of ours ran at the peer's point"
     limit = (selection.limit_text(ours) or "-") if ours else "-"
     peer_cell = f"{peer_name(peer)}: {rate(peer)}" if peer else "none run"
-    ratio = rc.fmt_measured(peer_ratio(ours, peer)) if ours and peer else "-"
+    ratio = measured_ratio(ours, peer) if ours and peer else "-"
     return [study, point, mine, error_text(ours) if ours else "-", limit, peer_cell,
             error_text(peer) if peer else "-", ratio, differs(ours, peer, extra)]
 

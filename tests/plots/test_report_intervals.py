@@ -107,6 +107,39 @@ class Decide(unittest.TestCase):
                          "250 ms (95% CI 200 ms-300 ms)")
 
 
+class SummaryRatio(unittest.TestCase):
+    """The like-for-like table's ratio: with its range, or saying which run was timed once."""
+    def pair(self, ours_samples, peer_samples):
+        def run(variant, rate, samples):
+            raw = {"variant": variant, "status": "passed", "metrics": {"gcups": rate, "unit": "GCUPS"},
+                   "timing": {"median": statistics.median(samples), "samples": samples,
+                              "min": min(samples), "max": max(samples)}}
+            return ladder_results.Run(raw, None)
+        return run("wavefront", 890.0, ours_samples), run("peer_cutwed", 15.8, peer_samples)
+
+    def test_runs_timed_once_say_so(self):
+        ours, peer = self.pair([1236.0], [69638.0])
+        self.assertEqual(report_summary.measured_ratio(ours, peer),
+                         "56.3x (no range: ours and the peer's timed once)")
+        # One side's spread is still a range, and is shown as such.
+        ours, peer = self.pair([1230.0, 1236.0, 1240.0], [69638.0])
+        self.assertTrue(report_summary.measured_ratio(ours, peer).startswith("56.3x (sample range "))
+
+    def test_an_unchecked_run_says_why(self):
+        ours, _ = self.pair([1236.0], [69638.0])
+        self.assertEqual(report_summary.error_text(ours), "not checked")
+        ours.raw["validation"] = {"mode": "off", "checked": 0}
+        self.assertEqual(report_summary.error_text(ours), "not checked (validation off at this point)")
+        ours.raw["validation"] = {"mode": "full", "checked": 3, "max_abs_error": 0}
+        self.assertEqual(report_summary.error_text(ours), "exact (3 checked)")
+
+    def test_runs_with_samples_show_their_range(self):
+        ours, peer = self.pair([1230.0, 1236.0, 1240.0], [69000.0, 69638.0, 70100.0])
+        text = report_summary.measured_ratio(ours, peer)
+        self.assertTrue(text.startswith("56.3x (sample range "), text)
+        self.assertNotIn("timed once", text)
+
+
 class DtwSection(unittest.TestCase):
     """A claim of the DTW section on synthetic K-process runs."""
 
