@@ -150,20 +150,19 @@ json profile_experiment(const ProfileJob& job) {
   const std::vector<std::size_t> runs = profile_choice(results, job.experiment->config.resolved.value("profile", json()));
   entry["runs"] = runs;
   if (runs.empty()) return entry.update({{"state", "none"}, {"why", "no GPU step passed"}}), entry;
-  const std::vector<std::string> sets = {"why", "sass"};
-  std::map<std::string, std::vector<std::size_t>> todo;
-  for (const std::string& set : sets) todo[set] = profile_lacking(results, runs, set);
-  if (std::all_of(sets.begin(), sets.end(), [&](const std::string& s) { return todo[s].empty(); }))
-    return entry.update({{"state", "reused"}}), entry;
+  // Each set, `why` first, with the chosen runs that lack it.
+  std::vector<std::pair<std::string, std::vector<std::size_t>>> todo;
+  for (const char* set : {"why", "sass"}) todo.emplace_back(set, profile_lacking(results, runs, set));
+  if (todo[0].second.empty() && todo[1].second.empty()) return entry.update({{"state", "reused"}}), entry;
   fmt::print("reproduce: profiling {} ({} GPU steps, runs {})\n", printable_all(job.experiment->config.name), runs.size(),
              run_text(runs));
-  for (const std::string& set : sets) {
-    if (todo[set].empty()) continue;  // recorded by an earlier call
+  for (const auto& [set, lacking] : todo) {
+    if (lacking.empty()) continue;  // recorded by an earlier call
     ChildOptions o;
     o.stdout_file = job.log.string();
     o.stderr_to_stdout = true;
     const ChildResult r = run_child({job.self, "profile", job.experiment->config.path, "--scale", job.scale, "--into",
-                                     job.target.string(), "--runs", run_text(todo[set]), "--metrics", set, "--launches",
+                                     job.target.string(), "--runs", run_text(lacking), "--metrics", set, "--launches",
                                      std::to_string(kLaunches), "--device", std::to_string(job.device), "--quiet"},
                                     o);
     if (r.signal == SIGINT || r.signal == SIGTERM) std::raise(r.signal);

@@ -121,6 +121,11 @@ def pairs(group):
                  if ladder_results.number(r.data.get("pairs"))), None)
 
 
+def lengths(group):
+    """[n, m, dim] of a point's series, from its first run's data."""
+    return [ladder_results.number(group[0].data.get(k)) for k in ("n", "m", "dim")]
+
+
 def set_seq(groups, group):
     """(seq_full run, factor) a point's sequential time comes from: the point's own run, factor
     1; else, where the point has none, the run of another point of the same set whose series
@@ -131,9 +136,8 @@ def set_seq(groups, group):
     seq = set_times(group)[0] if group else None
     if seq is not None or not group or not pairs(group):
         return seq, 1.0
-    size = [ladder_results.number(group[0].data.get(k)) for k in ("n", "m", "dim")]
-    found = [(set_times(other)[0], pairs(other)) for other in groups.values() if other is not group
-             and [ladder_results.number(other[0].data.get(k)) for k in ("n", "m", "dim")] == size]
+    found = [(set_times(other)[0], pairs(other)) for other in groups.values()
+             if other is not group and lengths(other) == lengths(group)]
     found = sorted(((s, k) for s, k in found if s is not None and k), key=lambda f: not f[0].seconds)
     return (found[0][0], pairs(group) / found[0][1]) if found else (None, 1.0)
 

@@ -12,6 +12,7 @@ PAPER, VALIDATION = "twed-paper", "twed-validation"
 MNIST_ALL = "twed-mnist-all"
 # twed.c on one pair of Pseudo Periodic, whose full matrix needs a host of 256 GiB.
 PSEUDO_PAIR = "twed-pseudo-periodic-pair"
+SET_CONFIGS = (VALIDATION, MNIST_ALL, PSEUDO_PAIR)  # the configs of Table 2's sets
 T9A, T9B, T10, T2 = "TWED Fig. 9a", "TWED Fig. 9b", "TWED Fig. 10", "TWED Table 2"
 SEED_HW = f"a {tp.NOTES['device']} against one core of a {tp.NOTES['cpu']}"
 
@@ -221,7 +222,7 @@ def peer_note(ctx):
     said = dict.fromkeys(f"`{p.get('peer', '?')}` on {p.get('config', '?')} {p.get('state', '?')}"
                          + (f" ({p['why']})" if p.get("why") else "")
                          for p in ctx.peer_entries("twed"))
-    devices = {res.device_name for c in (PAPER, VALIDATION, MNIST_ALL) for res in ctx.peer_results(c)}
+    devices = {res.device_name for c in (PAPER, *SET_CONFIGS) for res in ctx.peer_results(c)}
     devices -= {None, ""}
     on = f", on {', '.join(sorted(devices))}" if devices else ""
     return (f"cuTWED 2.0 (peers/twed/cutwed.py): {'; '.join(said)}{on}. It is timed with the wall "
@@ -819,8 +820,8 @@ def table2(ctx, runs, missing):
             "the whole matrix) beside ours: seq_full, our best FP64 GPU step, our speedup "
             "(seq_full over the best step, both in the same mode: batch is the whole matrix, "
             "triangle i < j; where seq_full's matrix outgrows the host at a point, one pair of the "
-            "set is timed and counted once per pair: every pair costs twed.c the same), cuTWED run here, its speedup (seq_full over cuTWED), and cuTWED "
-            "here over our best step (above 1: ours is faster). The seed's speedup claims are "
+            "set is timed and counted once per pair: every pair costs twed.c the same), cuTWED "
+            "run here, its speedup (seq_full over cuTWED), and cuTWED here over our best step (above 1: ours is faster). The seed's speedup claims are "
             "judged on cuTWED's speedup here (ours is a check of ladder's own, apart), each on "
             "the batch point, the whole matrix on both sides (the seed's ratio, half a matrix on "
             "the CPU against a whole one on the GPU, is the lower by about 2x).\n\n"
@@ -899,10 +900,10 @@ def set_claim(ctx, entry, groups, missing, who):
     ours = f"{rc.fmt_measured(x)} ({tp.point_text(group)}, seq_full{pair_text(seq, pair_k)} / {step})"
     judged = rc.judge("factor", [x], entry["speedup"])
     verdict, crossing = judged.verdict, judged.note
-    why = f"{step} on this GPU vs seq_full on one core here" + other_host(seq, run)
+    why = f"{step} on this GPU vs seq_full on one core here"
     if verdict != rc.REPRODUCES and who == CUTWED:
-        why = (short_of(x, "seq_full", seq, run, entry["twed_c_s"], entry["cutwed_s"], pair_k)
-               + other_host(seq, run))
+        why = short_of(x, "seq_full", seq, run, entry["twed_c_s"], entry["cutwed_s"], pair_k)
+    why += other_host(seq, run)
     if ctx.quick:
         why = (f"quick scale: our point is {tp.point_text(group)}, the seed's "
                f"{entry['shape']}; {why}")
@@ -963,10 +964,10 @@ def pair_text(seq, scale):
 
 def other_host(seq, run):
     """'; seq_full ran on another host (...)' where seq_full's results file and the GPU run's
-    name different CPUs or core counts; '' where they are one host's."""
+    name different CPUs or core counts; '' where they are one host's or a file does not say."""
     mine, theirs = seq.file.host, run.file.host
     keys = ("cpu_id", "cores")
-    if all(mine.get(k) == theirs.get(k) for k in keys):
+    if not (mine.get("cpu_id") and theirs.get("cpu_id")) or all(mine.get(k) == theirs.get(k) for k in keys):
         return ""
     cpu = mine.get("cpu_microarchitecture") or mine.get("cpu") or "?"
     return f"; seq_full ran on another host ({cpu}, {mine.get('cores', '?')} cores)"
@@ -1072,7 +1073,7 @@ def section(ctx):
     parts, claims = [], []
     for body, more in (fig9a(ctx, view, seed, missing), fig9b(ctx, view, seed, missing),
                        fig10(ctx, runs, seed, missing),
-                       table2(ctx, sum((all_runs(ctx, c) for c in (VALIDATION, MNIST_ALL, PSEUDO_PAIR)), []),
+                       table2(ctx, [r for c in SET_CONFIGS for r in all_runs(ctx, c)],
                               missing_config(ctx, VALIDATION))):
         parts.append(body)
         claims += more

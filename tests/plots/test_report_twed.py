@@ -367,7 +367,7 @@ def pseudo_periodic_pair(validation, seconds, status="passed", host=None):
         run["reason"] = "this step needs 74.5 GiB of host memory, more than 50% of the 125 GiB this process may use"
     out = copy.deepcopy(validation)
     out["runs"], out["config"] = [run], {"name": "twed-pseudo-periodic-pair"}
-    if host:
+    if host is not None:
         out["host"] = host
     return out
 
@@ -410,6 +410,10 @@ class PseudoPeriodicPair(Case):
                 "cpu_microarchitecture": "Sapphire Rapids"}
         c = self.claim(self.sections(host=host), T2, "Pseudo Periodic: 107x")
         self.assertIn("seq_full ran on another host (Sapphire Rapids, 32 cores)", c.why)
+
+    def test_a_file_without_its_host_names_none(self):
+        c = self.claim(self.sections(host={}), T2, "Pseudo Periodic: 107x")
+        self.assertNotIn("another host", c.why)
 
     def test_ours_is_a_separate_check(self):
         c = self.claim(self.sections(), T2, "ours (best GPU step) over twed.c on Pseudo Periodic")
